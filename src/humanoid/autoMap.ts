@@ -1,0 +1,600 @@
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanoidError } from "../errors.js";
+import { IsNubName, ParseJointName, type INameInfo, type NameHint } from "./boneNames.js";
+import { BodySide, GetFingerBone, HumanBone, HumanBoneNames, HUMAN_BONE_COUNT } from "./humanBones.js";
+import { ComputeRigWorldPose, GetRigJointLabel, GetRigRestPose, RigJointKind, type IRig, type IRigPose } from "./rig.js";
+import { FindHumanoidStructure, type IHumanoidStructure } from "./structure.js";
+
+/** Legs count as below the spine when the hips-to-foot and hips-to-chest directions are this far apart (degrees). */
+export const LEGS_BELOW_SPINE_MIN_DEG = 120;
+
+/** Forward cues summing to less than this (in units of one clear cue) leave the facing to the names. */
+export const FACING_MIN_CONFIDENCE = 0.25;
+
+/** A body whose hips-to-shoulders direction is within this angle of +Y (degrees) is taken as upright. */
+export const UPRIGHT_SNAP_DEG = 45;
+
+/** Forearm / upper-arm length ratio of a typical arm (segment lengths along the bones). */
+export const ARM_RATIO = 0.9;
+
+/** Shin / thigh length ratio of a typical leg. */
+export const LEG_RATIO = 1.0;
+
+/** Result of automatic mapping: which rig joint carries each human bone, and what was seen on the way. */
+export interface IAutoMapResult {
+    /** Rig joint index of every human bone (indexed by {@link HumanBone}), -1 when not mapped. */
+    readonly boneToJoint: Int32Array;
+    /** The pose the geometry was read from (the rest pose, or a sample pose when the rest pose is not anatomical). */
+    readonly geometryPose: IRigPose;
+    /** Body frame in rig space, in {@link geometryPose}: unit vectors. */
+    readonly up: Vector3;
+    /** The direction the character faces (unit, perpendicular to {@link up}). */
+    readonly forward: Vector3;
+    /** The character's left (unit). */
+    readonly left: Vector3;
+    /** Readable notes: guesses, names that disagree with the geometry. */
+    readonly warnings: string[];
+    /** Human bones whose joint was a guess (name and geometry disagree, or nothing decided clearly), with why. */
+    readonly doubtful: Map<HumanBone, string>;
+    /** The tree analysis the map was built on. */
+    readonly structure: IHumanoidStructure;
+}
+
+interface IChainContext {
+    readonly rig: IRig;
+    readonly names: readonly INameInfo[];
+    readonly s: IHumanoidStructure;
+    readonly pos: readonly Vector3[];
+    readonly up: Vector3;
+}
+
+const hint = (ctx: IChainContext, j: number, h: NameHint): boolean => ctx.names[j].hints.has(h);
+
+/** Is this joint usable as a human bone (a bone, not a tip or helper by name)? */
+function usable(ctx: IChainContext, j: number): boolean {
+    return ctx.rig.joints[j].kind === RigJointKind.Bone && !IsNubName(ctx.names[j]);
+}
+
+/** Path length along the chain from its start to each index (segment of the first included). */
+function cumulative(ctx: IChainContext, chain: readonly number[]): number[] {
+    const out: number[] = [];
+    let acc = 0;
+    for (const j of chain) {
+        acc += ctx.s.segment[j];
+        out.push(acc);
+    }
+    return out;
+}
+
+/** Number of structural children of a joint that lead somewhere (fingers, thumbs, helpers excluded by name). */
+function branchingChildren(ctx: IChainContext, j: number): number {
+    return ctx.s.children[j].filter((c) => !ctx.names[c].hints.has("helper")).length;
+}
+
+interface IArmChoice {
+    shoulder: number;
+    upper: number;
+    lower: number;
+    hand: number;
+    score: number;
+}
+
+/** Picks shoulder, upper arm, lower arm and hand along an arm chain (indices into the chain). */
+function assignArm(ctx: IChainContext, chain: readonly number[]): IArmChoice | undefined {
+    const cum = cumulative(ctx, chain);
+    // The hand is at or before the first joint where fingers branch.
+    let lastHand = chain.length - 1;
+    for (let i = 2; i < chain.length; i++) {
+        if (branchingChildren(ctx, chain[i]) >= 2) {
+            lastHand = i;
+            break;
+        }
+    }
+    const armLength = cum[lastHand];
+    let best: IArmChoice | undefined;
+    for (let u = 0; u < chain.length; u++) {
+        if (!usable(ctx, chain[u])) {
+            continue;
+        }
+        for (let l = u + 1; l < chain.length; l++) {
+            if (!usable(ctx, chain[l])) {
+                continue;
+            }
+            for (let h = l + 1; h <= lastHand; h++) {
+                if (!usable(ctx, chain[h])) {
+                    continue;
+                }
+                const a = cum[l] - cum[u];
+                const b = cum[h] - cum[l];
+                if (a <= 0 || b <= 0) {
+                    continue;
+                }
+                let score = -2 * Math.abs(Math.log(b / a / ARM_RATIO));
+                score += (4 * Math.min(a, b)) / armLength;
+                for (let k = u + 1; k < h; k++) {
+                    if (k !== l && !hint(ctx, chain[k], "twist")) {
+                        score -= 1;
+                    }
+                }
+                // Joints before the upper arm other than one shoulder cost a little.
+                score -= 0.5 * Math.max(0, u - 1);
+                if (hint(ctx, chain[u], "upperArm")) score += 1;
+                if (hint(ctx, chain[l], "lowerArm")) score += 1;
+                if (hint(ctx, chain[h], "hand")) score += 1;
+                if (hint(ctx, chain[u], "hand") || hint(ctx, chain[l], "hand")) score -= 1;
+                if (hint(ctx, chain[h], "lowerArm") || hint(ctx, chain[l], "upperArm")) score -= 0.5;
+                let shoulder = -1;
+                if (u > 0 && usable(ctx, chain[u - 1]) && cum[u] - cum[u - 1] > 0.01 * ctx.s.diameter) {
+                    shoulder = u - 1;
+                    if (hint(ctx, chain[shoulder], "shoulder")) score += 0.5;
+                }
+                if (!best || score > best.score) {
+                    best = { shoulder, upper: u, lower: l, hand: h, score };
+                }
+            }
+        }
+    }
+    return best;
+}
+
+interface ILegChoice {
+    upper: number;
+    lower: number;
+    foot: number;
+    toes: number;
+    score: number;
+}
+
+/** Picks upper leg, lower leg, foot and toes along a leg chain (indices into the chain). */
+function assignLeg(ctx: IChainContext, chain: readonly number[], plausible: boolean): ILegChoice | undefined {
+    const cum = cumulative(ctx, chain);
+    const down = ctx.up.scale(-1);
+    const dirDown = (a: number, b: number): number => {
+        const d = ctx.pos[chain[b]].subtract(ctx.pos[chain[a]]);
+        const len = d.length();
+        return len > 0 ? Vector3.Dot(d, down) / len : 0;
+    };
+    let best: ILegChoice | undefined;
+    for (let u = 0; u < chain.length; u++) {
+        if (!usable(ctx, chain[u])) {
+            continue;
+        }
+        for (let k = u + 1; k < chain.length; k++) {
+            if (!usable(ctx, chain[k])) {
+                continue;
+            }
+            for (let f = k + 1; f < chain.length; f++) {
+                if (!usable(ctx, chain[f])) {
+                    continue;
+                }
+                const a = cum[k] - cum[u];
+                const b = cum[f] - cum[k];
+                if (a <= 0 || b <= 0) {
+                    continue;
+                }
+                let score = -1.5 * Math.abs(Math.log(b / a / LEG_RATIO));
+                score += (4 * Math.min(a, b)) / cum[cum.length - 1];
+                if (plausible) {
+                    score += 1.5 * (dirDown(u, k) + dirDown(k, f));
+                }
+                for (let m = u + 1; m < f; m++) {
+                    if (m !== k && !hint(ctx, chain[m], "twist")) {
+                        score -= 1;
+                    }
+                }
+                // Joints before the upper leg must be short (a hip offset such as CMU's LHipJoint).
+                for (let m = 0; m < u; m++) {
+                    score -= (cum[m + 1] - cum[m]) / (a + b) > 0.25 ? 1 : 0.1;
+                }
+                if (hint(ctx, chain[u], "upperLeg")) score += 1;
+                if (hint(ctx, chain[k], "lowerLeg")) score += 1;
+                if (hint(ctx, chain[f], "foot")) score += 1;
+                if (hint(ctx, chain[f], "toes") || hint(ctx, chain[k], "foot")) score -= 1;
+                let toes = -1;
+                for (let t = f + 1; t < chain.length && toes < 0; t++) {
+                    if (usable(ctx, chain[t]) && cum[t] - cum[f] > 0) {
+                        toes = t;
+                    }
+                }
+                if (!best || score > best.score) {
+                    best = { upper: u, lower: k, foot: f, toes, score };
+                }
+            }
+        }
+    }
+    return best;
+}
+
+/** Unit vector of `v` with its component along `axis` removed, or zero. */
+function flatten(v: Vector3, axis: Vector3): Vector3 {
+    const out = v.subtract(axis.scale(Vector3.Dot(v, axis)));
+    const l = out.length();
+    return l > 1e-9 ? out.scaleInPlace(1 / l) : Vector3.Zero();
+}
+
+/** Offset of the middle joint from the line through the outer two (a bent knee or elbow), relative to the limb length. */
+function bendOffset(a: Vector3, b: Vector3, c: Vector3): Vector3 {
+    const ac = c.subtract(a);
+    const len = ac.length();
+    if (len < 1e-9) {
+        return Vector3.Zero();
+    }
+    const t = Vector3.Dot(b.subtract(a), ac) / (len * len);
+    const onLine = a.add(ac.scale(t));
+    return b.subtract(onLine).scaleInPlace(1 / len);
+}
+
+/** A chain's joints on the limb's side, as stated by names: -1, +1, or 0 when unclear. */
+function namedSide(ctx: IChainContext, joints: readonly number[]): number {
+    let sum = 0;
+    for (const j of joints) {
+        sum += ctx.names[j].side;
+    }
+    return Math.sign(sum);
+}
+
+/**
+ * Maps a rig onto the humanoid automatically, from its tree (which joints branch, bone lengths),
+ * its geometry (side from the body's left and right, up from hips to head, facing from toes,
+ * knees, elbows, eyes and thumbs) and its names (as hints that break ties). See
+ * docs/mapping.md for the full method.
+ *
+ * Throws a {@link HumanoidError} `NOT_HUMANOID` when the skeleton is not a humanoid (no hips with
+ * two legs and a spine, no arms, or legs that do not hang below the spine in any pose).
+ */
+export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
+    const s = FindHumanoidStructure(rig);
+    const names = rig.joints.map((j) => ParseJointName(j.name));
+    const warnings: string[] = [];
+    const doubtful = new Map<HumanBone, string>();
+    const label = (j: number): string => GetRigJointLabel(rig, j);
+
+    // 1. A pose that looks like a standing body: the rest pose, else the first sample pose that does.
+    const poses = [GetRigRestPose(rig), ...(rig.samplePoses ?? [])];
+    const legEnd = (leg: readonly number[]): number => leg[Math.min(leg.length - 1, 2)];
+    let geometryPose = poses[0];
+    let pos = ComputeRigWorldPose(rig, geometryPose).positions;
+    let plausible = false;
+    let worstAngle = 0;
+    for (const pose of poses) {
+        const p = ComputeRigWorldPose(rig, pose).positions;
+        const spine = p[s.chest].subtract(p[s.hips]).normalize();
+        const angles = s.legs.map((leg) => {
+            const d = p[legEnd(leg)].subtract(p[s.hips]).normalize();
+            return (Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(spine, d)))) * 180) / Math.PI;
+        });
+        const minAngle = Math.min(...angles);
+        const second = (c: readonly number[]): number => c[Math.min(1, c.length - 1)];
+        const spread = p[second(s.arms[0])].subtract(p[second(s.arms[1])]).length() + p[second(s.legs[0])].subtract(p[second(s.legs[1])]).length();
+        if (minAngle >= LEGS_BELOW_SPINE_MIN_DEG && spread > 0.01 * s.diameter) {
+            geometryPose = pose;
+            pos = p;
+            plausible = true;
+            break;
+        }
+        worstAngle = Math.max(worstAngle, minAngle);
+    }
+    if (!plausible) {
+        throw new HumanoidError(
+            "NOT_HUMANOID",
+            `${rig.source}: not a humanoid: the legs under '${label(s.hips)}' do not hang below the spine in the rest pose` +
+                (poses.length > 1 ? ` or in any of ${poses.length - 1} sample frames` : "") +
+                ` (the widest angle between legs and spine is ${worstAngle.toFixed(0)} deg, a standing body has over ${LEGS_BELOW_SPINE_MIN_DEG}); is it a quadruped?`,
+        );
+    }
+    if (geometryPose !== poses[0]) {
+        warnings.push(`the rest pose is not anatomical (legs not below the spine); the skeleton's geometry was read from ${geometryPose.label}`);
+    }
+
+    const up0 = pos[s.chest].subtract(pos[s.hips]).normalize();
+    const ctx: IChainContext = { rig, names, s, pos, up: up0 };
+
+    // 2. Chains: legs and arms (sides decided below).
+    const legChoices = s.legs.map((leg) => assignLeg(ctx, leg, plausible));
+    const armChoices = s.arms.map((arm) => assignArm(ctx, arm));
+    if (!legChoices[0] || !legChoices[1]) {
+        throw new HumanoidError("NOT_HUMANOID", `${rig.source}: a leg chain has fewer than three joints (upper leg, lower leg, foot)`);
+    }
+    if (!armChoices[0] || !armChoices[1]) {
+        throw new HumanoidError("NOT_HUMANOID", `${rig.source}: an arm chain has fewer than three joints (upper arm, lower arm, hand)`);
+    }
+    const legs = legChoices as [ILegChoice, ILegChoice];
+    const arms = armChoices as [IArmChoice, IArmChoice];
+    const legJ = (i: number, k: keyof ILegChoice): number => (legs[i][k] >= 0 ? s.legs[i][legs[i][k]] : -1);
+    const armJ = (i: number, k: keyof IArmChoice): number => (arms[i][k] >= 0 ? s.arms[i][arms[i][k]] : -1);
+
+    // 3. Sides. Pair each arm with the leg on its side, then decide which side is left from the facing.
+    const legLat = pos[legJ(0, "upper")].subtract(pos[legJ(1, "upper")]);
+    let armOrder: [number, number] = [0, 1];
+    let armLat = pos[armJ(0, "upper")].subtract(pos[armJ(1, "upper")]);
+    if (Vector3.Dot(legLat, armLat) < 0) {
+        armOrder = [1, 0];
+        armLat = armLat.scale(-1);
+    }
+    const sideAxis = flatten(legLat.normalizeToNew().add(armLat.normalizeToNew()), Vector3.Zero());
+    const midArms = pos[armJ(0, "upper")].add(pos[armJ(1, "upper")]).scale(0.5);
+    const midLegs = pos[legJ(0, "upper")].add(pos[legJ(1, "upper")]).scale(0.5);
+    let up = flatten(midArms.subtract(midLegs), sideAxis);
+    // A body standing near upright in the rig's world is taken as exactly upright (rig space is Y-up).
+    if (Vector3.Dot(up, Vector3.Up()) > Math.cos((UPRIGHT_SNAP_DEG * Math.PI) / 180)) {
+        up = Vector3.Up();
+        const flatSide = flatten(sideAxis, up);
+        if (flatSide.lengthSquared() > 0) {
+            sideAxis.copyFrom(flatSide);
+        }
+    }
+    const normal = Vector3.Cross(sideAxis, up).normalize(); // perpendicular to both; sign unknown yet
+
+    let cue = 0;
+    let cueCount = 0;
+    for (let i = 0; i < 2; i++) {
+        const foot = pos[legJ(i, "foot")];
+        const toesJ = legJ(i, "toes");
+        const tip = toesJ >= 0 ? pos[toesJ] : pos[s.legs[i][s.legs[i].length - 1]];
+        const toeDir = flatten(tip.subtract(foot), up);
+        if (toeDir.lengthSquared() > 0) {
+            cue += Vector3.Dot(toeDir, normal);
+            cueCount++;
+        }
+        const knee = bendOffset(pos[legJ(i, "upper")], pos[legJ(i, "lower")], pos[legJ(i, "foot")]);
+        cue += Math.min(1, knee.length() * 10) * Vector3.Dot(flatten(knee, up), normal);
+        const a = armOrder[i];
+        const elbow = bendOffset(pos[armJ(a, "upper")], pos[armJ(a, "lower")], pos[armJ(a, "hand")]);
+        cue -= 0.5 * Math.min(1, elbow.length() * 10) * Vector3.Dot(flatten(elbow, up), normal);
+    }
+    const head = s.headPath;
+    for (const c of head.length ? s.children[head[head.length > 1 ? 1 : 0]] ?? [] : []) {
+        if (hint(ctx, c, "eye")) {
+            cue += 0.5 * Vector3.Dot(flatten(pos[c].subtract(pos[rig.joints[c].parent]), up), normal);
+        }
+    }
+    const confidence = cueCount ? Math.abs(cue) / cueCount : 0;
+    // Names: +1 when chain 0 (leg 0 and its arm) is named left, -1 right.
+    const nameSide0 =
+        -(namedSide(ctx, s.legs[0]) - namedSide(ctx, s.legs[1]) + namedSide(ctx, s.arms[armOrder[0]]) - namedSide(ctx, s.arms[armOrder[1]]));
+    let forward: Vector3;
+    let side0IsLeft: boolean;
+    if (confidence >= FACING_MIN_CONFIDENCE) {
+        forward = normal.scale(Math.sign(cue));
+        const leftDir = Vector3.Cross(forward, up);
+        side0IsLeft = Vector3.Dot(sideAxis, leftDir) > 0;
+        if (nameSide0 !== 0 && (nameSide0 > 0) !== side0IsLeft) {
+            warnings.push(
+                `joint names put the left limbs on the character's right (the feet and knees show which way it faces); ` +
+                    `sides follow the geometry. The skeleton may be mirrored (a right-handed file read as left-handed?)`,
+            );
+        }
+    } else if (nameSide0 !== 0) {
+        side0IsLeft = nameSide0 > 0;
+        // left = forward x up, and chain 0 is on sideAxis: pick forward so that holds.
+        forward = Vector3.Cross(up, sideAxis).scale(side0IsLeft ? 1 : -1).normalize();
+        warnings.push("the geometry does not show which way the character faces; sides were taken from the joint names");
+    } else {
+        side0IsLeft = true;
+        forward = Vector3.Cross(up, sideAxis).normalize();
+        warnings.push("neither the geometry nor the names show which way the character faces; left and right are a guess");
+        for (const b of [HumanBone.LeftUpperLeg, HumanBone.RightUpperLeg, HumanBone.LeftUpperArm, HumanBone.RightUpperArm]) {
+            doubtful.set(b, "left and right could not be told apart");
+        }
+    }
+    const left = Vector3.Cross(forward, up).normalize();
+
+    // 4. Fill the map.
+    const map = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
+    const set = (b: HumanBone, j: number): void => {
+        if (j >= 0) {
+            map[b] = j;
+        }
+    };
+    set(HumanBone.Hips, s.hips);
+    const legSide = side0IsLeft ? [0, 1] : [1, 0]; // legSide[0] = leg index of the left leg
+    const B = HumanBone;
+    const legBones = [
+        [B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, B.LeftToes],
+        [B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, B.RightToes],
+    ];
+    const armBones = [
+        [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand],
+        [B.RightShoulder, B.RightUpperArm, B.RightLowerArm, B.RightHand],
+    ];
+    for (let side = 0; side < 2; side++) {
+        const li = legSide[side];
+        const ai = armOrder[li];
+        set(legBones[side][0], legJ(li, "upper"));
+        set(legBones[side][1], legJ(li, "lower"));
+        set(legBones[side][2], legJ(li, "foot"));
+        set(legBones[side][3], legJ(li, "toes"));
+        set(armBones[side][0], armJ(ai, "shoulder"));
+        set(armBones[side][1], armJ(ai, "upper"));
+        set(armBones[side][2], armJ(ai, "lower"));
+        set(armBones[side][3], armJ(ai, "hand"));
+    }
+
+    // Spine slots and neck/head.
+    const spine = s.spinePath.filter((j) => usable(ctx, j));
+    const headChain = s.headPath.filter((j) => usable(ctx, j));
+    let chestIsNeck = false;
+    if (spine.length >= 2 && hint(ctx, s.chest, "neck") && !headChain.some((j) => hint(ctx, j, "neck"))) {
+        chestIsNeck = true; // 3ds Max Biped: the clavicles hang from the neck
+        spine.pop();
+    }
+    if (!spine.length) {
+        throw new HumanoidError("NOT_HUMANOID", `${rig.source}: no spine joint between the hips '${label(s.hips)}' and the arms`);
+    }
+    set(B.Spine, spine[0]);
+    if (spine.length === 2) {
+        set(B.Chest, spine[1]);
+    } else if (spine.length >= 3) {
+        set(B.Chest, spine[spine.length - 2]);
+        set(B.UpperChest, spine[spine.length - 1]);
+    }
+    let headIndex = headChain.findIndex((j) => hint(ctx, j, "head"));
+    if (headIndex < 0) {
+        headIndex = headChain.length - 1;
+        const last = headChain[headIndex];
+        if (headChain.length >= 3 && s.children[last].length === 0) {
+            headIndex--; // a nameless tip above the head
+        }
+    }
+    if (headIndex < 0) {
+        throw new HumanoidError("NOT_HUMANOID", `${rig.source}: no head: nothing above '${label(s.chest)}' between the arms`);
+    }
+    set(B.Head, headChain[headIndex]);
+    if (chestIsNeck) {
+        set(B.Neck, s.chest);
+    } else if (headIndex > 0) {
+        set(B.Neck, headChain[0]);
+    }
+    // Eyes and jaw: children of the head, by name; eye sides by position.
+    const headJoint = map[B.Head];
+    for (const c of s.children[headJoint]) {
+        if (!usable(ctx, c)) {
+            continue;
+        }
+        if (hint(ctx, c, "eye")) {
+            const isLeft = Vector3.Dot(pos[c].subtract(pos[headJoint]), left) > 0;
+            set(isLeft ? B.LeftEye : B.RightEye, c);
+        } else if (hint(ctx, c, "jaw")) {
+            set(B.Jaw, c);
+        }
+    }
+    if ((map[B.LeftEye] >= 0) !== (map[B.RightEye] >= 0) || (map[B.LeftEye] >= 0 && map[B.LeftEye] === map[B.RightEye])) {
+        map[B.LeftEye] = -1;
+        map[B.RightEye] = -1;
+    }
+
+    // 5. Fingers.
+    for (const side of [BodySide.Left, BodySide.Right] as const) {
+        const hand = map[side === BodySide.Left ? B.LeftHand : B.RightHand];
+        mapFingers(ctx, hand, side, map);
+    }
+
+    // 6. Doubts: a name that clearly says another part than the geometry chose.
+    const expect: Partial<Record<HumanBone, NameHint>> = {
+        [B.LeftUpperArm]: "upperArm", [B.RightUpperArm]: "upperArm", [B.LeftLowerArm]: "lowerArm", [B.RightLowerArm]: "lowerArm",
+        [B.LeftHand]: "hand", [B.RightHand]: "hand", [B.LeftUpperLeg]: "upperLeg", [B.RightUpperLeg]: "upperLeg",
+        [B.LeftLowerLeg]: "lowerLeg", [B.RightLowerLeg]: "lowerLeg", [B.LeftFoot]: "foot", [B.RightFoot]: "foot",
+        [B.LeftShoulder]: "shoulder", [B.RightShoulder]: "shoulder",
+    };
+    const limbHints: NameHint[] = ["shoulder", "upperArm", "lowerArm", "hand", "upperLeg", "lowerLeg", "foot", "toes"];
+    for (const [boneKey, want] of Object.entries(expect)) {
+        const b = Number(boneKey) as HumanBone;
+        const j = map[b];
+        if (j < 0) {
+            continue;
+        }
+        const h = names[j].hints;
+        const other = limbHints.filter((x) => x !== want && h.has(x));
+        if (!h.has(want) && other.length) {
+            doubtful.set(b, `its name '${label(j)}' suggests ${other.join("/")}; chosen from bone lengths and positions`);
+        }
+    }
+    return { boneToJoint: map, geometryPose, up, forward, left, warnings, doubtful, structure: s };
+}
+
+const FINGER_HINTS: readonly NameHint[] = ["thumb", "index", "middle", "ring", "little"];
+
+/** Path from `start` down the longest branch, keeping usable joints. */
+function fingerChain(ctx: IChainContext, start: number): number[] {
+    const { s } = ctx;
+    const chain: number[] = [];
+    for (let q = start; ; ) {
+        if (usable(ctx, q)) {
+            chain.push(q);
+        }
+        if (!s.children[q].length) {
+            return chain;
+        }
+        q = s.children[q].reduce((a, b) => (s.segment[b] + s.reach[b] > s.segment[a] + s.reach[a] ? b : a));
+    }
+}
+
+/**
+ * Maps the fingers under one hand. Chains start at the hand's children (a palm joint that fans out
+ * into several fingers is looked through). Which chain is which finger: the names when they tell
+ * every chain apart; otherwise, with three chains or more, the thumb is the chain rooted nearest the
+ * wrist along the hand, and the others follow across the palm from it. A metacarpal (named so, or a
+ * joint much nearer the wrist than the next one is to it) is skipped on the four fingers; the thumb
+ * keeps all its joints (its first joint is Unity's thumb proximal). Digits are the first three joints.
+ */
+function mapFingers(ctx: IChainContext, hand: number, side: BodySide.Left | BodySide.Right, map: Int32Array): void {
+    if (hand < 0) {
+        return;
+    }
+    const { s, pos } = ctx;
+    const chains: number[][] = [];
+    for (const c of s.children[hand]) {
+        if (ctx.names[c].hints.has("helper")) {
+            continue;
+        }
+        const kids = s.children[c];
+        if (kids.length >= 2 && !ctx.names[c].hints.has("thumb")) {
+            for (const k of kids) {
+                const sub = fingerChain(ctx, k);
+                if (sub.length) chains.push(sub);
+            }
+            continue;
+        }
+        const chain = fingerChain(ctx, c);
+        if (chain.length) {
+            chains.push(chain);
+        }
+    }
+    if (!chains.length) {
+        return;
+    }
+    const byName = chains.map((ch) => FINGER_HINTS.findIndex((h) => ch.some((j) => ctx.names[j].hints.has(h))));
+    const namesComplete = byName.every((f) => f >= 0) && new Set(byName).size === byName.length;
+    let fingerOf: number[];
+    if (namesComplete || chains.length < 3) {
+        // Too few chains to tell by position: map only what the names identify.
+        fingerOf = byName.map((f, i) => (byName.indexOf(f) === i ? f : -1));
+    } else {
+        const hp = pos[hand];
+        const mean = Vector3.Zero();
+        for (const ch of chains) mean.addInPlace(pos[ch[0]]);
+        mean.scaleInPlace(1 / chains.length);
+        const axis = mean.subtract(hp).normalize();
+        const along = chains.map((ch) => Vector3.Dot(pos[ch[0]].subtract(hp), axis));
+        let thumb = 0;
+        along.forEach((a, i) => {
+            if (a < along[thumb]) thumb = i;
+        });
+        const tp = pos[chains[thumb][0]];
+        const lateral = (i: number): number => flattenLength(pos[chains[i][0]].subtract(tp), axis);
+        const others = chains.map((_, i) => i).filter((i) => i !== thumb).sort((a, b) => lateral(a) - lateral(b));
+        fingerOf = new Array<number>(chains.length).fill(-1);
+        fingerOf[thumb] = 0;
+        others.slice(0, 4).forEach((ci, k) => {
+            fingerOf[ci] = k + 1;
+        });
+    }
+    chains.forEach((ch, i) => {
+        const f = fingerOf[i];
+        if (f < 0) return;
+        if (f > 0 && ch.length > 1) {
+            const toFirst = pos[ch[0]].subtract(pos[hand]).length();
+            const firstToSecond = pos[ch[1]].subtract(pos[ch[0]]).length();
+            if (ctx.names[ch[0]].hints.has("metacarpal") || toFirst < 0.5 * firstToSecond) {
+                ch = ch.slice(1);
+            }
+        }
+        for (let d = 0; d < 3 && d < ch.length; d++) {
+            map[GetFingerBone(side, f, d)] = ch[d];
+        }
+    });
+}
+
+/** Length of `v` with its component along the unit `axis` removed. */
+function flattenLength(v: Vector3, axis: Vector3): number {
+    return v.subtract(axis.scale(Vector3.Dot(v, axis))).length();
+}
+
+/** Human bone names of a map, for messages. */
+export function DescribeBoneMap(rig: IRig, boneToJoint: Int32Array): string {
+    const rows: string[] = [];
+    for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+        if (boneToJoint[b] >= 0) rows.push(`${HumanBoneNames[b]}=${GetRigJointLabel(rig, boneToJoint[b])}`);
+    }
+    return rows.join(", ");
+}

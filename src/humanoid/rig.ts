@@ -1,0 +1,187 @@
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanoidError } from "../errors.js";
+
+/**
+ * What a joint of a {@link IRig} is.
+ * - `Bone`: a joint that can carry a human bone (a skin joint, a BVH joint, a node of a bone-only hierarchy).
+ * - `EndSite`: a BVH End Site or similar tip: it gives the direction of its parent, never a human bone.
+ * - `Node`: another transform in the hierarchy (armature, mesh node); kept for the world transforms.
+ */
+export enum RigJointKind {
+    Bone = 0,
+    EndSite = 1,
+    Node = 2,
+}
+
+/**
+ * One joint of a {@link IRig}: its name, parent and rest transform relative to its parent.
+ * Space: the rig space (left-handed, Y-up, metres, as a Babylon scene), already converted at the
+ * edge from the file's own axes and units.
+ */
+export interface IRigJoint {
+    /** Name as in the source, `""` when it has none. */
+    readonly name: string;
+    /** Index of the parent joint in {@link IRig.joints}, -1 for a top joint. Always smaller than the joint's own index. */
+    readonly parent: number;
+    /** What this joint is. */
+    readonly kind: RigJointKind;
+    /** Rest position relative to the parent (metres, parent space). */
+    readonly restPosition: Vector3;
+    /** Rest rotation relative to the parent (a proper rotation, unit quaternion). */
+    readonly restRotation: Quaternion;
+    /** Rest scale relative to the parent. */
+    readonly restScale: Vector3;
+    /** Index of the joint in its source: the glTF `nodes` index or the BVH joint order; -1 when unknown. */
+    readonly sourceIndex: number;
+}
+
+/**
+ * A skeleton as plain data, independent of any scene: the input of the humanoid mapper.
+ * Joints are ordered parents first.
+ */
+export interface IRig {
+    /** Where the rig comes from (a file name, a skeleton name), used in messages. */
+    readonly source: string;
+    /** The joints, every parent before its children. */
+    readonly joints: readonly IRigJoint[];
+    /**
+     * Optional extra poses of the same rig (local rotations per joint, and local positions) that show
+     * the skeleton in a natural posture, for rigs whose rest pose is not anatomical (a BVH whose
+     * zero pose has every bone along +X). The mapper uses the first one that looks like a standing
+     * body when the rest pose does not.
+     */
+    readonly samplePoses?: readonly IRigPose[];
+}
+
+/** A pose of a {@link IRig}: local rotation and position of every joint (rig space). */
+export interface IRigPose {
+    /** Where the pose comes from, for messages (`"frame 0"`). */
+    readonly label: string;
+    /** Local rotation of every joint. */
+    readonly rotations: readonly Quaternion[];
+    /** Local position of every joint. */
+    readonly positions: readonly Vector3[];
+}
+
+/** World transforms of every joint of a rig in one pose. */
+export interface IRigWorldPose {
+    /** World position of every joint (metres, rig space). */
+    readonly positions: Vector3[];
+    /** World rotation of every joint (scale and any shear ignored). */
+    readonly rotations: Quaternion[];
+    /** Product of the scales down to the joint (per axis, assumes no shear). */
+    readonly scales: Vector3[];
+}
+
+/**
+ * The label a joint is shown with: its name, `#N` for an unnamed glTF node (N its index in the glTF
+ * `nodes` array), or `joint N` when nothing else is known.
+ */
+export function GetRigJointLabel(rig: IRig, index: number): string {
+    const j = rig.joints[index];
+    if (j.name) {
+        return j.name;
+    }
+    return j.sourceIndex >= 0 ? `#${j.sourceIndex}` : `joint ${index}`;
+}
+
+/** The rest pose of a rig as a {@link IRigPose}. */
+export function GetRigRestPose(rig: IRig): IRigPose {
+    return {
+        label: "rest pose",
+        rotations: rig.joints.map((j) => j.restRotation.clone()),
+        positions: rig.joints.map((j) => j.restPosition.clone()),
+    };
+}
+
+/**
+ * Forward kinematics: world transforms of every joint for the given local rotations and positions
+ * (defaults: the rest pose). Cold path; allocates.
+ */
+export function ComputeRigWorldPose(rig: IRig, pose?: IRigPose): IRigWorldPose {
+    const n = rig.joints.length;
+    const positions = new Array<Vector3>(n);
+    const rotations = new Array<Quaternion>(n);
+    const scales = new Array<Vector3>(n);
+    const tmp = new Vector3();
+    for (let i = 0; i < n; i++) {
+        const j = rig.joints[i];
+        const localRot = pose ? pose.rotations[i] : j.restRotation;
+        const localPos = pose ? pose.positions[i] : j.restPosition;
+        if (j.parent < 0) {
+            positions[i] = localPos.clone();
+            rotations[i] = localRot.clone();
+            scales[i] = j.restScale.clone();
+        } else {
+            const pr = rotations[j.parent];
+            const ps = scales[j.parent];
+            // world position = parentPosition + parentRotation * (parentScale * localPosition)
+            localPos.multiplyToRef(ps, tmp);
+            positions[i] = positions[j.parent].add(tmp.applyRotationQuaternion(pr));
+            // world rotation = parentRotation * localRotation
+            rotations[i] = pr.multiply(localRot);
+            scales[i] = ps.multiply(j.restScale);
+        }
+    }
+    return { positions, rotations, scales };
+}
+
+/**
+ * Checks that a rig is well formed: at least one joint, parents before children, finite numbers.
+ * Throws a {@link HumanoidError} `BAD_HIERARCHY` naming the first bad joint.
+ */
+export function ValidateRig(rig: IRig): void {
+    if (!rig.joints.length) {
+        throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: the skeleton has no joints`);
+    }
+    rig.joints.forEach((j, i) => {
+        const label = GetRigJointLabel(rig, i);
+        if (!Number.isInteger(j.parent) || j.parent < -1 || j.parent >= i) {
+            throw new HumanoidError(
+                "BAD_HIERARCHY",
+                `${rig.source}: joint '${label}' (index ${i}) has parent index ${j.parent}; parents must come before their children`,
+            );
+        }
+        const nums = [j.restPosition.x, j.restPosition.y, j.restPosition.z, j.restRotation.x, j.restRotation.y, j.restRotation.z, j.restRotation.w, j.restScale.x, j.restScale.y, j.restScale.z];
+        if (!nums.every(Number.isFinite)) {
+            throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: joint '${label}' has a rest transform that is not finite`);
+        }
+    });
+}
+
+/** Children lists of every joint of a rig. */
+export function GetRigChildren(rig: IRig): number[][] {
+    const children = rig.joints.map(() => [] as number[]);
+    rig.joints.forEach((j, i) => {
+        if (j.parent >= 0) {
+            children[j.parent].push(i);
+        }
+    });
+    return children;
+}
+
+/**
+ * Builds a rig from world matrices (for example a Babylon node hierarchy): local transforms are
+ * derived as `inverse(parentWorld) * world`. A world matrix with a negative determinant (the
+ * handedness mirror Babylon's glTF loader puts on `__root__`) is made proper by mirroring its local Z
+ * axis, which turns every local transform below it into the same motion in a left-handed frame.
+ * @param source name for messages
+ * @param joints name, parent, kind, source index and world matrix (Babylon row-vector convention) per joint
+ */
+export function CreateRigFromWorldMatrices(
+    source: string,
+    joints: ReadonlyArray<{ name: string; parent: number; kind: RigJointKind; sourceIndex: number; world: Matrix }>,
+): IRig {
+    const mirrorZ = Matrix.Scaling(1, 1, -1);
+    const proper = joints.map((j) => (j.world.determinant() < 0 ? mirrorZ.multiply(j.world) : j.world.clone()));
+    const out: IRigJoint[] = joints.map((j, i) => {
+        const local = j.parent >= 0 ? proper[i].multiply(Matrix.Invert(proper[j.parent])) : proper[i];
+        const restScale = new Vector3();
+        const restRotation = new Quaternion();
+        const restPosition = new Vector3();
+        local.decompose(restScale, restRotation, restPosition);
+        restRotation.normalize();
+        return { name: j.name, parent: j.parent, kind: j.kind, sourceIndex: j.sourceIndex, restPosition, restRotation, restScale };
+    });
+    return { source, joints: out };
+}

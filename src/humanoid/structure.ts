@@ -1,0 +1,257 @@
+import { HumanoidError } from "../errors.js";
+import { ParseJointName, IsNubName } from "./boneNames.js";
+import { ComputeRigWorldPose, GetRigJointLabel, RigJointKind, type IRig } from "./rig.js";
+
+/**
+ * A long branch must be at least this fraction of the skeleton's diameter (the longest path between
+ * two joints, measured along the bones). Legs and arms are 0.3-0.45 of it, fingers, toes, eyes and
+ * twist bones under 0.12.
+ */
+export const LONG_BRANCH_FRACTION = 0.2;
+
+/** A joint this close to its parent (fraction of the diameter) is a pass-through, e.g. Daz `pelvis` under `hip`. */
+export const PASS_THROUGH_FRACTION = 0.05;
+
+/** The two arm branches at the chest must be this similar in length (shorter / longer). */
+export const ARM_BALANCE_MIN = 0.6;
+
+/**
+ * The humanoid shape of a skeleton, found from the tree and the bone lengths only (no names, no
+ * pose): where the legs and the spine branch (hips), where the arms branch (the top of the spine),
+ * and the chains of joints along the legs, arms and neck.
+ */
+export interface IHumanoidStructure {
+    /** Joint where the legs and the spine branch. */
+    readonly hips: number;
+    /** Joint where the arms branch: the top of the spine (or the neck in Biped rigs). */
+    readonly chest: number;
+    /** Joints after the hips up to and including {@link chest}. */
+    readonly spinePath: readonly number[];
+    /** The two leg chains, from the joint after the hips to the tip (sides not decided yet). */
+    readonly legs: readonly [readonly number[], readonly number[]];
+    /** The two arm chains, from the joint after the chest to the tip of the longest finger. */
+    readonly arms: readonly [readonly number[], readonly number[]];
+    /** Chain from the joint after the chest to the top of the head (empty when there is none). */
+    readonly headPath: readonly number[];
+    /** Skeleton diameter along the bones (metres). */
+    readonly diameter: number;
+    /** Distance from every joint to its structural parent (metres); 0 for roots. */
+    readonly segment: readonly number[];
+    /** Structural parent of every joint (nearest ancestor that is a bone), -1 for none. */
+    readonly parent: readonly number[];
+    /** Structural children of every joint. */
+    readonly children: readonly (readonly number[])[];
+    /** Longest path from every joint down to a tip of its subtree (metres). */
+    readonly reach: readonly number[];
+}
+
+/** `true` for joints that take part in the structure (bones and end sites, not mesh or armature nodes). */
+function isStructural(kind: RigJointKind): boolean {
+    return kind !== RigJointKind.Node;
+}
+
+/**
+ * Finds the humanoid shape of a rig from its tree and bone lengths. Throws a {@link HumanoidError}
+ * `NOT_HUMANOID` that says what is missing when the tree has no hips (two legs and a spine) or no
+ * chest (two arms).
+ */
+export function FindHumanoidStructure(rig: IRig): IHumanoidStructure {
+    const n = rig.joints.length;
+    const world = ComputeRigWorldPose(rig);
+    const parent = new Array<number>(n).fill(-1);
+    const segment = new Array<number>(n).fill(0);
+    const children: number[][] = rig.joints.map(() => []);
+    // Helper joints (IK targets, prop slots, secondary hair/skirt chains...) and everything below
+    // them stay out of the structure; plain nodes are looked through.
+    const excluded = new Array<boolean>(n).fill(false);
+    for (let i = 0; i < n; i++) {
+        const j = rig.joints[i];
+        const info = ParseJointName(j.name);
+        excluded[i] = !isStructural(j.kind) || (j.parent >= 0 && excluded[j.parent] && isStructural(rig.joints[j.parent].kind)) || info.hints.has("helper");
+    }
+    for (let i = 0; i < n; i++) {
+        if (excluded[i]) {
+            continue;
+        }
+        let p = rig.joints[i].parent;
+        while (p >= 0 && excluded[p]) {
+            if (isStructural(rig.joints[p].kind)) {
+                p = -2; // below a helper
+                break;
+            }
+            p = rig.joints[p].parent;
+        }
+        if (p === -2) {
+            excluded[i] = true;
+            continue;
+        }
+        parent[i] = p;
+        if (p >= 0) {
+            segment[i] = world.positions[i].subtract(world.positions[p]).length();
+            children[p].push(i);
+        }
+    }
+    // reach = longest path to a tip below; processed children-first (parents come first in the array).
+    const reach = new Array<number>(n).fill(0);
+    for (let i = n - 1; i >= 0; i--) {
+        for (const c of children[i]) {
+            reach[i] = Math.max(reach[i], segment[c] + reach[c]);
+        }
+    }
+    // Diameter: longest path between two tips through any joint = its two longest child branches.
+    // Paths that end at a root going up are left out: a root's offset (a clip's start position, an
+    // armature's height) is a translation, not a bone.
+    let diameter = 0;
+    for (let i = 0; i < n; i++) {
+        let a = 0;
+        let b = 0;
+        for (const c of children[i]) {
+            const l = segment[c] + reach[c];
+            if (l > a) {
+                b = a;
+                a = l;
+            } else if (l > b) {
+                b = l;
+            }
+        }
+        if (b > 0) {
+            diameter = Math.max(diameter, a + b);
+        }
+    }
+    const source = rig.source;
+    if (!(diameter > 0)) {
+        throw new HumanoidError("NOT_HUMANOID", `${source}: the skeleton has no length (every joint at the same place)`);
+    }
+    const longMin = LONG_BRANCH_FRACTION * diameter;
+    const passMax = PASS_THROUGH_FRACTION * diameter;
+    const branchLength = (c: number): number => segment[c] + reach[c];
+    const isBone = (i: number): boolean => rig.joints[i].kind === RigJointKind.Bone;
+
+    /** Long branches leaving `j`, looking through short pass-through joints that split again. */
+    const longBranches = (j: number): number[] => {
+        const out: number[] = [];
+        for (const c of children[j]) {
+            if (branchLength(c) < longMin) {
+                continue;
+            }
+            const sub = segment[c] <= passMax ? children[c].filter((g) => branchLength(g) >= longMin) : [];
+            if (sub.length >= 2) {
+                out.push(...longBranches(c));
+            } else {
+                out.push(c);
+            }
+        }
+        return out;
+    };
+    /** Does the subtree of `c` hold a joint where two balanced long branches (arms) split? */
+    const findArmSplit = (c: number): number => {
+        const stack = [c];
+        while (stack.length) {
+            const j = stack.shift()!;
+            const lb = children[j].filter((g) => branchLength(g) >= longMin).map(branchLength).sort((x, y) => y - x);
+            if (lb.length >= 2 && lb[1] / lb[0] >= ARM_BALANCE_MIN) {
+                return j;
+            }
+            stack.push(...children[j]);
+        }
+        return -1;
+    };
+
+    // Hips: the top-most joint with three long branches, one of which splits into two arms.
+    let hips = -1;
+    let hipBranches: number[] = [];
+    const order: number[] = [];
+    for (let i = 0; i < n; i++) {
+        if (!excluded[i] && parent[i] < 0) {
+            order.push(i);
+        }
+    }
+    for (let k = 0; k < order.length && hips < 0; k++) {
+        const j = order[k];
+        if (isBone(j)) {
+            const lb = longBranches(j);
+            if (lb.length >= 3 && lb.some((b) => findArmSplit(b) >= 0)) {
+                hips = j;
+                hipBranches = lb;
+            }
+        }
+        order.push(...children[j]);
+    }
+    if (hips < 0) {
+        throw new HumanoidError(
+            "NOT_HUMANOID",
+            `${source}: not a humanoid skeleton: no joint was found where two legs and a spine branch (hips), ` +
+                `with two arms branching higher up. A humanoid needs hips, spine, head, two arms and two legs.`,
+        );
+    }
+    // Spine branch: the one that splits into arms; with several, the one with the most bones in it.
+    const subtreeSize = (c: number): number => {
+        let s = 0;
+        const st = [c];
+        while (st.length) {
+            const j = st.pop()!;
+            s++;
+            st.push(...children[j]);
+        }
+        return s;
+    };
+    const spineCandidates = hipBranches.filter((b) => findArmSplit(b) >= 0).sort((a, b) => subtreeSize(b) - subtreeSize(a));
+    const spineBranch = spineCandidates[0];
+    const legBranches = hipBranches.filter((b) => b !== spineBranch).sort((a, b) => branchLength(b) - branchLength(a));
+    if (legBranches.length < 2) {
+        throw new HumanoidError("NOT_HUMANOID", `${source}: not a humanoid skeleton: the hips '${GetRigJointLabel(rig, hips)}' have fewer than two legs`);
+    }
+    const chest = findArmSplit(spineBranch);
+    const chestBranches = children[chest].filter((g) => branchLength(g) >= longMin).sort((a, b) => branchLength(b) - branchLength(a));
+    // The arm pair: the most similar long pair with the longest shorter member.
+    let armPair: [number, number] = [chestBranches[0], chestBranches[1]];
+    let best = -1;
+    for (let a = 0; a < chestBranches.length; a++) {
+        for (let b = a + 1; b < chestBranches.length; b++) {
+            const la = branchLength(chestBranches[a]);
+            const lbv = branchLength(chestBranches[b]);
+            if (lbv / la >= ARM_BALANCE_MIN && lbv > best) {
+                best = lbv;
+                armPair = [chestBranches[a], chestBranches[b]];
+            }
+        }
+    }
+    /** Path from `start` following the longest branch down to a tip (bones and end sites). */
+    const longestPath = (start: number): number[] => {
+        const path = [start];
+        let j = start;
+        while (children[j].length) {
+            let bestC = children[j][0];
+            for (const c of children[j]) {
+                if (branchLength(c) > branchLength(bestC)) {
+                    bestC = c;
+                }
+            }
+            path.push(bestC);
+            j = bestC;
+        }
+        return path;
+    };
+    const spinePath: number[] = [];
+    for (let j = chest; j !== hips && j >= 0; j = parent[j]) {
+        spinePath.unshift(j);
+    }
+    // Head: the longest other branch of the chest that is not a helper; else none.
+    const headCandidates = children[chest]
+        .filter((c) => c !== armPair[0] && c !== armPair[1] && !IsNubName(ParseJointName(rig.joints[c].name)) && (isBone(c) || reach[c] > 0))
+        .sort((a, b) => branchLength(b) - branchLength(a));
+    const headPath = headCandidates.length ? longestPath(headCandidates[0]) : [];
+    return {
+        hips,
+        chest,
+        spinePath,
+        legs: [longestPath(legBranches[0]), longestPath(legBranches[1])],
+        arms: [longestPath(armPair[0]), longestPath(armPair[1])],
+        headPath,
+        diameter,
+        segment,
+        parent,
+        children,
+        reach,
+    };
+}

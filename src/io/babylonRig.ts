@@ -1,0 +1,176 @@
+import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
+import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { Node } from "@babylonjs/core/node.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { HumanoidError } from "../errors.js";
+import { CreateRigFromWorldMatrices, RigJointKind, type IRig } from "../humanoid/rig.js";
+
+/**
+ * The glTF `nodes` index Babylon's glTF loader recorded on a node (`/nodes/N` pointer), or -1.
+ * @param node a node made by the glTF loader
+ */
+export function GetGltfNodeIndex(node: Node): number {
+    const meta = (node as unknown as { _internalMetadata?: { gltf?: { pointers?: string[] } } })._internalMetadata;
+    for (const p of meta?.gltf?.pointers ?? []) {
+        const m = /^\/nodes\/(\d+)$/.exec(p);
+        if (m) {
+            return Number(m[1]);
+        }
+    }
+    return -1;
+}
+
+/**
+ * The name a node had in its file: `""` for glTF nodes the loader named `node<N>` because they had
+ * none (Babylon gives unnamed nodes that name).
+ */
+function sourceName(node: Node, gltfIndex: number, gltfNames?: ReadonlyArray<string | undefined>): string {
+    if (gltfIndex >= 0 && gltfNames) {
+        return gltfNames[gltfIndex] ?? "";
+    }
+    if (gltfIndex >= 0 && node.name === `node${gltfIndex}`) {
+        return "";
+    }
+    return node.name;
+}
+
+/** `true` for a mesh node that carries geometry (not a joint). */
+function hasGeometry(node: Node): boolean {
+    const m = node as unknown as { getTotalVertices?: () => number };
+    return typeof m.getTotalVertices === "function" && m.getTotalVertices() > 0;
+}
+
+/** Options of the Babylon rig adapters. */
+export interface IBabylonRigOptions {
+    /** Name for messages. Default: the skeleton's or root node's name. */
+    source?: string;
+    /** Names of the glTF nodes as in the file (by glTF index), to tell unnamed nodes from nodes named `nodeN`. */
+    gltfNodeNames?: ReadonlyArray<string | undefined>;
+    /**
+     * Nodes that are joints. Default: for a skeleton, its bones' linked nodes; for a node hierarchy,
+     * every node without geometry.
+     */
+    isJoint?: (node: TransformNode) => boolean;
+}
+
+/**
+ * Reads a Babylon node hierarchy (for example the `__root__` of a loaded glTF, or a hierarchy built
+ * by hand) as a rig. Every descendant of `root` becomes a joint; the transforms above `root` (and
+ * `root` itself) only place it in the world, handedness mirror included. The nodes' current local
+ * transforms are taken as the rest pose. Nothing is modified.
+ * @param root the node whose descendants form the skeleton
+ */
+export function CreateRigFromTransformNode(root: Node, options: IBabylonRigOptions = {}): IRig {
+    const nodes: TransformNode[] = [];
+    const visit = (n: Node): void => {
+        for (const c of n.getChildren(undefined, true)) {
+            if ((c as TransformNode).getWorldMatrix && (c as TransformNode).position !== undefined) {
+                nodes.push(c as TransformNode);
+                visit(c);
+            }
+        }
+    };
+    visit(root);
+    if (!nodes.length) {
+        throw new HumanoidError("BAD_HIERARCHY", `${options.source ?? root.name}: the node '${root.name}' has no child transforms`);
+    }
+    const index = new Map<Node, number>(nodes.map((n, i) => [n, i]));
+    const isJoint = options.isJoint ?? ((n: TransformNode) => !hasGeometry(n));
+    return CreateRigFromWorldMatrices(
+        options.source ?? root.name,
+        nodes.map((n) => {
+            const gltfIndex = GetGltfNodeIndex(n);
+            return {
+                name: sourceName(n, gltfIndex, options.gltfNodeNames),
+                parent: n.parent ? (index.get(n.parent) ?? -1) : -1,
+                kind: isJoint(n) ? RigJointKind.Bone : RigJointKind.Node,
+                sourceIndex: gltfIndex,
+                world: n.computeWorldMatrix(true).clone(),
+            };
+        }),
+    );
+}
+
+/**
+ * Reads a Babylon skeleton as a rig, in its rest pose (`bone.getRestMatrix()`), whatever pose it is
+ * in now. Bones linked to TransformNodes (every glTF skeleton) are placed through their nodes'
+ * parents, so the armature's scale and the handedness mirror of `__root__` are honoured; unlinked
+ * bones are placed by the first mesh that uses the skeleton. Nothing is modified.
+ */
+export function CreateRigFromSkeleton(skeleton: Skeleton, options: IBabylonRigOptions = {}): IRig {
+    const source = options.source ?? skeleton.name;
+    const bones = skeleton.bones;
+    if (!bones.length) {
+        throw new HumanoidError("BAD_HIERARCHY", `${source}: the skeleton has no bones`);
+    }
+    const linked = bones.every((b) => b.getTransformNode());
+    if (linked) {
+        // Bones, their linked nodes' ancestors, and nodes between bones, parents first.
+        const boneOfNode = new Map<Node, Bone>(bones.map((b) => [b.getTransformNode()!, b]));
+        const all = new Set<Node>();
+        for (const b of bones) {
+            for (let n: Node | null = b.getTransformNode(); n; n = n.parent) {
+                all.add(n);
+            }
+        }
+        const depth = (n: Node): number => {
+            let d = 0;
+            for (let p = n.parent; p; p = p.parent) {
+                d++;
+            }
+            return d;
+        };
+        const nodes = [...all].sort((a, b) => depth(a) - depth(b));
+        const index = new Map<Node, number>(nodes.map((n, i) => [n, i]));
+        const worlds: Matrix[] = [];
+        return CreateRigFromWorldMatrices(
+            source,
+            nodes.map((n, i) => {
+                const bone = boneOfNode.get(n);
+                const parent = n.parent ? (index.get(n.parent) ?? -1) : -1;
+                let world: Matrix;
+                if (bone) {
+                    // world = restLocal * parentWorld (row vectors)
+                    const parentWorld = parent >= 0 ? worlds[parent] : n.parent ? (n.parent as TransformNode).computeWorldMatrix(true) : Matrix.Identity();
+                    world = bone.getRestMatrix().multiply(parentWorld);
+                } else {
+                    world = (n as TransformNode).computeWorldMatrix(true).clone();
+                }
+                worlds[i] = world;
+                const gltfIndex = GetGltfNodeIndex(n);
+                return {
+                    name: sourceName(n, gltfIndex, options.gltfNodeNames),
+                    parent,
+                    kind: bone ? RigJointKind.Bone : RigJointKind.Node,
+                    sourceIndex: gltfIndex,
+                    world,
+                };
+            }),
+        );
+    }
+    const mesh = skeleton.getScene().meshes.find((m) => m.skeleton === skeleton);
+    const meshWorld = mesh ? mesh.computeWorldMatrix(true) : Matrix.Identity();
+    const index = new Map<Bone, number>(bones.map((b, i) => [b, i]));
+    const order = [...bones].sort((a, b) => {
+        const d = (x: Bone): number => {
+            let k = 0;
+            for (let p = x.getParent(); p; p = p.getParent()) {
+                k++;
+            }
+            return k;
+        };
+        return d(a) - d(b);
+    });
+    const pos = new Map<Bone, number>(order.map((b, i) => [b, i]));
+    const worlds: Matrix[] = [];
+    return CreateRigFromWorldMatrices(
+        source,
+        order.map((b, i) => {
+            const p = b.getParent();
+            const parentWorld = p ? worlds[pos.get(p)!] : meshWorld;
+            worlds[i] = b.getRestMatrix().multiply(parentWorld);
+            return { name: b.name, parent: p ? pos.get(p)! : -1, kind: RigJointKind.Bone, sourceIndex: index.get(b)!, world: worlds[i] };
+        }),
+    );
+}

@@ -1,0 +1,68 @@
+import { HumanoidError } from "../errors.js";
+
+/** The parts of a glTF JSON document this library reads. */
+export interface IGltfDocument {
+    readonly asset?: { readonly version?: string };
+    readonly nodes?: ReadonlyArray<{ readonly name?: string; readonly children?: readonly number[]; readonly mesh?: number; readonly skin?: number }>;
+    readonly skins?: ReadonlyArray<{ readonly joints: readonly number[]; readonly skeleton?: number; readonly name?: string }>;
+    readonly animations?: ReadonlyArray<{ readonly name?: string }>;
+    readonly extensions?: Readonly<Record<string, unknown>>;
+    readonly extensionsUsed?: readonly string[];
+}
+
+const GLB_MAGIC = 0x46546c67; // "glTF"
+const CHUNK_JSON = 0x4e4f534a; // "JSON"
+
+/** `true` when the bytes start with the GLB magic number. */
+export function IsGlb(bytes: Uint8Array): boolean {
+    return bytes.byteLength >= 4 && new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true) === GLB_MAGIC;
+}
+
+/**
+ * Reads the JSON document of a GLB (binary) or glTF (text) file, checking the GLB header and the
+ * basic shape of the document. Throws a {@link HumanoidError} `GLTF_PARSE` naming the file.
+ * @param bytes the file content
+ * @param source file name for messages
+ */
+export function ReadGltfJson(bytes: Uint8Array, source: string): IGltfDocument {
+    let text: string;
+    if (IsGlb(bytes)) {
+        const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        if (bytes.byteLength < 20) {
+            throw new HumanoidError("GLTF_PARSE", `${source}: GLB file is truncated (${bytes.byteLength} bytes, the header needs 20)`);
+        }
+        const version = dv.getUint32(4, true);
+        if (version !== 2) {
+            throw new HumanoidError("GLTF_PARSE", `${source}: GLB version ${version} is not supported (only glTF 2.0)`);
+        }
+        const length = dv.getUint32(8, true);
+        if (length > bytes.byteLength) {
+            throw new HumanoidError("GLTF_PARSE", `${source}: GLB file is truncated (header says ${length} bytes, file has ${bytes.byteLength})`);
+        }
+        const chunkLength = dv.getUint32(12, true);
+        const chunkType = dv.getUint32(16, true);
+        if (chunkType !== CHUNK_JSON || 20 + chunkLength > bytes.byteLength) {
+            throw new HumanoidError("GLTF_PARSE", `${source}: the first GLB chunk is not a complete JSON chunk`);
+        }
+        text = new TextDecoder().decode(bytes.subarray(20, 20 + chunkLength));
+    } else {
+        text = new TextDecoder().decode(bytes);
+    }
+    let doc: unknown;
+    try {
+        doc = JSON.parse(text);
+    } catch (e) {
+        throw new HumanoidError("GLTF_PARSE", `${source}: not a glTF file: its JSON does not parse (${(e as Error).message})`);
+    }
+    if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
+        throw new HumanoidError("GLTF_PARSE", `${source}: not a glTF file: the JSON is not an object`);
+    }
+    const d = doc as IGltfDocument;
+    if (!d.asset || typeof d.asset.version !== "string" || !d.asset.version.startsWith("2")) {
+        throw new HumanoidError("GLTF_PARSE", `${source}: not a glTF 2.0 file (asset.version is ${JSON.stringify(d.asset?.version)})`);
+    }
+    if (d.nodes !== undefined && !Array.isArray(d.nodes)) {
+        throw new HumanoidError("GLTF_PARSE", `${source}: 'nodes' is not an array`);
+    }
+    return d;
+}

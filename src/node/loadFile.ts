@@ -1,0 +1,171 @@
+import { readFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
+import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
+import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
+import { HumanoidError } from "../errors.js";
+import type { HumanBone } from "../humanoid/humanBones.js";
+import type { IRig } from "../humanoid/rig.js";
+import { ParseBvh } from "../io/bvh.js";
+import { CreateRigFromBvh, type IBvhRig, type IBvhRigOptions } from "../io/bvhRig.js";
+import { CreateRigFromTransformNode, GetGltfNodeIndex } from "../io/babylonRig.js";
+import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
+import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
+
+/** File formats {@link LoadRigFromFileAsync} reads. */
+export type RigFileFormat = "glb" | "gltf" | "vrm" | "vrma" | "bvh";
+
+/** A skeleton read from a file in Node. */
+export interface ILoadedRig {
+    /** The path as given. */
+    readonly file: string;
+    /** The format, from the extension. */
+    readonly format: RigFileFormat;
+    /** The skeleton in rig space (left-handed, Y-up, metres). */
+    readonly rig: IRig;
+    /** For VRM/VRMA files: the humanoid map the file declares (human bone -> rig joint index). */
+    readonly declaredBoneMap?: ReadonlyMap<HumanBone, number>;
+    /** For VRM/VRMA files: which humanoid extension declared the map. */
+    readonly vrm?: IVrmHumanoid;
+    /** For BVH files: the parsed file and the axis/unit conversion used. */
+    readonly bvh?: IBvhRig;
+    /** For glTF files: the JSON document. */
+    readonly gltf?: IGltfDocument;
+    /** For glTF files: the loaded scene content (a NullEngine scene), for clips and nodes. */
+    readonly container?: AssetContainer;
+    /** Frees the engine and scene made for the file (glTF formats). */
+    dispose(): void;
+}
+
+/** Options of {@link LoadRigFromFileAsync}. */
+export interface ILoadRigOptions {
+    /** How to read BVH files (up axis, units). */
+    bvh?: IBvhRigOptions;
+}
+
+const FORMATS: Readonly<Record<string, RigFileFormat>> = { ".glb": "glb", ".gltf": "gltf", ".vrm": "vrm", ".vrma": "vrma", ".bvh": "bvh" };
+
+let loadersRegistered = false;
+
+/** The format of a file from its extension, or a {@link HumanoidError} `UNSUPPORTED_FORMAT`. */
+export function GetRigFileFormat(file: string): RigFileFormat {
+    const format = FORMATS[extname(file).toLowerCase()];
+    if (!format) {
+        throw new HumanoidError("UNSUPPORTED_FORMAT", `${file}: unsupported file type '${extname(file) || "(none)"}' (use .glb, .gltf, .vrm, .vrma or .bvh)`);
+    }
+    return format;
+}
+
+async function readBytes(file: string): Promise<Uint8Array> {
+    try {
+        return new Uint8Array(await readFile(file));
+    } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        const why = err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : err.message;
+        throw new HumanoidError("FILE_READ", `${file}: cannot read the file (${why})`);
+    }
+}
+
+/**
+ * Reads a skeleton from a GLB, glTF (with external buffers), VRM, VRMA or BVH file, in Node. glTF
+ * formats go through Babylon's glTF loader in a NullEngine scene (animations not started); BVH goes
+ * through this library's reader (Babylon's BVH loader gives no line numbers and needs a scene).
+ * Throws one {@link HumanoidError} naming the file.
+ */
+export async function LoadRigFromFileAsync(file: string, options: ILoadRigOptions = {}): Promise<ILoadedRig> {
+    const format = GetRigFileFormat(file);
+    const bytes = await readBytes(file);
+    const name = basename(file);
+    if (format === "bvh") {
+        const text = new TextDecoder().decode(bytes);
+        const bvh = CreateRigFromBvh(ParseBvh(text, file), options.bvh);
+        return { file, format, rig: bvh.rig, bvh, dispose: () => undefined };
+    }
+    const doc = ReadGltfJson(bytes, file);
+    if (!doc.nodes?.length) {
+        throw new HumanoidError("GLTF_PARSE", `${file}: the glTF file has no nodes, so no skeleton`);
+    }
+    const vrm = ReadVrmHumanoid(doc, file);
+    if (!loadersRegistered) {
+        registerBuiltInLoaders();
+        loadersRegistered = true;
+    }
+    const previousLogLevel = Logger.LogLevels;
+    Logger.LogLevels = Logger.ErrorLogLevel;
+    const engine = new NullEngine();
+    const scene = new Scene(engine);
+    const dispose = (): void => {
+        scene.dispose();
+        engine.dispose();
+    };
+    let container: AssetContainer;
+    try {
+        const dir = dirname(file);
+        const source = format === "gltf" ? "data:" + new TextDecoder().decode(bytes) : bytes;
+        container = await LoadAssetContainerAsync(source, scene, {
+            name,
+            pluginExtension: format === "gltf" ? ".gltf" : ".glb",
+            pluginOptions: {
+                gltf: {
+                    animationStartMode: GLTFLoaderAnimationStartMode.NONE,
+                    skipMaterials: true,
+                    preprocessUrlAsync: async (url: string) => {
+                        if (url.startsWith("data:")) {
+                            return url;
+                        }
+                        const data = await readBytes(join(dir, decodeURIComponent(url)));
+                        return "data:application/octet-stream;base64," + Buffer.from(data).toString("base64");
+                    },
+                },
+            },
+        });
+    } catch (e) {
+        dispose();
+        if (e instanceof HumanoidError) {
+            throw e;
+        }
+        throw new HumanoidError("GLTF_PARSE", `${file}: Babylon's glTF loader failed: ${(e as Error).message}`);
+    } finally {
+        Logger.LogLevels = previousLogLevel;
+    }
+    const root = container.meshes.find((m) => m.name === "__root__" && !m.parent) ?? container.rootNodes[0];
+    if (!root) {
+        dispose();
+        throw new HumanoidError("GLTF_PARSE", `${file}: the glTF file has no scene nodes`);
+    }
+    const skinJoints = new Set<number>((doc.skins ?? []).flatMap((s) => s.joints));
+    const nodeNames = doc.nodes.map((n) => n.name);
+    const isJoint = (n: TransformNode): boolean => {
+        const i = GetGltfNodeIndex(n);
+        if (i < 0) {
+            return false;
+        }
+        return skinJoints.size ? skinJoints.has(i) : doc.nodes![i].mesh === undefined;
+    };
+    let rig: IRig;
+    try {
+        rig = CreateRigFromTransformNode(root, { source: file, gltfNodeNames: nodeNames, isJoint });
+    } catch (e) {
+        dispose();
+        throw e;
+    }
+    let declaredBoneMap: Map<HumanBone, number> | undefined;
+    if (vrm) {
+        const byNode = new Map<number, number>(rig.joints.map((j, i) => [j.sourceIndex, i]));
+        declaredBoneMap = new Map();
+        for (const [bone, node] of vrm.nodes) {
+            const joint = byNode.get(node);
+            if (joint === undefined) {
+                dispose();
+                throw new HumanoidError("BAD_BONE_MAP", `${file}: the ${vrm.kind} humanoid map points at node ${node}, which is not in the loaded hierarchy`);
+            }
+            declaredBoneMap.set(bone, joint);
+        }
+    }
+    return { file, format, rig, declaredBoneMap, vrm, gltf: doc, container, dispose };
+}
