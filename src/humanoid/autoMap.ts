@@ -1,5 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
+import { UPRIGHT_SNAP_DEG } from "./bodyFrame.js";
 import { IsNubName, ParseJointName, type INameInfo, type NameHint } from "./boneNames.js";
 import { BodySide, GetFingerBone, HumanBone, HumanBoneNames, HUMAN_BONE_COUNT } from "./humanBones.js";
 import { ComputeRigWorldPose, GetRigJointLabel, GetRigRestPose, RigJointKind, type IRig, type IRigPose } from "./rig.js";
@@ -10,9 +11,6 @@ export const LEGS_BELOW_SPINE_MIN_DEG = 120;
 
 /** Forward cues summing to less than this (in units of one clear cue) leave the facing to the names. */
 export const FACING_MIN_CONFIDENCE = 0.25;
-
-/** A body whose hips-to-shoulders direction is within this angle of +Y (degrees) is taken as upright. */
-export const UPRIGHT_SNAP_DEG = 45;
 
 /** Forearm / upper-arm length ratio of a typical arm (segment lengths along the bones). */
 export const ARM_RATIO = 0.9;
@@ -66,9 +64,32 @@ function cumulative(ctx: IChainContext, chain: readonly number[]): number[] {
     return out;
 }
 
-/** Number of structural children of a joint that lead somewhere (fingers, thumbs, helpers excluded by name). */
-function branchingChildren(ctx: IChainContext, j: number): number {
-    return ctx.s.children[j].filter((c) => !ctx.names[c].hints.has("helper")).length;
+/**
+ * `true` for a child that is a twist or helper bone: named so, or lying on the segment from its
+ * parent to the chain's next joint (a twist bone halfway down the forearm).
+ */
+function isSideHelper(ctx: IChainContext, parent: number, child: number, next: number): boolean {
+    const h = ctx.names[child].hints;
+    if (h.has("helper") || h.has("twist")) return true;
+    if (next < 0 || child === next) return false;
+    const a = ctx.pos[parent];
+    const seg = ctx.pos[next].subtract(a);
+    const len2 = seg.lengthSquared();
+    if (len2 < 1e-12) return false;
+    const d = ctx.pos[child].subtract(a);
+    const t = Vector3.Dot(d, seg) / len2;
+    const off = d.subtract(seg.scale(t)).length() / Math.sqrt(len2);
+    return t > 0.05 && t < 0.95 && off < TWIST_OFF_AXIS_MAX;
+}
+
+/** A child within this fraction of the segment length from the segment's line is a twist bone. */
+export const TWIST_OFF_AXIS_MAX = 0.1;
+
+/** Number of children of a chain joint that are real branches (fingers), twist and helper bones excluded. */
+function branchingChildren(ctx: IChainContext, chain: readonly number[], i: number): number {
+    const j = chain[i];
+    const next = i + 1 < chain.length ? chain[i + 1] : -1;
+    return ctx.s.children[j].filter((c) => !isSideHelper(ctx, j, c, next)).length;
 }
 
 interface IArmChoice {
@@ -85,7 +106,7 @@ function assignArm(ctx: IChainContext, chain: readonly number[]): IArmChoice | u
     // The hand is at or before the first joint where fingers branch.
     let lastHand = chain.length - 1;
     for (let i = 2; i < chain.length; i++) {
-        if (branchingChildren(ctx, chain[i]) >= 2) {
+        if (branchingChildren(ctx, chain, i) >= 2) {
             lastHand = i;
             break;
         }
@@ -343,22 +364,21 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
         cue -= 0.5 * Math.min(1, elbow.length() * 10) * Vector3.Dot(flatten(elbow, up), normal);
     }
     const head = s.headPath;
-    for (const c of head.length ? s.children[head[head.length > 1 ? 1 : 0]] ?? [] : []) {
+    for (const c of head.length ? (s.children[head[head.length > 1 ? 1 : 0]] ?? []) : []) {
         if (hint(ctx, c, "eye")) {
             cue += 0.5 * Vector3.Dot(flatten(pos[c].subtract(pos[rig.joints[c].parent]), up), normal);
         }
     }
     const confidence = cueCount ? Math.abs(cue) / cueCount : 0;
     // Names: +1 when chain 0 (leg 0 and its arm) is named left, -1 right.
-    const nameSide0 =
-        -(namedSide(ctx, s.legs[0]) - namedSide(ctx, s.legs[1]) + namedSide(ctx, s.arms[armOrder[0]]) - namedSide(ctx, s.arms[armOrder[1]]));
+    const nameSide0 = -(namedSide(ctx, s.legs[0]) - namedSide(ctx, s.legs[1]) + namedSide(ctx, s.arms[armOrder[0]]) - namedSide(ctx, s.arms[armOrder[1]]));
     let forward: Vector3;
     let side0IsLeft: boolean;
     if (confidence >= FACING_MIN_CONFIDENCE) {
         forward = normal.scale(Math.sign(cue));
         const leftDir = Vector3.Cross(forward, up);
         side0IsLeft = Vector3.Dot(sideAxis, leftDir) > 0;
-        if (nameSide0 !== 0 && (nameSide0 > 0) !== side0IsLeft) {
+        if (nameSide0 !== 0 && nameSide0 > 0 !== side0IsLeft) {
             warnings.push(
                 `joint names put the left limbs on the character's right (the feet and knees show which way it faces); ` +
                     `sides follow the geometry. The skeleton may be mirrored (a right-handed file read as left-handed?)`,
@@ -367,7 +387,9 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     } else if (nameSide0 !== 0) {
         side0IsLeft = nameSide0 > 0;
         // left = forward x up, and chain 0 is on sideAxis: pick forward so that holds.
-        forward = Vector3.Cross(up, sideAxis).scale(side0IsLeft ? 1 : -1).normalize();
+        forward = Vector3.Cross(up, sideAxis)
+            .scale(side0IsLeft ? 1 : -1)
+            .normalize();
         warnings.push("the geometry does not show which way the character faces; sides were taken from the joint names");
     } else {
         side0IsLeft = true;
@@ -430,10 +452,14 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     }
     let headIndex = headChain.findIndex((j) => hint(ctx, j, "head"));
     if (headIndex < 0) {
-        headIndex = headChain.length - 1;
-        const last = headChain[headIndex];
-        if (headChain.length >= 3 && s.children[last].length === 0) {
-            headIndex--; // a nameless tip above the head
+        // Without a name: the joint where eyes or a jaw branch off, else the top joint (minus a
+        // nameless tip when the chain is long enough to have one).
+        headIndex = headChain.findIndex((j) => s.children[j].length >= 2);
+        if (headIndex < 0) {
+            headIndex = headChain.length - 1;
+            if (headChain.length >= 3 && s.children[headChain[headIndex]].length === 0) {
+                headIndex--;
+            }
         }
     }
     if (headIndex < 0) {
@@ -458,9 +484,16 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
             set(B.Jaw, c);
         }
     }
-    if ((map[B.LeftEye] >= 0) !== (map[B.RightEye] >= 0) || (map[B.LeftEye] >= 0 && map[B.LeftEye] === map[B.RightEye])) {
+    if (map[B.LeftEye] >= 0 !== map[B.RightEye] >= 0 || (map[B.LeftEye] >= 0 && map[B.LeftEye] === map[B.RightEye])) {
         map[B.LeftEye] = -1;
         map[B.RightEye] = -1;
+    }
+    if (map[B.LeftEye] < 0) {
+        const pair = findEyePair(ctx, headJoint, headChain[headIndex + 1] ?? -1, left, forward);
+        if (pair) {
+            set(B.LeftEye, pair[0]);
+            set(B.RightEye, pair[1]);
+        }
     }
 
     // 5. Fingers.
@@ -471,10 +504,20 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
 
     // 6. Doubts: a name that clearly says another part than the geometry chose.
     const expect: Partial<Record<HumanBone, NameHint>> = {
-        [B.LeftUpperArm]: "upperArm", [B.RightUpperArm]: "upperArm", [B.LeftLowerArm]: "lowerArm", [B.RightLowerArm]: "lowerArm",
-        [B.LeftHand]: "hand", [B.RightHand]: "hand", [B.LeftUpperLeg]: "upperLeg", [B.RightUpperLeg]: "upperLeg",
-        [B.LeftLowerLeg]: "lowerLeg", [B.RightLowerLeg]: "lowerLeg", [B.LeftFoot]: "foot", [B.RightFoot]: "foot",
-        [B.LeftShoulder]: "shoulder", [B.RightShoulder]: "shoulder",
+        [B.LeftUpperArm]: "upperArm",
+        [B.RightUpperArm]: "upperArm",
+        [B.LeftLowerArm]: "lowerArm",
+        [B.RightLowerArm]: "lowerArm",
+        [B.LeftHand]: "hand",
+        [B.RightHand]: "hand",
+        [B.LeftUpperLeg]: "upperLeg",
+        [B.RightUpperLeg]: "upperLeg",
+        [B.LeftLowerLeg]: "lowerLeg",
+        [B.RightLowerLeg]: "lowerLeg",
+        [B.LeftFoot]: "foot",
+        [B.RightFoot]: "foot",
+        [B.LeftShoulder]: "shoulder",
+        [B.RightShoulder]: "shoulder",
     };
     const limbHints: NameHint[] = ["shoulder", "upperArm", "lowerArm", "hand", "upperLeg", "lowerLeg", "foot", "toes"];
     for (const [boneKey, want] of Object.entries(expect)) {
@@ -492,13 +535,39 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     return { boneToJoint: map, geometryPose, up, forward, left, warnings, doubtful, structure: s };
 }
 
+/**
+ * Two children of the head placed like eyes: mirror images across the midline, in front of the
+ * head joint, neither named as something else. Returns [left, right] or undefined.
+ */
+function findEyePair(ctx: IChainContext, head: number, next: number, left: Vector3, forward: Vector3): [number, number] | undefined {
+    const hp = ctx.pos[head];
+    const cands = ctx.s.children[head].filter((c) => c !== next && usable(ctx, c) && ctx.names[c].hints.size === 0);
+    for (let a = 0; a < cands.length; a++) {
+        for (let b = a + 1; b < cands.length; b++) {
+            const da = ctx.pos[cands[a]].subtract(hp);
+            const db = ctx.pos[cands[b]].subtract(hp);
+            const la = Vector3.Dot(da, left);
+            const lb = Vector3.Dot(db, left);
+            const mirrored = da
+                .subtract(left.scale(la))
+                .subtract(db.subtract(left.scale(lb)))
+                .length();
+            const spread = Math.abs(la - lb);
+            if (la * lb < 0 && Math.abs(la + lb) < 0.2 * spread && mirrored < 0.2 * spread && Vector3.Dot(da, forward) > 0.3 * spread) {
+                return la > 0 ? [cands[a], cands[b]] : [cands[b], cands[a]];
+            }
+        }
+    }
+    return undefined;
+}
+
 const FINGER_HINTS: readonly NameHint[] = ["thumb", "index", "middle", "ring", "little"];
 
 /** Path from `start` down the longest branch, keeping usable joints. */
 function fingerChain(ctx: IChainContext, start: number): number[] {
     const { s } = ctx;
     const chain: number[] = [];
-    for (let q = start; ; ) {
+    for (let q = start; ;) {
         if (usable(ctx, q)) {
             chain.push(q);
         }
@@ -524,7 +593,7 @@ function mapFingers(ctx: IChainContext, hand: number, side: BodySide.Left | Body
     const { s, pos } = ctx;
     const chains: number[][] = [];
     for (const c of s.children[hand]) {
-        if (ctx.names[c].hints.has("helper")) {
+        if (ctx.names[c].hints.has("helper") || ctx.names[c].hints.has("twist")) {
             continue;
         }
         const kids = s.children[c];
@@ -562,7 +631,10 @@ function mapFingers(ctx: IChainContext, hand: number, side: BodySide.Left | Body
         });
         const tp = pos[chains[thumb][0]];
         const lateral = (i: number): number => flattenLength(pos[chains[i][0]].subtract(tp), axis);
-        const others = chains.map((_, i) => i).filter((i) => i !== thumb).sort((a, b) => lateral(a) - lateral(b));
+        const others = chains
+            .map((_, i) => i)
+            .filter((i) => i !== thumb)
+            .sort((a, b) => lateral(a) - lateral(b));
         fingerOf = new Array<number>(chains.length).fill(-1);
         fingerOf[thumb] = 0;
         others.slice(0, 4).forEach((ci, k) => {

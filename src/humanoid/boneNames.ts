@@ -7,11 +7,31 @@
 
 /** A body part a name may point at. */
 export type NameHint =
-    | "hips" | "spine" | "chest" | "neck" | "head" | "eye" | "jaw"
-    | "shoulder" | "upperArm" | "lowerArm" | "hand"
-    | "upperLeg" | "lowerLeg" | "foot" | "toes"
-    | "thumb" | "index" | "middle" | "ring" | "little" | "finger"
-    | "twist" | "nub" | "metacarpal" | "helper";
+    | "hips"
+    | "spine"
+    | "chest"
+    | "neck"
+    | "head"
+    | "eye"
+    | "jaw"
+    | "shoulder"
+    | "upperArm"
+    | "lowerArm"
+    | "hand"
+    | "upperLeg"
+    | "lowerLeg"
+    | "foot"
+    | "toes"
+    | "thumb"
+    | "index"
+    | "middle"
+    | "ring"
+    | "little"
+    | "finger"
+    | "twist"
+    | "nub"
+    | "metacarpal"
+    | "helper";
 
 /** What a joint name says. */
 export interface INameInfo {
@@ -46,7 +66,8 @@ const LEFT_WORDS = new Set(["left", "l", "lft"]);
 const RIGHT_WORDS = new Set(["right", "r", "rgt", "rt"]);
 
 /** Side-prefixed single words of some conventions: `lShldr`, `lhand`, `LThumb`, `rThigh`. */
-const SIDE_PREFIX = /^([lr])(shldr|forearm|fore|hand|thigh|shin|foot|collar|hip|knee|ankle|toe|thumb|index|mid|ring|pinky|fingers?|carpal|eye|elbow|wrist|arm|leg|up|uparm|lowarm|upleg|lowleg|clavicle|shoulder)(.*)$/;
+const SIDE_PREFIX =
+    /^([lr])(shldr|forearm|fore|hand|thigh|shin|foot|collar|hip|knee|ankle|toe|thumb|index|mid|ring|pinky|fingers?|carpal|eye|elbow|wrist|arm|leg|up|uparm|lowarm|upleg|lowleg|clavicle|shoulder)(.*)$/;
 
 const PART_WORDS: ReadonlyArray<[RegExp, NameHint]> = [
     [/^(hips?|pelvis|hip)$/, "hips"],

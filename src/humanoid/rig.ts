@@ -142,7 +142,18 @@ export function ValidateRig(rig: IRig): void {
                 `${rig.source}: joint '${label}' (index ${i}) has parent index ${j.parent}; parents must come before their children`,
             );
         }
-        const nums = [j.restPosition.x, j.restPosition.y, j.restPosition.z, j.restRotation.x, j.restRotation.y, j.restRotation.z, j.restRotation.w, j.restScale.x, j.restScale.y, j.restScale.z];
+        const nums = [
+            j.restPosition.x,
+            j.restPosition.y,
+            j.restPosition.z,
+            j.restRotation.x,
+            j.restRotation.y,
+            j.restRotation.z,
+            j.restRotation.w,
+            j.restScale.x,
+            j.restScale.y,
+            j.restScale.z,
+        ];
         if (!nums.every(Number.isFinite)) {
             throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: joint '${label}' has a rest transform that is not finite`);
         }

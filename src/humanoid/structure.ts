@@ -148,7 +148,10 @@ export function FindHumanoidStructure(rig: IRig): IHumanoidStructure {
         const stack = [c];
         while (stack.length) {
             const j = stack.shift()!;
-            const lb = children[j].filter((g) => branchLength(g) >= longMin).map(branchLength).sort((x, y) => y - x);
+            const lb = children[j]
+                .filter((g) => branchLength(g) >= longMin)
+                .map(branchLength)
+                .sort((x, y) => y - x);
             if (lb.length >= 2 && lb[1] / lb[0] >= ARM_BALANCE_MIN) {
                 return j;
             }

@@ -26,7 +26,7 @@ export interface IBvhRigOptions {
      * makes the standing height nearest {@link TYPICAL_HUMAN_HEIGHT}). Default `"auto"`.
      */
     units?: number | keyof typeof BvhLengthUnits | "auto";
-    /** How many frames, spread over the clip, to keep as sample poses for the mapper. Default 8. */
+    /** How many frames, spread over the clip, to keep as sample poses for the mapper and the T-pose. Default 16. */
     samplePoseCount?: number;
 }
 
@@ -180,7 +180,7 @@ function verticalExtent(rig: IRig, pose?: IRigPose): number {
  * the one that makes the standing height nearest {@link TYPICAL_HUMAN_HEIGHT}.
  */
 export function CreateRigFromBvh(bvh: IBvhFile, options: IBvhRigOptions = {}): IBvhRig {
-    const samplePoseCount = options.samplePoseCount ?? 8;
+    const samplePoseCount = options.samplePoseCount ?? 16;
     let upAxis: "y" | "z" = options.upAxis === "z" ? "z" : "y";
     if ((options.upAxis ?? "auto") === "auto") {
         const probe = buildRig(bvh, makeConversion("y", 1, "file"), samplePoseCount);

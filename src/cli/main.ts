@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * The `babylon-humanoid` command-line tool.
+ */
+import { readFileSync } from "node:fs";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { HumanoidError } from "../errors.js";
+import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
+import { RunInspectAsync } from "./inspect.js";
+
+/** This package's version, from the nearest package.json above this file (src/ or dist/lib/). */
+function packageVersion(): string {
+    for (let dir = new URL(".", import.meta.url); dir.pathname !== "/"; dir = new URL("..", dir)) {
+        try {
+            const pkg = JSON.parse(readFileSync(new URL("package.json", dir), "utf8")) as { name?: string; version?: string };
+            if (pkg.name === "babylon-humanoid") return pkg.version ?? "0.0.0";
+        } catch {
+            // keep looking upwards
+        }
+    }
+    return "0.0.0";
+}
+
+/** Prints one line naming the input and the problem, and sets exit code 1. */
+function fail(input: string, e: unknown): void {
+    const msg = e instanceof HumanoidError ? e.message : `${input}: ${(e as Error)?.message ?? String(e)}`;
+    process.stderr.write(`babylon-humanoid: ${msg.replace(/\s*\n\s*/g, " ")}\n`);
+    process.exitCode = 1;
+}
+
+function parseUnits(value: string): NonNullable<NonNullable<ILoadAvatarOptions["bvh"]>["units"]> {
+    if (["auto", "m", "cm", "mm", "inches", "cmu"].includes(value)) {
+        return value as "auto";
+    }
+    const n = Number(value);
+    if (!(n > 0)) {
+        throw new InvalidArgumentError("use auto, m, cm, mm, inches, cmu, or metres per unit (a positive number)");
+    }
+    return n;
+}
+
+const program = new Command();
+program
+    .name("babylon-humanoid")
+    .description("Humanoid retargeting for Babylon.js: map skeletons onto a normalized humanoid.")
+    .version(packageVersion())
+    .showHelpAfterError();
+
+program
+    .command("inspect")
+    .description("Load a GLB/glTF/VRM/VRMA/BVH file, build its humanoid avatar and print the bone map, facing, T-pose corrections and warnings.")
+    .argument("<file>", "character or motion file (.glb, .gltf, .vrm, .vrma, .bvh)")
+    .option("--json", "print exactly one JSON object: {file, boneMap, facing, warnings}")
+    .option("--bone-map <file>", 'a bone map JSON (saved map, or {"leftUpperArm": "LeftArm", ...}) that overrides the automatic one')
+    .addOption(
+        new Option("--t-pose <mode>", "reference pose: auto (enforce where needed), rest (trust the rest pose), strict (align every bone)")
+            .choices(["auto", "rest", "strict"])
+            .default("auto"),
+    )
+    .addOption(new Option("--up-axis <axis>", "BVH up axis").choices(["auto", "y", "z"]).default("auto"))
+    .option("--units <units>", "BVH length units: auto, m, cm, mm, inches, cmu, or metres per unit", parseUnits, "auto")
+    .action(
+        async (
+            file: string,
+            opts: { json?: boolean; boneMap?: string; tPose: "auto" | "rest" | "strict"; upAxis: "auto" | "y" | "z"; units: ReturnType<typeof parseUnits> },
+        ) => {
+            try {
+                const out = await RunInspectAsync(file, {
+                    json: opts.json,
+                    boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,
+                    tPose: opts.tPose,
+                    bvh: { upAxis: opts.upAxis, units: opts.units },
+                });
+                process.stdout.write(out + "\n");
+            } catch (e) {
+                fail(file, e);
+            }
+        },
+    );
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,281 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { AngleBetweenDeg, ComputeBodyFrame, safeNormalize, type IBodyFrame } from "./bodyFrame.js";
+import { BodySide, GetFingerBone, HumanBone } from "./humanBones.js";
+import { ComputeRigWorldPose, GetRigChildren, RigJointKind, type IRig, type IRigPose } from "./rig.js";
+
+/**
+ * How the reference T-pose is made:
+ * - `"auto"`: keep the start pose where it is already a T-pose within the tolerances, rotate the
+ *   bones that are not (A-pose arms, legs apart, a zero pose with every bone along +X);
+ * - `"rest"`: take the start pose as it is (trust the rig's rest pose);
+ * - `"strict"`: align every bone exactly to its T-pose direction.
+ */
+export type TPoseMode = "auto" | "rest" | "strict";
+
+/** One bone the T-pose enforcement rotated. */
+export interface ITPoseCorrection {
+    /** The bone. */
+    readonly bone: HumanBone;
+    /** How far it was turned (degrees). */
+    readonly angleDeg: number;
+}
+
+/** The reference pose of an avatar and how it was obtained. */
+export interface ITPoseResult {
+    /** Local rotation and position of every rig joint in the T-pose. */
+    readonly pose: IRigPose;
+    /** Bones that were rotated, in the order they were fixed. */
+    readonly corrections: readonly ITPoseCorrection[];
+    /** The body frame of the T-pose. */
+    readonly frame: IBodyFrame;
+}
+
+/**
+ * Tolerances (degrees) before a bone is rotated, for a start pose that is the rig's own rest pose
+ * (the character's natural build is kept: spine curve, shoulder slope, relaxed fingers) and for a
+ * pose taken from a motion frame (nothing in it is a reference, so bones are aligned closely).
+ */
+export const TPOSE_TOLERANCES_DEG = {
+    rest: { hips: 15, spine: 30, shoulder: 20, arm: 2, hand: 10, finger: 15, thumb: 45, leg: 2, foot: 20 },
+    frame: { hips: 5, spine: 5, shoulder: 10, arm: 0, hand: 5, finger: 5, thumb: 45, leg: 0, foot: 10 },
+    strict: { hips: 0, spine: 0, shoulder: 0, arm: 0, hand: 0, finger: 0, thumb: 0, leg: 0, foot: 0 },
+} as const;
+
+/** Smaller turns are rounding noise, not corrections (degrees). */
+const MIN_CORRECTION_DEG = 0.01;
+
+/** Passes over the bones; the first does nearly all, the later ones absorb the frame's small shifts. */
+const MAX_PASSES = 3;
+
+type ToleranceKind = keyof (typeof TPOSE_TOLERANCES_DEG)["rest"];
+
+interface ITarget {
+    readonly bone: HumanBone;
+    /** Direction in the body frame. */
+    readonly dir: (f: IBodyFrame) => Vector3;
+    readonly tol: ToleranceKind;
+    /** Only the direction's projection on the ground plane counts (feet). */
+    readonly horizontal?: boolean;
+    /** Keep the world rotation of this bone when fixing (the foot when fixing a leg). */
+    readonly keep?: HumanBone;
+    /** Bones whose joint gives the direction, first mapped wins; none: the joint's longest child. */
+    readonly toward: readonly HumanBone[];
+}
+
+const B = HumanBone;
+
+function targets(flatFootDeg: number | undefined): ITarget[] {
+    const up = (f: IBodyFrame): Vector3 => f.up;
+    const out: ITarget[] = [
+        { bone: B.Spine, dir: up, tol: "spine", toward: [B.Chest, B.UpperChest, B.Neck, B.Head] },
+        { bone: B.Chest, dir: up, tol: "spine", toward: [B.UpperChest, B.Neck, B.Head] },
+        { bone: B.UpperChest, dir: up, tol: "spine", toward: [B.Neck, B.Head] },
+        { bone: B.Neck, dir: up, tol: "spine", toward: [B.Head] },
+    ];
+    for (const side of [BodySide.Left, BodySide.Right] as const) {
+        const L = side === BodySide.Left;
+        const out_ = (f: IBodyFrame): Vector3 => (L ? f.left : f.left.scale(-1));
+        const sh = L ? B.LeftShoulder : B.RightShoulder;
+        const ua = L ? B.LeftUpperArm : B.RightUpperArm;
+        const la = L ? B.LeftLowerArm : B.RightLowerArm;
+        const hand = L ? B.LeftHand : B.RightHand;
+        const ul = L ? B.LeftUpperLeg : B.RightUpperLeg;
+        const ll = L ? B.LeftLowerLeg : B.RightLowerLeg;
+        const foot = L ? B.LeftFoot : B.RightFoot;
+        const toes = L ? B.LeftToes : B.RightToes;
+        out.push(
+            { bone: sh, dir: out_, tol: "shoulder", toward: [ua] },
+            { bone: ua, dir: out_, tol: "arm", toward: [la] },
+            { bone: la, dir: out_, tol: "arm", toward: [hand] },
+            { bone: hand, dir: out_, tol: "hand", toward: [GetFingerBone(side, 2, 0), GetFingerBone(side, 3, 0), GetFingerBone(side, 1, 0)] },
+        );
+        // Thumbs point 45 degrees forward of the arm (VRM's T-pose); the other fingers straight out.
+        const thumbDir = (f: IBodyFrame): Vector3 => safeNormalize(out_(f).add(f.forward));
+        for (let finger = 0; finger < 5; finger++) {
+            for (let d = 0; d < 3; d++) {
+                const bone = GetFingerBone(side, finger, d);
+                out.push({
+                    bone,
+                    dir: finger === 0 ? thumbDir : out_,
+                    tol: finger === 0 ? "thumb" : "finger",
+                    toward: d < 2 ? [GetFingerBone(side, finger, d + 1)] : [],
+                });
+            }
+        }
+        const down = (f: IBodyFrame): Vector3 => f.up.scale(-1);
+        out.push(
+            { bone: ul, dir: down, tol: "leg", toward: [ll], keep: foot },
+            { bone: ll, dir: down, tol: "leg", toward: [foot], keep: foot },
+            flatFootDeg === undefined
+                ? { bone: foot, dir: (f) => f.forward, tol: "foot", horizontal: true, toward: [toes] }
+                : { bone: foot, dir: (f) => footDirection(f, flatFootDeg), tol: "foot", toward: [toes] },
+        );
+    }
+    return out;
+}
+
+/** Direction from ankle to toes of a flat foot: forward, tilted down by the foot's elevation angle. */
+function footDirection(f: IBodyFrame, elevationDeg: number): Vector3 {
+    const a = (elevationDeg * Math.PI) / 180;
+    return f.forward.scale(Math.cos(a)).subtract(f.up.scale(Math.sin(a)));
+}
+
+/**
+ * How far below horizontal the ankle-to-toes direction points when a foot stands flat, estimated
+ * from a rig's sample poses (frames of its motion): the frames where both the ankle and the toes of
+ * a foot are within {@link FLAT_FOOT_EPSILON} foot lengths of their lowest are taken as flat on the
+ * ground. Rig space is Y-up, so the ground is horizontal. `undefined` when no frame qualifies.
+ */
+export function EstimateFlatFootElevationDeg(rig: IRig, boneToJoint: ArrayLike<number>): number | undefined {
+    const poses = rig.samplePoses ?? [];
+    const angles: number[] = [];
+    for (const [footB, toesB] of [
+        [B.LeftFoot, B.LeftToes],
+        [B.RightFoot, B.RightToes],
+    ] as const) {
+        const foot = boneToJoint[footB];
+        const toes = boneToJoint[toesB];
+        if (foot < 0 || toes < 0 || !poses.length) continue;
+        const samples = poses.map((pose) => {
+            const w = ComputeRigWorldPose(rig, pose).positions;
+            const d = w[toes].subtract(w[foot]);
+            return { ankle: w[foot].y, toe: w[toes].y, length: d.length(), elev: Math.atan2(-d.y, Math.hypot(d.x, d.z)) };
+        });
+        const minAnkle = Math.min(...samples.map((x) => x.ankle));
+        const minToe = Math.min(...samples.map((x) => x.toe));
+        for (const x of samples) {
+            const eps = FLAT_FOOT_EPSILON * x.length;
+            if (x.ankle <= minAnkle + eps && x.toe <= minToe + eps) {
+                angles.push((x.elev * 180) / Math.PI);
+            }
+        }
+    }
+    if (!angles.length) return undefined;
+    angles.sort((a, b) => a - b);
+    return angles[Math.floor(angles.length / 2)];
+}
+
+/** A foot counts as flat on the ground when ankle and toes are this many foot lengths from their lowest. */
+export const FLAT_FOOT_EPSILON = 0.15;
+
+/**
+ * Makes the reference T-pose of a mapped rig (reference §6): from a start pose, the body is set
+ * upright, then each bone whose direction (to its child) is further than the tolerance from its
+ * T-pose direction is turned by the shortest rotation onto it, top-down: spine chain and neck up,
+ * shoulders, arms, hands and fingers out to the side (thumbs 45 degrees forward), legs straight
+ * down (feet keep their world rotation), feet forward on the ground plane. Directions are in the
+ * character's own frame (its left, up and forward), so a character need not face +Z.
+ * @param rig the rig
+ * @param boneToJoint joint of every human bone (-1 when not mapped)
+ * @param start the pose to start from (rest pose, or a motion frame)
+ * @param mode see {@link TPoseMode}
+ * @param fromMotionFrame the start pose is a frame of motion, not the rig's rest pose (tighter tolerances)
+ */
+export function MakeReferenceTPose(
+    rig: IRig,
+    boneToJoint: ArrayLike<number>,
+    start: IRigPose,
+    mode: TPoseMode = "auto",
+    fromMotionFrame = false,
+): ITPoseResult {
+    const rotations = start.rotations.map((q) => q.clone());
+    const positions = start.positions.map((p) => p.clone());
+    const pose: IRigPose = { label: "T-pose", rotations, positions };
+    let world = ComputeRigWorldPose(rig, pose);
+    let frame = ComputeBodyFrame(world.positions, boneToJoint);
+    const corrections: ITPoseCorrection[] = [];
+    if (mode === "rest") {
+        return { pose, corrections, frame };
+    }
+    const tol = mode === "strict" ? TPOSE_TOLERANCES_DEG.strict : fromMotionFrame ? TPOSE_TOLERANCES_DEG.frame : TPOSE_TOLERANCES_DEG.rest;
+    const children = GetRigChildren(rig);
+    const j = (b: HumanBone): number => boneToJoint[b];
+
+    /** Sets a joint's world rotation, keeping its parent. */
+    const setWorldRotation = (joint: number, worldRot: Quaternion): void => {
+        const parent = rig.joints[joint].parent;
+        // local = inverse(parentWorld) * world
+        rotations[joint] = parent >= 0 ? Quaternion.Inverse(world.rotations[parent]).multiply(worldRot).normalize() : worldRot.clone();
+    };
+    /** Applies a world-space rotation to a joint (its subtree follows). */
+    const rotateWorld = (joint: number, delta: Quaternion, keep: number): void => {
+        const kept = keep >= 0 ? world.rotations[keep].clone() : null;
+        setWorldRotation(joint, delta.multiply(world.rotations[joint]));
+        world = ComputeRigWorldPose(rig, pose);
+        if (kept && keep >= 0) {
+            setWorldRotation(keep, kept);
+            world = ComputeRigWorldPose(rig, pose);
+        }
+    };
+    // Thumbs do not give the direction of the hand.
+    const thumbJoints = new Set<number>();
+    for (const side of [BodySide.Left, BodySide.Right] as const) {
+        for (let d = 0; d < 3; d++) thumbJoints.add(j(GetFingerBone(side, 0, d)));
+    }
+    /** Farthest structural child, for bones with no mapped child. */
+    const longestChild = (joint: number): number => {
+        let best = -1;
+        let bestLen = 0;
+        for (const c of children[joint]) {
+            if (rig.joints[c].kind === RigJointKind.Node || thumbJoints.has(c)) continue;
+            const len = world.positions[c].subtract(world.positions[joint]).length();
+            if (len > bestLen) {
+                bestLen = len;
+                best = c;
+            }
+        }
+        return best;
+    };
+
+    // Hips: make the body upright (keeping the facing).
+    const geometric = ComputeBodyFrame(world.positions, boneToJoint, false);
+    const tilt = AngleBetweenDeg(geometric.up, frame.up);
+    if (tilt > tol.hips) {
+        const delta = new Quaternion();
+        Quaternion.FromUnitVectorsToRef(geometric.up, frame.up, delta);
+        rotateWorld(j(B.Hips), delta, -1);
+        corrections.push({ bone: B.Hips, angleDeg: tilt });
+        frame = ComputeBodyFrame(world.positions, boneToJoint);
+    }
+
+    const flatFoot = fromMotionFrame && mode !== "strict" ? EstimateFlatFootElevationDeg(rig, boneToJoint) : undefined;
+    const list = targets(flatFoot);
+    const total = new Map<HumanBone, number>();
+    // Fixing the shoulders and limbs moves the body frame a little; a second pass settles it.
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+        let changed = false;
+        for (const t of list) {
+            const joint = j(t.bone);
+            if (joint < 0) continue;
+            let child = -1;
+            for (const b of t.toward) {
+                if (j(b) >= 0) {
+                    child = j(b);
+                    break;
+                }
+            }
+            if (child < 0) child = longestChild(joint);
+            if (child < 0) continue;
+            let cur = world.positions[child].subtract(world.positions[joint]);
+            let goal = t.dir(frame);
+            if (t.horizontal) {
+                cur = cur.subtract(frame.up.scale(Vector3.Dot(cur, frame.up)));
+                goal = goal.subtract(frame.up.scale(Vector3.Dot(goal, frame.up)));
+            }
+            if (cur.length() < 1e-6 || goal.length() < 1e-6) continue;
+            const angle = AngleBetweenDeg(cur, goal);
+            if (angle <= Math.max(tol[t.tol], MIN_CORRECTION_DEG)) continue;
+            const delta = new Quaternion();
+            Quaternion.FromUnitVectorsToRef(cur.normalize(), goal.normalize(), delta);
+            rotateWorld(joint, delta, t.keep !== undefined ? j(t.keep) : -1);
+            total.set(t.bone, (total.get(t.bone) ?? 0) + angle);
+            changed = true;
+        }
+        frame = ComputeBodyFrame(world.positions, boneToJoint);
+        if (!changed) break;
+    }
+    for (const [bone, angleDeg] of total) {
+        corrections.push({ bone, angleDeg });
+    }
+    return { pose, corrections, frame };
+}

@@ -1,0 +1,85 @@
+/**
+ * babylon-humanoid: Mecanim-style humanoid retargeting for Babylon.js.
+ *
+ * This entry point has no side effects on import and runs in the browser, in a worker or in Node.
+ * Node-only helpers (reading files from disk) live in `babylon-humanoid/node`.
+ */
+export { HumanoidError, type HumanoidErrorCode } from "./errors.js";
+export {
+    HumanBone,
+    HUMAN_BONE_COUNT,
+    BodySide,
+    HumanBoneNames,
+    HumanBoneParents,
+    RequiredHumanBones,
+    HumanBoneRequired,
+    HumanBoneSides,
+    HumanBoneMirrors,
+    FingerNames,
+    DigitNames,
+    GetFingerBone,
+    IsFingerBone,
+    HumanBoneFromName,
+    GetMappedHumanParent,
+} from "./humanoid/humanBones.js";
+export {
+    RigJointKind,
+    type IRig,
+    type IRigJoint,
+    type IRigPose,
+    type IRigWorldPose,
+    GetRigJointLabel,
+    GetRigRestPose,
+    ComputeRigWorldPose,
+    ValidateRig,
+    GetRigChildren,
+    CreateRigFromWorldMatrices,
+} from "./humanoid/rig.js";
+export { ParseJointName, TokenizeJointName, IsNubName, type INameInfo, type NameHint } from "./humanoid/boneNames.js";
+export { FindHumanoidStructure, type IHumanoidStructure, LONG_BRANCH_FRACTION, PASS_THROUGH_FRACTION, ARM_BALANCE_MIN } from "./humanoid/structure.js";
+export {
+    AutoMapHumanoid,
+    type IAutoMapResult,
+    LEGS_BELOW_SPINE_MIN_DEG,
+    FACING_MIN_CONFIDENCE,
+    ARM_RATIO,
+    LEG_RATIO,
+    TWIST_OFF_AXIS_MAX,
+} from "./humanoid/autoMap.js";
+export { ComputeBodyFrame, AngleBetweenDeg, type IBodyFrame, UPRIGHT_SNAP_DEG } from "./humanoid/bodyFrame.js";
+export {
+    MakeReferenceTPose,
+    EstimateFlatFootElevationDeg,
+    TPOSE_TOLERANCES_DEG,
+    FLAT_FOOT_EPSILON,
+    type TPoseMode,
+    type ITPoseCorrection,
+    type ITPoseResult,
+} from "./humanoid/tpose.js";
+export {
+    type HumanBoneMapJson,
+    type IHumanBoneMapFile,
+    BONE_MAP_FORMAT,
+    BONE_MAP_VERSION,
+    SerializeHumanBoneMap,
+    ParseHumanBoneMap,
+    ResolveJointLabel,
+    ApplyHumanBoneMapOverrides,
+} from "./humanoid/boneMap.js";
+export { HumanoidAvatar, BuildHumanoidAvatar, type IHumanoidAvatarOptions, type BoneMapSource } from "./humanoid/avatar.js";
+export { ParseBvh, BVH_MAX_FRAMES, type BvhChannel, type IBvhFile, type IBvhJoint } from "./io/bvh.js";
+export {
+    CreateRigFromBvh,
+    GetBvhFramePose,
+    BvhVectorToRig,
+    BvhRotationToRig,
+    BvhLengthUnits,
+    TYPICAL_HUMAN_HEIGHT,
+    type IBvhRig,
+    type IBvhRigOptions,
+    type IBvhConversion,
+} from "./io/bvhRig.js";
+export { CreateRigFromSkeleton, CreateRigFromTransformNode, GetGltfNodeIndex, type IBabylonRigOptions } from "./io/babylonRig.js";
+export { ReadGltfJson, IsGlb, type IGltfDocument } from "./io/gltfJson.js";
+export { ReadVrmHumanoid, type IVrmHumanoid } from "./io/vrm.js";
+export { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec, type SampleNaming } from "./samples/sampleCharacters.js";

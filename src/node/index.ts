@@ -1,0 +1,5 @@
+/**
+ * babylon-humanoid/node: helpers that read files from disk (Node only).
+ */
+export { LoadRigFromFileAsync, GetRigFileFormat, type ILoadedRig, type ILoadRigOptions, type RigFileFormat } from "./loadFile.js";
+export { LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar, type ILoadAvatarOptions } from "./loadAvatar.js";

@@ -1,0 +1,51 @@
+import { readFile } from "node:fs/promises";
+import { HumanoidError } from "../errors.js";
+import { ParseHumanBoneMap } from "../humanoid/boneMap.js";
+import { BuildHumanoidAvatar, type HumanoidAvatar, type IHumanoidAvatarOptions } from "../humanoid/avatar.js";
+import { LoadRigFromFileAsync, type ILoadedRig, type ILoadRigOptions } from "./loadFile.js";
+
+/** Options of {@link LoadHumanoidAvatarFromFileAsync}. */
+export interface ILoadAvatarOptions extends ILoadRigOptions, Omit<IHumanoidAvatarOptions, "declaredBoneMap" | "boneMap"> {
+    /** A partial bone map that overrides the automatic one, or the path of a saved bone map file (`.json`). */
+    boneMap?: IHumanoidAvatarOptions["boneMap"] | { file: string };
+}
+
+/** An avatar built from a file, with the loaded file. */
+export interface ILoadedAvatar {
+    /** The avatar. */
+    readonly avatar: HumanoidAvatar;
+    /** What was read from the file (rig, VRM map, BVH data, glTF scene). Call `dispose()` when done. */
+    readonly loaded: ILoadedRig;
+}
+
+/**
+ * Reads a GLB/glTF/VRM/VRMA/BVH file and builds its {@link HumanoidAvatar} (a VRM file's own
+ * humanoid map is trusted). Throws one {@link HumanoidError} naming the file; on error nothing
+ * stays loaded.
+ */
+export async function LoadHumanoidAvatarFromFileAsync(file: string, options: ILoadAvatarOptions = {}): Promise<ILoadedAvatar> {
+    let boneMap: IHumanoidAvatarOptions["boneMap"];
+    if (options.boneMap && typeof options.boneMap === "object" && "file" in options.boneMap) {
+        const mapFile = options.boneMap.file as string;
+        let text: string;
+        try {
+            text = await readFile(mapFile, "utf8");
+        } catch (e) {
+            throw new HumanoidError("FILE_READ", `${mapFile}: cannot read the bone map (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        }
+        boneMap = ParseHumanBoneMap(text, mapFile);
+    } else {
+        boneMap = options.boneMap as IHumanoidAvatarOptions["boneMap"];
+    }
+    const loaded = await LoadRigFromFileAsync(file, options);
+    try {
+        const avatar = BuildHumanoidAvatar(loaded.rig, { boneMap, declaredBoneMap: loaded.declaredBoneMap, tPose: options.tPose });
+        return { avatar, loaded };
+    } catch (e) {
+        loaded.dispose();
+        if (e instanceof HumanoidError && !e.message.startsWith(file)) {
+            throw new HumanoidError(e.code, `${file}: ${e.message}`, e.details as Record<string, unknown> | undefined);
+        }
+        throw e;
+    }
+}
