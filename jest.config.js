@@ -4,9 +4,11 @@ export default {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   extensionsToTreatAsEsm: [".ts"],
+  // Our TS sources import "./x.js" (the spelling Node ESM and tsc NodeNext need); map it back for Jest.
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: {
     "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "es6" } }],
   },
   testTimeout: 60000,
+  globalSetup: "<rootDir>/test/helpers/globalSetup.js",
 };

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { HumanoidError } from "../errors.js";
 import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
+import { RunDemo } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
 
 /** This package's version, from the nearest package.json above this file (src/ or dist/lib/). */
@@ -77,5 +78,16 @@ program
             }
         },
     );
+
+program
+    .command("demo")
+    .description("Run the demo on the built-in sample characters (no files needed).")
+    .action(() => {
+        try {
+            process.stdout.write(RunDemo() + "\n");
+        } catch (e) {
+            fail("demo", e);
+        }
+    });
 
 await program.parseAsync(process.argv);

@@ -118,6 +118,9 @@ export function FindHumanoidStructure(rig: IRig): IHumanoidStructure {
             diameter = Math.max(diameter, a + b);
         }
     }
+    if (diameter === 0) {
+        diameter = Math.max(0, ...reach); // no joint branches: the longest chain
+    }
     const source = rig.source;
     if (!(diameter > 0)) {
         throw new HumanoidError("NOT_HUMANOID", `${source}: the skeleton has no length (every joint at the same place)`);

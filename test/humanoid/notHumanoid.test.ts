@@ -1,0 +1,98 @@
+import { BuildHumanoidAvatar, HumanoidError, RigJointKind, type IRig } from "../../src/index.js";
+import { PlainHumanoid, Quadruped, RigFromPoints } from "../helpers/rigs.js";
+
+function errorOf(fn: () => unknown): HumanoidError {
+    try {
+        fn();
+    } catch (e) {
+        expect(e).toBeInstanceOf(HumanoidError);
+        return e as HumanoidError;
+    }
+    throw new Error("expected a HumanoidError");
+}
+
+describe("skeletons that are not humanoids get a clear error, not a wrong map", () => {
+    it("a chain of bones", () => {
+        const chain = RigFromPoints("chain", [
+            ["a", null, 0, 0, 0],
+            ["b", "a", 0, 1, 0],
+            ["c", "b", 0, 2, 0],
+            ["d", "c", 0, 3, 0],
+        ]);
+        const e = errorOf(() => BuildHumanoidAvatar(chain));
+        expect(e.code).toBe("NOT_HUMANOID");
+        expect(e.message).toMatch(/^chain: not a humanoid skeleton: no joint was found where two legs and a spine branch/);
+    });
+
+    it("a quadruped (legs under a horizontal spine)", () => {
+        const e = errorOf(() => BuildHumanoidAvatar(Quadruped()));
+        expect(e.code).toBe("NOT_HUMANOID");
+        expect(e.message).toMatch(/quadruped: not a humanoid: the legs under 'pelvis' do not hang below the spine/);
+        expect(e.message).toMatch(/quadruped\?/);
+    });
+
+    it("a single joint", () => {
+        const e = errorOf(() => BuildHumanoidAvatar(RigFromPoints("dot", [["a", null, 0, 0, 0]])));
+        expect(e.code).toBe("NOT_HUMANOID");
+    });
+
+    it("a humanoid without arms", () => {
+        const rig = PlainHumanoid();
+        const armless: IRig = { ...rig, source: "armless", joints: rig.joints.filter((j) => !/Arm|Hand|Shoulder/.test(j.name)) };
+        // Re-index parents after the filter.
+        const keep = rig.joints.map((j) => !/Arm|Hand|Shoulder/.test(j.name));
+        const newIndex: number[] = [];
+        let k = 0;
+        keep.forEach((kept, i) => (newIndex[i] = kept ? k++ : -1));
+        const fixed: IRig = { ...armless, joints: armless.joints.map((j) => ({ ...j, parent: j.parent >= 0 ? newIndex[j.parent] : -1 })) };
+        expect(errorOf(() => BuildHumanoidAvatar(fixed)).code).toBe("NOT_HUMANOID");
+    });
+
+    it("a broken hierarchy (parent after child) is BAD_HIERARCHY", () => {
+        const rig = PlainHumanoid();
+        const broken: IRig = { ...rig, joints: rig.joints.map((j, i) => (i === 1 ? { ...j, parent: 5 } : j)) };
+        const e = errorOf(() => BuildHumanoidAvatar(broken));
+        expect(e.code).toBe("BAD_HIERARCHY");
+        expect(e.message).toMatch(/joint 'Spine' \(index 1\) has parent index 5/);
+    });
+
+    it("an empty rig is BAD_HIERARCHY", () => {
+        expect(errorOf(() => BuildHumanoidAvatar({ source: "empty", joints: [] })).code).toBe("BAD_HIERARCHY");
+    });
+
+    it("non-finite numbers are BAD_HIERARCHY", () => {
+        const rig = PlainHumanoid();
+        rig.joints[3].restPosition.x = NaN;
+        expect(errorOf(() => BuildHumanoidAvatar(rig)).message).toMatch(/joint 'Neck' has a rest transform that is not finite/);
+    });
+});
+
+describe("a plain hand-made humanoid", () => {
+    it("maps every bone it has and no others", () => {
+        const avatar = BuildHumanoidAvatar(PlainHumanoid());
+        expect(avatar.toBoneMapJson()).toEqual({
+            hips: "Hips",
+            spine: "Spine",
+            chest: "Chest",
+            neck: "Neck",
+            head: "Head",
+            leftShoulder: "LeftShoulder",
+            leftUpperArm: "LeftArm",
+            leftLowerArm: "LeftForeArm",
+            leftHand: "LeftHand",
+            rightShoulder: "RightShoulder",
+            rightUpperArm: "RightArm",
+            rightLowerArm: "RightForeArm",
+            rightHand: "RightHand",
+            leftUpperLeg: "LeftUpLeg",
+            leftLowerLeg: "LeftLeg",
+            leftFoot: "LeftFoot",
+            leftToes: "LeftToe",
+            rightUpperLeg: "RightUpLeg",
+            rightLowerLeg: "RightLeg",
+            rightFoot: "RightFoot",
+            rightToes: "RightToe",
+        });
+        expect(avatar.rig.joints.every((j) => j.kind === RigJointKind.Bone)).toBe(true);
+    });
+});

@@ -1,0 +1,82 @@
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
+import { Bone } from "@babylonjs/core/Bones/bone.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { BuildHumanoidAvatar, BuildSampleRig, CreateRigFromSkeleton, CreateRigFromTransformNode, HumanBone, SampleCharacters } from "../../src/index.js";
+import { LoadRigFromFileAsync } from "../../src/node/index.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+function makeScene(): Scene {
+    return new Scene(new NullEngine());
+}
+
+describe("Babylon node hierarchies and skeletons", () => {
+    it("reads a TransformNode hierarchy under a handedness mirror like the glTF loader's __root__", () => {
+        const scene = makeScene();
+        const sample = BuildSampleRig(SampleCharacters[0]);
+        const root = new TransformNode("__root__", scene);
+        // glTF's right-handed data under Babylon's mirror: x -> -x, so a joint placed at +x in the
+        // right-handed local frames ends on the character's left (-X in the left-handed world).
+        root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), Math.PI);
+        root.scaling = new Vector3(1, 1, -1);
+        const nodes = sample.joints.map((j) => {
+            const n = new TransformNode(j.name, scene);
+            // Right-handed local values: mirror Z of our left-handed rig (z -> -z, quaternion (x, y, z, w) -> (-x, -y, z, w)).
+            n.position = new Vector3(j.restPosition.x, j.restPosition.y, -j.restPosition.z);
+            n.rotationQuaternion = new Quaternion(-j.restRotation.x, -j.restRotation.y, j.restRotation.z, j.restRotation.w);
+            return n;
+        });
+        sample.joints.forEach((j, i) => (nodes[i].parent = j.parent >= 0 ? nodes[j.parent] : root));
+        const before = nodes.map((n) => [n.position.asArray(), n.rotationQuaternion!.asArray()]);
+        const rig = CreateRigFromTransformNode(root, { source: "hierarchy" });
+        const a = BuildHumanoidAvatar(rig);
+        const b = BuildHumanoidAvatar(sample);
+        expect(a.toBoneMapJson()).toEqual(b.toBoneMapJson());
+        // __root__ turns the character around (rotation Y by pi): it faces -Z there.
+        expect(a.frame.forward.z).toBeLessThan(-0.99);
+        expect(nodes.map((n) => [n.position.asArray(), n.rotationQuaternion!.asArray()])).toEqual(before);
+        scene.getEngine().dispose();
+    });
+
+    it("reads a skeleton without linked nodes from its bones' rest matrices", () => {
+        const scene = makeScene();
+        const sample = BuildSampleRig(SampleCharacters[1]);
+        const skeleton = new Skeleton("hand-made", "s", scene);
+        const bones: Bone[] = [];
+        sample.joints.forEach((j, i) => {
+            const local = Matrix.Compose(j.restScale, j.restRotation, j.restPosition);
+            bones[i] = new Bone(j.name, skeleton, j.parent >= 0 ? bones[j.parent] : null, local, local);
+        });
+        // Pose it: the rest pose must still be used.
+        bones[5].setRotationQuaternion(Quaternion.RotationAxis(Vector3.Right(), 1));
+        const a = BuildHumanoidAvatar(CreateRigFromSkeleton(skeleton));
+        expect(a.toBoneMapJson()).toEqual(BuildHumanoidAvatar(sample).toBoneMapJson());
+        expect(a.getJointLabel(HumanBone.LeftUpperArm)).toBe("upperarm_l");
+        scene.getEngine().dispose();
+    });
+});
+
+describeWithData("a skeleton made by Babylon's glTF loader", () => {
+    it("maps the Mixamo Xbot skeleton like the file, even when the skeleton is posed", async () => {
+        const loaded = await LoadRigFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
+        try {
+            const skeleton = loaded.container!.skeletons[0];
+            const fromFile = BuildHumanoidAvatar(loaded.rig);
+            const node = skeleton.bones.find((b) => b.name === "mixamorig:LeftArm")!.getTransformNode()!;
+            node.rotationQuaternion = Quaternion.RotationAxis(Vector3.Forward(), 1.2); // pose the arm down
+            const before = node.rotationQuaternion.asArray();
+            const fromSkeleton = BuildHumanoidAvatar(CreateRigFromSkeleton(skeleton));
+            expect(fromSkeleton.toBoneMapJson()).toEqual(fromFile.toBoneMapJson());
+            expect(fromSkeleton.tPoseCorrections.map((c) => c.bone)).toEqual(fromFile.tPoseCorrections.map((c) => c.bone));
+            expect(fromSkeleton.frame.forward.z).toBeGreaterThan(0.99);
+            expect(node.rotationQuaternion.asArray()).toEqual(before);
+        } finally {
+            loaded.dispose();
+        }
+    });
+});
