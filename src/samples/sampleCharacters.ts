@@ -259,7 +259,8 @@ export function BuildSampleRig(spec: ISampleCharacterSpec): IRig {
         const sign = side === "l" ? 1 : -1;
         const pivotArm = world.get(fullId("upperArm", side));
         if (pivotArm && spec.armsDownDeg) {
-            const q = Quaternion.RotationAxis(Vector3.Forward(), (-sign * spec.armsDownDeg * Math.PI) / 180);
+            // About +Z a positive angle turns -X (the left arm) down, so the left arm turns by +angle.
+            const q = Quaternion.RotationAxis(Vector3.Forward(), (sign * spec.armsDownDeg * Math.PI) / 180);
             for (const d of kept) {
                 if (d.side === side && armIds.has(d.id) && d.id !== "upperArm") {
                     const id = fullId(d.id, side);
@@ -269,7 +270,8 @@ export function BuildSampleRig(spec: ISampleCharacterSpec): IRig {
         }
         const pivotLeg = world.get(fullId("upperLeg", side));
         if (pivotLeg && spec.legsApartDeg) {
-            const q = Quaternion.RotationAxis(Vector3.Forward(), (sign * spec.legsApartDeg * Math.PI) / 180);
+            // A negative angle about +Z turns -Y (a leg) towards -X: the left leg outwards.
+            const q = Quaternion.RotationAxis(Vector3.Forward(), (-sign * spec.legsApartDeg * Math.PI) / 180);
             for (const d of kept) {
                 if (d.side === side && legIds.has(d.id)) {
                     const id = fullId(d.id, side);
