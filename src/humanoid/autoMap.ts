@@ -12,6 +12,12 @@ export const LEGS_BELOW_SPINE_MIN_DEG = 120;
 /** Forward cues summing to less than this (in units of one clear cue) leave the facing to the names. */
 export const FACING_MIN_CONFIDENCE = 0.25;
 
+/**
+ * A nameless leaf above the head more than this fraction of the skeleton's diameter from the joint
+ * before it is a head-top tip (a head is 0.07-0.09 of the diameter tall; a neck joint 0.02-0.05).
+ */
+export const HEAD_TIP_MIN = 0.06;
+
 /** Forearm / upper-arm length ratio of a typical arm (segment lengths along the bones). */
 export const ARM_RATIO = 0.9;
 
@@ -92,6 +98,23 @@ function branchingChildren(ctx: IChainContext, chain: readonly number[], i: numb
     return ctx.s.children[j].filter((c) => !isSideHelper(ctx, j, c, next)).length;
 }
 
+/**
+ * What skipping chain joint `k` (between the chosen joints at `from` and `to`) costs: nothing for
+ * a twist bone by name, a little for a joint on the straight line between them (a twist segment
+ * such as Rigify's `upper_arm.L.001`, or a straight elbow), a full point otherwise.
+ */
+function skipCost(ctx: IChainContext, chain: readonly number[], k: number, from: number, to: number): number {
+    if (hint(ctx, chain[k], "twist")) return 0;
+    const a = ctx.pos[chain[from]];
+    const seg = ctx.pos[chain[to]].subtract(a);
+    const len2 = seg.lengthSquared();
+    if (len2 < 1e-12) return 1;
+    const d = ctx.pos[chain[k]].subtract(a);
+    const t = Vector3.Dot(d, seg) / len2;
+    const off = d.subtract(seg.scale(t)).length() / Math.sqrt(len2);
+    return t > 0 && t < 1 && off < TWIST_OFF_AXIS_MAX ? 0.3 : 1;
+}
+
 interface IArmChoice {
     shoulder: number;
     upper: number;
@@ -111,6 +134,7 @@ function assignArm(ctx: IChainContext, chain: readonly number[]): IArmChoice | u
             break;
         }
     }
+    const fingersFound = lastHand < chain.length - 1 || branchingChildren(ctx, chain, lastHand) >= 2;
     const armLength = cum[lastHand];
     let best: IArmChoice | undefined;
     for (let u = 0; u < chain.length; u++) {
@@ -133,9 +157,13 @@ function assignArm(ctx: IChainContext, chain: readonly number[]): IArmChoice | u
                 let score = -2 * Math.abs(Math.log(b / a / ARM_RATIO));
                 score += (4 * Math.min(a, b)) / armLength;
                 for (let k = u + 1; k < h; k++) {
-                    if (k !== l && !hint(ctx, chain[k], "twist")) {
-                        score -= 1;
+                    if (k !== l) {
+                        score -= skipCost(ctx, chain, k, k < l ? u : l, k < l ? l : h);
                     }
+                }
+                // The hand sits where the fingers branch, not a forearm's length before it.
+                if (fingersFound) {
+                    score -= (4 * (cum[lastHand] - cum[h])) / armLength;
                 }
                 // Joints before the upper arm other than one shoulder cost a little.
                 score -= 0.5 * Math.max(0, u - 1);
@@ -199,10 +227,12 @@ function assignLeg(ctx: IChainContext, chain: readonly number[], plausible: bool
                     score += 1.5 * (dirDown(u, k) + dirDown(k, f));
                 }
                 for (let m = u + 1; m < f; m++) {
-                    if (m !== k && !hint(ctx, chain[m], "twist")) {
-                        score -= 1;
+                    if (m !== k) {
+                        score -= skipCost(ctx, chain, m, m < k ? u : k, m < k ? k : f);
                     }
                 }
+                // After the foot only the foot itself is left (toes, tip), not a shin's length.
+                score -= (2 * (cum[cum.length - 1] - cum[f])) / cum[cum.length - 1];
                 // Joints before the upper leg must be short (a hip offset such as CMU's LHipJoint).
                 for (let m = 0; m < u; m++) {
                     score -= (cum[m + 1] - cum[m]) / (a + b) > 0.25 ? 1 : 0.1;
@@ -211,7 +241,14 @@ function assignLeg(ctx: IChainContext, chain: readonly number[], plausible: bool
                 if (hint(ctx, chain[k], "lowerLeg")) score += 1;
                 if (hint(ctx, chain[f], "foot")) score += 1;
                 if (hint(ctx, chain[f], "toes") || hint(ctx, chain[k], "foot")) score -= 1;
+                // Toes: a joint named so within the next two, else the next usable one.
                 let toes = -1;
+                for (let t = f + 1; t < chain.length && t <= f + 2; t++) {
+                    if (usable(ctx, chain[t]) && hint(ctx, chain[t], "toes")) {
+                        toes = t;
+                        break;
+                    }
+                }
                 for (let t = f + 1; t < chain.length && toes < 0; t++) {
                     if (usable(ctx, chain[t]) && cum[t] - cum[f] > 0) {
                         toes = t;
@@ -456,8 +493,9 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
         // nameless tip when the chain is long enough to have one).
         headIndex = headChain.findIndex((j) => s.children[j].length >= 2);
         if (headIndex < 0) {
+            // A leaf far above the joint before it is the top of the head, not the head joint.
             headIndex = headChain.length - 1;
-            if (headChain.length >= 3 && s.children[headChain[headIndex]].length === 0) {
+            while (headIndex > 0 && s.children[headChain[headIndex]].length === 0 && s.segment[headChain[headIndex]] > HEAD_TIP_MIN * s.diameter) {
                 headIndex--;
             }
         }
@@ -580,11 +618,12 @@ function fingerChain(ctx: IChainContext, start: number): number[] {
 
 /**
  * Maps the fingers under one hand. Chains start at the hand's children (a palm joint that fans out
- * into several fingers is looked through). Which chain is which finger: the names when they tell
- * every chain apart; otherwise, with three chains or more, the thumb is the chain rooted nearest the
- * wrist along the hand, and the others follow across the palm from it. A metacarpal (named so, or a
- * joint much nearer the wrist than the next one is to it) is skipped on the four fingers; the thumb
- * keeps all its joints (its first joint is Unity's thumb proximal). Digits are the first three joints.
+ * into several fingers is looked through). A metacarpal (named so, or a joint much nearer the wrist
+ * than the next one is to it) is skipped; the thumb keeps all its joints (its first joint is Unity's
+ * thumb proximal). Which chain is which finger: the names when they tell every chain apart;
+ * otherwise, with three chains or more, the thumb is the chain whose first joint is nearest the
+ * wrist along the hand, and the others follow across the palm from it. Digits are the first three
+ * joints.
  */
 function mapFingers(ctx: IChainContext, hand: number, side: BodySide.Left | BodySide.Right, map: Int32Array): void {
     if (hand < 0) {
@@ -611,6 +650,17 @@ function mapFingers(ctx: IChainContext, hand: number, side: BodySide.Left | Body
     }
     if (!chains.length) {
         return;
+    }
+    // Metacarpals (named so, or a joint much nearer the wrist than the next one is to it) go before
+    // telling the fingers apart, so that the knuckles are compared; never on a thumb named so.
+    for (let i = 0; i < chains.length; i++) {
+        const ch = chains[i];
+        if (ch.length < 2 || ch.some((j) => ctx.names[j].hints.has("thumb"))) continue;
+        const toFirst = pos[ch[0]].subtract(pos[hand]).length();
+        const firstToSecond = pos[ch[1]].subtract(pos[ch[0]]).length();
+        if (ctx.names[ch[0]].hints.has("metacarpal") || toFirst < 0.5 * firstToSecond) {
+            chains[i] = ch.slice(1);
+        }
     }
     const byName = chains.map((ch) => FINGER_HINTS.findIndex((h) => ch.some((j) => ctx.names[j].hints.has(h))));
     const namesComplete = byName.every((f) => f >= 0) && new Set(byName).size === byName.length;
@@ -644,13 +694,6 @@ function mapFingers(ctx: IChainContext, hand: number, side: BodySide.Left | Body
     chains.forEach((ch, i) => {
         const f = fingerOf[i];
         if (f < 0) return;
-        if (f > 0 && ch.length > 1) {
-            const toFirst = pos[ch[0]].subtract(pos[hand]).length();
-            const firstToSecond = pos[ch[1]].subtract(pos[ch[0]]).length();
-            if (ctx.names[ch[0]].hints.has("metacarpal") || toFirst < 0.5 * firstToSecond) {
-                ch = ch.slice(1);
-            }
-        }
         for (let d = 0; d < 3 && d < ch.length; d++) {
             map[GetFingerBone(side, f, d)] = ch[d];
         }

@@ -93,7 +93,7 @@ const PART_WORDS: ReadonlyArray<[RegExp, NameHint]> = [
     [/^(twist|roll|twst)$/, "twist"],
     [/^(end|nub|tip|top|tail|dummy|null|leaf)$/, "nub"],
     [/^(metacarpal|carpal|metacarpals|base)$/, "metacarpal"],
-    [/^(ik|pole|target|slot|handslot|prop|weapon|attach|socket|helper|ctrl|control|adj|sec)$/, "helper"],
+    [/^(ik|pole|target|slot|handslot|prop|weapon|attach|socket|helper|ctrl|control|sec)$/, "helper"],
 ];
 
 /**

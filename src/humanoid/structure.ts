@@ -56,18 +56,55 @@ function isStructural(kind: RigJointKind): boolean {
  * chest (two arms).
  */
 export function FindHumanoidStructure(rig: IRig): IHumanoidStructure {
+    try {
+        return findStructure(rig, null);
+    } catch (e) {
+        // Helper chains hanging from a top root (IK targets without telling names, props) can make
+        // the skeleton look bigger than the body: try each branch of the top root on its own,
+        // largest first.
+        const roots = rig.joints.map((_, i) => i).filter((i) => rig.joints[i].parent < 0 || rig.joints[rig.joints[i].parent].kind === RigJointKind.Node);
+        const candidates: number[][] = [];
+        for (const r of roots) {
+            const kids = rig.joints.map((j, i) => (j.parent === r ? i : -1)).filter((i) => i >= 0);
+            if (kids.length >= 2) {
+                for (const k of kids) candidates.push(subtreeOf(rig, k));
+            }
+        }
+        candidates.sort((a, b) => b.length - a.length);
+        for (const c of candidates) {
+            try {
+                return findStructure(rig, new Set(c));
+            } catch {
+                // not this branch
+            }
+        }
+        throw e;
+    }
+}
+
+/** Joint indices of the subtree rooted at `root` (the rig lists parents first). */
+function subtreeOf(rig: IRig, root: number): number[] {
+    const inside = new Set([root]);
+    for (let i = root + 1; i < rig.joints.length; i++) {
+        if (inside.has(rig.joints[i].parent)) inside.add(i);
+    }
+    return [...inside];
+}
+
+function findStructure(rig: IRig, only: ReadonlySet<number> | null): IHumanoidStructure {
     const n = rig.joints.length;
     const world = ComputeRigWorldPose(rig);
     const parent = new Array<number>(n).fill(-1);
     const segment = new Array<number>(n).fill(0);
     const children: number[][] = rig.joints.map(() => []);
     // Helper joints (IK targets, prop slots, secondary hair/skirt chains...) and everything below
-    // them stay out of the structure; plain nodes are looked through.
+    // them stay out of the structure; plain nodes, and joints outside `only`, are looked through.
+    const helper = new Array<boolean>(n).fill(false);
     const excluded = new Array<boolean>(n).fill(false);
     for (let i = 0; i < n; i++) {
         const j = rig.joints[i];
-        const info = ParseJointName(j.name);
-        excluded[i] = !isStructural(j.kind) || (j.parent >= 0 && excluded[j.parent] && isStructural(rig.joints[j.parent].kind)) || info.hints.has("helper");
+        helper[i] = ParseJointName(j.name).hints.has("helper") || (j.parent >= 0 && helper[j.parent]);
+        excluded[i] = helper[i] || !isStructural(j.kind) || (only !== null && !only.has(i));
     }
     for (let i = 0; i < n; i++) {
         if (excluded[i]) {
@@ -75,15 +112,7 @@ export function FindHumanoidStructure(rig: IRig): IHumanoidStructure {
         }
         let p = rig.joints[i].parent;
         while (p >= 0 && excluded[p]) {
-            if (isStructural(rig.joints[p].kind)) {
-                p = -2; // below a helper
-                break;
-            }
             p = rig.joints[p].parent;
-        }
-        if (p === -2) {
-            excluded[i] = true;
-            continue;
         }
         parent[i] = p;
         if (p >= 0) {
@@ -189,6 +218,11 @@ export function FindHumanoidStructure(rig: IRig): IHumanoidStructure {
             `${source}: not a humanoid skeleton: no joint was found where two legs and a spine branch (hips), ` +
                 `with two arms branching higher up. A humanoid needs hips, spine, head, two arms and two legs.`,
         );
+    }
+    // Move the hips up through parents right above them that lead nowhere else (3ds Max Biped: the
+    // thighs hang from `Bip01 Spine`, its parent `Bip01 Pelvis` is the hips), never to the top root.
+    for (let p = parent[hips]; p >= 0 && parent[p] >= 0 && isBone(p) && children[p].length === 1 && segment[hips] <= passMax; p = parent[hips]) {
+        hips = p;
     }
     // Spine branch: the one that splits into arms; with several, the one with the most bones in it.
     const subtreeSize = (c: number): number => {

@@ -1,24 +1,6 @@
-import {
-    BONE_MAP_FORMAT,
-    BuildHumanoidAvatar,
-    HumanBone,
-    HumanoidError,
-    ParseHumanBoneMap,
-    ResolveJointLabel,
-    BuildSampleRig,
-    SampleCharacters,
-} from "../../src/index.js";
+import { BONE_MAP_FORMAT, BuildHumanoidAvatar, HumanBone, ParseHumanBoneMap, ResolveJointLabel, BuildSampleRig, SampleCharacters } from "../../src/index.js";
+import { errorOf } from "../helpers/errors.js";
 import { PlainHumanoid } from "../helpers/rigs.js";
-
-function errorOf(fn: () => unknown): HumanoidError {
-    try {
-        fn();
-    } catch (e) {
-        expect(e).toBeInstanceOf(HumanoidError);
-        return e as HumanoidError;
-    }
-    throw new Error("expected a HumanoidError");
-}
 
 describe("bone maps: save, load, override, validate", () => {
     it("saves to JSON and loads back to the same map", () => {

@@ -1,15 +1,6 @@
-import { BuildHumanoidAvatar, HumanoidError, RigJointKind, type IRig } from "../../src/index.js";
+import { BuildHumanoidAvatar, RigJointKind, type IRig } from "../../src/index.js";
+import { errorOf } from "../helpers/errors.js";
 import { PlainHumanoid, Quadruped, RigFromPoints } from "../helpers/rigs.js";
-
-function errorOf(fn: () => unknown): HumanoidError {
-    try {
-        fn();
-    } catch (e) {
-        expect(e).toBeInstanceOf(HumanoidError);
-        return e as HumanoidError;
-    }
-    throw new Error("expected a HumanoidError");
-}
 
 describe("skeletons that are not humanoids get a clear error, not a wrong map", () => {
     it("a chain of bones", () => {
