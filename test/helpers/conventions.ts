@@ -18,6 +18,7 @@ export interface IConventionRig {
 }
 
 type J = [string, string | null, number, number, number];
+type Finger = "thumb" | "index" | "middle" | "ring" | "little";
 
 /** Arm and hand joints of one side: x grows outwards (sign applied by the caller). */
 const ARM = { shoulder: 0.03, upper: 0.17, lower: 0.45, hand: 0.7, y: 1.42 };
@@ -25,8 +26,8 @@ const ARM = { shoulder: 0.03, upper: 0.17, lower: 0.45, hand: 0.7, y: 1.42 };
 function fingers(
     side: number,
     hand: string,
-    name: (finger: string, digit: number) => string,
-    options: { metacarpal?: (finger: string) => string | null; tips?: (finger: string) => string | null } = {},
+    name: (finger: Finger, digit: number) => string,
+    options: { metacarpal?: (finger: Finger) => string | null; tips?: (finger: Finger) => string | null } = {},
 ): J[] {
     const out: J[] = [];
     const z = { thumb: 0.035, index: 0.022, middle: 0, ring: -0.02, little: -0.038 } as const;
