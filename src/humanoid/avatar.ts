@@ -24,6 +24,16 @@ export interface IHumanoidAvatarOptions {
     declaredBoneMap?: ReadonlyMap<HumanBone, number>;
     /** How the reference T-pose is made. Default `"auto"`. */
     tPose?: TPoseMode;
+    /**
+     * Muscle range overrides by muscle name, degrees: `{"Left Arm Down-Up": [-80, 90]}` (min < 0 <
+     * max). Checked when muscle space first uses the avatar.
+     */
+    muscleRanges?: Readonly<Record<string, readonly [number, number]>>;
+    /**
+     * How much of the upper arm, forearm, upper leg and lower leg twist the next bone down takes
+     * (0: all on the bone, 1: all on the next one). Default 0.5 each, as Mecanim.
+     */
+    twist?: Readonly<Partial<Record<"upperArm" | "lowerArm" | "upperLeg" | "lowerLeg", number>>>;
 }
 
 /**
@@ -47,6 +57,8 @@ export class HumanoidAvatar {
     public readonly warnings: readonly string[];
     /** Mapped bones that are a guess, with why. */
     public readonly doubtful: ReadonlyMap<HumanBone, string>;
+    /** Muscle range overrides and twist shares given when the avatar was built. */
+    public readonly muscleSettings: Readonly<Pick<IHumanoidAvatarOptions, "muscleRanges" | "twist">>;
     private readonly _boneToJoint: Int32Array;
     private readonly _jointToBone: Int32Array;
     private readonly _sources: ReadonlyArray<BoneMapSource | undefined>;
@@ -62,6 +74,7 @@ export class HumanoidAvatar {
         tPoseCorrections: ITPoseCorrection[];
         warnings: string[];
         doubtful: Map<HumanBone, string>;
+        muscleSettings?: Pick<IHumanoidAvatarOptions, "muscleRanges" | "twist">;
     }) {
         this.rig = init.rig;
         this._boneToJoint = init.boneToJoint;
@@ -73,6 +86,7 @@ export class HumanoidAvatar {
         this.tPoseCorrections = Object.freeze([...init.tPoseCorrections]);
         this.warnings = Object.freeze([...init.warnings]);
         this.doubtful = init.doubtful;
+        this.muscleSettings = Object.freeze({ ...(init.muscleSettings ?? {}) });
         this._jointToBone = new Int32Array(init.rig.joints.length).fill(-1);
         init.boneToJoint.forEach((j, b) => {
             if (j >= 0) this._jointToBone[j] = b;
@@ -260,5 +274,6 @@ export function BuildHumanoidAvatar(rig: IRig, options: IHumanoidAvatarOptions =
         tPoseCorrections: [...t.corrections],
         warnings,
         doubtful,
+        muscleSettings: { muscleRanges: options.muscleRanges, twist: options.twist },
     });
 }

@@ -1,0 +1,84 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+
+/**
+ * What Babylon's math lacks for muscle space: swing-twist decomposition and rotation vectors (log
+ * and exp maps). All functions write into caller-owned objects and allocate nothing; for products,
+ * inverses and rotating vectors use Babylon's `multiplyToRef`, `conjugateToRef` and
+ * `applyRotationQuaternionToRef`.
+ *
+ * Conventions: quaternions compose as Babylon's `multiply` (the Hamilton product, `a.multiply(b)`
+ * applies `b` first); a rotation by +angle about a unit axis is `Quaternion.RotationAxis(axis, angle)`.
+ */
+
+/**
+ * Splits `q` into `swing * twist`, twist being the rotation about the unit `axis` (applied first)
+ * and swing a rotation about an axis perpendicular to `axis`. Returns the twist angle in radians, in
+ * (-pi, pi]. `swing` and `twist` may be null when not wanted. `q` is read before any output is
+ * written, so it may be one of them.
+ */
+export function SwingTwistDecompose(q: Quaternion, axis: Vector3, swing: Quaternion | null, twist: Quaternion | null): number {
+    // Same rotation, hemisphere w >= 0.
+    const s = q.w < 0 ? -1 : 1;
+    const qx = q.x * s;
+    const qy = q.y * s;
+    const qz = q.z * s;
+    const qw = q.w * s;
+    // twist = normalize(w, (v . axis) axis)
+    const p = qx * axis.x + qy * axis.y + qz * axis.z;
+    const len = Math.sqrt(p * p + qw * qw);
+    let tw: number;
+    let tx: number;
+    let ty: number;
+    let tz: number;
+    if (len < 1e-12) {
+        // A half-turn swing: no defined twist.
+        tw = 1;
+        tx = ty = tz = 0;
+    } else {
+        tw = qw / len;
+        tx = (axis.x * p) / len;
+        ty = (axis.y * p) / len;
+        tz = (axis.z * p) / len;
+    }
+    const angle = 2 * Math.atan2(p / (len || 1), tw);
+    if (swing) {
+        // swing = q * inverse(twist)  (twist is a unit quaternion: inverse = conjugate)
+        const x = qw * -tx + qx * tw + qy * -tz - qz * -ty;
+        const y = qw * -ty - qx * -tz + qy * tw + qz * -tx;
+        const z = qw * -tz + qx * -ty - qy * -tx + qz * tw;
+        const w = qw * tw - qx * -tx - qy * -ty - qz * -tz;
+        swing.set(x, y, z, w);
+    }
+    if (twist) {
+        twist.set(tx, ty, tz, tw);
+    }
+    return angle > Math.PI ? angle - 2 * Math.PI : angle;
+}
+
+/**
+ * The rotation vector (axis times angle, radians) of a unit quaternion, shortest path: the log map.
+ */
+export function QuaternionToRotationVectorToRef(q: Quaternion, result: Vector3): Vector3 {
+    const s = q.w < 0 ? -1 : 1;
+    const x = q.x * s;
+    const y = q.y * s;
+    const z = q.z * s;
+    const w = Math.min(1, q.w * s);
+    const sinHalf = Math.sqrt(x * x + y * y + z * z);
+    if (sinHalf < 1e-12) {
+        return result.set(2 * x, 2 * y, 2 * z);
+    }
+    const angle = 2 * Math.atan2(sinHalf, w);
+    const k = angle / sinHalf;
+    return result.set(x * k, y * k, z * k);
+}
+
+/** The unit quaternion of a rotation vector (axis times angle, radians): the exp map. */
+export function RotationVectorToQuaternionToRef(x: number, y: number, z: number, result: Quaternion): Quaternion {
+    const angle = Math.sqrt(x * x + y * y + z * z);
+    if (angle < 1e-12) {
+        return result.set(x * 0.5, y * 0.5, z * 0.5, 1).normalize();
+    }
+    const s = Math.sin(angle * 0.5) / angle;
+    return result.set(x * s, y * s, z * s, Math.cos(angle * 0.5));
+}

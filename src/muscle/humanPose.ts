@@ -1,0 +1,98 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { ALL_MUSCLE_COUNT, MuscleMirrors, MUSCLE_COUNT } from "./muscles.js";
+
+/** The four IK goals of a {@link HumanPose}, in Unity's AvatarIKGoal order. */
+export enum HumanIKGoal {
+    LeftFoot = 0,
+    RightFoot = 1,
+    LeftHand = 2,
+    RightHand = 3,
+}
+
+/** Number of IK goals (4). */
+export const HUMAN_IK_GOAL_COUNT = 4;
+
+/**
+ * A pose that belongs to no skeleton: 95 normalized muscle values plus the body.
+ *
+ * Spaces: the **canonical body frame** of the character (X its right, Y up, Z forward, as it stands
+ * in its T-pose), lengths divided by the avatar's scale (its T-pose centre-of-mass height above the
+ * ground), so every humanoid has `bodyPosition.y = 1` in its T-pose.
+ *
+ * Mutable and reusable: encode, decode and blending write into an existing pose without allocating.
+ */
+export class HumanPose {
+    /** All 117 muscle values in one array: Unity's 95, then the 22 extra ones. */
+    public readonly values = new Float32Array(ALL_MUSCLE_COUNT);
+    /** The 95 muscle values (see `Muscles`): 0 is the T-pose, +-1 the ends of each muscle's range. A view into {@link values}. */
+    public readonly muscles = this.values.subarray(0, MUSCLE_COUNT);
+    /** The 22 extra muscles (finger digits' and toes' side swings, see `EXTRA_MUSCLE_COUNT`). A view into {@link values}. */
+    public readonly extraMuscles = this.values.subarray(MUSCLE_COUNT);
+    /** Centre of mass relative to the T-pose ground origin, canonical frame, in avatar scales. */
+    public readonly bodyPosition = new Vector3(0, 1, 0);
+    /** Body orientation (from hips and shoulders) relative to the T-pose, canonical frame. */
+    public readonly bodyRotation = Quaternion.Identity();
+    /** Ankles and wrists relative to the body (`bodyRotation^-1 * (p - bodyPosition)`), in avatar scales. */
+    public readonly goalPositions: Vector3[] = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];
+    /** Feet and hands rotation relative to their T-pose and to the body (`bodyRotation^-1 * delta`). */
+    public readonly goalRotations: Quaternion[] = [Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity()];
+
+    /** Copies another pose into this one. Returns this. */
+    public copyFrom(other: HumanPose): HumanPose {
+        this.values.set(other.values);
+        this.bodyPosition.copyFrom(other.bodyPosition);
+        this.bodyRotation.copyFrom(other.bodyRotation);
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            this.goalPositions[g].copyFrom(other.goalPositions[g]);
+            this.goalRotations[g].copyFrom(other.goalRotations[g]);
+        }
+        return this;
+    }
+
+    /** A new pose equal to this one. */
+    public clone(): HumanPose {
+        return new HumanPose().copyFrom(this);
+    }
+
+    /**
+     * Blends two poses: muscles and positions linearly, rotations by shortest-path slerp.
+     * `result` may be `a` or `b`. Returns `result`.
+     * @param amount 0 gives `a`, 1 gives `b`
+     */
+    public static LerpToRef(a: HumanPose, b: HumanPose, amount: number, result: HumanPose): HumanPose {
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
+            result.values[i] = a.values[i] + (b.values[i] - a.values[i]) * amount;
+        }
+        Vector3.LerpToRef(a.bodyPosition, b.bodyPosition, amount, result.bodyPosition);
+        Quaternion.SlerpToRef(a.bodyRotation, b.bodyRotation, amount, result.bodyRotation);
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            Vector3.LerpToRef(a.goalPositions[g], b.goalPositions[g], amount, result.goalPositions[g]);
+            Quaternion.SlerpToRef(a.goalRotations[g], b.goalRotations[g], amount, result.goalRotations[g]);
+        }
+        return result;
+    }
+
+    /**
+     * The mirror image of a pose across the body's middle plane: left and right muscles swap,
+     * centre left-right and twist muscles change sign, X positions change sign, rotations mirror.
+     * `result` must not be `pose`. Returns `result`.
+     */
+    public static MirrorToRef(pose: HumanPose, result: HumanPose): HumanPose {
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
+            const m = MuscleMirrors[i];
+            result.values[m.muscle] = m.sign * pose.values[i];
+        }
+        // Mirror across the plane x = 0: vectors (x, y, z) -> (-x, y, z); rotations (x, y, z, w) -> (x, -y, -z, w).
+        result.bodyPosition.set(-pose.bodyPosition.x, pose.bodyPosition.y, pose.bodyPosition.z);
+        const r = pose.bodyRotation;
+        result.bodyRotation.set(r.x, -r.y, -r.z, r.w);
+        const swap = [HumanIKGoal.RightFoot, HumanIKGoal.LeftFoot, HumanIKGoal.RightHand, HumanIKGoal.LeftHand];
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            const p = pose.goalPositions[g];
+            const q = pose.goalRotations[g];
+            result.goalPositions[swap[g]].set(-p.x, p.y, p.z);
+            result.goalRotations[swap[g]].set(q.x, -q.y, -q.z, q.w);
+        }
+        return result;
+    }
+}

@@ -1,0 +1,482 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanoidError } from "../errors.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { ComputeBodyFrame } from "../humanoid/bodyFrame.js";
+import { BodySide, GetFingerBone, HumanBone, HumanBoneParents, HumanBoneSides, HUMAN_BONE_COUNT, IsFingerBone } from "../humanoid/humanBones.js";
+import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
+import { BoneMuscles, MuscleIndexFromName, Muscles, MUSCLE_COUNT } from "./muscles.js";
+
+/**
+ * Unity's default hierarchy masses (kg of a normal 82.5 kg person; reference §1): a bone's mass plus
+ * everything below it. A bone's own mass is its hierarchy mass minus its mapped human children's,
+ * so the mass of a missing optional bone falls to its nearest mapped ancestor.
+ */
+export const HIERARCHY_MASS: Readonly<Partial<Record<HumanBone, number>>> = {
+    [HumanBone.Hips]: 82.5,
+    [HumanBone.LeftUpperLeg]: 15,
+    [HumanBone.RightUpperLeg]: 15,
+    [HumanBone.LeftLowerLeg]: 5,
+    [HumanBone.RightLowerLeg]: 5,
+    [HumanBone.LeftFoot]: 1,
+    [HumanBone.RightFoot]: 1,
+    [HumanBone.LeftToes]: 0.2,
+    [HumanBone.RightToes]: 0.2,
+    [HumanBone.Spine]: 40.5,
+    [HumanBone.Chest]: 38,
+    [HumanBone.UpperChest]: 26,
+    [HumanBone.Neck]: 5,
+    [HumanBone.Head]: 4,
+    [HumanBone.LeftShoulder]: 4.5,
+    [HumanBone.RightShoulder]: 4.5,
+    [HumanBone.LeftUpperArm]: 4,
+    [HumanBone.RightUpperArm]: 4,
+    [HumanBone.LeftLowerArm]: 2,
+    [HumanBone.RightLowerArm]: 2,
+    [HumanBone.LeftHand]: 0.5,
+    [HumanBone.RightHand]: 0.5,
+};
+
+/** A limb joint straighter than this (degrees) has no defined bending plane. */
+export const HINGE_MIN_BEND_DEG = 0.5;
+
+/** Per-avatar muscle settings (see {@link IHumanoidAvatarOptions}). */
+export interface IMuscleSettings {
+    /** Range overrides by muscle name: `{"Left Arm Down-Up": [-80, 90]}` (degrees, min < 0 < max). */
+    readonly muscleRanges?: Readonly<Record<string, readonly [number, number]>>;
+    /** Twist shares (0..1) of the upper arm, forearm, upper leg and lower leg; default 0.5 each. */
+    readonly twist?: Readonly<Partial<Record<"upperArm" | "lowerArm" | "upperLeg" | "lowerLeg", number>>>;
+}
+
+const B = HumanBone;
+
+/** The bone whose direction is a bone's twist axis, when it is not its own. */
+const TWIST_AXIS_OF: Readonly<Partial<Record<HumanBone, HumanBone>>> = {
+    [B.LeftShoulder]: B.LeftUpperArm,
+    [B.RightShoulder]: B.RightUpperArm,
+    [B.LeftHand]: B.LeftLowerArm,
+    [B.RightHand]: B.RightLowerArm,
+    [B.LeftFoot]: B.LeftLowerLeg,
+    [B.RightFoot]: B.RightLowerLeg,
+};
+
+/** Canonical directions: R right, U up, F forward. */
+const CANON_U = new Vector3(0, 1, 0);
+const CANON_F = new Vector3(0, 0, 1);
+
+/**
+ * Everything muscle space needs about one avatar, computed once from its T-pose: the canonical
+ * frame, each bone's twist and swing axes, ranges, twist shares, the mass model, the forward
+ * kinematics order, and scratch objects so that encode and decode allocate nothing.
+ *
+ * Spaces: "canonical" is the character's own frame (X right, Y up, Z forward); `c0` turns canonical
+ * vectors into rig space. Rotations `Dc` are a bone's world rotation relative to its T-pose, in
+ * canonical axes.
+ */
+export class MuscleSetup {
+    /** The avatar. */
+    public readonly avatar: HumanoidAvatar;
+    /** Canonical -> rig space rotation, and its inverse. */
+    public readonly c0: Quaternion;
+    public readonly c0Inverse: Quaternion;
+    /** Rig joint of each human bone, -1 when unmapped. */
+    public readonly joint: Int32Array;
+    /** Nearest mapped human ancestor of each mapped bone (-1 for the hips). */
+    public readonly parentBone: Int32Array;
+    /** Twist axis (unit, canonical) of every human bone. */
+    public readonly twistAxis: Vector3[];
+    /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */
+    public readonly axisY: Vector3[];
+    public readonly axisZ: Vector3[];
+    /** +1 or -1: the sign of a positive twist muscle about {@link twistAxis}. */
+    public readonly twistSign: Float32Array;
+    /** Range of every muscle (degrees), defaults or the avatar's overrides. */
+    public readonly minDeg: Float32Array;
+    public readonly maxDeg: Float32Array;
+    /** Twist shares: upper arm, forearm, upper leg, lower leg. */
+    public readonly twistShare: { upperArm: number; lowerArm: number; upperLeg: number; lowerLeg: number };
+    /** T-pose world rotation of each mapped bone's joint in canonical axes (`c0^-1 * W0`), and `W0^-1 * c0`. */
+    public readonly tposeCanonical: Quaternion[];
+    public readonly tposeCanonicalInverseC0: Quaternion[];
+    /** Joints in forward-kinematics order (parents first): the mapped bones, their ancestors and intermediates. */
+    public readonly fkJoints: Int32Array;
+    /** Rig parent of every joint (-1 for a top joint). */
+    public readonly rigParent: Int32Array;
+    /** World scale of every joint in the reference pose (scales are not animated). */
+    public readonly worldScale: Vector3[];
+    /** Human bone carried by each joint, -1 for none. */
+    public readonly boneOfJoint: Int32Array;
+    /** 1 for the hips joint and every joint below it (what decoding writes), 0 above. */
+    public readonly belowHips: Uint8Array;
+    /** For each mapped bone, the rig joints strictly between its mapped human parent's joint and its own, parent side first. */
+    public readonly intermediates: Int32Array[];
+
+    /** Mass model: per point, the joint, its mass, and its offset in the joint's rotated frame (metres). */
+    public readonly massJoint: Int32Array;
+    public readonly massWeight: Float32Array;
+    public readonly massOffset: Vector3[];
+    /** T-pose centre-of-mass height above the ground (metres): the avatar's scale. */
+    public readonly scale: number;
+    /** A point of the T-pose ground plane (the rig origin dropped onto it), rig space. */
+    public readonly groundOrigin: Vector3;
+    /** T-pose geometric body frame (from hips and shoulders) as a rotation, rig space. */
+    public readonly bodyFrameTPose: Quaternion;
+    /** Reusable scratch for encode and decode (they are not re-entrant), so neither allocates. */
+    public readonly work: {
+        readonly world: Quaternion[];
+        readonly pos: Vector3[];
+        readonly dc: Quaternion[];
+        readonly q: Quaternion[];
+        readonly qa: Quaternion;
+        readonly qb: Quaternion;
+        readonly qc: Quaternion;
+        readonly va: Vector3;
+        readonly vb: Vector3;
+        readonly vc: Vector3;
+        readonly vd: Vector3;
+    };
+
+    private constructor(avatar: HumanoidAvatar, settings: IMuscleSettings) {
+        this.avatar = avatar;
+        const rig = avatar.rig;
+        const n = rig.joints.length;
+        const ref = avatar.referenceWorld;
+        const f = avatar.frame;
+        this.c0 = Quaternion.RotationQuaternionFromAxis(f.left.scale(-1), f.up, f.forward).normalize();
+        this.c0Inverse = Quaternion.Inverse(this.c0);
+        const toCanon = (v: Vector3): Vector3 => v.applyRotationQuaternion(this.c0Inverse);
+
+        this.joint = new Int32Array(HUMAN_BONE_COUNT);
+        this.parentBone = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            this.joint[b] = avatar.getJoint(b);
+            if (this.joint[b] >= 0) {
+                let p = HumanBoneParents[b];
+                while (p >= 0 && avatar.getJoint(p) < 0) p = HumanBoneParents[p];
+                this.parentBone[b] = p;
+            }
+        }
+        this.boneOfJoint = new Int32Array(n).fill(-1);
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (this.joint[b] >= 0) this.boneOfJoint[this.joint[b]] = b;
+        this.rigParent = Int32Array.from(rig.joints.map((j) => j.parent));
+        this.worldScale = ref.scales.map((s) => s.clone());
+
+        // Forward kinematics set: mapped joints and all their ancestors.
+        const need = new Array<boolean>(n).fill(false);
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            for (let j = this.joint[b]; j >= 0 && !need[j]; j = rig.joints[j].parent) need[j] = true;
+        }
+        this.fkJoints = Int32Array.from(need.map((x, i) => (x ? i : -1)).filter((i) => i >= 0));
+        this.intermediates = [];
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            const chain: number[] = [];
+            const pj = this.parentBone[b] >= 0 ? this.joint[this.parentBone[b]] : -1;
+            if (this.joint[b] >= 0 && pj >= 0) {
+                for (let j = rig.joints[this.joint[b]].parent; j >= 0 && j !== pj; j = rig.joints[j].parent) chain.unshift(j);
+            }
+            this.intermediates.push(Int32Array.from(chain));
+        }
+        this.belowHips = new Uint8Array(n);
+        this.belowHips[this.joint[B.Hips]] = 1;
+        for (let i = this.joint[B.Hips] + 1; i < n; i++) {
+            const p = rig.joints[i].parent;
+            if (p >= 0 && this.belowHips[p]) this.belowHips[i] = 1;
+        }
+
+        // Twist axes: the bone's T-pose direction (limbs, fingers, toes), the canonical up (trunk,
+        // neck, head) or forward (eyes, jaw), or a neighbour's (shoulder, hand, foot).
+        const children = GetRigChildren(rig);
+        const tipOf = (joint: number): Vector3 | null => {
+            let best: Vector3 | null = null;
+            let bestLen = 1e-6;
+            for (const c of children[joint]) {
+                if (rig.joints[c].kind === RigJointKind.Node) continue;
+                const d = ref.positions[c].subtract(ref.positions[joint]);
+                const l = d.length();
+                if (l > bestLen) {
+                    bestLen = l;
+                    best = d;
+                }
+            }
+            return best;
+        };
+        const NEXT: Partial<Record<HumanBone, HumanBone>> = {
+            [B.LeftUpperArm]: B.LeftLowerArm,
+            [B.RightUpperArm]: B.RightLowerArm,
+            [B.LeftLowerArm]: B.LeftHand,
+            [B.RightLowerArm]: B.RightHand,
+            [B.LeftUpperLeg]: B.LeftLowerLeg,
+            [B.RightUpperLeg]: B.RightLowerLeg,
+            [B.LeftLowerLeg]: B.LeftFoot,
+            [B.RightLowerLeg]: B.RightFoot,
+        };
+        /** A bone's T-pose direction (canonical): to its next bone, else to its farthest child. */
+        const direction = (b: HumanBone): Vector3 | null => {
+            const j = this.joint[b];
+            if (j < 0) return null;
+            let next = NEXT[b];
+            if (next === undefined && IsFingerBone(b) && (b - B.LeftThumbProximal) % 3 < 2) next = b + 1;
+            if (next !== undefined && this.joint[next] >= 0) return toCanon(ref.positions[this.joint[next]].subtract(ref.positions[j]));
+            const tip = tipOf(j);
+            return tip ? toCanon(tip) : null;
+        };
+        this.twistAxis = [];
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            let t: Vector3 | null = null;
+            if (b <= B.Head) t = CANON_U.clone();
+            else if (b === B.LeftEye || b === B.RightEye || b === B.Jaw) t = CANON_F.clone();
+            else t = direction(b);
+            // A distal digit with no tip points like the digit before it.
+            if (!t && IsFingerBone(b) && (b - B.LeftThumbProximal) % 3 > 0 && this.joint[b - 1] >= 0) t = this.twistAxis[b - 1].clone();
+            // Unmapped, or nothing to measure: the muscle table's direction for the bone.
+            if (!t || t.lengthSquared() < 1e-12) t = new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip);
+            this.twistAxis.push(t.normalize());
+        }
+        for (const [bone, from] of Object.entries(TWIST_AXIS_OF)) {
+            this.twistAxis[Number(bone)] = this.twistAxis[from!].clone();
+        }
+        // Swing axes from the muscle table's motions, made perpendicular to the twist axis.
+        this.axisY = [];
+        this.axisZ = [];
+        this.twistSign = new Float32Array(HUMAN_BONE_COUNT).fill(1);
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            const t = this.twistAxis[b];
+            const [mx, my, mz] = BoneMuscles[b];
+            const swingAxis = (mi: number): Vector3 => {
+                const m = Muscles[mi].motion;
+                const a = Vector3.Cross(new Vector3(...m.tip), new Vector3(...m.toward));
+                return a.subtractInPlace(t.scale(Vector3.Dot(a, t))).normalize();
+            };
+            const az = mz >= 0 ? swingAxis(mz) : perpendicular(t);
+            let ay: Vector3;
+            if (my >= 0) {
+                ay = swingAxis(my);
+                ay.subtractInPlace(az.scale(Vector3.Dot(ay, az))).normalize();
+            } else {
+                ay = Vector3.Cross(az, t).normalize();
+            }
+            this.axisY.push(ay);
+            this.axisZ.push(az);
+            if (mx >= 0) {
+                const m = Muscles[mx].motion;
+                const turn = Vector3.Dot(Vector3.Cross(t, new Vector3(...m.tip)), new Vector3(...m.toward));
+                this.twistSign[b] = turn < 0 ? -1 : 1;
+            }
+        }
+
+        // Ranges and twist shares.
+        this.minDeg = Float32Array.from(Muscles.map((m) => m.minDeg));
+        this.maxDeg = Float32Array.from(Muscles.map((m) => m.maxDeg));
+        for (const [name, range] of Object.entries(settings.muscleRanges ?? {})) {
+            const i = MuscleIndexFromName(name);
+            if (i < 0) throw new HumanoidError("BAD_OPTION", `${avatar.name}: muscleRanges: unknown muscle '${name}'`);
+            const [lo, hi] = range as [number, number];
+            if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo < 0 && hi > 0)) {
+                throw new HumanoidError(
+                    "BAD_OPTION",
+                    `${avatar.name}: muscleRanges['${name}'] must be [min, max] degrees with min < 0 < max, got ${JSON.stringify(range)}`,
+                );
+            }
+            this.minDeg[i] = lo;
+            this.maxDeg[i] = hi;
+        }
+        const share = (k: "upperArm" | "lowerArm" | "upperLeg" | "lowerLeg"): number => {
+            const v = settings.twist?.[k] ?? 0.5;
+            if (!(v >= 0 && v <= 1)) throw new HumanoidError("BAD_OPTION", `${avatar.name}: twist.${k} must be between 0 and 1, got ${v}`);
+            return v;
+        };
+        this.twistShare = { upperArm: share("upperArm"), lowerArm: share("lowerArm"), upperLeg: share("upperLeg"), lowerLeg: share("lowerLeg") };
+
+        this.tposeCanonical = [];
+        this.tposeCanonicalInverseC0 = [];
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            const j = this.joint[b];
+            const w0 = j >= 0 ? ref.rotations[j] : this.c0;
+            const wc = this.c0Inverse.multiply(w0);
+            this.tposeCanonical.push(wc);
+            this.tposeCanonicalInverseC0.push(Quaternion.Inverse(w0).multiply(this.c0));
+        }
+
+        // Mass model: each mapped bone's own mass at the middle of its segment.
+        const legLength = ref.positions[this.joint[B.Hips]].subtract(ref.positions[this.joint[B.LeftFoot]]).length();
+        const massJoint: number[] = [];
+        const massWeight: number[] = [];
+        const massOffset: Vector3[] = [];
+        const segmentEnd = (b: HumanBone): Vector3 => {
+            const j = this.joint[b];
+            const p = ref.positions[j];
+            const at = (x: HumanBone): Vector3 | null => (this.joint[x] >= 0 ? ref.positions[this.joint[x]] : null);
+            const first = (...xs: HumanBone[]): Vector3 | null => {
+                for (const x of xs) {
+                    const v = at(x);
+                    if (v) return v;
+                }
+                return null;
+            };
+            const side = HumanBoneSides[b];
+            const s = side === BodySide.Right ? BodySide.Right : BodySide.Left;
+            let end: Vector3 | null = null;
+            switch (b) {
+                case B.Hips: {
+                    // The pelvis: its mass at the centroid of the hips joint and both hip joints,
+                    // so the "segment end" is the centroid mirrored through the joint.
+                    const centroid = p
+                        .add(at(B.LeftUpperLeg)!)
+                        .add(at(B.RightUpperLeg)!)
+                        .scale(1 / 3);
+                    return centroid.scale(2).subtract(p);
+                }
+                case B.Spine:
+                    end = first(B.Chest, B.UpperChest, B.Neck, B.Head);
+                    break;
+                case B.Chest:
+                    end = first(B.UpperChest, B.Neck, B.Head);
+                    break;
+                case B.UpperChest:
+                    end = first(B.Neck, B.Head);
+                    break;
+                case B.Neck:
+                    end = at(B.Head);
+                    break;
+                case B.Head: {
+                    const tip = tipOf(j);
+                    const hipsToHead = p.subtract(ref.positions[this.joint[B.Hips]]).length();
+                    end = tip && tip.length() > 0.1 * hipsToHead ? p.add(tip) : p.add(f.up.scale(0.3 * hipsToHead));
+                    break;
+                }
+                case B.LeftShoulder:
+                case B.RightShoulder:
+                    end = at(b === B.LeftShoulder ? B.LeftUpperArm : B.RightUpperArm);
+                    break;
+                case B.LeftHand:
+                case B.RightHand: {
+                    end = first(GetFingerBone(s, 2, 0), GetFingerBone(s, 3, 0), GetFingerBone(s, 1, 0));
+                    if (!end) {
+                        const tip = tipOf(j);
+                        const fore = p.subtract(ref.positions[this.joint[b === B.LeftHand ? B.LeftLowerArm : B.RightLowerArm]]);
+                        end = tip ? p.add(tip) : p.add(fore.scale(0.4));
+                    }
+                    break;
+                }
+                case B.LeftFoot:
+                case B.RightFoot: {
+                    end = at(b === B.LeftFoot ? B.LeftToes : B.RightToes);
+                    const tip = tipOf(j);
+                    if (!end) end = tip ? p.add(tip) : p.add(f.forward.scale(0.1 * legLength));
+                    break;
+                }
+                case B.LeftToes:
+                case B.RightToes: {
+                    const tip = tipOf(j);
+                    end = tip ? p.add(tip) : p.clone();
+                    break;
+                }
+                default: {
+                    const next: Partial<Record<HumanBone, HumanBone>> = {
+                        [B.LeftUpperArm]: B.LeftLowerArm,
+                        [B.RightUpperArm]: B.RightLowerArm,
+                        [B.LeftLowerArm]: B.LeftHand,
+                        [B.RightLowerArm]: B.RightHand,
+                        [B.LeftUpperLeg]: B.LeftLowerLeg,
+                        [B.RightUpperLeg]: B.RightLowerLeg,
+                        [B.LeftLowerLeg]: B.LeftFoot,
+                        [B.RightLowerLeg]: B.RightFoot,
+                    };
+                    end = next[b] !== undefined ? at(next[b]!) : null;
+                }
+            }
+            return end ?? p.clone();
+        };
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            const j = this.joint[b];
+            const total = HIERARCHY_MASS[b as HumanBone];
+            if (j < 0 || !total) continue;
+            let own = total;
+            for (let c = 0; c < HUMAN_BONE_COUNT; c++) {
+                if (this.parentBone[c] === b) own -= HIERARCHY_MASS[c as HumanBone] ?? 0;
+            }
+            if (own <= 0) continue;
+            const end = segmentEnd(b);
+            const mid = ref.positions[j].add(end).scale(0.5);
+            massJoint.push(j);
+            massWeight.push(own);
+            massOffset.push(mid.subtract(ref.positions[j]).applyRotationQuaternion(Quaternion.Inverse(ref.rotations[j])));
+        }
+        this.massJoint = Int32Array.from(massJoint);
+        this.massWeight = Float32Array.from(massWeight);
+        this.massOffset = massOffset;
+
+        // Scale: the T-pose centre-of-mass height above the lowest point of the feet.
+        const com = Vector3.Zero();
+        let total = 0;
+        for (let i = 0; i < massJoint.length; i++) {
+            const p = ref.positions[massJoint[i]].add(massOffset[i].applyRotationQuaternion(ref.rotations[massJoint[i]]));
+            com.addInPlace(p.scale(massWeight[i]));
+            total += massWeight[i];
+        }
+        com.scaleInPlace(1 / total);
+        let ground = Infinity;
+        for (const foot of [B.LeftFoot, B.RightFoot, B.LeftToes, B.RightToes]) {
+            const j = this.joint[foot];
+            if (j < 0) continue;
+            const stack = [j];
+            while (stack.length) {
+                const k = stack.pop()!;
+                if (rig.joints[k].kind !== RigJointKind.Node) ground = Math.min(ground, Vector3.Dot(ref.positions[k], f.up));
+                stack.push(...children[k]);
+            }
+        }
+        this.scale = Vector3.Dot(com, f.up) - ground;
+        if (!(this.scale > 0)) {
+            throw new HumanoidError("BAD_HIERARCHY", `${avatar.name}: the centre of mass is not above the feet in the T-pose`);
+        }
+        this.groundOrigin = f.up.scale(ground);
+        this.work = {
+            world: rig.joints.map(() => Quaternion.Identity()),
+            pos: rig.joints.map(() => Vector3.Zero()),
+            dc: Array.from({ length: HUMAN_BONE_COUNT }, () => Quaternion.Identity()),
+            q: Array.from({ length: HUMAN_BONE_COUNT }, () => Quaternion.Identity()),
+            qa: Quaternion.Identity(),
+            qb: Quaternion.Identity(),
+            qc: Quaternion.Identity(),
+            va: Vector3.Zero(),
+            vb: Vector3.Zero(),
+            vc: Vector3.Zero(),
+            vd: Vector3.Zero(),
+        };
+        const g = ComputeBodyFrame(ref.positions, avatar.getBoneToJoint(), false);
+        this.bodyFrameTPose = Quaternion.RotationQuaternionFromAxis(g.left.scale(-1), g.up, g.forward).normalize();
+    }
+
+    private static readonly _cache = new WeakMap<HumanoidAvatar, MuscleSetup>();
+
+    /**
+     * The muscle setup of an avatar, made on first use and cached. Throws a {@link HumanoidError}
+     * `BAD_OPTION` for invalid muscle ranges or twist shares in the avatar's options.
+     */
+    public static For(avatar: HumanoidAvatar): MuscleSetup {
+        let s = MuscleSetup._cache.get(avatar);
+        if (!s) {
+            s = new MuscleSetup(avatar, avatar.muscleSettings);
+            MuscleSetup._cache.set(avatar, s);
+        }
+        return s;
+    }
+
+    /** Muscle value -> radians (asymmetric: negative values scale by |min|, positive by max). */
+    public muscleToRadians(muscle: number, value: number): number {
+        const deg = value >= 0 ? value * this.maxDeg[muscle] : value * -this.minDeg[muscle];
+        return (deg * Math.PI) / 180;
+    }
+
+    /** Radians -> muscle value. */
+    public radiansToMuscle(muscle: number, radians: number): number {
+        const deg = (radians * 180) / Math.PI;
+        return deg >= 0 ? deg / this.maxDeg[muscle] : deg / -this.minDeg[muscle];
+    }
+}
+
+/** A unit vector perpendicular to `v`. */
+function perpendicular(v: Vector3): Vector3 {
+    const a = Math.abs(v.x) < 0.9 ? new Vector3(1, 0, 0) : new Vector3(0, 1, 0);
+    return Vector3.Cross(v, a).normalize();
+}
