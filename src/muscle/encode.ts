@@ -10,7 +10,6 @@ import { HINGE_MIN_BEND_DEG, MuscleSetup } from "./setup.js";
 
 const B = HumanBone;
 const swing = new Quaternion();
-const twistQ = new Quaternion();
 const tmpQ = new Quaternion();
 const rv = new Vector3();
 const dir = new Vector3();

@@ -4,7 +4,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { ComputeBodyFrame } from "../humanoid/bodyFrame.js";
 import { BodySide, GetFingerBone, HumanBone, HumanBoneParents, HumanBoneSides, HUMAN_BONE_COUNT, IsFingerBone } from "../humanoid/humanBones.js";
 import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
-import { BoneMuscles, MuscleIndexFromName, Muscles, MUSCLE_COUNT } from "./muscles.js";
+import { BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
 
 /**
  * Unity's default hierarchy masses (kg of a normal 82.5 kg person; reference §1): a bone's mass plus
@@ -221,7 +221,7 @@ export class MuscleSetup {
         };
         this.twistAxis = [];
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-            let t: Vector3 | null = null;
+            let t: Vector3 | null;
             if (b <= B.Head) t = CANON_U.clone();
             else if (b === B.LeftEye || b === B.RightEye || b === B.Jaw) t = CANON_F.clone();
             else t = direction(b);
@@ -314,7 +314,7 @@ export class MuscleSetup {
             };
             const side = HumanBoneSides[b];
             const s = side === BodySide.Right ? BodySide.Right : BodySide.Left;
-            let end: Vector3 | null = null;
+            let end: Vector3 | null;
             switch (b) {
                 case B.Hips: {
                     // The pelvis: its mass at the centroid of the hips joint and both hip joints,
