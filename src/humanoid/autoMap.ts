@@ -1,10 +1,10 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
-import { UPRIGHT_SNAP_DEG } from "./bodyFrame.js";
+import { AngleBetweenDeg, UPRIGHT_SNAP_DEG } from "./bodyFrame.js";
 import { IsNubName, ParseJointName, type INameInfo, type NameHint } from "./boneNames.js";
 import { BodySide, GetFingerBone, HumanBone, HumanBoneNames, HUMAN_BONE_COUNT } from "./humanBones.js";
 import { ComputeRigWorldPose, GetRigJointLabel, GetRigRestPose, RigJointKind, type IRig, type IRigPose } from "./rig.js";
-import { FindHumanoidStructure, type IHumanoidStructure } from "./structure.js";
+import { FindHumanoidStructure, LongestPath, LONG_BRANCH_FRACTION, type IHumanoidStructure } from "./structure.js";
 
 /** Legs count as below the spine when the hips-to-foot and hips-to-chest directions are this far apart (degrees). */
 export const LEGS_BELOW_SPINE_MIN_DEG = 120;
@@ -17,6 +17,12 @@ export const FACING_MIN_CONFIDENCE = 0.25;
  * before it is a head-top tip (a head is 0.07-0.09 of the diameter tall; a neck joint 0.02-0.05).
  */
 export const HEAD_TIP_MIN = 0.06;
+
+/**
+ * Eyes, a jaw, a head-top tip branch off the head shorter than this fraction of the diameter
+ * (Mixamo's eyes with their tips: 0.09); capes and hair hanging from a neck are longer.
+ */
+export const HEAD_FEATURE_MAX = 0.15;
 
 /** Forearm / upper-arm length ratio of a typical arm (segment lengths along the bones). */
 export const ARM_RATIO = 0.9;
@@ -263,6 +269,124 @@ function assignLeg(ctx: IChainContext, chain: readonly number[], plausible: bool
     return best;
 }
 
+/** Legs, arms and head chains picked among a skeleton's branches. */
+export interface IBranchPick {
+    readonly legs: readonly [readonly number[], readonly number[]];
+    readonly arms: readonly [readonly number[], readonly number[]];
+    readonly headPath: readonly number[];
+}
+
+/**
+ * Picks the legs, arms and head among the branches of the hips and the chest by where they point
+ * in a pose, so that tails, capes, coat tails and hair do not take their places: the head is the
+ * branch of the chest that goes up (names `head`/`neck` help), followed up through the neck; the
+ * arms the most mirror-symmetric long pair of the others; the legs the most mirror-symmetric long
+ * pair of the hips' branches that point down.
+ */
+export function PickBranches(s: IHumanoidStructure, pos: readonly Vector3[], names: readonly INameInfo[]): IBranchPick {
+    const up = pos[s.chest].subtract(pos[s.hips]);
+    if (up.lengthSquared() < 1e-12) up.set(0, 1, 0);
+    up.normalize();
+    const lengthOf = (root: number): number => s.segment[root] + s.reach[root];
+    /** First joint of a path away from `from` (skips joints sitting on it). */
+    const away = (path: readonly number[], from: Vector3): Vector3 => {
+        for (const j of path) {
+            const d = pos[j].subtract(from);
+            if (d.length() > 0.02 * s.diameter) return d.normalize();
+        }
+        return Vector3.Zero();
+    };
+    const lateral = (path: readonly number[], from: Vector3): Vector3 => {
+        const d = pos[path[Math.min(path.length - 1, 2)]].subtract(from);
+        return d.subtractInPlace(up.scale(Vector3.Dot(d, up)));
+    };
+    /** Best symmetric pair among paths: mirror-image laterals, similar and long lengths, plus a per-path bonus. */
+    const bestPair = (paths: number[][], roots: number[], from: Vector3, bonus: (k: number) => number): [number, number] => {
+        const maxLen = Math.max(...roots.map(lengthOf));
+        let best: [number, number] = [0, 1];
+        let bestScore = -Infinity;
+        for (let a = 0; a < paths.length; a++) {
+            for (let b = a + 1; b < paths.length; b++) {
+                const la = lateral(paths[a], from);
+                const lb = lateral(paths[b], from);
+                const sym = -la.add(lb).length() / (la.length() + lb.length() + 1e-9);
+                const lenA = lengthOf(roots[a]);
+                const lenB = lengthOf(roots[b]);
+                const score = 2 * sym - Math.abs(Math.log(lenA / lenB)) + (lenA + lenB) / maxLen + bonus(a) + bonus(b);
+                if (score > bestScore) {
+                    bestScore = score;
+                    best = [a, b];
+                }
+            }
+        }
+        return best;
+    };
+    const hint = (path: readonly number[], ...h: NameHint[]): boolean => path.slice(0, 4).some((j) => h.some((x) => names[j].hints.has(x)));
+    // Legs: the hips' long branches other than the spine; they point down.
+    const legRoots = [...s.legRoots];
+    const legPaths = legRoots.map((r) => LongestPath(s, r));
+    const [la, lb] = bestPair(
+        legPaths,
+        legRoots,
+        pos[s.hips],
+        (k) => 1.5 * Vector3.Dot(away(legPaths[k].slice(1), pos[s.hips]), up.scale(-1)) + (hint(legPaths[k], "upperLeg", "lowerLeg", "foot") ? 1 : 0),
+    );
+    // Head: the chest's branch that goes up.
+    const roots = [...s.chestRoots];
+    let headRoot = -1;
+    let headScore = -Infinity;
+    for (const r of roots) {
+        const path = LongestPath(s, r);
+        const score =
+            Vector3.Dot(away(path, pos[s.chest]), up) + (hint(path, "neck", "head") ? 1.5 : 0) - (hint(path, "shoulder", "upperArm", "hand") ? 1.5 : 0);
+        if (score > headScore) {
+            headScore = score;
+            headRoot = r;
+        }
+    }
+    let headPath: number[] = [];
+    if (headRoot >= 0 && headScore > 0) {
+        // Up through the neck: at each joint the child that goes most upwards (names first).
+        headPath = [headRoot];
+        for (let j = headRoot; s.children[j].length;) {
+            let next = -1;
+            let nextScore = -Infinity;
+            for (const c of s.children[j]) {
+                const d = pos[c].subtract(pos[j]);
+                const upness = d.length() > 1e-9 ? Vector3.Dot(d.normalize(), up) : 0;
+                const score =
+                    upness +
+                    (names[c].hints.has("head") || names[c].hints.has("neck") ? 2 : 0) -
+                    (names[c].hints.has("helper") ? 2 : 0) +
+                    0.1 * (lengthOf(c) / s.diameter);
+                if (score > nextScore) {
+                    nextScore = score;
+                    next = c;
+                }
+            }
+            headPath.push(next);
+            j = next;
+        }
+    }
+    // Arms: the most symmetric long pair of the chest's other branches.
+    const armRoots = roots.filter((r) => r !== headRoot && lengthOf(r) >= LONG_BRANCH_FRACTION * s.diameter);
+    let arms: [number[], number[]];
+    if (armRoots.length >= 2) {
+        const armPaths = armRoots.map((r) => LongestPath(s, r));
+        const [aa, ab] = bestPair(
+            armPaths,
+            armRoots,
+            pos[s.chest],
+            (k) => (hint(armPaths[k], "shoulder", "upperArm", "lowerArm", "hand") ? 1 : 0) - Math.max(0, Vector3.Dot(away(armPaths[k], pos[s.chest]), up)),
+        );
+        arms = [armPaths[aa], armPaths[ab]];
+    } else {
+        arms = [[...s.arms[0]], [...s.arms[1]]];
+        headPath = [...s.headPath];
+    }
+    return { legs: [legPaths[la], legPaths[lb]], arms, headPath };
+}
+
 /** Unit vector of `v` with its component along `axis` removed, or zero. */
 function flatten(v: Vector3, axis: Vector3): Vector3 {
     const out = v.subtract(axis.scale(Vector3.Dot(v, axis)));
@@ -308,25 +432,29 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     const label = (j: number): string => GetRigJointLabel(rig, j);
 
     // 1. A pose that looks like a standing body: the rest pose, else the first sample pose that does.
+    // In each, the legs, arms and head are picked among the branches by where they point.
     const poses = [GetRigRestPose(rig), ...(rig.samplePoses ?? [])];
     const legEnd = (leg: readonly number[]): number => leg[Math.min(leg.length - 1, 2)];
     let geometryPose = poses[0];
     let pos = ComputeRigWorldPose(rig, geometryPose).positions;
+    let picked = PickBranches(s, pos, names);
     let plausible = false;
     let worstAngle = 0;
     for (const pose of poses) {
         const p = ComputeRigWorldPose(rig, pose).positions;
+        const pick = PickBranches(s, p, names);
         const spine = p[s.chest].subtract(p[s.hips]).normalize();
-        const angles = s.legs.map((leg) => {
+        const angles = pick.legs.map((leg) => {
             const d = p[legEnd(leg)].subtract(p[s.hips]).normalize();
             return (Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(spine, d)))) * 180) / Math.PI;
         });
         const minAngle = Math.min(...angles);
         const second = (c: readonly number[]): number => c[Math.min(1, c.length - 1)];
-        const spread = p[second(s.arms[0])].subtract(p[second(s.arms[1])]).length() + p[second(s.legs[0])].subtract(p[second(s.legs[1])]).length();
+        const spread = p[second(pick.arms[0])].subtract(p[second(pick.arms[1])]).length() + p[second(pick.legs[0])].subtract(p[second(pick.legs[1])]).length();
         if (minAngle >= LEGS_BELOW_SPINE_MIN_DEG && spread > 0.01 * s.diameter) {
             geometryPose = pose;
             pos = p;
+            picked = pick;
             plausible = true;
             break;
         }
@@ -343,13 +471,19 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     if (geometryPose !== poses[0]) {
         warnings.push(`the rest pose is not anatomical (legs not below the spine); the skeleton's geometry was read from ${geometryPose.label}`);
     }
-
+    const tilt = AngleBetweenDeg(pos[s.chest].subtract(pos[s.hips]), Vector3.Up());
+    if (tilt > UPRIGHT_SNAP_DEG) {
+        warnings.push(
+            `the body is ${tilt.toFixed(0)} deg from upright in the ${geometryPose.label}; its reference pose keeps that tilt (is the file Z-up, or lying down?)`,
+        );
+    }
+    const { legs: legPaths, arms: armPaths, headPath } = picked;
     const up0 = pos[s.chest].subtract(pos[s.hips]).normalize();
     const ctx: IChainContext = { rig, names, s, pos, up: up0 };
 
     // 2. Chains: legs and arms (sides decided below).
-    const legChoices = s.legs.map((leg) => assignLeg(ctx, leg, plausible));
-    const armChoices = s.arms.map((arm) => assignArm(ctx, arm));
+    const legChoices = legPaths.map((leg) => assignLeg(ctx, leg, plausible));
+    const armChoices = armPaths.map((arm) => assignArm(ctx, arm));
     if (!legChoices[0] || !legChoices[1]) {
         throw new HumanoidError("NOT_HUMANOID", `${rig.source}: a leg chain has fewer than three joints (upper leg, lower leg, foot)`);
     }
@@ -358,8 +492,8 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     }
     const legs = legChoices as [ILegChoice, ILegChoice];
     const arms = armChoices as [IArmChoice, IArmChoice];
-    const legJ = (i: number, k: keyof ILegChoice): number => (legs[i][k] >= 0 ? s.legs[i][legs[i][k]] : -1);
-    const armJ = (i: number, k: keyof IArmChoice): number => (arms[i][k] >= 0 ? s.arms[i][arms[i][k]] : -1);
+    const legJ = (i: number, k: keyof ILegChoice): number => (legs[i][k] >= 0 ? legPaths[i][legs[i][k]] : -1);
+    const armJ = (i: number, k: keyof IArmChoice): number => (arms[i][k] >= 0 ? armPaths[i][arms[i][k]] : -1);
 
     // 3. Sides. Pair each arm with the leg on its side, then decide which side is left from the facing.
     const legLat = pos[legJ(0, "upper")].subtract(pos[legJ(1, "upper")]);
@@ -388,7 +522,7 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     for (let i = 0; i < 2; i++) {
         const foot = pos[legJ(i, "foot")];
         const toesJ = legJ(i, "toes");
-        const tip = toesJ >= 0 ? pos[toesJ] : pos[s.legs[i][s.legs[i].length - 1]];
+        const tip = toesJ >= 0 ? pos[toesJ] : pos[legPaths[i][legPaths[i].length - 1]];
         const toeDir = flatten(tip.subtract(foot), up);
         if (toeDir.lengthSquared() > 0) {
             cue += Vector3.Dot(toeDir, normal);
@@ -400,15 +534,37 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
         const elbow = bendOffset(pos[armJ(a, "upper")], pos[armJ(a, "lower")], pos[armJ(a, "hand")]);
         cue -= 0.5 * Math.min(1, elbow.length() * 10) * Vector3.Dot(flatten(elbow, up), normal);
     }
-    const head = s.headPath;
-    for (const c of head.length ? (s.children[head[head.length > 1 ? 1 : 0]] ?? []) : []) {
-        if (hint(ctx, c, "eye")) {
-            cue += 0.5 * Vector3.Dot(flatten(pos[c].subtract(pos[rig.joints[c].parent]), up), normal);
+    // Eyes sit in front of the head: a named eye, or a mirrored pair of short joints on the head
+    // chain, leans towards the face.
+    for (const j of headPath) {
+        const kids = s.children[j].filter((c) => s.segment[c] + s.reach[c] < HEAD_FEATURE_MAX * s.diameter);
+        for (const c of kids) {
+            if (hint(ctx, c, "eye")) {
+                cue += 0.5 * Vector3.Dot(flatten(pos[c].subtract(pos[j]), up), normal);
+                cueCount++;
+            }
+        }
+        for (let a = 0; a < kids.length; a++) {
+            for (let b = a + 1; b < kids.length; b++) {
+                const da = pos[kids[a]].subtract(pos[j]);
+                const db = pos[kids[b]].subtract(pos[j]);
+                const la = Vector3.Dot(da, sideAxis);
+                const lb = Vector3.Dot(db, sideAxis);
+                if (la * lb < 0 && Math.abs(la + lb) < 0.2 * Math.abs(la - lb)) {
+                    cue += 0.5 * Vector3.Dot(flatten(da.add(db), up), normal);
+                    cueCount++;
+                }
+            }
         }
     }
     const confidence = cueCount ? Math.abs(cue) / cueCount : 0;
     // Names: +1 when chain 0 (leg 0 and its arm) is named left, -1 right.
-    const nameSide0 = -(namedSide(ctx, s.legs[0]) - namedSide(ctx, s.legs[1]) + namedSide(ctx, s.arms[armOrder[0]]) - namedSide(ctx, s.arms[armOrder[1]]));
+    const nameSide0 = -(
+        namedSide(ctx, legPaths[0]) -
+        namedSide(ctx, legPaths[1]) +
+        namedSide(ctx, armPaths[armOrder[0]]) -
+        namedSide(ctx, armPaths[armOrder[1]])
+    );
     let forward: Vector3;
     let side0IsLeft: boolean;
     if (confidence >= FACING_MIN_CONFIDENCE) {
@@ -471,7 +627,7 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
 
     // Spine slots and neck/head.
     const spine = s.spinePath.filter((j) => usable(ctx, j));
-    const headChain = s.headPath.filter((j) => usable(ctx, j));
+    const headChain = headPath.filter((j) => usable(ctx, j));
     let chestIsNeck = false;
     if (spine.length >= 2 && hint(ctx, s.chest, "neck") && !headChain.some((j) => hint(ctx, j, "neck"))) {
         chestIsNeck = true; // 3ds Max Biped: the clavicles hang from the neck
@@ -491,7 +647,7 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     if (headIndex < 0) {
         // Without a name: the joint where eyes or a jaw branch off, else the top joint (minus a
         // nameless tip when the chain is long enough to have one).
-        headIndex = headChain.findIndex((j) => s.children[j].length >= 2);
+        headIndex = headChain.findIndex((j) => s.children[j].filter((c) => s.segment[c] + s.reach[c] < HEAD_FEATURE_MAX * s.diameter).length >= 2);
         if (headIndex < 0) {
             // A leaf far above the joint before it is the top of the head, not the head joint.
             headIndex = headChain.length - 1;
@@ -527,7 +683,7 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
         map[B.RightEye] = -1;
     }
     if (map[B.LeftEye] < 0) {
-        const pair = findEyePair(ctx, headJoint, headChain[headIndex + 1] ?? -1, left, forward);
+        const pair = findEyePair(ctx, headJoint, left, forward);
         if (pair) {
             set(B.LeftEye, pair[0]);
             set(B.RightEye, pair[1]);
@@ -577,9 +733,9 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
  * Two children of the head placed like eyes: mirror images across the midline, in front of the
  * head joint, neither named as something else. Returns [left, right] or undefined.
  */
-function findEyePair(ctx: IChainContext, head: number, next: number, left: Vector3, forward: Vector3): [number, number] | undefined {
+function findEyePair(ctx: IChainContext, head: number, left: Vector3, forward: Vector3): [number, number] | undefined {
     const hp = ctx.pos[head];
-    const cands = ctx.s.children[head].filter((c) => c !== next && usable(ctx, c) && ctx.names[c].hints.size === 0);
+    const cands = ctx.s.children[head].filter((c) => usable(ctx, c) && ctx.names[c].hints.size === 0);
     for (let a = 0; a < cands.length; a++) {
         for (let b = a + 1; b < cands.length; b++) {
             const da = ctx.pos[cands[a]].subtract(hp);

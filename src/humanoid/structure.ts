@@ -33,6 +33,13 @@ export interface IHumanoidStructure {
     readonly arms: readonly [readonly number[], readonly number[]];
     /** Chain from the joint after the chest to the top of the head (empty when there is none). */
     readonly headPath: readonly number[];
+    /**
+     * Every long branch of the hips other than the spine (the legs, and any tail or skirt chain long
+     * enough), longest first; the mapper picks the legs among them by geometry.
+     */
+    readonly legRoots: readonly number[];
+    /** Every child of the chest that leads somewhere (arms, neck, capes, hair), longest first. */
+    readonly chestRoots: readonly number[];
     /** Skeleton diameter along the bones (metres). */
     readonly diameter: number;
     /** Distance from every joint to its structural parent (metres); 0 for roots. */
@@ -256,22 +263,7 @@ function findStructure(rig: IRig, only: ReadonlySet<number> | null): IHumanoidSt
             }
         }
     }
-    /** Path from `start` following the longest branch down to a tip (bones and end sites). */
-    const longestPath = (start: number): number[] => {
-        const path = [start];
-        let j = start;
-        while (children[j].length) {
-            let bestC = children[j][0];
-            for (const c of children[j]) {
-                if (branchLength(c) > branchLength(bestC)) {
-                    bestC = c;
-                }
-            }
-            path.push(bestC);
-            j = bestC;
-        }
-        return path;
-    };
+    const longestPath = (start: number): number[] => LongestPath({ children, segment, reach }, start);
     const spinePath: number[] = [];
     for (let j = chest; j !== hips && j >= 0; j = parent[j]) {
         spinePath.unshift(j);
@@ -288,10 +280,28 @@ function findStructure(rig: IRig, only: ReadonlySet<number> | null): IHumanoidSt
         legs: [longestPath(legBranches[0]), longestPath(legBranches[1])],
         arms: [longestPath(armPair[0]), longestPath(armPair[1])],
         headPath,
+        legRoots: legBranches,
+        chestRoots: children[chest]
+            .filter((c) => !IsNubName(ParseJointName(rig.joints[c].name)) && (isBone(c) || reach[c] > 0))
+            .sort((a, b) => branchLength(b) - branchLength(a)),
         diameter,
         segment,
         parent,
         children,
         reach,
     };
+}
+
+/** Path from `start` following the longest branch down to a tip (bones and end sites). */
+export function LongestPath(s: Pick<IHumanoidStructure, "children" | "segment" | "reach">, start: number): number[] {
+    const path = [start];
+    for (let j = start; s.children[j].length;) {
+        let best = s.children[j][0];
+        for (const c of s.children[j]) {
+            if (s.segment[c] + s.reach[c] > s.segment[best] + s.reach[best]) best = c;
+        }
+        path.push(best);
+        j = best;
+    }
+    return path;
 }
