@@ -41,11 +41,7 @@ function parseUnits(value: string): NonNullable<NonNullable<ILoadAvatarOptions["
 }
 
 const program = new Command();
-program
-    .name("babylon-humanoid")
-    .description("Humanoid retargeting for Babylon.js: map skeletons onto a normalized humanoid.")
-    .version(packageVersion())
-    .showHelpAfterError();
+program.name("babylon-humanoid").description("Humanoid retargeting for Babylon.js: map skeletons onto a normalized humanoid.").version(packageVersion());
 
 program
     .command("inspect")

@@ -17,6 +17,8 @@ export interface IHumanoidAvatarOptions {
      * (joint names, or `#N` for an unnamed glTF node), or the text of a saved bone map file.
      */
     boneMap?: HumanBoneMapJson | string;
+    /** Name of the bone map's file, for messages. Default `"boneMap option"`. */
+    boneMapSource?: string;
     /**
      * A map the file itself declares (VRM humanoid), human bone -> rig joint index. It is trusted:
      * no automatic mapping runs. `boneMap` still overrides it.
@@ -208,6 +210,9 @@ function chooseGeometryPose(rig: IRig, map: Int32Array): IRigPose {
  */
 export function BuildHumanoidAvatar(rig: IRig, options: IHumanoidAvatarOptions = {}): HumanoidAvatar {
     ValidateRig(rig);
+    if (options.tPose !== undefined && !["auto", "rest", "strict"].includes(options.tPose)) {
+        throw new HumanoidError("BAD_OPTION", `${rig.source}: tPose must be "auto", "rest" or "strict", got ${JSON.stringify(options.tPose)}`);
+    }
     const map = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
     const sources = new Array<BoneMapSource | undefined>(HUMAN_BONE_COUNT);
     const warnings: string[] = [];
@@ -235,8 +240,9 @@ export function BuildHumanoidAvatar(rig: IRig, options: IHumanoidAvatarOptions =
         }
     }
     if (options.boneMap) {
-        const overrides = typeof options.boneMap === "string" ? ParseHumanBoneMap(options.boneMap) : ParseHumanBoneMap(options.boneMap, "boneMap option");
-        for (const b of ApplyHumanBoneMapOverrides(rig, map, overrides, "boneMap option")) {
+        const mapSource = options.boneMapSource ?? "boneMap option";
+        const overrides = ParseHumanBoneMap(options.boneMap, mapSource);
+        for (const b of ApplyHumanBoneMapOverrides(rig, map, overrides, mapSource)) {
             sources[b] = map[b] >= 0 ? "user" : undefined;
             doubtful.delete(b);
         }

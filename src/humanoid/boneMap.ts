@@ -142,7 +142,7 @@ export function ApplyHumanBoneMapOverrides(rig: IRig, boneToJoint: Int32Array, o
         }
     }
     if (problems.length) {
-        throw new HumanoidError("BAD_BONE_MAP", `${source} does not fit ${rig.source}: ${problems.join("; ")}`, { problems });
+        throw new HumanoidError("BAD_BONE_MAP", `${source}: does not fit ${rig.source}: ${problems.join("; ")}`, { problems });
     }
     return changed;
 }

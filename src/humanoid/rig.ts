@@ -74,15 +74,29 @@ export interface IRigWorldPose {
 }
 
 /**
- * The label a joint is shown with: its name, `#N` for an unnamed glTF node (N its index in the glTF
- * `nodes` array), or `joint N` when nothing else is known.
+ * The label a joint is shown with and saved in bone maps: its name when no other joint has it, else
+ * `#N` with N its index in the source (the glTF `nodes` array, the BVH joint order), or `joint N`
+ * when nothing else is known. Labels resolve back with `ResolveJointLabel`.
  */
 export function GetRigJointLabel(rig: IRig, index: number): string {
     const j = rig.joints[index];
-    if (j.name) {
+    if (j.name && nameCounts(rig).get(j.name) === 1) {
         return j.name;
     }
     return j.sourceIndex >= 0 ? `#${j.sourceIndex}` : `joint ${index}`;
+}
+
+const nameCountCache = new WeakMap<IRig, Map<string, number>>();
+
+/** How many joints carry each name (cached per rig). */
+function nameCounts(rig: IRig): Map<string, number> {
+    let m = nameCountCache.get(rig);
+    if (!m) {
+        m = new Map();
+        for (const j of rig.joints) m.set(j.name, (m.get(j.name) ?? 0) + 1);
+        nameCountCache.set(rig, m);
+    }
+    return m;
 }
 
 /** The rest pose of a rig as a {@link IRigPose}. */
@@ -131,11 +145,17 @@ export function ComputeRigWorldPose(rig: IRig, pose?: IRigPose): IRigWorldPose {
  * Throws a {@link HumanoidError} `BAD_HIERARCHY` naming the first bad joint.
  */
 export function ValidateRig(rig: IRig): void {
+    if (!rig || !Array.isArray(rig.joints)) {
+        throw new HumanoidError("BAD_HIERARCHY", `${rig?.source ?? "rig"}: 'joints' must be an array`);
+    }
     if (!rig.joints.length) {
         throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: the skeleton has no joints`);
     }
     rig.joints.forEach((j, i) => {
-        const label = GetRigJointLabel(rig, i);
+        if (!j || !j.restPosition || !j.restRotation || !j.restScale) {
+            throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: joint ${i} lacks restPosition, restRotation or restScale`);
+        }
+        const label = j.name || `joint ${i}`;
         if (!Number.isInteger(j.parent) || j.parent < -1 || j.parent >= i) {
             throw new HumanoidError(
                 "BAD_HIERARCHY",
@@ -156,6 +176,14 @@ export function ValidateRig(rig: IRig): void {
         ];
         if (!nums.every(Number.isFinite)) {
             throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: joint '${label}' has a rest transform that is not finite`);
+        }
+    });
+    (rig.samplePoses ?? []).forEach((p, k) => {
+        if (!p || p.rotations?.length !== rig.joints.length || p.positions?.length !== rig.joints.length) {
+            throw new HumanoidError(
+                "BAD_HIERARCHY",
+                `${rig.source}: sample pose ${k} must have a rotation and a position for each of the ${rig.joints.length} joints`,
+            );
         }
     });
 }

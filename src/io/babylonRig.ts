@@ -1,4 +1,4 @@
-import { Matrix } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import type { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Node } from "@babylonjs/core/node.js";
@@ -134,6 +134,11 @@ export function CreateRigFromSkeleton(skeleton: Skeleton, options: IBabylonRigOp
                     // world = restLocal * parentWorld (row vectors)
                     const parentWorld = parent >= 0 ? worlds[parent] : n.parent ? (n.parent as TransformNode).computeWorldMatrix(true) : Matrix.Identity();
                     world = bone.getRestMatrix().multiply(parentWorld);
+                } else if (parent >= 0) {
+                    // A plain node between bones: its own local transform under its parent's rest.
+                    const t = n as TransformNode;
+                    const rot = t.rotationQuaternion ?? Quaternion.FromEulerVector(t.rotation);
+                    world = Matrix.Compose(t.scaling, rot, t.position).multiply(worlds[parent]);
                 } else {
                     world = (n as TransformNode).computeWorldMatrix(true).clone();
                 }

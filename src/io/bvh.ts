@@ -5,6 +5,12 @@ export type BvhChannel = "Xposition" | "Yposition" | "Zposition" | "Xrotation" |
 
 const CHANNEL_NAMES: ReadonlySet<string> = new Set(["Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"]);
 
+/** A decimal number as BVH writes them (no hexadecimal, no empty string, no Infinity). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Deepest joint nesting accepted (real skeletons are under 30 levels deep). */
+export const BVH_MAX_DEPTH = 1000;
+
 /** Largest frame count accepted, so a corrupt header cannot make the reader allocate gigabytes. */
 export const BVH_MAX_FRAMES = 10_000_000;
 
@@ -72,7 +78,7 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         return fail(lines.length, `unexpected end of file, expected ${what}`);
     };
     const num = (tok: string | undefined, line: number, what: string): number => {
-        const v = tok === undefined ? NaN : Number(tok);
+        const v = tok !== undefined && DECIMAL.test(tok) ? Number(tok) : NaN;
         if (!Number.isFinite(v)) {
             fail(line, `${what} is not a number: '${tok ?? ""}'`);
         }
@@ -87,8 +93,12 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
     let channelCount = 0;
     const names = new Set<string>();
 
-    // Recursive descent over JOINT / End Site blocks, with an explicit stack.
-    const parseJoint = (keywordLine: ILine, parent: number): void => {
+    // Recursive descent over JOINT / End Site blocks (depth capped, so a corrupt file cannot
+    // overflow the call stack).
+    const parseJoint = (keywordLine: ILine, parent: number, depth: number): void => {
+        if (depth > BVH_MAX_DEPTH) {
+            fail(keywordLine.line, `joints are nested more than ${BVH_MAX_DEPTH} levels deep`);
+        }
         const kw = keywordLine.tokens[0].toUpperCase();
         const isEndSite = kw === "END";
         let name: string;
@@ -163,7 +173,7 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
             if (k !== "JOINT" && k !== "END") {
                 fail(after.line, `expected JOINT, End Site or '}' in joint '${name}', found '${after.tokens[0]}'`);
             }
-            parseJoint(after, index);
+            parseJoint(after, index, depth + 1);
             after = next(`'}' closing joint '${name}'`);
         }
     };
@@ -172,7 +182,7 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
     if (rootLine.tokens[0].toUpperCase() !== "ROOT") {
         fail(rootLine.line, `expected ROOT, found '${rootLine.tokens[0]}'`);
     }
-    parseJoint(rootLine, -1);
+    parseJoint(rootLine, -1, 0);
     const motionLine = next("MOTION");
     if (motionLine.tokens[0].toUpperCase() === "ROOT") {
         fail(motionLine.line, "a second ROOT is not supported; the file must have one skeleton");
@@ -207,7 +217,8 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         }
         const base = f * channelCount;
         for (let c = 0; c < channelCount; c++) {
-            const v = Number(fl.tokens[c]);
+            const tok = fl.tokens[c];
+            const v = DECIMAL.test(tok) ? Number(tok) : NaN;
             if (!Number.isFinite(v)) {
                 fail(fl.line, `frame ${f + 1}, value ${c + 1} is not a number: '${fl.tokens[c]}'`);
             }

@@ -116,7 +116,7 @@ function channelLayout(bvh: IBvhFile, j: number): { rotAxes: number[]; rotIdx: n
 /** A pose of the rig from one frame of the file (local rotations and positions, rig space). */
 export function GetBvhFramePose(bvhRig: IBvhRig, frame: number): IRigPose {
     const { bvh, conversion, rig } = bvhRig;
-    if (!(frame >= 0 && frame < bvh.frameCount)) {
+    if (!(Number.isInteger(frame) && frame >= 0 && frame < bvh.frameCount)) {
         throw new HumanoidError("BAD_OPTION", `${bvh.source}: frame ${frame} is out of range (0..${bvh.frameCount - 1})`);
     }
     const base = frame * bvh.channelCount;
@@ -181,6 +181,12 @@ function verticalExtent(rig: IRig, pose?: IRigPose): number {
  */
 export function CreateRigFromBvh(bvh: IBvhFile, options: IBvhRigOptions = {}): IBvhRig {
     const samplePoseCount = options.samplePoseCount ?? 16;
+    if (options.upAxis !== undefined && !["auto", "y", "z"].includes(options.upAxis)) {
+        throw new HumanoidError("BAD_OPTION", `${bvh.source}: upAxis must be "auto", "y" or "z", got ${JSON.stringify(options.upAxis)}`);
+    }
+    if (!(Number.isInteger(samplePoseCount) && samplePoseCount >= 0)) {
+        throw new HumanoidError("BAD_OPTION", `${bvh.source}: samplePoseCount must be a whole number, got ${samplePoseCount}`);
+    }
     let upAxis: "y" | "z" = options.upAxis === "z" ? "z" : "y";
     if ((options.upAxis ?? "auto") === "auto") {
         const probe = buildRig(bvh, makeConversion("y", 1, "file"), samplePoseCount);
@@ -210,7 +216,7 @@ export function CreateRigFromBvh(bvh: IBvhFile, options: IBvhRigOptions = {}): I
         unitsToMeters = u;
         unitsName = "custom";
     } else if (u !== "auto") {
-        if (!(u in BvhLengthUnits)) {
+        if (!Object.hasOwn(BvhLengthUnits, u)) {
             throw new HumanoidError("BAD_OPTION", `${bvh.source}: unknown units '${u}' (use ${Object.keys(BvhLengthUnits).join(", ")} or a number)`);
         }
         unitsToMeters = BvhLengthUnits[u];

@@ -5,7 +5,7 @@ import { BuildHumanoidAvatar, type HumanoidAvatar, type IHumanoidAvatarOptions }
 import { LoadRigFromFileAsync, type ILoadedRig, type ILoadRigOptions } from "./loadFile.js";
 
 /** Options of {@link LoadHumanoidAvatarFromFileAsync}. */
-export interface ILoadAvatarOptions extends ILoadRigOptions, Omit<IHumanoidAvatarOptions, "declaredBoneMap" | "boneMap"> {
+export interface ILoadAvatarOptions extends ILoadRigOptions, Omit<IHumanoidAvatarOptions, "declaredBoneMap" | "boneMap" | "boneMapSource"> {
     /** A partial bone map that overrides the automatic one, or the path of a saved bone map file (`.json`). */
     boneMap?: IHumanoidAvatarOptions["boneMap"] | { file: string };
 }
@@ -25,6 +25,7 @@ export interface ILoadedAvatar {
  */
 export async function LoadHumanoidAvatarFromFileAsync(file: string, options: ILoadAvatarOptions = {}): Promise<ILoadedAvatar> {
     let boneMap: IHumanoidAvatarOptions["boneMap"];
+    let boneMapSource: string | undefined;
     if (options.boneMap && typeof options.boneMap === "object" && "file" in options.boneMap) {
         const mapFile = options.boneMap.file as string;
         let text: string;
@@ -34,18 +35,24 @@ export async function LoadHumanoidAvatarFromFileAsync(file: string, options: ILo
             throw new HumanoidError("FILE_READ", `${mapFile}: cannot read the bone map (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
         }
         boneMap = ParseHumanBoneMap(text, mapFile);
+        boneMapSource = mapFile;
     } else {
         boneMap = options.boneMap as IHumanoidAvatarOptions["boneMap"];
     }
     const loaded = await LoadRigFromFileAsync(file, options);
     try {
-        const avatar = BuildHumanoidAvatar(loaded.rig, { boneMap, declaredBoneMap: loaded.declaredBoneMap, tPose: options.tPose });
+        // Every message from the builder names the file (the rig's source) or the bone map.
+        const avatar = BuildHumanoidAvatar(loaded.rig, {
+            boneMap,
+            boneMapSource,
+            declaredBoneMap: loaded.declaredBoneMap,
+            tPose: options.tPose,
+            muscleRanges: options.muscleRanges,
+            twist: options.twist,
+        });
         return { avatar, loaded };
     } catch (e) {
         loaded.dispose();
-        if (e instanceof HumanoidError && !e.message.startsWith(file)) {
-            throw new HumanoidError(e.code, `${file}: ${e.message}`, e.details as Record<string, unknown> | undefined);
-        }
         throw e;
     }
 }

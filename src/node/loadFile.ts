@@ -52,6 +52,32 @@ const FORMATS: Readonly<Record<string, RigFileFormat>> = { ".glb": "glb", ".gltf
 
 let loadersRegistered = false;
 
+/**
+ * The JSON text of a .gltf file with every external buffer read from disk (relative to the file)
+ * and inlined as a base64 data URI. Throws a {@link HumanoidError} naming the missing buffer.
+ */
+async function InlineGltfBuffersAsync(bytes: Uint8Array, file: string): Promise<string> {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: Array<{ uri?: string }> };
+    const dir = dirname(file);
+    for (const [i, b] of (json.buffers ?? []).entries()) {
+        if (!b || typeof b.uri !== "string" || b.uri.startsWith("data:")) continue;
+        let uri: string;
+        try {
+            uri = decodeURIComponent(b.uri);
+        } catch {
+            throw new HumanoidError("GLTF_PARSE", `${file}: buffers[${i}].uri '${b.uri}' is not a valid URI`);
+        }
+        let data: Uint8Array;
+        try {
+            data = await readBytes(join(dir, uri));
+        } catch (e) {
+            throw new HumanoidError("FILE_READ", `${file}: its buffer '${uri}' cannot be read (${(e as Error).message.replace(/^.*\((.*)\)$/, "$1")})`);
+        }
+        b.uri = "data:application/octet-stream;base64," + Buffer.from(data).toString("base64");
+    }
+    return JSON.stringify(json);
+}
+
 /** The format of a file from its extension, or a {@link HumanoidError} `UNSUPPORTED_FORMAT`. */
 export function GetRigFileFormat(file: string): RigFileFormat {
     const format = FORMATS[extname(file).toLowerCase()];
@@ -95,8 +121,11 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
         registerBuiltInLoaders();
         loadersRegistered = true;
     }
-    const previousLogLevel = Logger.LogLevels;
-    Logger.LogLevels = Logger.ErrorLogLevel;
+    // Babylon logs its banner and warnings through Logger; keep them quiet while loading and put the
+    // caller's logger back after (Logger.LogLevels has no getter, so save the functions).
+    const saved = { log: Logger.Log, warn: Logger.Warn };
+    Logger.Log = () => undefined;
+    Logger.Warn = () => undefined;
     const engine = new NullEngine();
     const scene = new Scene(engine);
     const dispose = (): void => {
@@ -104,9 +133,11 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
         engine.dispose();
     };
     let container: AssetContainer;
+    let source: string | Uint8Array = bytes;
     try {
-        const dir = dirname(file);
-        const source = format === "gltf" ? "data:" + new TextDecoder().decode(bytes) : bytes;
+        // Every external buffer is read first and inlined, so the loader never waits on the disk
+        // (Babylon's loader crashes the process if it fails while such a read is pending).
+        source = format === "gltf" ? "data:" + (await InlineGltfBuffersAsync(bytes, file)) : bytes;
         container = await LoadAssetContainerAsync(source, scene, {
             name,
             pluginExtension: format === "gltf" ? ".gltf" : ".glb",
@@ -115,11 +146,8 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
                     animationStartMode: GLTFLoaderAnimationStartMode.NONE,
                     skipMaterials: true,
                     preprocessUrlAsync: async (url: string) => {
-                        if (url.startsWith("data:")) {
-                            return url;
-                        }
-                        const data = await readBytes(join(dir, decodeURIComponent(url)));
-                        return "data:application/octet-stream;base64," + Buffer.from(data).toString("base64");
+                        if (url.startsWith("data:")) return url;
+                        throw new HumanoidError("GLTF_PARSE", `${file}: refers to '${url}', which was not read`);
                     },
                 },
             },
@@ -129,9 +157,14 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
         if (e instanceof HumanoidError) {
             throw e;
         }
-        throw new HumanoidError("GLTF_PARSE", `${file}: Babylon's glTF loader failed: ${(e as Error).message}`);
+        // Babylon quotes the URL it loaded from, here the whole file as a data URL: name the file instead.
+        let message = String((e as Error)?.message ?? e);
+        if (typeof source === "string") message = message.split(source).join(name);
+        if (message.length > 400) message = message.slice(0, 400) + "...";
+        throw new HumanoidError("GLTF_PARSE", `${file}: Babylon's glTF loader failed: ${message}`);
     } finally {
-        Logger.LogLevels = previousLogLevel;
+        Logger.Log = saved.log;
+        Logger.Warn = saved.warn;
     }
     const root = container.meshes.find((m) => m.name === "__root__" && !m.parent) ?? container.rootNodes[0];
     if (!root) {

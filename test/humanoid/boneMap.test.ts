@@ -35,7 +35,7 @@ describe("bone maps: save, load, override, validate", () => {
     });
 
     const bad: Array<[string, object | string, RegExp]> = [
-        ["not JSON", "{hips:", /bone map: not JSON/],
+        ["not JSON", "{hips:", /boneMap option: not JSON/],
         ["an array", "[]", /a bone map must be a JSON object/],
         ["unknown bone", { leftElbow: "LeftForeArm", hips: "Hips" }, /unknown human bone 'leftElbow'/],
         ["wrong value type", { hips: 3 }, /'hips' must be a joint name or null, not 3/],
@@ -98,5 +98,17 @@ describe("bone maps: save, load, override, validate", () => {
         expect(a.toBoneMapJson()).toEqual(map);
         const e = errorOf(() => BuildHumanoidAvatar(sideways, { boneMap: { ...map, head: null } }));
         expect(e.message).toMatch(/missing required bone: head \(automatic mapping failed: plain humanoid: not a humanoid/);
+    });
+});
+
+describe("joints that share a name", () => {
+    it("are saved as #N so the map loads back", () => {
+        const rig = PlainHumanoid();
+        const dup = { ...rig, joints: rig.joints.map((j) => (/Hand$/.test(j.name) ? { ...j, name: "Hand" } : j)) };
+        const a = BuildHumanoidAvatar(dup);
+        const json = a.toBoneMapJson();
+        expect(json.leftHand).toMatch(/^#\d+$/);
+        expect(json.rightHand).toMatch(/^#\d+$/);
+        expect(BuildHumanoidAvatar(dup, { boneMap: a.serializeBoneMap() }).toBoneMapJson()).toEqual(json);
     });
 });

@@ -5,7 +5,15 @@ import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { BuildHumanoidAvatar, BuildSampleRig, CreateRigFromSkeleton, CreateRigFromTransformNode, HumanBone, SampleCharacters } from "../../src/index.js";
+import {
+    BuildHumanoidAvatar,
+    BuildSampleRig,
+    ComputeRigWorldPose,
+    CreateRigFromSkeleton,
+    CreateRigFromTransformNode,
+    HumanBone,
+    SampleCharacters,
+} from "../../src/index.js";
 import { LoadRigFromFileAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
@@ -78,5 +86,30 @@ describeWithData("a skeleton made by Babylon's glTF loader", () => {
         } finally {
             loaded.dispose();
         }
+    });
+});
+
+describe("a skeleton with a plain node between bones", () => {
+    it("reads the rest pose through the node, whatever pose the bones are in", () => {
+        const scene = makeScene();
+        const skeleton = new Skeleton("s", "s", scene);
+        const nodeA = new TransformNode("A", scene);
+        const nodeN = new TransformNode("N", scene);
+        const nodeB = new TransformNode("B", scene);
+        nodeN.parent = nodeA;
+        nodeB.parent = nodeN;
+        nodeN.position.set(0, 1, 0);
+        nodeB.position.set(0, 1, 0);
+        const a = new Bone("A", skeleton, null, Matrix.Identity(), Matrix.Identity());
+        const b = new Bone("B", skeleton, a, Matrix.Translation(0, 1, 0), Matrix.Translation(0, 1, 0));
+        a.linkTransformNode(nodeA);
+        b.linkTransformNode(nodeB);
+        nodeA.rotationQuaternion = Quaternion.RotationAxis(Vector3.Forward(), Math.PI / 2); // posed, not rest
+        const rig = CreateRigFromSkeleton(skeleton);
+        const world = ComputeRigWorldPose(rig).positions;
+        const names = rig.joints.map((j) => j.name);
+        expect(world[names.indexOf("N")].asArray().map((v) => Math.round(v * 1e6) / 1e6)).toEqual([0, 1, 0]);
+        expect(world[names.indexOf("B")].asArray().map((v) => Math.round(v * 1e6) / 1e6)).toEqual([0, 2, 0]);
+        scene.getEngine().dispose();
     });
 });

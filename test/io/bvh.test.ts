@@ -89,3 +89,20 @@ describeWithData("ParseBvh on every BVH file in ../shared/data", () => {
         expect(bvh.motion.every(Number.isFinite)).toBe(true);
     });
 });
+
+describe("ParseBvh on hostile input", () => {
+    it("rejects nesting deeper than the cap with a line number, not a stack overflow", () => {
+        const depth = 2000;
+        const lines = ["HIERARCHY", "ROOT r", "{", "OFFSET 0 0 0", "CHANNELS 3 Xrotation Yrotation Zrotation"];
+        for (let i = 0; i < depth; i++) lines.push(`JOINT j${i}`, "{", "OFFSET 0 1 0", "CHANNELS 3 Xrotation Yrotation Zrotation");
+        for (let i = 0; i <= depth; i++) lines.push("}");
+        lines.push("MOTION", "Frames: 0", "Frame Time: 0.1");
+        expect(() => ParseBvh(lines.join("\n"), "deep.bvh")).toThrow(/^deep\.bvh:\d+: joints are nested more than 1000 levels deep$/);
+    });
+
+    it("takes only decimal numbers", () => {
+        expect(() => ParseBvh(TINY_BVH.replace("OFFSET 0 10 0", "OFFSET 0 0x10 0"), "hex.bvh")).toThrow(/hex\.bvh:8: OFFSET y is not a number: '0x10'/);
+        expect(() => ParseBvh(TINY_BVH.replace("Frames: 2", "Frames:"), "empty.bvh")).toThrow(/empty\.bvh:17: /);
+        expect(() => ParseBvh(TINY_BVH.replace("1 2 3 10", "1 2 3 Infinity"), "inf.bvh")).toThrow(/inf\.bvh:19: frame 1, value 4 is not a number: 'Infinity'/);
+    });
+});

@@ -131,3 +131,12 @@ describeWithData("BVH files of ../shared/data in rig space", () => {
         expect(worst).toBeLessThan(1e-9);
     });
 });
+
+describe("BVH options are checked", () => {
+    it("rejects unknown units, axes and frames", () => {
+        const bvh = ParseBvh(TINY_BVH, "tiny.bvh");
+        expect(() => CreateRigFromBvh(bvh, { units: "toString" as never })).toThrow(/unknown units 'toString'/);
+        expect(() => CreateRigFromBvh(bvh, { upAxis: "x" as never })).toThrow(/upAxis must be "auto", "y" or "z"/);
+        expect(() => GetBvhFramePose(CreateRigFromBvh(bvh), 0.5)).toThrow(/frame 0\.5 is out of range/);
+    });
+});
