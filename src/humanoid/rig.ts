@@ -211,16 +211,54 @@ export function CreateRigFromWorldMatrices(
     source: string,
     joints: ReadonlyArray<{ name: string; parent: number; kind: RigJointKind; sourceIndex: number; world: Matrix }>,
 ): IRig {
-    const mirrorZ = Matrix.Scaling(1, 1, -1);
-    const proper = joints.map((j) => (j.world.determinant() < 0 ? mirrorZ.multiply(j.world) : j.world.clone()));
-    const out: IRigJoint[] = joints.map((j, i) => {
-        const local = j.parent >= 0 ? proper[i].multiply(Matrix.Invert(proper[j.parent])) : proper[i];
-        const restScale = new Vector3();
-        const restRotation = new Quaternion();
-        const restPosition = new Vector3();
-        local.decompose(restScale, restRotation, restPosition);
-        restRotation.normalize();
-        return { name: j.name, parent: j.parent, kind: j.kind, sourceIndex: j.sourceIndex, restPosition, restRotation, restScale };
-    });
+    const parents = joints.map((j) => j.parent);
+    const pose = RigPoseFromWorldMatrices(
+        parents,
+        joints.map((j) => j.world),
+    );
+    const out: IRigJoint[] = joints.map((j, i) => ({
+        name: j.name,
+        parent: j.parent,
+        kind: j.kind,
+        sourceIndex: j.sourceIndex,
+        restPosition: pose.positions[i],
+        restRotation: pose.rotations[i],
+        restScale: pose.scales[i],
+    }));
     return { source, joints: out };
+}
+
+const MIRROR_Z = Matrix.Scaling(1, 1, -1);
+
+/**
+ * Local transforms (rig space) from world matrices: `local = properWorld * inverse(properParentWorld)`
+ * (row vectors), where a world matrix with a negative determinant is first made proper by mirroring
+ * its local Z (see {@link CreateRigFromWorldMatrices}). Cold path; allocates.
+ * @param parents parent index of every joint, -1 for a top joint
+ * @param worlds world matrix of every joint (Babylon row-vector convention)
+ */
+export function RigPoseFromWorldMatrices(parents: readonly number[], worlds: readonly Matrix[]): IRigPose & { scales: Vector3[] } {
+    const proper = worlds.map((w) => (w.determinant() < 0 ? MIRROR_Z.multiply(w) : w));
+    const rotations: Quaternion[] = [];
+    const positions: Vector3[] = [];
+    const scales: Vector3[] = [];
+    const inverse = new Matrix();
+    const local = new Matrix();
+    proper.forEach((w, i) => {
+        const p = parents[i];
+        if (p >= 0) {
+            proper[p].invertToRef(inverse);
+            w.multiplyToRef(inverse, local);
+        } else {
+            local.copyFrom(w);
+        }
+        const scale = new Vector3();
+        const rotation = new Quaternion();
+        const position = new Vector3();
+        local.decompose(scale, rotation, position);
+        rotations.push(rotation.normalize());
+        positions.push(position);
+        scales.push(scale);
+    });
+    return { label: "pose", rotations, positions, scales };
 }

@@ -4,7 +4,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { HumanoidError } from "../errors.js";
-import { CreateRigFromWorldMatrices, RigJointKind, type IRig } from "../humanoid/rig.js";
+import { CreateRigFromWorldMatrices, RigJointKind, RigPoseFromWorldMatrices, type IRig, type IRigPose } from "../humanoid/rig.js";
 
 /**
  * The glTF `nodes` index Babylon's glTF loader recorded on a node (`/nodes/N` pointer), or -1.
@@ -62,6 +62,23 @@ export interface IBabylonRigOptions {
  * @param root the node whose descendants form the skeleton
  */
 export function CreateRigFromTransformNode(root: Node, options: IBabylonRigOptions = {}): IRig {
+    return BindRigToTransformNode(root, options).rig;
+}
+
+/** A rig read from a node hierarchy, with the node behind each joint (same order). */
+export interface IRigNodeBinding {
+    /** The rig. */
+    readonly rig: IRig;
+    /** The node of every joint. */
+    readonly nodes: readonly TransformNode[];
+}
+
+/**
+ * Like {@link CreateRigFromTransformNode}, and also returns the node of every joint, so that poses
+ * of the hierarchy (for example while an AnimationGroup plays) can be read with
+ * {@link ReadRigPoseFromNodes}.
+ */
+export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions = {}): IRigNodeBinding {
     const nodes: TransformNode[] = [];
     const visit = (n: Node): void => {
         for (const c of n.getChildren(undefined, true)) {
@@ -77,7 +94,7 @@ export function CreateRigFromTransformNode(root: Node, options: IBabylonRigOptio
     }
     const index = new Map<Node, number>(nodes.map((n, i) => [n, i]));
     const isJoint = options.isJoint ?? ((n: TransformNode) => !hasGeometry(n));
-    return CreateRigFromWorldMatrices(
+    const rig = CreateRigFromWorldMatrices(
         options.source ?? root.name,
         nodes.map((n) => {
             const gltfIndex = GetGltfNodeIndex(n);
@@ -90,8 +107,20 @@ export function CreateRigFromTransformNode(root: Node, options: IBabylonRigOptio
             };
         }),
     );
+    return { rig, nodes };
 }
 
+/**
+ * The current pose of a bound node hierarchy as a rig pose (rig space: the handedness mirror
+ * removed as when the rig was read). Cold path; allocates.
+ */
+export function ReadRigPoseFromNodes(binding: IRigNodeBinding): IRigPose {
+    const parents = binding.rig.joints.map((j) => j.parent);
+    // World matrices top-down so each is up to date.
+    const worlds = binding.nodes.map((n) => n.computeWorldMatrix(true).clone());
+    const pose = RigPoseFromWorldMatrices(parents, worlds);
+    return { label: "nodes", rotations: pose.rotations, positions: pose.positions };
+}
 /**
  * Reads a Babylon skeleton as a rig, in its rest pose (`bone.getRestMatrix()`), whatever pose it is
  * in now. Bones linked to TransformNodes (every glTF skeleton) are placed through their nodes'

@@ -56,11 +56,9 @@ function encodeLimb(setup: MuscleSetup, q: Quaternion[], root: number, upper: nu
     const tu = setup.twistAxis[upper];
     const tl = setup.twistAxis[lower];
     if (root >= 0 && setup.joint[root] >= 0 && setup.parentBone[upper] === root) {
-        // shoulder = swing * twist(x) -> shoulder = swing, upperArm = twist(x) * upperArm
-        const x = SwingTwistDecompose(q[root], tu, swing, null);
-        q[root].copyFrom(swing);
-        Quaternion.RotationAxisToRef(tu, x, tmpQ);
-        tmpQ.multiplyToRef(q[upper], q[upper]);
+        // The shoulder has no twist muscle: its twist about its own axis (which keeps the upper
+        // arm where it is) goes to the upper arm.
+        moveTwistToChild(q[root], q[upper], setup.twistAxis[root]);
     }
     moveTwistToParent(q[end], q[lower], tl);
     // Undo the twist share: decoding gives the upper bone (1 - share) of its twist and the lower

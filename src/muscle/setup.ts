@@ -49,10 +49,11 @@ export interface IMuscleSettings {
 
 const B = HumanBone;
 
-/** The bone whose direction is a bone's twist axis, when it is not its own. */
+/**
+ * The bone whose direction is a bone's twist axis, when it is not its own: the hand and foot twist
+ * about the forearm and shin, so their twist can move there exactly.
+ */
 const TWIST_AXIS_OF: Readonly<Partial<Record<HumanBone, HumanBone>>> = {
-    [B.LeftShoulder]: B.LeftUpperArm,
-    [B.RightShoulder]: B.RightUpperArm,
     [B.LeftHand]: B.LeftLowerArm,
     [B.RightHand]: B.RightLowerArm,
     [B.LeftFoot]: B.LeftLowerLeg,
@@ -200,6 +201,8 @@ export class MuscleSetup {
             return best;
         };
         const NEXT: Partial<Record<HumanBone, HumanBone>> = {
+            [B.LeftShoulder]: B.LeftUpperArm,
+            [B.RightShoulder]: B.RightUpperArm,
             [B.LeftUpperArm]: B.LeftLowerArm,
             [B.RightUpperArm]: B.RightLowerArm,
             [B.LeftLowerArm]: B.LeftHand,

@@ -13,7 +13,7 @@ import type { HumanBone } from "../humanoid/humanBones.js";
 import type { IRig } from "../humanoid/rig.js";
 import { ParseBvh } from "../io/bvh.js";
 import { CreateRigFromBvh, type IBvhRig, type IBvhRigOptions } from "../io/bvhRig.js";
-import { CreateRigFromTransformNode, GetGltfNodeIndex } from "../io/babylonRig.js";
+import { BindRigToTransformNode, GetGltfNodeIndex, type IRigNodeBinding } from "../io/babylonRig.js";
 import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
 import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
 
@@ -38,6 +38,8 @@ export interface ILoadedRig {
     readonly gltf?: IGltfDocument;
     /** For glTF files: the loaded scene content (a NullEngine scene), for clips and nodes. */
     readonly container?: AssetContainer;
+    /** For glTF files: the node behind every rig joint, to read poses while clips play. */
+    readonly binding?: IRigNodeBinding;
     /** Frees the engine and scene made for the file (glTF formats). */
     dispose(): void;
 }
@@ -180,13 +182,14 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
         }
         return skinJoints.size ? skinJoints.has(i) : doc.nodes![i].mesh === undefined;
     };
-    let rig: IRig;
+    let binding: IRigNodeBinding;
     try {
-        rig = CreateRigFromTransformNode(root, { source: file, gltfNodeNames: nodeNames, isJoint });
+        binding = BindRigToTransformNode(root, { source: file, gltfNodeNames: nodeNames, isJoint });
     } catch (e) {
         dispose();
         throw e;
     }
+    const rig = binding.rig;
     let declaredBoneMap: Map<HumanBone, number> | undefined;
     if (vrm) {
         const byNode = new Map<number, number>(rig.joints.map((j, i) => [j.sourceIndex, i]));
@@ -200,5 +203,5 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
             declaredBoneMap.set(bone, joint);
         }
     }
-    return { file, format, rig, declaredBoneMap, vrm, gltf: doc, container, dispose };
+    return { file, format, rig, declaredBoneMap, vrm, gltf: doc, container, binding, dispose };
 }
