@@ -82,4 +82,24 @@ export {
 export { CreateRigFromSkeleton, CreateRigFromTransformNode, GetGltfNodeIndex, type IBabylonRigOptions } from "./io/babylonRig.js";
 export { ReadGltfJson, IsGlb, type IGltfDocument } from "./io/gltfJson.js";
 export { ReadVrmHumanoid, type IVrmHumanoid } from "./io/vrm.js";
+export {
+    Muscles,
+    MuscleNames,
+    BoneMuscles,
+    MuscleMirrors,
+    MuscleIndexFromName,
+    MUSCLE_COUNT,
+    EXTRA_MUSCLE_COUNT,
+    ALL_MUSCLE_COUNT,
+    type IMuscleInfo,
+    type IMuscleMotion,
+    type MuscleAxis,
+} from "./muscle/muscles.js";
+export { HumanPose, HumanIKGoal, HUMAN_IK_GOAL_COUNT } from "./muscle/humanPose.js";
+export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
+export { DecodeHumanPose, CreateReferenceRigPose } from "./muscle/decode.js";
+export { MuscleSetup, HIERARCHY_MASS, HINGE_MIN_BEND_DEG, type IMuscleSettings } from "./muscle/setup.js";
+export { SwingTwistDecompose, QuaternionToRotationVectorToRef, RotationVectorToQuaternionToRef } from "./math/swingTwist.js";
+export { BindRigToTransformNode, ReadRigPoseFromNodes, type IRigNodeBinding } from "./io/babylonRig.js";
+export { RigPoseFromWorldMatrices } from "./humanoid/rig.js";
 export { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec, type SampleNaming } from "./samples/sampleCharacters.js";

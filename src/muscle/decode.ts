@@ -2,7 +2,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { RotationVectorToQuaternionToRef } from "../math/swingTwist.js";
+import { RotationVectorToQuaternionToRef, SwingTwistDecompose } from "../math/swingTwist.js";
 import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef } from "./kinematics.js";
 import { BoneMuscles } from "./muscles.js";
@@ -41,11 +41,11 @@ function swingTwist(setup: MuscleSetup, bone: number, muscles: Float32Array, twi
 }
 
 /**
- * A limb's bones with the twist shares: the upper bone keeps (1 - share) of its twist, the lower
- * bone starts with the rest (about the upper bone's axis); the same between the lower bone and the
- * hand or foot, which has no twist of its own.
+ * A limb's twist shares: the upper bone keeps (1 - share) of its twist (measured after a missing
+ * shoulder was folded in), the lower bone starts with the rest about the upper bone's axis; the
+ * same between the lower bone and the hand or foot, which has no twist of its own.
  */
-function decodeLimb(
+function shareLimbTwist(
     setup: MuscleSetup,
     q: Quaternion[],
     muscles: Float32Array,
@@ -55,15 +55,18 @@ function decodeLimb(
     shareUpper: number,
     shareLower: number,
 ): void {
-    const tu = twistOf(setup, upper, muscles);
-    const tl = twistOf(setup, lower, muscles);
-    swingTwist(setup, upper, muscles, (1 - shareUpper) * tu, q[upper]);
-    swingTwist(setup, lower, muscles, (1 - shareLower) * tl, tmpQ2);
-    Quaternion.RotationAxisToRef(setup.twistAxis[upper], shareUpper * tu, q[lower]);
-    q[lower].multiplyInPlace(tmpQ2);
-    swingOf(setup, end, muscles, tmpQ2);
-    Quaternion.RotationAxisToRef(setup.twistAxis[lower], shareLower * tl, q[end]);
-    q[end].multiplyInPlace(tmpQ2);
+    const tu = setup.twistAxis[upper];
+    const a = SwingTwistDecompose(q[upper], tu, null, null) * shareUpper;
+    Quaternion.RotationAxisToRef(tu, -a, tmpQ);
+    q[upper].multiplyInPlace(tmpQ);
+    const tl = setup.twistAxis[lower];
+    const b = twistOf(setup, lower, muscles) * shareLower;
+    Quaternion.RotationAxisToRef(tl, -b, tmpQ);
+    q[lower].multiplyInPlace(tmpQ);
+    Quaternion.RotationAxisToRef(tu, a, tmpQ);
+    tmpQ.multiplyToRef(q[lower], q[lower]);
+    Quaternion.RotationAxisToRef(tl, b, tmpQ);
+    tmpQ.multiplyToRef(q[end], q[end]);
 }
 
 /**
@@ -83,17 +86,17 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
         swingTwist(setup, b, muscles, twistOf(setup, b, muscles), q[b]);
     }
-    const s = setup.twistShare;
-    decodeLimb(setup, q, muscles, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, s.upperArm, s.lowerArm);
-    decodeLimb(setup, q, muscles, B.RightUpperArm, B.RightLowerArm, B.RightHand, s.upperArm, s.lowerArm);
-    decodeLimb(setup, q, muscles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg, s.lowerLeg);
-    decodeLimb(setup, q, muscles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg, s.lowerLeg);
     // Missing optional bones hand their rotation on.
     if (joint[B.Chest] < 0) q[B.Spine].multiplyInPlace(q[B.Chest]);
     if (joint[B.UpperChest] < 0) q[joint[B.Chest] >= 0 ? B.Chest : B.Spine].multiplyInPlace(q[B.UpperChest]);
     if (joint[B.Neck] < 0) q[B.Neck].multiplyToRef(q[B.Head], q[B.Head]);
     if (joint[B.LeftShoulder] < 0) q[B.LeftShoulder].multiplyToRef(q[B.LeftUpperArm], q[B.LeftUpperArm]);
     if (joint[B.RightShoulder] < 0) q[B.RightShoulder].multiplyToRef(q[B.RightUpperArm], q[B.RightUpperArm]);
+    const s = setup.twistShare;
+    shareLimbTwist(setup, q, muscles, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, s.upperArm, s.lowerArm);
+    shareLimbTwist(setup, q, muscles, B.RightUpperArm, B.RightLowerArm, B.RightHand, s.upperArm, s.lowerArm);
+    shareLimbTwist(setup, q, muscles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg, s.lowerLeg);
+    shareLimbTwist(setup, q, muscles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg, s.lowerLeg);
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
     dc[B.Hips].set(0, 0, 0, 1);

@@ -16,7 +16,7 @@ const dir = new Vector3();
 const tmpV = new Vector3();
 const bodyQ = new Quaternion();
 const bodyInv = new Quaternion();
-const SIN_MIN_BEND = Math.sin((HINGE_MIN_BEND_DEG * Math.PI) / 180);
+const COS_MIN_BEND = Math.cos((HINGE_MIN_BEND_DEG * Math.PI) / 180);
 
 /** Muscles of one bone from its rotation relative to its mapped parent (canonical axes). */
 function writeBone(setup: MuscleSetup, bone: number, q: Quaternion, muscles: Float32Array): void {
@@ -37,6 +37,16 @@ function moveTwistToParent(child: Quaternion, parent: Quaternion, axis: Vector3)
     parent.multiplyInPlace(tmpQ);
     Quaternion.RotationAxisToRef(axis, -a, tmpQ);
     tmpQ.multiplyToRef(child, child);
+}
+
+/** An angle wrapped into (-pi, pi]. */
+function wrap(a: number): number {
+    return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
+}
+
+/** Of two angles, the one nearest zero. */
+function nearestToZero(a: number, b: number): number {
+    return Math.abs(a) <= Math.abs(b) ? a : b;
 }
 
 /** Moves a bone's twist about `axis` onto its child: the bone keeps only its swing, the world stays. */
@@ -71,21 +81,29 @@ function encodeLimb(setup: MuscleSetup, q: Quaternion[], root: number, upper: nu
         Quaternion.RotationAxisToRef(tu, -extra, tmpQ);
         tmpQ.multiplyToRef(q[lower], q[lower]);
     }
-    // Hinge: turn the upper bone about its axis so the lower bone lies in its bending plane.
+    // Hinge: turn the upper bone about its axis by the angle tau that puts the lower bone in its
+    // bending plane (perpendicular to its Z axis): d.az = 0 after turning d by -tau about tu.
+    // With d = dPar tu + dPerp: dPar (tu.az) + |dPerp| |azPerp| cos(phi - tau) = 0.
     tl.applyRotationQuaternionToRef(q[lower], dir);
-    dir.subtractInPlace(tu.scaleToRef(Vector3.Dot(dir, tu), tmpV));
-    const perp = dir.length();
-    if (perp > SIN_MIN_BEND) {
+    const bent = Vector3.Dot(dir, tl) < COS_MIN_BEND;
+    const dPar = Vector3.Dot(dir, tu);
+    dir.subtractInPlace(tu.scaleToRef(dPar, tmpV));
+    const r = dir.length();
+    if (bent && r > 1e-9) {
         const az = setup.axisZ[lower];
-        Vector3.CrossToRef(tu, az, tmpV);
-        tmpV.normalize();
-        if (Vector3.Dot(tmpV, dir) < 0) tmpV.scaleInPlace(-1);
-        // signed angle from tmpV to dir about tu
-        const tau = Math.atan2(Vector3.Dot(Vector3.CrossToRef(tmpV, dir, rv), tu), Vector3.Dot(tmpV, dir));
-        Quaternion.RotationAxisToRef(tu, tau, tmpQ);
-        q[upper].multiplyInPlace(tmpQ);
-        Quaternion.RotationAxisToRef(tu, -tau, tmpQ);
-        tmpQ.multiplyToRef(q[lower], q[lower]);
+        const azTu = Vector3.Dot(az, tu);
+        az.subtractToRef(tu.scaleToRef(azTu, tmpV), tmpV);
+        const sLen = tmpV.length();
+        if (sLen > 1e-9) {
+            const phi = Math.atan2(Vector3.Dot(Vector3.CrossToRef(tmpV, dir, rv), tu), Vector3.Dot(tmpV, dir));
+            const c = Math.max(-1, Math.min(1, (-dPar * azTu) / (r * sLen)));
+            const alpha = Math.acos(c);
+            const tau = nearestToZero(wrap(phi - alpha), wrap(phi + alpha));
+            Quaternion.RotationAxisToRef(tu, tau, tmpQ);
+            q[upper].multiplyInPlace(tmpQ);
+            Quaternion.RotationAxisToRef(tu, -tau, tmpQ);
+            tmpQ.multiplyToRef(q[lower], q[lower]);
+        }
     }
     if (root >= 0 && setup.joint[root] >= 0) writeBone(setup, root, q[root], muscles);
     writeBone(setup, upper, q[upper], muscles);

@@ -22,11 +22,11 @@ export const HUMAN_IK_GOAL_COUNT = 4;
  * Mutable and reusable: encode, decode and blending write into an existing pose without allocating.
  */
 export class HumanPose {
-    /** All 117 muscle values in one array: Unity's 95, then the 22 extra ones. */
+    /** All 121 muscle values in one array: Unity's 95, then the 26 extra ones. */
     public readonly values = new Float32Array(ALL_MUSCLE_COUNT);
     /** The 95 muscle values (see `Muscles`): 0 is the T-pose, +-1 the ends of each muscle's range. A view into {@link values}. */
     public readonly muscles = this.values.subarray(0, MUSCLE_COUNT);
-    /** The 22 extra muscles (finger digits' and toes' side swings, see `EXTRA_MUSCLE_COUNT`). A view into {@link values}. */
+    /** The 26 extra muscles (side swings of finger digits, toes, and nearly straight elbows and knees; see `EXTRA_MUSCLE_COUNT`). A view into {@link values}. */
     public readonly extraMuscles = this.values.subarray(MUSCLE_COUNT);
     /** Centre of mass relative to the T-pose ground origin, canonical frame, in avatar scales. */
     public readonly bodyPosition = new Vector3(0, 1, 0);

@@ -14,14 +14,15 @@ import { HumanBone, HUMAN_BONE_COUNT, HumanBoneMirrors } from "../humanoid/human
 export const MUSCLE_COUNT = 95;
 
 /**
- * Extra muscles (22), indices 95-116: the side swings Unity's set lacks (finger intermediate and
- * distal digits, toes), which real motion has. With them a round trip keeps every bone's direction;
- * without them those swings would be lost. Decoding ignores them where a rig has no such bone.
+ * Extra muscles (26), indices 95-120: the side swings Unity's set lacks, which real motion has:
+ * finger intermediate and distal digits, toes, and elbows and knees while nearly straight (bent
+ * further, their sideways part becomes twist of the bone above, as Mecanim does). With them a
+ * round trip keeps every bone's direction. Decoding ignores them where a rig has no such bone.
  */
-export const EXTRA_MUSCLE_COUNT = 22;
+export const EXTRA_MUSCLE_COUNT = 26;
 
 /** All muscle values a {@link HumanPose} carries: {@link MUSCLE_COUNT} + {@link EXTRA_MUSCLE_COUNT}. */
-export const ALL_MUSCLE_COUNT = 117;
+export const ALL_MUSCLE_COUNT = 121;
 
 /** Which rotation a muscle drives: 0 twist about the bone (X), 1 the Y swing, 2 the Z swing. */
 export type MuscleAxis = 0 | 1 | 2;
@@ -166,9 +167,13 @@ const ROWS: Row[] = [
     ...LEFT_EXTRA.map(mirrorRow),
     ["Left Toes In-Out", H.LeftToes, 1, -30, 30, F, L],
     ["Right Toes In-Out", H.RightToes, 1, -30, 30, F, R],
+    ["Left Lower Leg In-Out", H.LeftLowerLeg, 1, -20, 20, D, L],
+    ["Right Lower Leg In-Out", H.RightLowerLeg, 1, -20, 20, D, R],
+    ["Left Forearm Down-Up", H.LeftLowerArm, 1, -20, 20, L, U],
+    ["Right Forearm Down-Up", H.RightLowerArm, 1, -20, 20, R, U],
 ];
 
-/** Every muscle, Unity's 95 in Unity's order (index = muscle id), then the 22 extra ones. */
+/** Every muscle, Unity's 95 in Unity's order (index = muscle id), then the 26 extra ones. */
 export const Muscles: readonly IMuscleInfo[] = ROWS.map(([name, bone, axis, min, max, tip, toward]) => ({
     name,
     bone,
@@ -178,7 +183,7 @@ export const Muscles: readonly IMuscleInfo[] = ROWS.map(([name, bone, axis, min,
     motion: { tip, toward },
 }));
 
-/** Muscle names in order (`MuscleNames[39] === "Left Arm Down-Up"`), the 22 extra ones last. */
+/** Muscle names in order (`MuscleNames[39] === "Left Arm Down-Up"`), the 26 extra ones last. */
 export const MuscleNames: readonly string[] = Muscles.map((m) => m.name);
 
 /** For every human bone, the muscle of each axis [X twist, Y, Z], -1 where the bone has none. */

@@ -36,8 +36,12 @@ export const HIERARCHY_MASS: Readonly<Partial<Record<HumanBone, number>>> = {
     [HumanBone.RightHand]: 0.5,
 };
 
-/** A limb joint straighter than this (degrees) has no defined bending plane. */
-export const HINGE_MIN_BEND_DEG = 0.5;
+/**
+ * An elbow or knee bent less than this (degrees) keeps its sideways swing in its extra muscle;
+ * bent more, the sideways part becomes twist of the bone above so the joint bends as a hinge (the
+ * bending plane is well defined from here on; a small bend would make the twist jump).
+ */
+export const HINGE_MIN_BEND_DEG = 10;
 
 /** Per-avatar muscle settings (see {@link IHumanoidAvatarOptions}). */
 export interface IMuscleSettings {
