@@ -1,9 +1,14 @@
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";
-import { HumanBoneNames, HumanBoneRequired, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
-import type { IRig } from "../humanoid/rig.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanBone, HumanBoneNames, HumanBoneRequired, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
+import { ComputeRigWorldPose, type IRig } from "../humanoid/rig.js";
 import { ParseBvh } from "../io/bvh.js";
 import { CreateRigFromBvh } from "../io/bvhRig.js";
 import { WriteBvhRestPose } from "../io/bvhWriter.js";
+import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
+import { EncodeHumanPose } from "../muscle/encode.js";
+import { HumanPose } from "../muscle/humanPose.js";
+import { MuscleIndexFromName, Muscles, MUSCLE_COUNT } from "../muscle/muscles.js";
 import { BuildSampleRig, SampleCharacters } from "../samples/sampleCharacters.js";
 
 /** One line per fact, for the demo's report. */
@@ -31,13 +36,61 @@ function describeAvatar(title: string, avatar: HumanoidAvatar, extra: string): s
     return lines;
 }
 
+/** Angle in degrees between two directions. */
+function angleDeg(a: Vector3, b: Vector3): number {
+    const c = Vector3.Dot(a.normalizeToNew(), b.normalizeToNew());
+    return (Math.acos(Math.min(1, Math.max(-1, c))) * 180) / Math.PI;
+}
+
+/**
+ * Puts one muscle pose on every avatar and measures what came out in degrees, then reads the
+ * muscles back: the same numbers give the same pose on characters of any size and rig.
+ */
+function muscleDemo(avatars: readonly HumanoidAvatar[]): string[] {
+    const pose = new HumanPose();
+    const set: [string, number][] = [
+        ["Left Arm Down-Up", 0.6],
+        ["Right Forearm Stretch", -1],
+        ["Head Turn Left-Right", 0.5],
+        ["Left Upper Leg Front-Back", -0.4],
+        ["Left Lower Leg Stretch", -0.6],
+        ["Spine Front-Back", -0.25],
+    ];
+    for (const [name, value] of set) pose.values[MuscleIndexFromName(name)] = value;
+    const lines = ["Muscle space: one muscle pose (" + set.map(([n, v]) => `${n} ${v}`).join(", ") + ") on every sample"];
+    for (const avatar of avatars) {
+        const rigPose = DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar));
+        const w = ComputeRigWorldPose(avatar.rig, rigPose).positions;
+        const at = (b: HumanBone): Vector3 => w[avatar.getJoint(b)];
+        const arm = at(HumanBone.LeftLowerArm).subtract(at(HumanBone.LeftUpperArm));
+        const elevation = 90 - angleDeg(arm, avatar.frame.up);
+        const elbow = angleDeg(
+            at(HumanBone.RightLowerArm).subtract(at(HumanBone.RightUpperArm)),
+            at(HumanBone.RightHand).subtract(at(HumanBone.RightLowerArm)),
+        );
+        const knee = angleDeg(at(HumanBone.LeftLowerLeg).subtract(at(HumanBone.LeftUpperLeg)), at(HumanBone.LeftFoot).subtract(at(HumanBone.LeftLowerLeg)));
+        const back = EncodeHumanPose(avatar, rigPose, new HumanPose());
+        let worst = 0;
+        for (let i = 0; i < MUSCLE_COUNT; i++) {
+            if (avatar.isMapped(Muscles[i].bone)) worst = Math.max(worst, Math.abs(back.values[i] - pose.values[i]));
+        }
+        lines.push(
+            `  ${avatar.name.padEnd(28)} left arm ${elevation.toFixed(1)} deg above horizontal, right elbow bent ${elbow.toFixed(1)} deg, ` +
+                `left knee bent ${knee.toFixed(1)} deg; muscles read back within ${worst.toExponential(1)}`,
+        );
+    }
+    return lines;
+}
+
 /**
  * The demo on built-in samples (no files needed): builds each sample skeleton, maps it onto the
  * humanoid and makes its T-pose; one sample goes through a BVH file written and read back (Z-up,
- * inches) to show the BVH path. Returns the report text.
+ * inches) to show the BVH path; then one muscle pose is played on all of them and read back.
+ * Returns the report text.
  */
 export function RunDemo(): string {
     const out: string[] = ["babylon-humanoid demo: built-in sample characters, mapped onto the humanoid", ""];
+    const avatars: HumanoidAvatar[] = [];
     for (const spec of SampleCharacters) {
         let rig: IRig = BuildSampleRig(spec);
         let extra = `${spec.naming === "none" ? "unnamed joints" : `${spec.naming} names`}, ${spec.height} m ${spec.build}, arms ${spec.armsDownDeg} deg below horizontal${spec.oddLocalAxes ? ", scrambled local axes" : ""}`;
@@ -47,8 +100,11 @@ export function RunDemo(): string {
             rig = bvh.rig;
             extra += `; read back from a BVH written Z-up in inches (${text.length} bytes): detected ${bvh.conversion.upAxis.toUpperCase()}-up, ${bvh.conversion.unitsName}`;
         }
-        out.push(...describeAvatar(spec.name, BuildHumanoidAvatar(rig), extra), "");
+        const avatar = BuildHumanoidAvatar(rig);
+        avatars.push(avatar);
+        out.push(...describeAvatar(spec.name, avatar, extra), "");
     }
+    out.push(...muscleDemo(avatars), "");
     out.push("Next: `babylon-humanoid inspect <file>` on your own GLB, glTF, VRM or BVH files.");
     return out.join("\n");
 }

@@ -51,6 +51,15 @@ describe("babylon-humanoid CLI", () => {
             expect(r.stdout).toContain(name);
         }
         expect(r.stdout).toContain("detected Z-up, inches");
+        // The muscle pose lifts the left arm 0.6 of its 100 deg up-range (60 deg) on every sample,
+        // and the muscles read back to within rounding.
+        const muscleLines = r.stdout.split("\n").filter((l) => l.includes("deg above horizontal"));
+        expect(muscleLines).toHaveLength(4);
+        for (const line of muscleLines) {
+            const [, up, backErr] = /left arm (-?[\d.]+) deg above horizontal.*read back within ([\d.e+-]+)/.exec(line) ?? [];
+            expect(Math.abs(Number(up) - 60)).toBeLessThan(0.5);
+            expect(Number(backErr)).toBeLessThan(1e-9);
+        }
     });
 });
 
