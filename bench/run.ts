@@ -7,8 +7,16 @@ import { RunMuscleBench } from "./muscles.js";
 
 const m = RunMuscleBench();
 const rows: Array<[string, string, string]> = [
-    ["encode (rig pose -> HumanPose)", `${m.encodeMicroseconds.toFixed(1)} us/pose`, `${(m.referenceEncodeMicroseconds / m.encodeMicroseconds).toFixed(0)}x faster than the reference`],
-    ["decode (HumanPose -> rig pose)", `${m.decodeMicroseconds.toFixed(1)} us/pose`, `${(m.referenceDecodeMicroseconds / m.decodeMicroseconds).toFixed(0)}x faster than the reference`],
+    [
+        "encode (rig pose -> HumanPose)",
+        `${m.encodeMicroseconds.toFixed(1)} us/pose`,
+        `${(m.referenceEncodeMicroseconds / m.encodeMicroseconds).toFixed(0)}x faster than the reference`,
+    ],
+    [
+        "decode (HumanPose -> rig pose)",
+        `${m.decodeMicroseconds.toFixed(1)} us/pose`,
+        `${(m.referenceDecodeMicroseconds / m.decodeMicroseconds).toFixed(0)}x faster than the reference`,
+    ],
 ];
 const w0 = Math.max(...rows.map((r) => r[0].length));
 const w1 = Math.max(...rows.map((r) => r[1].length));
