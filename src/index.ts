@@ -11,6 +11,8 @@ export {
     BodySide,
     HumanBoneNames,
     HumanBoneParents,
+    HumanBoneChainChild,
+    LimbBones,
     RequiredHumanBones,
     HumanBoneRequired,
     HumanBoneSides,

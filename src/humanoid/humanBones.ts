@@ -177,6 +177,36 @@ export const HumanBoneParents: readonly number[] = (() => {
     return p;
 })();
 
+/** The arm and leg bones, shoulders to hands and thighs to feet (no toes, no fingers). */
+export const LimbBones: readonly HumanBone[] = [
+    H.LeftShoulder,
+    H.RightShoulder,
+    H.LeftUpperArm,
+    H.RightUpperArm,
+    H.LeftLowerArm,
+    H.RightLowerArm,
+    H.LeftHand,
+    H.RightHand,
+    H.LeftUpperLeg,
+    H.RightUpperLeg,
+    H.LeftLowerLeg,
+    H.RightLowerLeg,
+    H.LeftFoot,
+    H.RightFoot,
+];
+
+/**
+ * The next bone along a limb or finger, the one a bone points at in the T-pose: shoulder to upper
+ * arm to forearm to hand, thigh to shin to foot, one finger digit to the next; -1 for the others
+ * (hands, feet, distal digits, the spine and head, whose direction is fixed).
+ */
+export const HumanBoneChainChild: readonly number[] = (() => {
+    const c = new Array<number>(HUMAN_BONE_COUNT).fill(-1);
+    for (const b of LimbBones) if (b !== H.LeftShoulder && b !== H.RightShoulder) c[HumanBoneParents[b]] = b;
+    for (let b = H.LeftThumbProximal; b < HUMAN_BONE_COUNT; b++) if ((b - H.LeftThumbProximal) % 3 < 2) c[b] = b + 1;
+    return c;
+})();
+
 /** The 15 bones every avatar must map. */
 export const RequiredHumanBones: readonly HumanBone[] = [
     H.Hips,

@@ -1,6 +1,6 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
-import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
+import { HumanBone, HUMAN_BONE_COUNT, LimbBones } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
 import { QuaternionToRotationVectorToRef, SwingTwistDecompose } from "../math/swingTwist.js";
 import type { HumanPose } from "./humanPose.js";
@@ -211,22 +211,6 @@ export const GOAL_BONES: readonly HumanBone[] = [B.LeftFoot, B.RightFoot, B.Left
 /** Bones handled by `encodeLimb`. */
 const LIMB: readonly boolean[] = (() => {
     const l = new Array<boolean>(HUMAN_BONE_COUNT).fill(false);
-    for (const b of [
-        B.LeftShoulder,
-        B.RightShoulder,
-        B.LeftUpperArm,
-        B.RightUpperArm,
-        B.LeftLowerArm,
-        B.RightLowerArm,
-        B.LeftHand,
-        B.RightHand,
-        B.LeftUpperLeg,
-        B.RightUpperLeg,
-        B.LeftLowerLeg,
-        B.RightLowerLeg,
-        B.LeftFoot,
-        B.RightFoot,
-    ])
-        l[b] = true;
+    for (const b of LimbBones) l[b] = true;
     return l;
 })();

@@ -2,7 +2,16 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { ComputeBodyFrame } from "../humanoid/bodyFrame.js";
-import { BodySide, GetFingerBone, HumanBone, HumanBoneParents, HumanBoneSides, HUMAN_BONE_COUNT, IsFingerBone } from "../humanoid/humanBones.js";
+import {
+    BodySide,
+    GetFingerBone,
+    HumanBone,
+    HumanBoneChainChild,
+    HumanBoneParents,
+    HumanBoneSides,
+    HUMAN_BONE_COUNT,
+    IsFingerBone,
+} from "../humanoid/humanBones.js";
 import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
 import { BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
 
@@ -204,25 +213,12 @@ export class MuscleSetup {
             }
             return best;
         };
-        const NEXT: Partial<Record<HumanBone, HumanBone>> = {
-            [B.LeftShoulder]: B.LeftUpperArm,
-            [B.RightShoulder]: B.RightUpperArm,
-            [B.LeftUpperArm]: B.LeftLowerArm,
-            [B.RightUpperArm]: B.RightLowerArm,
-            [B.LeftLowerArm]: B.LeftHand,
-            [B.RightLowerArm]: B.RightHand,
-            [B.LeftUpperLeg]: B.LeftLowerLeg,
-            [B.RightUpperLeg]: B.RightLowerLeg,
-            [B.LeftLowerLeg]: B.LeftFoot,
-            [B.RightLowerLeg]: B.RightFoot,
-        };
         /** A bone's T-pose direction (canonical): to its next bone, else to its farthest child. */
         const direction = (b: HumanBone): Vector3 | null => {
             const j = this.joint[b];
             if (j < 0) return null;
-            let next = NEXT[b];
-            if (next === undefined && IsFingerBone(b) && (b - B.LeftThumbProximal) % 3 < 2) next = b + 1;
-            if (next !== undefined && this.joint[next] >= 0) return toCanon(ref.positions[this.joint[next]].subtract(ref.positions[j]));
+            const next = HumanBoneChainChild[b];
+            if (next >= 0 && this.joint[next] >= 0) return toCanon(ref.positions[this.joint[next]].subtract(ref.positions[j]));
             const tip = tipOf(j);
             return tip ? toCanon(tip) : null;
         };

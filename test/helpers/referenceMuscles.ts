@@ -4,8 +4,10 @@ import {
     BoneMuscles,
     GetFingerBone,
     HumanBone,
+    HumanBoneChainChild,
     HumanBoneParents,
     HUMAN_BONE_COUNT,
+    LimbBones,
     MuscleSetup,
     Muscles,
     RigJointKind,
@@ -106,22 +108,10 @@ function derive(avatar: HumanoidAvatar) {
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
         const finger = b >= B.LeftThumbProximal;
         const digit = finger ? (b - B.LeftThumbProximal) % 3 : -1;
-        const next: Record<number, number> = {
-            [B.LeftShoulder]: B.LeftUpperArm,
-            [B.RightShoulder]: B.RightUpperArm,
-            [B.LeftUpperArm]: B.LeftLowerArm,
-            [B.RightUpperArm]: B.RightLowerArm,
-            [B.LeftLowerArm]: B.LeftHand,
-            [B.RightLowerArm]: B.RightHand,
-            [B.LeftUpperLeg]: B.LeftLowerLeg,
-            [B.RightUpperLeg]: B.RightLowerLeg,
-            [B.LeftLowerLeg]: B.LeftFoot,
-            [B.RightLowerLeg]: B.RightFoot,
-        };
         let v: Vector3 | null;
         if (b <= B.Head) v = new Vector3(0, 1, 0);
         else if (b === B.LeftEye || b === B.RightEye || b === B.Jaw) v = new Vector3(0, 0, 1);
-        else v = dirTo(b, next[b] ?? (finger && digit < 2 ? b + 1 : -1));
+        else v = dirTo(b, HumanBoneChainChild[b]);
         if (!v && finger && digit > 0 && joint(b - 1) >= 0) v = t[b - 1].clone();
         t.push(v ?? (BoneMuscles[b][2] >= 0 ? new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip).normalize() : new Vector3(0, 1, 0)));
     }
@@ -253,22 +243,7 @@ export function ReferenceEncode(avatar: HumanoidAvatar, pose: IRigPose): Float64
             }
         }
     }
-    const limbBones = new Set<number>([
-        B.LeftShoulder,
-        B.RightShoulder,
-        B.LeftUpperArm,
-        B.RightUpperArm,
-        B.LeftLowerArm,
-        B.RightLowerArm,
-        B.LeftHand,
-        B.RightHand,
-        B.LeftUpperLeg,
-        B.RightUpperLeg,
-        B.LeftLowerLeg,
-        B.RightLowerLeg,
-        B.LeftFoot,
-        B.RightFoot,
-    ]);
+    const limbBones = new Set<number>(LimbBones);
     for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint(b) >= 0 && !limbBones.has(b)) write(b);
     return out;
 }
