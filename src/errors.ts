@@ -20,7 +20,13 @@ export type HumanoidErrorCode =
     /** A bone map (user override, JSON or VRM) is invalid: unknown bone, unknown joint, joint used twice, wrong order. */
     | "BAD_BONE_MAP"
     /** An option has an invalid value. */
-    | "BAD_OPTION";
+    | "BAD_OPTION"
+    /** A muscle clip file (JSON or binary) is invalid: truncated, unknown version, wrong lengths, NaN, unknown keys. */
+    | "CLIP_PARSE"
+    /** A clip cannot be converted: no frames, no animation that reaches the avatar's bones. */
+    | "CONVERT"
+    /** A file could not be written. */
+    | "FILE_WRITE";
 
 /**
  * The one error type of babylon-humanoid. Cold paths (parsing, mapping, building an avatar)

@@ -5,6 +5,7 @@ import { AngleBetweenDeg, type IBodyFrame } from "./bodyFrame.js";
 import { ApplyHumanBoneMapOverrides, ParseHumanBoneMap, SerializeHumanBoneMap, type HumanBoneMapJson } from "./boneMap.js";
 import { HumanBone, HumanBoneNames, HumanBoneParents, HUMAN_BONE_COUNT, RequiredHumanBones } from "./humanBones.js";
 import { ComputeRigWorldPose, GetRigJointLabel, GetRigRestPose, ValidateRig, type IRig, type IRigPose, type IRigWorldPose } from "./rig.js";
+import { CheckMuscleSettings } from "../muscle/setup.js";
 import { MakeReferenceTPose, type ITPoseCorrection, type TPoseMode } from "./tpose.js";
 
 /** Where the joint of a human bone came from. */
@@ -270,6 +271,7 @@ export function BuildHumanoidAvatar(rig: IRig, options: IHumanoidAvatarOptions =
             warnings.push("the toes point backwards in the reference pose: the map's left and right may be swapped, or the skeleton mirrored");
         }
     }
+    CheckMuscleSettings(rig.source, options);
     return new HumanoidAvatar({
         rig,
         boneToJoint: map,

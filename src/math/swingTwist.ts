@@ -56,6 +56,16 @@ export function SwingTwistDecompose(q: Quaternion, axis: Vector3, swing: Quatern
 }
 
 /**
+ * The twist angle of `q` about the unit `axis` (radians), on the turn nearest `near`: a rotation
+ * gives its twist only modulo a full turn, so a twist tracked past half a turn (a limb's twist
+ * with its neighbour's added) is read back on the side it was meant.
+ */
+export function TwistAngleNear(q: Quaternion, axis: Vector3, near: number): number {
+    const a = SwingTwistDecompose(q, axis, null, null);
+    return a + 2 * Math.PI * Math.round((near - a) / (2 * Math.PI));
+}
+
+/**
  * The rotation vector (axis times angle, radians) of a unit quaternion, shortest path: the log map.
  */
 export function QuaternionToRotationVectorToRef(q: Quaternion, result: Vector3): Vector3 {

@@ -2,7 +2,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { RotationVectorToQuaternionToRef, SwingTwistDecompose } from "../math/swingTwist.js";
+import { RotationVectorToQuaternionToRef, TwistAngleNear } from "../math/swingTwist.js";
 import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef } from "./kinematics.js";
 import { BoneMuscles } from "./muscles.js";
@@ -25,7 +25,8 @@ function twistOf(setup: MuscleSetup, bone: number, muscles: Float32Array): numbe
 
 /** The swing of a bone (Y and Z muscles) into `result`. */
 function swingOf(setup: MuscleSetup, bone: number, muscles: Float32Array, result: Quaternion): Quaternion {
-    const [, my, mz] = BoneMuscles[bone];
+    const my = BoneMuscles[bone][1];
+    const mz = BoneMuscles[bone][2];
     const y = my >= 0 ? setup.muscleToRadians(my, muscles[my]) : 0;
     const z = mz >= 0 ? setup.muscleToRadians(mz, muscles[mz]) : 0;
     const ay = setup.axisY[bone];
@@ -56,7 +57,9 @@ function shareLimbTwist(
     shareLower: number,
 ): void {
     const tu = setup.twistAxis[upper];
-    const a = SwingTwistDecompose(q[upper], tu, null, null) * shareUpper;
+    // The upper bone's twist as its muscle asks (past half a turn too), with what a missing
+    // shoulder folded in.
+    const a = TwistAngleNear(q[upper], tu, twistOf(setup, upper, muscles)) * shareUpper;
     Quaternion.RotationAxisToRef(tu, -a, tmpQ);
     q[upper].multiplyInPlace(tmpQ);
     const tl = setup.twistAxis[lower];

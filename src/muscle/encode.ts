@@ -2,11 +2,11 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT, LimbBones } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { QuaternionToRotationVectorToRef, SwingTwistDecompose } from "../math/swingTwist.js";
+import { QuaternionToRotationVectorToRef, SwingTwistDecompose, TwistAngleNear } from "../math/swingTwist.js";
 import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef, ForwardKinematicsToRef } from "./kinematics.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
-import { HINGE_MIN_BEND_DEG, MuscleSetup } from "./setup.js";
+import { HINGE_FULL_BEND_DEG, HINGE_MIN_BEND_DEG, MuscleSetup } from "./setup.js";
 
 const B = HumanBone;
 const swing = new Quaternion();
@@ -16,27 +16,40 @@ const dir = new Vector3();
 const tmpV = new Vector3();
 const bodyQ = new Quaternion();
 const bodyInv = new Quaternion();
-const COS_MIN_BEND = Math.cos((HINGE_MIN_BEND_DEG * Math.PI) / 180);
+const perp = new Vector3();
+const azPerp = new Vector3();
+const MIN_BEND = (HINGE_MIN_BEND_DEG * Math.PI) / 180;
+const FULL_BEND = (HINGE_FULL_BEND_DEG * Math.PI) / 180;
+const turned = new Quaternion();
+/** Secant steps for a partial hinge turn (converges to rounding in 3 or 4 on real rigs). */
+const SECANT_STEPS = 8;
 
-/** Muscles of one bone from its rotation relative to its mapped parent (canonical axes). */
-function writeBone(setup: MuscleSetup, bone: number, q: Quaternion, muscles: Float32Array): void {
+/**
+ * Muscles of one bone from its rotation relative to its mapped parent (canonical axes). `twist`
+ * overrides the twist angle (radians) read from `q`, for limbs whose twist is tracked past half a turn.
+ */
+function writeBone(setup: MuscleSetup, bone: number, q: Quaternion, muscles: Float32Array, twist?: number): void {
     const t = setup.twistAxis[bone];
-    const twist = SwingTwistDecompose(q, t, swing, null);
+    const measured = SwingTwistDecompose(q, t, swing, null);
     QuaternionToRotationVectorToRef(swing, rv);
-    const [mx, my, mz] = BoneMuscles[bone];
-    if (mx >= 0) muscles[mx] = setup.radiansToMuscle(mx, setup.twistSign[bone] * twist);
+    const m = BoneMuscles[bone];
+    const mx = m[0];
+    const my = m[1];
+    const mz = m[2];
+    if (mx >= 0) muscles[mx] = setup.radiansToMuscle(mx, setup.twistSign[bone] * (twist ?? measured));
     if (my >= 0) muscles[my] = setup.radiansToMuscle(my, Vector3.Dot(rv, setup.axisY[bone]));
     if (mz >= 0) muscles[mz] = setup.radiansToMuscle(mz, Vector3.Dot(rv, setup.axisZ[bone]));
 }
 
-/** Moves a bone's twist about `axis` onto its parent: the child keeps only its swing, the world stays. */
-function moveTwistToParent(child: Quaternion, parent: Quaternion, axis: Vector3): void {
+/** Moves a bone's twist about `axis` onto its parent: the child keeps only its swing, the world stays. Returns the angle moved. */
+function moveTwistToParent(child: Quaternion, parent: Quaternion, axis: Vector3): number {
     // child = swing * twist(a)  ->  child = twist(-a) * child = swing', parent = parent * twist(a)
     const a = SwingTwistDecompose(child, axis, null, null);
     Quaternion.RotationAxisToRef(axis, a, tmpQ);
     parent.multiplyInPlace(tmpQ);
     Quaternion.RotationAxisToRef(axis, -a, tmpQ);
     tmpQ.multiplyToRef(child, child);
+    return a;
 }
 
 /** An angle wrapped into (-pi, pi]. */
@@ -44,71 +57,172 @@ function wrap(a: number): number {
     return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
 }
 
-/** Of two angles, the one nearest zero. */
-function nearestToZero(a: number, b: number): number {
-    return Math.abs(a) <= Math.abs(b) ? a : b;
-}
-
-/** Moves a bone's twist about `axis` onto its child: the bone keeps only its swing, the world stays. */
-function moveTwistToChild(parent: Quaternion, child: Quaternion, axis: Vector3): void {
+/** Moves a bone's twist about `axis` onto its child: the bone keeps only its swing, the world stays. Returns the angle moved. */
+function moveTwistToChild(parent: Quaternion, child: Quaternion, axis: Vector3): number {
     // parent = swing * twist(a) -> parent = swing, child = twist(a) * child
     const a = SwingTwistDecompose(parent, axis, parent, null);
     Quaternion.RotationAxisToRef(axis, a, tmpQ);
     tmpQ.multiplyToRef(child, child);
+    return a;
+}
+
+/** Turns the upper bone about its axis by `tau` and the lower bone back, so no bone's direction changes. */
+function turnUpper(q: Quaternion[], upper: number, lower: number, tu: Vector3, tau: number): void {
+    Quaternion.RotationAxisToRef(tu, tau, tmpQ);
+    q[upper].multiplyInPlace(tmpQ);
+    Quaternion.RotationAxisToRef(tu, -tau, tmpQ);
+    tmpQ.multiplyToRef(q[lower], q[lower]);
+}
+
+/** Y and Z swing angles (radians) of the last {@link lowerSwing} call. */
+let swingY = 0;
+let swingZ = 0;
+
+/** Swing of a bone about its Y and Z axes (into swingY, swingZ); returns the swing angle (radians). */
+function lowerSwing(setup: MuscleSetup, bone: number, q: Quaternion): number {
+    SwingTwistDecompose(q, setup.twistAxis[bone], swing, null);
+    QuaternionToRotationVectorToRef(swing, rv);
+    swingY = Vector3.Dot(rv, setup.axisY[bone]);
+    swingZ = Vector3.Dot(rv, setup.axisZ[bone]);
+    return Math.sqrt(swingY * swingY + swingZ * swingZ);
+}
+
+/** The lower bone's bend direction (radians, see encodeLimb) once the upper bone turns by `tau`. */
+function bendDirectionAfter(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, lower: number, tau: number): number {
+    Quaternion.RotationAxisToRef(tu, -tau, turned);
+    turned.multiplyInPlace(qLower);
+    lowerSwing(setup, lower, turned);
+    return Math.atan2(swingY, -swingZ);
 }
 
 /**
- * One limb (arm or leg): shoulder twist onto the upper arm, hand (foot) twist onto the forearm
- * (lower leg), the twist share undone, and the elbow (knee) made a pure hinge by turning the upper
- * bone about its own axis, which keeps every bone's direction.
+ * The turn of the upper bone about its axis (radians, within half a turn) that makes the lower
+ * bone flex as a pure hinge: its direction d in the bending plane (d.az = 0 after turning d by
+ * -tau about tu) and bent the natural way (negative Stretch). With d = dPar tu + dPerp the plane
+ * condition is dPar (tu.az) + |dPerp| |azPerp| cos(phi - tau) = 0, two roots phi +- alpha. NaN
+ * when the lower bone lies along the upper bone's axis.
  */
-function encodeLimb(setup: MuscleSetup, q: Quaternion[], root: number, upper: number, lower: number, end: number, share: number, muscles: Float32Array): void {
+function flexingTurn(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, tl: Vector3, lower: number): number {
+    tl.applyRotationQuaternionToRef(qLower, dir);
+    const dPar = Vector3.Dot(dir, tu);
+    dir.subtractToRef(tu.scaleToRef(dPar, tmpV), perp);
+    const r = perp.length();
+    const az = setup.axisZ[lower];
+    const azTu = Vector3.Dot(az, tu);
+    az.subtractToRef(tu.scaleToRef(azTu, tmpV), azPerp);
+    const sLen = azPerp.length();
+    if (r < 1e-9 || sLen < 1e-9) return NaN;
+    const phi = Math.atan2(Vector3.Dot(Vector3.CrossToRef(azPerp, perp, tmpV), tu), Vector3.Dot(azPerp, perp));
+    const alpha = Math.acos(Math.max(-1, Math.min(1, (-dPar * azTu) / (r * sLen))));
+    const a = wrap(phi - alpha);
+    const b = wrap(phi + alpha);
+    return Math.abs(bendDirectionAfter(setup, qLower, tu, lower, a)) <= Math.abs(bendDirectionAfter(setup, qLower, tu, lower, b)) ? a : b;
+}
+
+/**
+ * The turn of the upper bone that brings the lower bone's bend direction from `psi` (turn 0) to
+ * `target`, on the way to the pure hinge at `sigma` (where it is 0): secant steps, exact when the
+ * two bones' axes are parallel and a few steps otherwise.
+ */
+function turnForBendDirection(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, lower: number, psi: number, sigma: number, target: number): number {
+    let t0 = 0;
+    let p0 = psi;
+    let t1 = sigma;
+    let p1 = 0;
+    for (let k = 0; k < SECANT_STEPS && Math.abs(p1 - p0) > 1e-15; k++) {
+        const t2 = t1 + ((target - p1) * (t1 - t0)) / (p1 - p0);
+        const p2 = bendDirectionAfter(setup, qLower, tu, lower, t2);
+        t0 = t1;
+        p0 = p1;
+        t1 = t2;
+        p1 = p2;
+        if (Math.abs(p1 - target) < 1e-13) break;
+    }
+    return t1;
+}
+
+/**
+ * One limb (arm or leg): shoulder twist onto the upper arm, hand twist onto the forearm, the twist
+ * shares undone, and the elbow (knee) made a pure hinge by turning the upper
+ * bone about its own axis, which keeps every bone's direction. Twists are tracked as numbers along
+ * the way, so a limb twisted more than half a turn in total (upper arm with the shoulder's twist,
+ * forearm with the hand's) keeps its value instead of wrapping to the other side.
+ */
+function encodeLimb(
+    setup: MuscleSetup,
+    q: Quaternion[],
+    root: number,
+    upper: number,
+    lower: number,
+    end: number,
+    share: number,
+    lowerShare: number,
+    muscles: Float32Array,
+): void {
     const tu = setup.twistAxis[upper];
     const tl = setup.twistAxis[lower];
+    const along = Vector3.Dot(tu, tl);
+    let upperTwist = SwingTwistDecompose(q[upper], tu, null, null);
+    let lowerTwist = SwingTwistDecompose(q[lower], tl, null, null);
     if (root >= 0 && setup.joint[root] >= 0 && setup.parentBone[upper] === root) {
         // The shoulder has no twist muscle: its twist about its own axis (which keeps the upper
         // arm where it is) goes to the upper arm.
-        moveTwistToChild(q[root], q[upper], setup.twistAxis[root]);
+        const tr = setup.twistAxis[root];
+        upperTwist += moveTwistToChild(q[root], q[upper], tr) * Vector3.Dot(tr, tu);
     }
-    moveTwistToParent(q[end], q[lower], tl);
+    // The hand has no twist muscle: its twist about the forearm's axis goes to the forearm (and
+    // decoding hands the forearm's share back). The foot keeps its own (its roll).
+    const endTwists = BoneMuscles[end][0] >= 0;
+    if (!endTwists) lowerTwist += moveTwistToParent(q[end], q[lower], tl);
     // Undo the twist share: decoding gives the upper bone (1 - share) of its twist and the lower
     // bone the rest as a prefix about the upper bone's axis.
     if (share < 0.999) {
-        const a = SwingTwistDecompose(q[upper], tu, null, null);
+        const a = TwistAngleNear(q[upper], tu, upperTwist);
         const extra = a / (1 - share) - a;
-        Quaternion.RotationAxisToRef(tu, extra, tmpQ);
-        q[upper].multiplyInPlace(tmpQ);
-        Quaternion.RotationAxisToRef(tu, -extra, tmpQ);
-        tmpQ.multiplyToRef(q[lower], q[lower]);
+        turnUpper(q, upper, lower, tu, extra);
+        upperTwist = a + extra;
+        lowerTwist -= extra * along;
     }
-    // Hinge: turn the upper bone about its axis by the angle tau that puts the lower bone in its
-    // bending plane (perpendicular to its Z axis): d.az = 0 after turning d by -tau about tu.
-    // With d = dPar tu + dPerp: dPar (tu.az) + |dPerp| |azPerp| cos(phi - tau) = 0.
-    tl.applyRotationQuaternionToRef(q[lower], dir);
-    const bent = Vector3.Dot(dir, tl) < COS_MIN_BEND;
-    const dPar = Vector3.Dot(dir, tu);
-    dir.subtractInPlace(tu.scaleToRef(dPar, tmpV));
-    const r = dir.length();
-    if (bent && r > 1e-9) {
-        const az = setup.axisZ[lower];
-        const azTu = Vector3.Dot(az, tu);
-        az.subtractToRef(tu.scaleToRef(azTu, tmpV), tmpV);
-        const sLen = tmpV.length();
-        if (sLen > 1e-9) {
-            const phi = Math.atan2(Vector3.Dot(Vector3.CrossToRef(tmpV, dir, rv), tu), Vector3.Dot(tmpV, dir));
-            const c = Math.max(-1, Math.min(1, (-dPar * azTu) / (r * sLen)));
-            const alpha = Math.acos(c);
-            const tau = nearestToZero(wrap(phi - alpha), wrap(phi + alpha));
-            Quaternion.RotationAxisToRef(tu, tau, tmpQ);
-            q[upper].multiplyInPlace(tmpQ);
-            Quaternion.RotationAxisToRef(tu, -tau, tmpQ);
-            tmpQ.multiplyToRef(q[lower], q[lower]);
+    // Hinge: the lower bone's swing has a bend (angle) and a bend direction psi (0: flexing,
+    // +-pi: hyperextending, +-pi/2: sideways). Bent more than HINGE_MIN_BEND_DEG, the joint should
+    // flex as a hinge: turning the upper bone about its own axis (and the lower bone back, so no
+    // bone moves) changes psi. psi may keep a slack that shrinks from pi to 0 between the two
+    // bend thresholds, so values change smoothly with the bend; the turn brings psi just within
+    // the slack. The slack depends on the lower bone's muscles only, so encoding a decoded pose,
+    // on any avatar, turns nothing.
+    const bend = lowerSwing(setup, lower, q[lower]);
+    const psi = Math.atan2(swingY, -swingZ);
+    const weight = bend <= MIN_BEND ? 0 : bend >= FULL_BEND ? 1 : smoothStep((bend - MIN_BEND) / (FULL_BEND - MIN_BEND));
+    const slack = Math.PI * (1 - weight);
+    if (weight > 0 && Math.abs(psi) > slack) {
+        const sigma = flexingTurn(setup, q[lower], tu, tl, lower);
+        if (sigma === sigma) {
+            const tau = slack <= 0 ? sigma : turnForBendDirection(setup, q[lower], tu, lower, psi, sigma, psi > 0 ? slack : -slack);
+            turnUpper(q, upper, lower, tu, tau);
+            upperTwist += tau;
+            lowerTwist -= tau * along;
         }
     }
+    // Undo the lower bone's share for a foot: decoding gives the shin (1 - share) of its twist and
+    // the foot the rest as a prefix about the shin's axis.
+    if (endTwists && lowerShare < 0.999) {
+        const a = TwistAngleNear(q[lower], tl, lowerTwist);
+        const extra = a / (1 - lowerShare) - a;
+        Quaternion.RotationAxisToRef(tl, extra, tmpQ);
+        q[lower].multiplyInPlace(tmpQ);
+        Quaternion.RotationAxisToRef(tl, -extra, tmpQ);
+        tmpQ.multiplyToRef(q[end], q[end]);
+        lowerTwist = a + extra;
+    }
     if (root >= 0 && setup.joint[root] >= 0) writeBone(setup, root, q[root], muscles);
-    writeBone(setup, upper, q[upper], muscles);
-    writeBone(setup, lower, q[lower], muscles);
+    writeBone(setup, upper, q[upper], muscles, TwistAngleNear(q[upper], tu, upperTwist));
+    writeBone(setup, lower, q[lower], muscles, TwistAngleNear(q[lower], tl, lowerTwist));
     writeBone(setup, end, q[end], muscles);
+}
+
+/** 3t^2 - 2t^3: 0 at 0, 1 at 1, flat at both ends. */
+function smoothStep(t: number): number {
+    return t * t * (3 - 2 * t);
 }
 
 /**
@@ -139,10 +253,10 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
     const muscles = result.values;
     muscles.fill(0);
     const s = setup.twistShare;
-    encodeLimb(setup, q, B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, s.upperArm, muscles);
-    encodeLimb(setup, q, B.RightShoulder, B.RightUpperArm, B.RightLowerArm, B.RightHand, s.upperArm, muscles);
-    encodeLimb(setup, q, -1, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg, muscles);
-    encodeLimb(setup, q, -1, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg, muscles);
+    encodeLimb(setup, q, B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, s.upperArm, s.lowerArm, muscles);
+    encodeLimb(setup, q, B.RightShoulder, B.RightUpperArm, B.RightLowerArm, B.RightHand, s.upperArm, s.lowerArm, muscles);
+    encodeLimb(setup, q, -1, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg, s.lowerLeg, muscles);
+    encodeLimb(setup, q, -1, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg, s.lowerLeg, muscles);
     // Fingers have no twist muscle: a digit's twist goes to the next digit (as a prefix about its
     // own axis), so every digit keeps its direction; the last digit's twist is dropped.
     for (let side = 0; side < 2; side++) {

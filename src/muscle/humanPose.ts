@@ -12,6 +12,9 @@ export enum HumanIKGoal {
 /** Number of IK goals (4). */
 export const HUMAN_IK_GOAL_COUNT = 4;
 
+/** The goal each goal mirrors to. */
+const MIRROR_GOAL: readonly HumanIKGoal[] = [HumanIKGoal.RightFoot, HumanIKGoal.LeftFoot, HumanIKGoal.RightHand, HumanIKGoal.LeftHand];
+
 /**
  * A pose that belongs to no skeleton: 95 normalized muscle values plus the body.
  *
@@ -22,11 +25,11 @@ export const HUMAN_IK_GOAL_COUNT = 4;
  * Mutable and reusable: encode, decode and blending write into an existing pose without allocating.
  */
 export class HumanPose {
-    /** All 121 muscle values in one array: Unity's 95, then the 26 extra ones. */
+    /** All 123 muscle values in one array: Unity's 95, then the 28 extra ones. */
     public readonly values = new Float32Array(ALL_MUSCLE_COUNT);
     /** The 95 muscle values (see `Muscles`): 0 is the T-pose, +-1 the ends of each muscle's range. A view into {@link values}. */
     public readonly muscles = this.values.subarray(0, MUSCLE_COUNT);
-    /** The 26 extra muscles (side swings of finger digits, toes, and nearly straight elbows and knees; see `EXTRA_MUSCLE_COUNT`). A view into {@link values}. */
+    /** The 28 extra muscles (side swings of finger digits, toes, nearly straight elbows and knees, and the foot's roll; see `EXTRA_MUSCLE_COUNT`). A view into {@link values}. */
     public readonly extraMuscles = this.values.subarray(MUSCLE_COUNT);
     /** Centre of mass relative to the T-pose ground origin, canonical frame, in avatar scales. */
     public readonly bodyPosition = new Vector3(0, 1, 0);
@@ -86,12 +89,11 @@ export class HumanPose {
         result.bodyPosition.set(-pose.bodyPosition.x, pose.bodyPosition.y, pose.bodyPosition.z);
         const r = pose.bodyRotation;
         result.bodyRotation.set(r.x, -r.y, -r.z, r.w);
-        const swap = [HumanIKGoal.RightFoot, HumanIKGoal.LeftFoot, HumanIKGoal.RightHand, HumanIKGoal.LeftHand];
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             const p = pose.goalPositions[g];
             const q = pose.goalRotations[g];
-            result.goalPositions[swap[g]].set(-p.x, p.y, p.z);
-            result.goalRotations[swap[g]].set(q.x, -q.y, -q.z, q.w);
+            result.goalPositions[MIRROR_GOAL[g]].set(-p.x, p.y, p.z);
+            result.goalRotations[MIRROR_GOAL[g]].set(q.x, -q.y, -q.z, q.w);
         }
         return result;
     }

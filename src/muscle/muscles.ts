@@ -14,15 +14,16 @@ import { HumanBone, HUMAN_BONE_COUNT, HumanBoneMirrors } from "../humanoid/human
 export const MUSCLE_COUNT = 95;
 
 /**
- * Extra muscles (26), indices 95-120: the side swings Unity's set lacks, which real motion has:
- * finger intermediate and distal digits, toes, and elbows and knees while nearly straight (bent
- * further, their sideways part becomes twist of the bone above, as Mecanim does). With them a
- * round trip keeps every bone's direction. Decoding ignores them where a rig has no such bone.
+ * Extra muscles (28), indices 95-122: the motions Unity's set lacks, which real motion has: side
+ * swings of finger intermediate and distal digits and of the toes, of elbows and knees while
+ * nearly straight (bent further, their sideways part becomes twist of the bone above, as Mecanim
+ * does), and the foot's roll (inversion and eversion). With them a round trip keeps every bone's
+ * direction. Decoding ignores them where a rig has no such bone.
  */
-export const EXTRA_MUSCLE_COUNT = 26;
+export const EXTRA_MUSCLE_COUNT = 28;
 
 /** All muscle values a {@link HumanPose} carries: {@link MUSCLE_COUNT} + {@link EXTRA_MUSCLE_COUNT}. */
-export const ALL_MUSCLE_COUNT = 121;
+export const ALL_MUSCLE_COUNT = 123;
 
 /** Which rotation a muscle drives: 0 twist about the bone (X), 1 the Y swing, 2 the Z swing. */
 export type MuscleAxis = 0 | 1 | 2;
@@ -101,7 +102,7 @@ const LEFT_LEG: Row[] = [
     ["Left Lower Leg Stretch", H.LeftLowerLeg, 2, -80, 80, D, F],
     ["Left Lower Leg Twist In-Out", H.LeftLowerLeg, 0, -90, 90, F, L],
     ["Left Foot Up-Down", H.LeftFoot, 2, -50, 50, F, D],
-    ["Left Foot Twist In-Out", H.LeftFoot, 1, -30, 30, D, L], // the sole turns out (eversion)
+    ["Left Foot Twist In-Out", H.LeftFoot, 1, -30, 30, F, L], // the toes turn out (about the foot's up axis)
     ["Left Toes Up-Down", H.LeftToes, 2, -50, 50, F, D],
 ];
 const LEFT_ARM: Row[] = [
@@ -171,9 +172,11 @@ const ROWS: Row[] = [
     ["Right Lower Leg In-Out", H.RightLowerLeg, 1, -20, 20, D, R],
     ["Left Forearm Down-Up", H.LeftLowerArm, 1, -20, 20, L, U],
     ["Right Forearm Down-Up", H.RightLowerArm, 1, -20, 20, R, U],
+    ["Left Foot Roll In-Out", H.LeftFoot, 0, -30, 30, D, L], // about the foot's own axis: the sole turns out (eversion)
+    ["Right Foot Roll In-Out", H.RightFoot, 0, -30, 30, D, R],
 ];
 
-/** Every muscle, Unity's 95 in Unity's order (index = muscle id), then the 26 extra ones. */
+/** Every muscle, Unity's 95 in Unity's order (index = muscle id), then the 28 extra ones. */
 export const Muscles: readonly IMuscleInfo[] = ROWS.map(([name, bone, axis, min, max, tip, toward]) => ({
     name,
     bone,
@@ -183,7 +186,7 @@ export const Muscles: readonly IMuscleInfo[] = ROWS.map(([name, bone, axis, min,
     motion: { tip, toward },
 }));
 
-/** Muscle names in order (`MuscleNames[39] === "Left Arm Down-Up"`), the 26 extra ones last. */
+/** Muscle names in order (`MuscleNames[39] === "Left Arm Down-Up"`), the 28 extra ones last. */
 export const MuscleNames: readonly string[] = Muscles.map((m) => m.name);
 
 /** For every human bone, the muscle of each axis [X twist, Y, Z], -1 where the bone has none. */

@@ -48,9 +48,13 @@ export const HIERARCHY_MASS: Readonly<Partial<Record<HumanBone, number>>> = {
 /**
  * An elbow or knee bent less than this (degrees) keeps its sideways swing in its extra muscle;
  * bent more, the sideways part becomes twist of the bone above so the joint bends as a hinge (the
- * bending plane is well defined from here on; a small bend would make the twist jump).
+ * bending plane is well defined from here on; a small bend would make the twist jump). The hinge
+ * turn fades in from here to {@link HINGE_FULL_BEND_DEG}.
  */
 export const HINGE_MIN_BEND_DEG = 10;
+
+/** Bend (degrees) from which an elbow or knee is read fully as a hinge (see {@link HINGE_MIN_BEND_DEG}). */
+export const HINGE_FULL_BEND_DEG = 25;
 
 /** Per-avatar muscle settings (see {@link IHumanoidAvatarOptions}). */
 export interface IMuscleSettings {
@@ -63,14 +67,44 @@ export interface IMuscleSettings {
 const B = HumanBone;
 
 /**
- * The bone whose direction is a bone's twist axis, when it is not its own: the hand and foot twist
- * about the forearm and shin, so their twist can move there exactly.
+ * Checks muscle settings and returns the muscle ranges they give (degrees). Throws a
+ * {@link HumanoidError} `BAD_OPTION` naming the avatar and the field: unknown muscle, a range
+ * that is not `[min < 0, max > 0]`, a twist share outside 0..1. Called when an avatar is built, so
+ * encoding and decoding never meet bad settings.
+ */
+export function CheckMuscleSettings(avatarName: string, settings: IMuscleSettings): { minDeg: Float32Array; maxDeg: Float32Array } {
+    const minDeg = Float32Array.from(Muscles.map((m) => m.minDeg));
+    const maxDeg = Float32Array.from(Muscles.map((m) => m.maxDeg));
+    for (const [name, range] of Object.entries(settings.muscleRanges ?? {})) {
+        const i = MuscleIndexFromName(name);
+        if (i < 0) throw new HumanoidError("BAD_OPTION", `${avatarName}: muscleRanges: unknown muscle '${name}'`);
+        const [lo, hi] = Array.isArray(range) ? (range as [number, number]) : [NaN, NaN];
+        if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo < 0 && hi > 0)) {
+            throw new HumanoidError(
+                "BAD_OPTION",
+                `${avatarName}: muscleRanges['${name}'] must be [min, max] degrees with min < 0 < max, got ${JSON.stringify(range)}`,
+            );
+        }
+        minDeg[i] = lo;
+        maxDeg[i] = hi;
+    }
+    for (const [k, v] of Object.entries(settings.twist ?? {})) {
+        if (!["upperArm", "lowerArm", "upperLeg", "lowerLeg"].includes(k)) {
+            throw new HumanoidError("BAD_OPTION", `${avatarName}: twist: unknown share '${k}' (upperArm, lowerArm, upperLeg or lowerLeg)`);
+        }
+        if (!(typeof v === "number" && v >= 0 && v <= 1)) throw new HumanoidError("BAD_OPTION", `${avatarName}: twist.${k} must be between 0 and 1, got ${v}`);
+    }
+    return { minDeg, maxDeg };
+}
+
+/**
+ * The bone whose direction is a bone's twist axis, when it is not its own: the hand twists about
+ * the forearm, so its twist (which has no muscle) can move there exactly. The foot twists about
+ * its own axis, heel to toes (its roll, an extra muscle), as Mecanim's foot frame does.
  */
 const TWIST_AXIS_OF: Readonly<Partial<Record<HumanBone, HumanBone>>> = {
     [B.LeftHand]: B.LeftLowerArm,
     [B.RightHand]: B.RightLowerArm,
-    [B.LeftFoot]: B.LeftLowerLeg,
-    [B.RightFoot]: B.RightLowerLeg,
 };
 
 /** Canonical directions: R right, U up, F forward. */
@@ -196,8 +230,8 @@ export class MuscleSetup {
             if (p >= 0 && this.belowHips[p]) this.belowHips[i] = 1;
         }
 
-        // Twist axes: the bone's T-pose direction (limbs, fingers, toes), the canonical up (trunk,
-        // neck, head) or forward (eyes, jaw), or a neighbour's (shoulder, hand, foot).
+        // Twist axes: the bone's T-pose direction (limbs, fingers, feet, toes), the canonical up
+        // (trunk, neck, head) or forward (eyes, jaw), or the forearm's for the hand.
         const children = GetRigChildren(rig);
         const tipOf = (joint: number): Vector3 | null => {
             let best: Vector3 | null = null;
@@ -266,27 +300,11 @@ export class MuscleSetup {
             }
         }
 
-        // Ranges and twist shares.
-        this.minDeg = Float32Array.from(Muscles.map((m) => m.minDeg));
-        this.maxDeg = Float32Array.from(Muscles.map((m) => m.maxDeg));
-        for (const [name, range] of Object.entries(settings.muscleRanges ?? {})) {
-            const i = MuscleIndexFromName(name);
-            if (i < 0) throw new HumanoidError("BAD_OPTION", `${avatar.name}: muscleRanges: unknown muscle '${name}'`);
-            const [lo, hi] = range as [number, number];
-            if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo < 0 && hi > 0)) {
-                throw new HumanoidError(
-                    "BAD_OPTION",
-                    `${avatar.name}: muscleRanges['${name}'] must be [min, max] degrees with min < 0 < max, got ${JSON.stringify(range)}`,
-                );
-            }
-            this.minDeg[i] = lo;
-            this.maxDeg[i] = hi;
-        }
-        const share = (k: "upperArm" | "lowerArm" | "upperLeg" | "lowerLeg"): number => {
-            const v = settings.twist?.[k] ?? 0.5;
-            if (!(v >= 0 && v <= 1)) throw new HumanoidError("BAD_OPTION", `${avatar.name}: twist.${k} must be between 0 and 1, got ${v}`);
-            return v;
-        };
+        // Ranges and twist shares (checked when the avatar was built).
+        const checked = CheckMuscleSettings(avatar.name, settings);
+        this.minDeg = checked.minDeg;
+        this.maxDeg = checked.maxDeg;
+        const share = (k: "upperArm" | "lowerArm" | "upperLeg" | "lowerLeg"): number => settings.twist?.[k] ?? 0.5;
         this.twistShare = { upperArm: share("upperArm"), lowerArm: share("lowerArm"), upperLeg: share("upperLeg"), lowerLeg: share("lowerLeg") };
 
         this.tposeCanonical = [];

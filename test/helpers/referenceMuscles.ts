@@ -7,6 +7,8 @@ import {
     HumanBoneChainChild,
     HumanBoneParents,
     HUMAN_BONE_COUNT,
+    HINGE_FULL_BEND_DEG,
+    HINGE_MIN_BEND_DEG,
     LimbBones,
     MuscleSetup,
     Muscles,
@@ -115,13 +117,9 @@ function derive(avatar: HumanoidAvatar) {
         if (!v && finger && digit > 0 && joint(b - 1) >= 0) v = t[b - 1].clone();
         t.push(v ?? (BoneMuscles[b][2] >= 0 ? new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip).normalize() : new Vector3(0, 1, 0)));
     }
-    for (const [bone, from] of [
-        [B.LeftHand, B.LeftLowerArm],
-        [B.RightHand, B.RightLowerArm],
-        [B.LeftFoot, B.LeftLowerLeg],
-        [B.RightFoot, B.RightLowerLeg],
-    ])
-        t[bone] = t[from].clone();
+    // The hand twists about the forearm's axis; the foot about its own.
+    t[B.LeftHand] = t[B.LeftLowerArm].clone();
+    t[B.RightHand] = t[B.RightLowerArm].clone();
     const ay: Vector3[] = [];
     const az: Vector3[] = [];
     const sign: number[] = [];
@@ -163,75 +161,102 @@ export function ReferenceEncode(avatar: HumanoidAvatar, pose: IRigPose): Float64
         const deg = (rad * 180) / Math.PI;
         return deg >= 0 ? deg / d.setup.maxDeg[mi] : deg / -d.setup.minDeg[mi];
     };
-    const write = (b: number): void => {
+    const write = (b: number, twistNear?: number): void => {
         const { swing, twist } = swingTwist(Q[b], t[b]);
+        // A tracked limb twist: the same rotation, on the turn nearest the tracked number.
+        const tw = twistNear === undefined ? twist : twist + 2 * Math.PI * Math.round((twistNear - twist) / (2 * Math.PI));
         const [mx, my, mz] = BoneMuscles[b];
-        if (mx >= 0) out[mx] = toMuscle(mx, d.sign[b] * twist);
+        if (mx >= 0) out[mx] = toMuscle(mx, d.sign[b] * tw);
         if (my >= 0) out[my] = toMuscle(my, Vector3.Dot(swing, d.ay[b]));
         if (mz >= 0) out[mz] = toMuscle(mz, Vector3.Dot(swing, d.az[b]));
     };
-    const limb = (root: number, up: number, lo: number, end: number, share: number): void => {
+    const near = (angle: number, target: number): number => angle + 2 * Math.PI * Math.round((target - angle) / (2 * Math.PI));
+    const limb = (root: number, up: number, lo: number, end: number, share: number, lowerShare: number): void => {
+        // Twists tracked as numbers, so a limb twisted more than half a turn keeps its sign.
+        const along = Vector3.Dot(t[up], t[lo]);
+        let upTwist = swingTwist(Q[up], t[up]).twist;
+        let loTwist = swingTwist(Q[lo], t[lo]).twist;
         if (root >= 0 && joint(root) >= 0 && parentBone(up) === root) {
             const { twist } = swingTwist(Q[root], t[root]);
             Q[root] = compose(Q[root], axisAngle(t[root], -twist));
             Q[up] = compose(axisAngle(t[root], twist), Q[up]);
+            upTwist += twist * Vector3.Dot(t[root], t[up]);
         }
-        const chi = swingTwist(Q[end], t[lo]).twist;
-        Q[lo] = compose(Q[lo], axisAngle(t[lo], chi));
-        Q[end] = compose(axisAngle(t[lo], -chi), Q[end]);
+        // The hand's twist about the forearm goes to the forearm; the foot keeps its own (its roll).
+        const endTwists = BoneMuscles[end][0] >= 0;
+        if (!endTwists) {
+            const chi = swingTwist(Q[end], t[lo]).twist;
+            Q[lo] = compose(Q[lo], axisAngle(t[lo], chi));
+            Q[end] = compose(axisAngle(t[lo], -chi), Q[end]);
+            loTwist += chi;
+        }
         if (share < 0.999) {
-            const a = swingTwist(Q[up], t[up]).twist;
+            const a = near(swingTwist(Q[up], t[up]).twist, upTwist);
             const extra = a / (1 - share) - a;
             Q[up] = compose(Q[up], axisAngle(t[up], extra));
             Q[lo] = compose(axisAngle(t[up], -extra), Q[lo]);
+            upTwist = a + extra;
+            loTwist -= extra * along;
         }
-        // Search the turn of the upper bone about its axis that puts the lower bone in its
-        // bending plane: the root nearest zero of f(tau) = (R(tu, -tau) d) . az, by scanning.
-        const dir = apply(Q[lo], t[lo]);
-        if (Vector3.Dot(dir, t[lo]) < Math.cos((10 * Math.PI) / 180)) {
-            const f = (tau: number): number => Vector3.Dot(apply(axisAngle(t[up], -tau), dir), d.az[lo]);
-            let best = 0;
-            let bestAbs = Infinity;
-            const steps = 720;
+        // The lower bone's bend (swing angle) and bend direction psi = atan2(Y swing, -Z swing)
+        // (0 flexes). Bent past HINGE_MIN_BEND_DEG, psi may keep a slack shrinking from pi to 0 at
+        // HINGE_FULL_BEND_DEG; beyond it the upper bone turns about its axis (the lower bone back)
+        // by the smallest turn that brings psi to the slack, found by scanning.
+        const bendDir = (tau: number): { bend: number; psi: number } => {
+            const { swing } = swingTwist(compose(axisAngle(t[up], -tau), Q[lo]), t[lo]);
+            const y = Vector3.Dot(swing, d.ay[lo]);
+            const z = Vector3.Dot(swing, d.az[lo]);
+            return { bend: Math.hypot(y, z), psi: Math.atan2(y, -z) };
+        };
+        const { bend, psi } = bendDir(0);
+        const bendDeg = (bend * 180) / Math.PI;
+        const x = Math.max(0, Math.min(1, (bendDeg - HINGE_MIN_BEND_DEG) / (HINGE_FULL_BEND_DEG - HINGE_MIN_BEND_DEG)));
+        const slack = Math.PI * (1 - x * x * (3 - 2 * x));
+        if (bendDeg > HINGE_MIN_BEND_DEG && Math.abs(psi) > slack) {
+            const target = psi > 0 ? slack : -slack;
+            const g = (tau: number): number => bendDir(tau).psi - target;
+            const steps = 1440;
+            let best = NaN;
             for (let k = -steps / 2; k < steps / 2; k++) {
                 const a = (k / steps) * 2 * Math.PI;
                 const b = ((k + 1) / steps) * 2 * Math.PI;
-                if (f(a) === 0 || f(a) * f(b) < 0) {
-                    let lo2 = a;
-                    let hi2 = b;
-                    for (let it = 0; it < 60; it++) {
-                        const mid = (lo2 + hi2) / 2;
-                        if (f(lo2) * f(mid) <= 0) hi2 = mid;
-                        else lo2 = mid;
-                    }
-                    const root = (lo2 + hi2) / 2;
-                    if (Math.abs(root) < bestAbs) {
-                        bestAbs = Math.abs(root);
-                        best = root;
-                    }
+                if (g(a) * g(b) > 0) continue;
+                let lo2 = a;
+                let hi2 = b;
+                for (let it = 0; it < 60; it++) {
+                    const mid = (lo2 + hi2) / 2;
+                    if (g(lo2) * g(mid) <= 0) hi2 = mid;
+                    else lo2 = mid;
                 }
+                const root = (lo2 + hi2) / 2;
+                // A true root, not psi jumping across +-pi.
+                if (Math.abs(g(root)) < 1e-6 && !(Math.abs(root) >= Math.abs(best))) best = root;
             }
-            if (bestAbs === Infinity) {
-                // No exact root: the turn that brings f nearest zero.
-                let bestF = Infinity;
-                for (let k = -steps / 2; k < steps / 2; k++) {
-                    const a = (k / steps) * 2 * Math.PI;
-                    if (Math.abs(f(a)) < bestF) {
-                        bestF = Math.abs(f(a));
-                        best = a;
-                    }
-                }
+            if (best === best) {
+                Q[up] = compose(Q[up], axisAngle(t[up], best));
+                Q[lo] = compose(axisAngle(t[up], -best), Q[lo]);
+                upTwist += best;
+                loTwist -= best * along;
             }
-            Q[up] = compose(Q[up], axisAngle(t[up], best));
-            Q[lo] = compose(axisAngle(t[up], -best), Q[lo]);
         }
-        for (const b of [root, up, lo, end]) if (b >= 0 && joint(b) >= 0) write(b);
+        if (endTwists && lowerShare < 0.999) {
+            // The shin keeps (1 - share) of its twist when decoded, the foot gets the rest.
+            const a = near(swingTwist(Q[lo], t[lo]).twist, loTwist);
+            const extra = a / (1 - lowerShare) - a;
+            Q[lo] = compose(Q[lo], axisAngle(t[lo], extra));
+            Q[end] = compose(axisAngle(t[lo], -extra), Q[end]);
+            loTwist = a + extra;
+        }
+        if (root >= 0 && joint(root) >= 0) write(root);
+        write(up, upTwist);
+        write(lo, loTwist);
+        write(end);
     };
     const s = d.setup.twistShare;
-    limb(B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, s.upperArm);
-    limb(B.RightShoulder, B.RightUpperArm, B.RightLowerArm, B.RightHand, s.upperArm);
-    limb(-1, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg);
-    limb(-1, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg);
+    limb(B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, s.upperArm, s.lowerArm);
+    limb(B.RightShoulder, B.RightUpperArm, B.RightLowerArm, B.RightHand, s.upperArm, s.lowerArm);
+    limb(-1, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg, s.lowerLeg);
+    limb(-1, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg, s.lowerLeg);
     for (const side of [BodySide.Left, BodySide.Right] as const) {
         for (let f = 0; f < 5; f++) {
             for (let k = 0; k < 2; k++) {
@@ -276,8 +301,10 @@ export function ReferenceDecodeWorldRotations(avatar: HumanoidAvatar, muscles: A
         [B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg, s.lowerLeg],
         [B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg, s.lowerLeg],
     ]) {
-        // The upper bone keeps (1 - su) of its twist (after a missing shoulder was folded in).
-        const a = swingTwist(Q[up], t[up]).twist * su;
+        // The upper bone keeps (1 - su) of its twist (after a missing shoulder was folded in),
+        // taken on the turn its muscle asks for.
+        const measured = swingTwist(Q[up], t[up]).twist;
+        const a = (measured + 2 * Math.PI * Math.round((twistOf(up) - measured) / (2 * Math.PI))) * su;
         const b = twistOf(lo) * sl;
         Q[up] = compose(Q[up], axisAngle(t[up], -a));
         Q[lo] = compose(axisAngle(t[up], a), compose(Q[lo], axisAngle(t[lo], -b)));

@@ -29,8 +29,9 @@ function rng(seed: number): () => number {
 
 /**
  * A random pose with every muscle of a mapped bone within [-amp, amp], in canonical form: an elbow
- * or knee keeps a sideways swing only while bent less than HINGE_MIN_BEND_DEG (bent more, encoding
- * turns it into twist of the bone above, a different but equivalent set of values).
+ * or knee bent more than HINGE_MIN_BEND_DEG bends the natural way (negative Stretch) and has no
+ * sideways swing (encoding turns a sideways swing into twist of the bone above, a different but
+ * equivalent set of values); bent less, it may swing sideways or hyperextend.
  */
 function randomPose(avatar: HumanoidAvatar, rand: () => number, amp = 0.8): HumanPose {
     const p = new HumanPose();
@@ -43,7 +44,9 @@ function randomPose(avatar: HumanoidAvatar, rand: () => number, amp = 0.8): Huma
         ["Left Forearm Down-Up", "Left Forearm Stretch"],
         ["Right Forearm Down-Up", "Right Forearm Stretch"],
     ]) {
-        const z = Math.abs(p.values[MuscleNames.indexOf(hinge)]) * 80; // degrees (range 80)
+        const h = MuscleNames.indexOf(hinge);
+        const z = Math.abs(p.values[h]) * 80; // degrees (range 80)
+        if (z >= HINGE_MIN_BEND_DEG) p.values[h] = -Math.abs(p.values[h]);
         const maxSide = z >= HINGE_MIN_BEND_DEG ? 0 : 0.9 * Math.sqrt(HINGE_MIN_BEND_DEG ** 2 - z * z);
         p.values[MuscleNames.indexOf(side)] = ((rand() * 2 - 1) * maxSide) / 20; // range 20 degrees
     }
@@ -146,14 +149,34 @@ describe("muscle space on the built-in samples", () => {
         }
     });
 
-    it("reports bad per-avatar settings", () => {
+    it("reports bad per-avatar settings when the avatar is built, so encoding never throws", () => {
         const rig = BuildSampleRig(SampleCharacters[0]);
-        const bad = BuildHumanoidAvatar(rig, { muscleRanges: { "Left Elbow Bend": [-10, 10] } });
-        expect(() => EncodeHumanPose(bad, bad.referencePose, new HumanPose())).toThrow(/muscleRanges: unknown muscle 'Left Elbow Bend'/);
-        const bad2 = BuildHumanoidAvatar(rig, { muscleRanges: { "Left Arm Down-Up": [10, 20] } });
-        expect(() => EncodeHumanPose(bad2, bad2.referencePose, new HumanPose())).toThrow(/min < 0 < max/);
-        const bad3 = BuildHumanoidAvatar(rig, { twist: { upperArm: 2 } });
-        expect(() => EncodeHumanPose(bad3, bad3.referencePose, new HumanPose())).toThrow(/twist.upperArm must be between 0 and 1/);
+        expect(() => BuildHumanoidAvatar(rig, { muscleRanges: { "Left Elbow Bend": [-10, 10] } })).toThrow(/muscleRanges: unknown muscle 'Left Elbow Bend'/);
+        expect(() => BuildHumanoidAvatar(rig, { muscleRanges: { "Left Arm Down-Up": [10, 20] } })).toThrow(/min < 0 < max/);
+        expect(() => BuildHumanoidAvatar(rig, { twist: { upperArm: 2 } })).toThrow(/twist.upperArm must be between 0 and 1/);
+        expect(() => BuildHumanoidAvatar(rig, { twist: { elbow: 0.5 } as never })).toThrow(/twist: unknown share 'elbow'/);
+    });
+
+    it("foot muscles mean what Mecanim's do: Foot Twist turns the toes about the vertical, Foot Roll turns the sole", () => {
+        for (const [, avatar] of avatars) {
+            const foot = avatar.getJoint(HumanBoneNames.indexOf("leftFoot"));
+            const turnOf = (muscle: string): { axis: Vector3; angleDeg: number } => {
+                const p = new HumanPose();
+                p.values[MuscleNames.indexOf(muscle)] = 0.5;
+                const w = ComputeRigWorldPose(avatar.rig, DecodeHumanPose(avatar, p, CreateReferenceRigPose(avatar)));
+                // The foot's world turn from its T-pose.
+                const d = w.rotations[foot].multiply(Quaternion.Inverse(avatar.referenceWorld.rotations[foot]));
+                const s = Math.sign(d.w) || 1;
+                const axis = new Vector3(d.x * s, d.y * s, d.z * s).normalize();
+                return { axis, angleDeg: (2 * Math.acos(Math.min(1, Math.abs(d.w))) * 180) / Math.PI };
+            };
+            const twist = turnOf("Left Foot Twist In-Out");
+            expect(twist.angleDeg).toBeCloseTo(15, 3); // 0.5 of 30 degrees
+            expect(Math.abs(Vector3.Dot(twist.axis, avatar.frame.up))).toBeGreaterThan(0.8); // about the vertical (the foot points a little down)
+            const roll = turnOf("Left Foot Roll In-Out");
+            expect(roll.angleDeg).toBeCloseTo(15, 3);
+            expect(Math.abs(Vector3.Dot(roll.axis, avatar.frame.forward))).toBeGreaterThan(0.8); // about the foot, heel to toes
+        }
     });
 
     it("range overrides and twist shares change the encoding as asked", () => {
