@@ -82,7 +82,7 @@ export {
     type IBvhConversion,
 } from "./io/bvhRig.js";
 export { CreateRigFromSkeleton, CreateRigFromTransformNode, GetGltfNodeIndex, type IBabylonRigOptions } from "./io/babylonRig.js";
-export { ReadGltfJson, IsGlb, type IGltfDocument } from "./io/gltfJson.js";
+export { ReadGltfJson, IsGlb, GetGltfAnimationByteLength, type IGltfDocument } from "./io/gltfJson.js";
 export { ReadVrmHumanoid, type IVrmHumanoid } from "./io/vrm.js";
 export {
     Muscles,
@@ -101,7 +101,51 @@ export { HumanPose, HumanIKGoal, HUMAN_IK_GOAL_COUNT } from "./muscle/humanPose.
 export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
 export { DecodeHumanPose, CreateReferenceRigPose } from "./muscle/decode.js";
 export { MuscleSetup, HIERARCHY_MASS, HINGE_MIN_BEND_DEG, HINGE_FULL_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
-export { SwingTwistDecompose, QuaternionToRotationVectorToRef, RotationVectorToQuaternionToRef } from "./math/swingTwist.js";
+export { SwingTwistDecompose, TwistAngleNear, QuaternionToRotationVectorToRef, RotationVectorToQuaternionToRef } from "./math/swingTwist.js";
 export { BindRigToTransformNode, ReadRigPoseFromNodes, type IRigNodeBinding } from "./io/babylonRig.js";
 export { RigPoseFromWorldMatrices } from "./humanoid/rig.js";
 export { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec, type SampleNaming } from "./samples/sampleCharacters.js";
+export {
+    MuscleClip,
+    MuscleClipSampler,
+    FootContact,
+    MuscleCurveKind,
+    MuscleCurveNames,
+    MuscleCurveKinds,
+    GoalNames,
+    MUSCLE_CLIP_CURVE_COUNT,
+    CURVE_BODY_POSITION,
+    CURVE_BODY_ROTATION,
+    CURVE_GOALS,
+    CURVES_PER_GOAL,
+    CURVE_ROOT,
+    type IMuscleCurve,
+    type IMuscleClipInit,
+} from "./clip/muscleClip.js";
+export { ReduceCurve } from "./clip/reduce.js";
+export {
+    ConvertRigPosesToMuscleClip,
+    GetCurveTolerance,
+    DEFAULT_TOLERANCE_DEG,
+    MAX_CLIP_FRAMES,
+    LOOP_MATCH_DEG,
+    CONTACT_HEIGHT,
+    CONTACT_SPEED,
+    CONTACT_MIN_SECONDS,
+    GROUND_WINDOW_SECONDS,
+    GROUND_PERCENTILE,
+    type IRigPoseSource,
+    type IMuscleClipConvertOptions,
+} from "./clip/convert.js";
+export {
+    SerializeMuscleClipToJson,
+    ParseMuscleClipJson,
+    SerializeMuscleClipToBinary,
+    ParseMuscleClipBinary,
+    ParseMuscleClip,
+    MUSCLE_CLIP_FORMAT,
+    MUSCLE_CLIP_VERSION,
+    MUSCLE_CLIP_MAGIC,
+} from "./clip/clipFile.js";
+export { BvhPoseSource, ConvertBvhToMuscleClip } from "./io/bvhClip.js";
+export { AnimationGroupPoseSource, ConvertAnimationGroupToMuscleClip, DEFAULT_CLIP_RATE, MIN_KEY_RATE } from "./io/animationGroupClip.js";

@@ -8,6 +8,7 @@ import { HumanoidError } from "../errors.js";
 import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
 import { RunDemo } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
+import { RunConvertAsync } from "./convert.js";
 
 /** This package's version, from the nearest package.json above this file (src/ or dist/lib/). */
 function packageVersion(): string {
@@ -85,5 +86,84 @@ program
             fail("demo", e);
         }
     });
+
+function parsePositive(what: string, max: number) {
+    return (value: string): number => {
+        const n = Number(value);
+        if (!(n > 0 && n <= max)) throw new InvalidArgumentError(`${what} must be a number above 0 and at most ${max}`);
+        return n;
+    };
+}
+
+program
+    .command("convert")
+    .description(
+        "Convert every clip of every input (BVH, GLB, glTF, VRM, VRMA) to a muscle clip file. Several files convert at once; one failing input is reported and the others still convert.",
+    )
+    .argument("<inputs...>", "motion files")
+    .option("-o, --out <file or dir>", "output directory (made if missing), or one .muscle.json/.muscle.bin file for a single clip; default: beside each input")
+    .option("--clip <name>", "only the clip of this name")
+    .option("--rate <hz>", "frames per second of the muscle clips (default: each source's own rate)", parsePositive("--rate", 10000))
+    .option(
+        "--tolerance <deg>",
+        "keyframe reduction tolerance in degrees of muscle angle",
+        (v: string) => {
+            const n = Number(v);
+            if (!(n >= 0 && n <= 45)) throw new InvalidArgumentError("--tolerance must be between 0 and 45 degrees");
+            return n;
+        },
+        0.1,
+    )
+    .addOption(new Option("--format <format>", "file format (default: from the -o extension, else json)").choices(["json", "bin"]))
+    .option("--jobs <n>", "files converted at once (worker threads; default: the number of cores)", (v: string) => {
+        const n = Number(v);
+        if (!(Number.isInteger(n) && n >= 1 && n <= 256)) throw new InvalidArgumentError("--jobs must be a whole number from 1 to 256");
+        return n;
+    })
+    .option("--avatar <file>", "for glTF clips kept in their own file: the model whose skeleton they drive (matched by node name)")
+    .addOption(new Option("--t-pose <mode>", "reference pose of the avatars").choices(["auto", "rest", "strict"]).default("auto"))
+    .addOption(new Option("--up-axis <axis>", "BVH up axis").choices(["auto", "y", "z"]).default("auto"))
+    .option("--units <units>", "BVH length units: auto, m, cm, mm, inches, cmu, or metres per unit", parseUnits, "auto")
+    .action(
+        async (
+            inputs: string[],
+            opts: {
+                out?: string;
+                clip?: string;
+                rate?: number;
+                tolerance: number;
+                format?: "json" | "bin";
+                jobs?: number;
+                avatar?: string;
+                tPose: "auto" | "rest" | "strict";
+                upAxis: "auto" | "y" | "z";
+                units: ReturnType<typeof parseUnits>;
+            },
+        ) => {
+            try {
+                process.exitCode = await RunConvertAsync(
+                    inputs,
+                    {
+                        out: opts.out,
+                        clip: opts.clip,
+                        rate: opts.rate,
+                        tolerance: opts.tolerance,
+                        format: opts.format,
+                        jobs: opts.jobs,
+                        avatar: opts.avatar,
+                        tPose: opts.tPose,
+                        bvh: { upAxis: opts.upAxis, units: opts.units },
+                    },
+                    {
+                        out: (t) => process.stdout.write(t),
+                        err: (t) => process.stderr.write(t + "\n"),
+                        progress: Boolean(process.stderr.isTTY),
+                    },
+                );
+            } catch (e) {
+                fail("convert", e);
+            }
+        },
+    );
 
 await program.parseAsync(process.argv);

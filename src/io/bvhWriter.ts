@@ -1,14 +1,15 @@
+import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
-import { ComputeRigWorldPose, RigJointKind, type IRig } from "../humanoid/rig.js";
+import { ComputeRigWorldPose, RigJointKind, type IRig, type IRigPose } from "../humanoid/rig.js";
 import { BvhLengthUnits } from "./bvhRig.js";
 
-/** Options of {@link WriteBvhRestPose}. */
+/** Options of {@link WriteBvhRestPose} and {@link WriteBvh}. */
 export interface IBvhWriteOptions {
     /** Up axis of the file. Default `"y"`. */
     upAxis?: "y" | "z";
     /** Length unit of the file (a name of {@link BvhLengthUnits}). Default `"cm"`. */
     units?: keyof typeof BvhLengthUnits;
-    /** Number of frames (all in the rest pose). Default 1. */
+    /** Number of frames (all in the rest pose), for {@link WriteBvhRestPose}. Default 1. */
     frames?: number;
     /** Seconds per frame. Default 1/30. */
     frameTimeSeconds?: number;
@@ -21,9 +22,22 @@ export interface IBvhWriteOptions {
  * right-handed axes and units. Joints of kind `Node` are skipped; End Sites close chains.
  */
 export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): string {
+    return WriteBvh(rig, Array.from({ length: options.frames ?? 1 }, () => undefined), options);
+}
+
+/**
+ * Writes poses of a rig as a BVH file: the hierarchy of {@link WriteBvhRestPose} and one frame per
+ * pose, the root's position and every joint's ZXY rotation (degrees) taking it from the rest pose
+ * to the pose's world rotation. Translations of joints other than the root and scales are not
+ * written (BVH joints have fixed offsets).
+ * @param rig the skeleton
+ * @param poses one rig pose per frame (`undefined` for the rest pose)
+ */
+export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, options: IBvhWriteOptions = {}): string {
     const unit = BvhLengthUnits[options.units ?? "cm"];
     const zUp = options.upAxis === "z";
-    const world = ComputeRigWorldPose(rig).positions;
+    const rest = ComputeRigWorldPose(rig);
+    const world = rest.positions;
     const kept = rig.joints.map((j) => j.kind !== RigJointKind.Node);
     const parentOf = (i: number): number => {
         let p = rig.joints[i].parent;
@@ -39,15 +53,17 @@ export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): str
         else roots.push(i);
     });
     const fmt = (v: number): string => (Math.abs(v) < 1e-9 ? "0" : v.toFixed(6).replace(/0+$/, "").replace(/\.$/, ""));
+    // rig (x, y, z) -> file: Y-up (-x, y, z); Z-up (-x, -z, y)
+    const toFile = (x: number, y: number, z: number): number[] => (zUp ? [-x, -z, y] : [-x, y, z]);
     const offset = (i: number): string => {
         const p = parentOf(i);
         const d = p >= 0 ? world[i].subtract(world[p]) : world[i];
-        // rig (x, y, z) -> file: Y-up (-x, y, z); Z-up (-x, -z, y)
-        const f = zUp ? [-d.x, -d.z, d.y] : [-d.x, d.y, d.z];
-        return f.map((v) => fmt(v / unit)).join(" ");
+        return toFile(d.x, d.y, d.z)
+            .map((v) => fmt(v / unit))
+            .join(" ");
     };
     const lines: string[] = ["HIERARCHY"];
-    let channels = 0;
+    const order: number[] = [];
     const emit = (i: number, depth: number, isRoot: boolean): void => {
         const pad = "\t".repeat(depth);
         const j = rig.joints[i];
@@ -57,7 +73,7 @@ export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): str
         }
         lines.push(`${pad}${isRoot ? "ROOT" : "JOINT"} ${j.name || `joint${i}`}`, `${pad}{`, `${pad}\tOFFSET ${offset(i)}`);
         lines.push(`${pad}\tCHANNELS ${isRoot ? "6 Xposition Yposition Zposition " : "3 "}Zrotation Xrotation Yrotation`);
-        channels += isRoot ? 6 : 3;
+        order.push(i);
         const kids = children[i];
         if (!kids.length) {
             lines.push(`${pad}\tEnd Site`, `${pad}\t{`, `${pad}\t\tOFFSET 0 0 0`, `${pad}\t}`);
@@ -69,10 +85,49 @@ export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): str
         throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: a BVH file has one root joint; this rig has ${roots.length}`);
     }
     emit(roots[0], 0, true);
-    const frames = options.frames ?? 1;
-    lines.push("MOTION", `Frames: ${frames}`, `Frame Time: ${fmt(options.frameTimeSeconds ?? 1 / 30)}`);
-    const rootOffset = offset(roots[0]);
-    const zeros = new Array(channels - 3).fill("0").join(" ");
-    for (let f = 0; f < frames; f++) lines.push(`${rootOffset} ${zeros}`);
+    lines.push("MOTION", `Frames: ${poses.length}`, `Frame Time: ${fmt(options.frameTimeSeconds ?? 1 / 30)}`);
+    const delta: Quaternion[] = rig.joints.map(() => Quaternion.Identity());
+    const local = new Quaternion();
+    for (const pose of poses) {
+        const w = pose ? ComputeRigWorldPose(rig, pose) : rest;
+        // World-aligned joint frames: a joint's rotation is the change of its world rotation from
+        // rest, relative to its parent's change: local = delta(parent)^-1 * delta, delta = W * W0^-1.
+        for (const i of order) w.rotations[i].multiplyToRef(Quaternion.Inverse(rest.rotations[i]), delta[i]);
+        const values: string[] = [];
+        const r = w.positions[roots[0]];
+        values.push(...toFile(r.x, r.y, r.z).map((v) => fmt(v / unit)));
+        for (const i of order) {
+            const p = parentOf(i);
+            if (p >= 0) Quaternion.Inverse(delta[p]).multiplyToRef(delta[i], local);
+            else local.copyFrom(delta[i]);
+            values.push(...zxyDegrees(local, zUp).map(fmt));
+        }
+        lines.push(values.join(" "));
+    }
     return lines.join("\n") + "\n";
+}
+
+/**
+ * A rig-space rotation as BVH ZXY channel angles (degrees) in the file's axes: R = Rz * Rx * Ry.
+ * The file is a mirror of rig space, so a rotation about rig axis a by t is one about the file's
+ * M a by -t.
+ */
+function zxyDegrees(q: Quaternion, zUp: boolean): [number, number, number] {
+    // Rotation axis (x, y, z) to file axes, angle negated: conjugate the vector part after mapping.
+    const [fx, fy, fz] = zUp ? [-q.x, -q.z, q.y] : [-q.x, q.y, q.z];
+    const x = -fx;
+    const y = -fy;
+    const z = -fz;
+    const w = q.w;
+    // Rotation matrix (column vectors) of (x, y, z, w) and its Z-X-Y angles.
+    const m01 = 2 * (x * y - z * w);
+    const m11 = 1 - 2 * (x * x + z * z);
+    const m20 = 2 * (x * z - y * w);
+    const m21 = 2 * (y * z + x * w);
+    const m22 = 1 - 2 * (x * x + y * y);
+    const b = Math.asin(Math.max(-1, Math.min(1, m21)));
+    const a = Math.atan2(-m01, m11);
+    const c = Math.atan2(-m20, m22);
+    const deg = 180 / Math.PI;
+    return [a * deg, b * deg, c * deg];
 }

@@ -5,7 +5,8 @@ export interface IGltfDocument {
     readonly asset?: { readonly version?: string };
     readonly nodes?: ReadonlyArray<{ readonly name?: string; readonly children?: readonly number[]; readonly mesh?: number; readonly skin?: number }>;
     readonly skins?: ReadonlyArray<{ readonly joints: readonly number[]; readonly skeleton?: number; readonly name?: string }>;
-    readonly animations?: ReadonlyArray<{ readonly name?: string }>;
+    readonly animations?: ReadonlyArray<{ readonly name?: string; readonly samplers?: ReadonlyArray<{ readonly input?: number; readonly output?: number }> }>;
+    readonly accessors?: ReadonlyArray<{ readonly count?: number; readonly componentType?: number; readonly type?: string }>;
     readonly extensions?: Readonly<Record<string, unknown>>;
     readonly extensionsUsed?: readonly string[];
 }
@@ -65,4 +66,28 @@ export function ReadGltfJson(bytes: Uint8Array, source: string): IGltfDocument {
         throw new HumanoidError("GLTF_PARSE", `${source}: 'nodes' is not an array`);
     }
     return d;
+}
+
+const COMPONENT_BYTES: Readonly<Record<number, number>> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const TYPE_COMPONENTS: Readonly<Record<string, number>> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+/**
+ * Bytes of key data an animation of a glTF document holds: the times and values of its samplers
+ * (each accessor counted once). 0 when the document does not describe them.
+ * @param doc the glTF JSON
+ * @param animation index in `animations`
+ */
+export function GetGltfAnimationByteLength(doc: IGltfDocument, animation: number): number {
+    const a = doc.animations?.[animation];
+    const seen = new Set<number>();
+    let bytes = 0;
+    for (const s of a?.samplers ?? []) {
+        for (const i of [s.input, s.output]) {
+            if (i === undefined || seen.has(i)) continue;
+            seen.add(i);
+            const acc = doc.accessors?.[i];
+            bytes += (acc?.count ?? 0) * (COMPONENT_BYTES[acc?.componentType ?? 0] ?? 0) * (TYPE_COMPONENTS[acc?.type ?? ""] ?? 0);
+        }
+    }
+    return bytes;
 }

@@ -3,3 +3,12 @@
  */
 export { LoadRigFromFileAsync, GetRigFileFormat, type ILoadedRig, type ILoadRigOptions, type RigFileFormat } from "./loadFile.js";
 export { LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar, type ILoadAvatarOptions } from "./loadAvatar.js";
+export {
+    ConvertFileToMuscleClipsAsync,
+    MuscleClipOutputPath,
+    SerializeMuscleClip,
+    WriteFilesAtomicallyAsync,
+    type IConvertFileOptions,
+    type IConvertedClip,
+    type MuscleClipFormat,
+} from "./convertFile.js";

@@ -1,0 +1,266 @@
+import { mkdir, stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { basename, extname } from "node:path";
+import { Worker } from "node:worker_threads";
+import { SingleBar } from "cli-progress";
+import { HumanoidError } from "../errors.js";
+import type { IBvhRigOptions } from "../io/bvhRig.js";
+import {
+    ConvertFileToMuscleClipsAsync,
+    MuscleClipOutputPath,
+    SerializeMuscleClip,
+    WriteFilesAtomicallyAsync,
+    type MuscleClipFormat,
+} from "../node/convertFile.js";
+
+/** Options of the `convert` command. */
+export interface IConvertCommandOptions {
+    /** Output: a directory (made if missing), or one file (`.muscle.json` / `.muscle.bin`) for one clip. Default: beside each input. */
+    out?: string;
+    /** Only the clip of this name. */
+    clip?: string;
+    /** Frames per second of the muscle clips (default: each source's own). */
+    rate?: number;
+    /** Keyframe reduction tolerance, degrees (default 0.1). */
+    tolerance?: number;
+    /** File format; default from `out`'s extension, else JSON. */
+    format?: MuscleClipFormat;
+    /** Files converted at once, each in a worker thread (default: the machine's cores, at most the inputs). */
+    jobs?: number;
+    /** Model file whose avatar glTF clips drive (clips kept in their own files). */
+    avatar?: string;
+    /** T-pose mode of the avatars. */
+    tPose?: "auto" | "rest" | "strict";
+    /** How BVH files are read. */
+    bvh?: IBvhRigOptions;
+}
+
+/** One clip written. */
+export interface IConvertedRow {
+    readonly clip: string;
+    readonly frames: number;
+    readonly rate: number;
+    readonly keys: number;
+    readonly bytes: number;
+    readonly sourceBytes: number;
+    readonly output: string;
+    readonly warnings: readonly string[];
+}
+
+/** What became of one input. */
+export interface IConvertResult {
+    readonly input: string;
+    readonly rows: IConvertedRow[];
+    /** The one-line error when the input failed (nothing was written for it). */
+    readonly error?: string;
+}
+
+/** The task a worker (or the main thread) runs for one input. */
+export interface IConvertTask {
+    readonly input: string;
+    readonly options: IConvertCommandOptions;
+    /** Where outputs go: a directory, a single file, or beside the input. */
+    readonly target: { kind: "dir" | "file" | "beside"; path?: string };
+    readonly format: MuscleClipFormat;
+}
+
+/**
+ * Converts one input and writes its clips (all or none). Never throws: a failure comes back as
+ * `error`, one line naming the file.
+ */
+export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction: number) => void): Promise<IConvertResult> {
+    const { input, options, target, format } = task;
+    try {
+        const clips = await ConvertFileToMuscleClipsAsync(input, {
+            clip: options.clip,
+            frameRate: options.rate,
+            toleranceDeg: options.tolerance,
+            avatar: options.avatar,
+            tPose: options.tPose,
+            bvh: options.bvh,
+            onProgress: onProgress && ((done, total) => onProgress(total > 0 ? done / total : 1)),
+        });
+        if (target.kind === "file" && clips.length !== 1) {
+            throw new HumanoidError(
+                "BAD_OPTION",
+                `${input}: -o names one file but the input has ${clips.length} clips (name a directory, or pick one with --clip)`,
+            );
+        }
+        const files = clips.map(({ clip }) => ({
+            path:
+                target.kind === "file"
+                    ? target.path!
+                    : MuscleClipOutputPath(input, clip.name, format, { outDir: target.kind === "dir" ? target.path : undefined, several: clips.length > 1 }),
+            bytes: SerializeMuscleClip(clip, format),
+        }));
+        await WriteFilesAtomicallyAsync(files);
+        return {
+            input,
+            rows: clips.map(({ clip, sourceBytes }, i) => ({
+                clip: clip.name,
+                frames: clip.frameCount,
+                rate: clip.frameRate,
+                keys: clip.keyCount,
+                bytes: files[i].bytes.length,
+                sourceBytes,
+                output: files[i].path,
+                warnings: clip.warnings,
+            })),
+        };
+    } catch (e) {
+        const message = e instanceof HumanoidError ? e.message : `${input}: ${(e as Error)?.message ?? String(e)}`;
+        return { input, rows: [], error: message.replace(/\s*\n\s*/g, " ") };
+    }
+}
+
+/**
+ * A worker running `convertWorker` next to this file. From the sources (under tsx, as the tests
+ * and `npm run cli` run) the worker registers tsx's loader itself, as loader hooks are per thread.
+ */
+function startWorker(): Worker {
+    if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./convertWorker.js", import.meta.url));
+    const code = `import { register } from ${JSON.stringify(import.meta.resolve("tsx/esm/api"))}; register(); await import(${JSON.stringify(new URL("./convertWorker.ts", import.meta.url).href)});`;
+    return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`));
+}
+
+/** Runs the tasks on `jobs` worker threads (or here, for one job), reporting progress per input. */
+async function runTasks(tasks: IConvertTask[], jobs: number, onProgress: (index: number, fraction: number) => void): Promise<IConvertResult[]> {
+    const results: IConvertResult[] = new Array(tasks.length);
+    if (jobs <= 1 || tasks.length <= 1) {
+        for (let i = 0; i < tasks.length; i++) {
+            results[i] = await ConvertOneAsync(tasks[i], (f) => onProgress(i, f));
+            onProgress(i, 1);
+        }
+        return results;
+    }
+    let next = 0;
+    const runWorker = async (): Promise<void> => {
+        const worker = startWorker();
+        try {
+            while (next < tasks.length) {
+                const i = next++;
+                results[i] = await new Promise<IConvertResult>((resolve) => {
+                    const onMessage = (m: { type: "progress"; fraction: number } | { type: "done"; result: IConvertResult }): void => {
+                        if (m.type === "progress") {
+                            onProgress(i, m.fraction);
+                            return;
+                        }
+                        worker.off("message", onMessage);
+                        worker.off("error", onError);
+                        resolve(m.result);
+                    };
+                    const onError = (e: Error): void => {
+                        worker.off("message", onMessage);
+                        resolve({ input: tasks[i].input, rows: [], error: `${tasks[i].input}: the conversion worker failed: ${e.message}` });
+                    };
+                    worker.on("message", onMessage);
+                    worker.once("error", onError);
+                    worker.postMessage(tasks[i]);
+                });
+                onProgress(i, 1);
+            }
+        } finally {
+            await worker.terminate();
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, runWorker));
+    return results;
+}
+
+/** Bytes for people. */
+function size(bytes: number): string {
+    return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} kB` : `${bytes} B`;
+}
+
+/** A plain text table, columns padded to their widest cell. */
+function table(rows: string[][]): string {
+    const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
+    return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join("  ")).join("\n");
+}
+
+/**
+ * The `convert` command: converts every clip of every input to a muscle clip file, several files
+ * at once on worker threads, with a progress bar on a terminal and a summary table. One failing
+ * input is reported and the others still convert. Returns the exit code (1 if any input failed).
+ */
+export async function RunConvertAsync(
+    inputs: string[],
+    options: IConvertCommandOptions,
+    io: { out: (text: string) => void; err: (text: string) => void; progress: boolean },
+): Promise<number> {
+    if (!inputs.length) throw new HumanoidError("BAD_OPTION", "convert: give at least one input file");
+    let target: IConvertTask["target"] = { kind: "beside" };
+    let format: MuscleClipFormat = options.format ?? "json";
+    if (options.out) {
+        const m = /\.(json|bin)$/i.exec(options.out);
+        const isDir = await stat(options.out).then(
+            (s) => s.isDirectory(),
+            () => false,
+        );
+        if (m && !isDir) {
+            target = { kind: "file", path: options.out };
+            format = options.format ?? (m[1].toLowerCase() as MuscleClipFormat);
+            if (options.format && options.format !== m[1].toLowerCase()) {
+                throw new HumanoidError("BAD_OPTION", `-o ${options.out}: the extension says ${m[1].toLowerCase()} but --format is ${options.format}`);
+            }
+            if (inputs.length > 1)
+                throw new HumanoidError("BAD_OPTION", `-o ${options.out} names one file, but there are ${inputs.length} inputs: name a directory`);
+        } else {
+            await mkdir(options.out, { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+                throw new HumanoidError("FILE_WRITE", `${options.out}: cannot make the output directory (${e.code ?? e.message})`);
+            });
+            target = { kind: "dir", path: options.out };
+        }
+    }
+    const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), inputs.length));
+    const tasks: IConvertTask[] = inputs.map((input) => ({ input, options, target, format }));
+    const fractions = new Float64Array(tasks.length);
+    const bar = io.progress
+        ? new SingleBar({ format: "converting [{bar}] {percentage}% | {files}/{total} files done  {file}", hideCursor: true, clearOnComplete: true, stream: process.stderr })
+        : null;
+    bar?.start(tasks.length, 0, { file: "", files: 0 });
+    const results = await runTasks(tasks, jobs, (i, f) => {
+        fractions[i] = f;
+        if (bar) {
+            const done = fractions.reduce((a, b) => a + b, 0);
+            bar.update(done, { file: f < 1 ? basename(tasks[i].input) : "", files: fractions.filter((x) => x >= 1).length });
+        }
+    });
+    bar?.stop();
+    const rows: string[][] = [["input", "clip", "frames", "fps", "keys", "size", "of source", "warnings", "output"]];
+    let failed = 0;
+    for (const r of results) {
+        if (r.error) {
+            failed++;
+            rows.push([basename(r.input), "-", "-", "-", "-", "-", "-", "-", "FAILED"]);
+            io.err(`babylon-humanoid: ${r.error}`);
+            continue;
+        }
+        for (const c of r.rows) {
+            rows.push([
+                basename(r.input),
+                c.clip,
+                String(c.frames),
+                String(Math.round(c.rate * 100) / 100),
+                String(c.keys),
+                size(c.bytes),
+                c.sourceBytes > 0 ? `${((100 * c.bytes) / c.sourceBytes).toFixed(0)}%` : "-",
+                String(c.warnings.length),
+                c.output,
+            ]);
+        }
+    }
+    const warnings = results.flatMap((r) =>
+        r.rows.flatMap((c) => c.warnings.map((w) => `  ${basename(r.input)}${c.clip !== basename(r.input, extname(r.input)) ? ` (${c.clip})` : ""}: ${w}`)),
+    );
+    const written = results.reduce((n, r) => n + r.rows.length, 0);
+    io.out(
+        [
+            table(rows),
+            "",
+            `${written} clip${written === 1 ? "" : "s"} written from ${results.length - failed} of ${results.length} input${results.length === 1 ? "" : "s"}${failed ? `; ${failed} failed` : ""}.`,
+            ...(warnings.length ? ["Warnings (what did not convert losslessly):", ...warnings] : []),
+        ].join("\n") + "\n",
+    );
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,440 @@
+import { HumanoidError } from "../errors.js";
+import { MAX_CLIP_FRAMES } from "./convert.js";
+import { FootContact, MuscleClip, MuscleCurveNames, MUSCLE_CLIP_CURVE_COUNT, type IMuscleCurve } from "./muscleClip.js";
+
+/** The `format` field of a JSON muscle clip. */
+export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
+/** The file version this library writes and reads (both formats). */
+export const MUSCLE_CLIP_VERSION = 1;
+/** First four bytes of a binary muscle clip ("BHMC"). */
+export const MUSCLE_CLIP_MAGIC = "BHMC";
+/** Longest name, source or warning a file may hold, in bytes. */
+const MAX_STRING_BYTES = 1 << 20;
+/** Most warnings a file may hold. */
+const MAX_WARNINGS = 10_000;
+
+const FEET = [
+    ["leftFoot", FootContact.Left],
+    ["rightFoot", FootContact.Right],
+] as const;
+
+/** One clip error naming the file and the field. */
+function bad(source: string, what: string): HumanoidError {
+    return new HumanoidError("CLIP_PARSE", `${source}: ${what}`);
+}
+
+/**
+ * Checks a clip's parts: rate, frame count, every curve's keys (strictly increasing frames on the
+ * grid, from 0 to the last frame, finite values), contacts. Throws a {@link HumanoidError}
+ * `CLIP_PARSE` naming the field.
+ */
+function validate(source: string, clip: MuscleClip): MuscleClip {
+    if (!(clip.frameRate > 0 && clip.frameRate <= 10_000)) throw bad(source, `frameRate must be in (0, 10000], found ${clip.frameRate}`);
+    if (!(Number.isInteger(clip.frameCount) && clip.frameCount >= 1 && clip.frameCount <= MAX_CLIP_FRAMES)) {
+        throw bad(source, `frameCount must be a whole number from 1 to ${MAX_CLIP_FRAMES}, found ${clip.frameCount}`);
+    }
+    if (!(Number.isFinite(clip.toleranceDeg) && clip.toleranceDeg >= 0)) throw bad(source, `toleranceDeg must be a number >= 0, found ${clip.toleranceDeg}`);
+    if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);
+    const last = clip.frameCount - 1;
+    clip.curves.forEach((c, i) => {
+        const name = MuscleCurveNames[i];
+        const n = c.frames.length;
+        if (n < 1 || n !== c.values.length) throw bad(source, `curve '${name}': ${n} frames and ${c.values.length} values (need as many, at least one)`);
+        if (n > clip.frameCount) throw bad(source, `curve '${name}': ${n} keys for ${clip.frameCount} frames`);
+        if (c.frames[0] !== 0) throw bad(source, `curve '${name}': the first key must be on frame 0, found ${c.frames[0]}`);
+        if (n > 1 && c.frames[n - 1] !== last) throw bad(source, `curve '${name}': the last key must be on frame ${last}, found ${c.frames[n - 1]}`);
+        for (let k = 1; k < n; k++) {
+            if (!(c.frames[k] > c.frames[k - 1])) throw bad(source, `curve '${name}': key frames must increase, found ${c.frames[k - 1]} then ${c.frames[k]}`);
+        }
+        for (let k = 0; k < n; k++) {
+            if (!Number.isFinite(c.values[k])) throw bad(source, `curve '${name}': value ${k} is not a finite number (${c.values[k]})`);
+        }
+    });
+    if (clip.contacts.length !== clip.frameCount) throw bad(source, `contacts cover ${clip.contacts.length} frames, the clip has ${clip.frameCount}`);
+    return clip;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+/** The shortest decimal that reads back as the same float32 (so JSON round-trips exactly). */
+function float32Text(v: number): string {
+    if (v === 0) return "0";
+    for (let p = 6; p < 10; p++) {
+        const t = Number(v.toPrecision(p));
+        if (Math.fround(t) === v) return String(t);
+    }
+    return String(v);
+}
+
+/** Inclusive frame ranges where a contact bit is set. */
+function contactRuns(contacts: Uint8Array, bit: number): [number, number][] {
+    const runs: [number, number][] = [];
+    for (let f = 0; f < contacts.length; f++) {
+        if (!(contacts[f] & bit)) continue;
+        const start = f;
+        while (f + 1 < contacts.length && contacts[f + 1] & bit) f++;
+        runs.push([start, f]);
+    }
+    return runs;
+}
+
+/**
+ * A clip as readable JSON (`.muscle.json`): the header fields, foot contacts as inclusive frame
+ * ranges, and every curve by name as `{frames, values}`, one curve per line. Values are written
+ * with the fewest digits that read back as the same float32, so the file round-trips exactly.
+ */
+export function SerializeMuscleClipToJson(clip: MuscleClip): string {
+    const header = {
+        format: MUSCLE_CLIP_FORMAT,
+        version: MUSCLE_CLIP_VERSION,
+        name: clip.name,
+        source: clip.source,
+        frameRate: clip.frameRate,
+        frameCount: clip.frameCount,
+        loop: clip.loop,
+        toleranceDeg: clip.toleranceDeg,
+        warnings: clip.warnings,
+        contacts: Object.fromEntries(FEET.map(([name, bit]) => [name, contactRuns(clip.contacts, bit)])),
+    };
+    const lines = ["{", ...Object.entries(header).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`), '  "curves": {'];
+    clip.curves.forEach((c, i) => {
+        const frames = Array.from(c.frames).join(",");
+        const values = Array.from(c.values, float32Text).join(",");
+        lines.push(`    ${JSON.stringify(MuscleCurveNames[i])}: {"frames": [${frames}], "values": [${values}]}${i < clip.curves.length - 1 ? "," : ""}`);
+    });
+    lines.push("  }", "}", "");
+    return lines.join("\n");
+}
+
+const JSON_KEYS = ["format", "version", "name", "source", "frameRate", "frameCount", "loop", "toleranceDeg", "warnings", "contacts", "curves"];
+
+/**
+ * Reads a JSON muscle clip. Nothing in the file is trusted: unknown or missing keys, another
+ * format or version, wrong types, counts that disagree, keys off the frame grid, NaN or infinite
+ * values each throw one {@link HumanoidError} `CLIP_PARSE` naming the file and the field.
+ * @param text the file's text
+ * @param source the file name, for messages
+ */
+export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
+    let doc: unknown;
+    try {
+        doc = JSON.parse(text);
+    } catch (e) {
+        throw bad(source, `not a JSON muscle clip: its JSON does not parse (${(e as Error).message})`);
+    }
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw bad(source, "not a JSON muscle clip: the top level is not an object");
+    const o = doc as Record<string, unknown>;
+    if (o.format !== MUSCLE_CLIP_FORMAT) throw bad(source, `not a muscle clip: format is ${JSON.stringify(o.format)}, expected "${MUSCLE_CLIP_FORMAT}"`);
+    if (o.version !== MUSCLE_CLIP_VERSION)
+        throw bad(source, `unknown muscle clip version ${JSON.stringify(o.version)} (this library reads version ${MUSCLE_CLIP_VERSION})`);
+    for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k)) throw bad(source, `unknown key '${k}'`);
+    for (const k of JSON_KEYS) if (!(k in o)) throw bad(source, `missing key '${k}'`);
+    const str = (k: string): string => {
+        if (typeof o[k] !== "string") throw bad(source, `${k} must be a string`);
+        return o[k] as string;
+    };
+    const num = (k: string): number => {
+        if (typeof o[k] !== "number") throw bad(source, `${k} must be a number`);
+        return o[k] as number;
+    };
+    if (typeof o.loop !== "boolean") throw bad(source, "loop must be true or false");
+    if (!Array.isArray(o.warnings) || o.warnings.length > MAX_WARNINGS || !o.warnings.every((w) => typeof w === "string")) {
+        throw bad(source, "warnings must be a list of strings");
+    }
+    const frameCount = num("frameCount");
+    if (!(Number.isInteger(frameCount) && frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) {
+        throw bad(source, `frameCount must be a whole number from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
+    }
+    // Contacts: {leftFoot: [[start, end], ...], rightFoot: [...]}, inclusive, within the clip.
+    const contacts = new Uint8Array(frameCount);
+    const c = o.contacts;
+    if (typeof c !== "object" || c === null || Array.isArray(c)) throw bad(source, "contacts must be an object {leftFoot, rightFoot}");
+    const cc = c as Record<string, unknown>;
+    for (const k of Object.keys(cc)) if (!FEET.some(([n]) => n === k)) throw bad(source, `contacts: unknown key '${k}'`);
+    for (const [name, bit] of FEET) {
+        const runs = cc[name];
+        if (!Array.isArray(runs)) throw bad(source, `contacts.${name} must be a list of [start, end] frame ranges`);
+        for (const r of runs) {
+            if (!Array.isArray(r) || r.length !== 2 || !r.every((x) => Number.isInteger(x)) || !(r[0] >= 0 && r[0] <= r[1] && r[1] < frameCount)) {
+                throw bad(source, `contacts.${name}: ${JSON.stringify(r)} is not a [start, end] range of frames within 0..${frameCount - 1}`);
+            }
+            for (let f = r[0]; f <= r[1]; f++) contacts[f] |= bit;
+        }
+    }
+    const curvesObj = o.curves;
+    if (typeof curvesObj !== "object" || curvesObj === null || Array.isArray(curvesObj)) throw bad(source, "curves must be an object of named curves");
+    const co = curvesObj as Record<string, unknown>;
+    for (const k of Object.keys(co)) if (!MuscleCurveNames.includes(k)) throw bad(source, `curves: unknown curve '${k}'`);
+    const curves: IMuscleCurve[] = MuscleCurveNames.map((name) => {
+        const cv = co[name];
+        if (cv === undefined) throw bad(source, `curves: missing curve '${name}'`);
+        if (typeof cv !== "object" || cv === null || Array.isArray(cv)) throw bad(source, `curve '${name}' must be {frames, values}`);
+        const keys = Object.keys(cv);
+        if (keys.length !== 2 || !keys.includes("frames") || !keys.includes("values"))
+            throw bad(source, `curve '${name}' must have exactly the keys frames and values`);
+        const { frames, values } = cv as { frames: unknown; values: unknown };
+        if (!Array.isArray(frames) || !frames.every((x) => Number.isInteger(x) && x >= 0 && x < frameCount)) {
+            throw bad(source, `curve '${name}': frames must be whole frame numbers within 0..${frameCount - 1}`);
+        }
+        if (!Array.isArray(values) || !values.every((x) => typeof x === "number")) throw bad(source, `curve '${name}': values must be numbers`);
+        return { frames: Uint32Array.from(frames as number[]), values: Float32Array.from(values as number[]) };
+    });
+    return validate(
+        source,
+        new MuscleClip({
+            name: str("name"),
+            source: str("source"),
+            frameRate: num("frameRate"),
+            frameCount,
+            loop: o.loop,
+            curves,
+            contacts,
+            toleranceDeg: num("toleranceDeg"),
+            warnings: o.warnings as string[],
+        }),
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary
+
+/** Little-endian writer that grows as needed. */
+class Writer {
+    private _buf = new Uint8Array(1 << 16);
+    private _view = new DataView(this._buf.buffer);
+    public length = 0;
+
+    private _room(n: number): void {
+        if (this.length + n <= this._buf.length) return;
+        const next = new Uint8Array(Math.max(this._buf.length * 2, this.length + n));
+        next.set(this._buf.subarray(0, this.length));
+        this._buf = next;
+        this._view = new DataView(next.buffer);
+    }
+    public u8(v: number): void {
+        this._room(1);
+        this._buf[this.length++] = v;
+    }
+    public u16(v: number): void {
+        this._room(2);
+        this._view.setUint16(this.length, v, true);
+        this.length += 2;
+    }
+    public u32(v: number): void {
+        this._room(4);
+        this._view.setUint32(this.length, v, true);
+        this.length += 4;
+    }
+    public f32(v: number): void {
+        this._room(4);
+        this._view.setFloat32(this.length, v, true);
+        this.length += 4;
+    }
+    public f64(v: number): void {
+        this._room(8);
+        this._view.setFloat64(this.length, v, true);
+        this.length += 8;
+    }
+    /** Unsigned LEB128. */
+    public varint(v: number): void {
+        do {
+            let b = v % 128;
+            v = Math.floor(v / 128);
+            if (v > 0) b |= 128;
+            this.u8(b);
+        } while (v > 0);
+    }
+    public string(s: string): void {
+        const bytes = new TextEncoder().encode(s);
+        this.varint(bytes.length);
+        this._room(bytes.length);
+        this._buf.set(bytes, this.length);
+        this.length += bytes.length;
+    }
+    public bytes(): Uint8Array {
+        return this._buf.slice(0, this.length);
+    }
+}
+
+/**
+ * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
+ * loop), f64 frame rate, u32 frame count, f64 tolerance, name, source and warnings (LEB128 length +
+ * UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key count, the key
+ * frames as differences (LEB128) and the values (float32); last, per foot, the contact runs
+ * (count, then gap and length of each, LEB128). About 5 bytes a key.
+ */
+export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
+    const w = new Writer();
+    for (let i = 0; i < 4; i++) w.u8(MUSCLE_CLIP_MAGIC.charCodeAt(i));
+    w.u16(MUSCLE_CLIP_VERSION);
+    w.u16(clip.loop ? 1 : 0);
+    w.f64(clip.frameRate);
+    w.u32(clip.frameCount);
+    w.f64(clip.toleranceDeg);
+    w.string(clip.name);
+    w.string(clip.source);
+    w.varint(clip.warnings.length);
+    for (const s of clip.warnings) w.string(s);
+    w.u16(clip.curves.length);
+    for (const c of clip.curves) {
+        w.varint(c.frames.length);
+        let prev = 0;
+        for (let k = 0; k < c.frames.length; k++) {
+            w.varint(c.frames[k] - prev);
+            prev = c.frames[k];
+        }
+        for (let k = 0; k < c.values.length; k++) w.f32(c.values[k]);
+    }
+    for (const [, bit] of FEET) {
+        const runs = contactRuns(clip.contacts, bit);
+        w.varint(runs.length);
+        let end = 0;
+        for (const [a, b] of runs) {
+            w.varint(a - end);
+            w.varint(b - a + 1);
+            end = b + 1;
+        }
+    }
+    return w.bytes();
+}
+
+/** Bounds-checked little-endian reader: any read past the end is a clear "truncated" error. */
+class Reader {
+    private readonly _view: DataView;
+    public pos = 0;
+    constructor(
+        private readonly _bytes: Uint8Array,
+        private readonly _source: string,
+    ) {
+        this._view = new DataView(_bytes.buffer, _bytes.byteOffset, _bytes.byteLength);
+    }
+    public get remaining(): number {
+        return this._bytes.length - this.pos;
+    }
+    private _need(n: number, what: string): void {
+        if (this.pos + n > this._bytes.length) throw bad(this._source, `truncated: the file ends inside ${what} (byte ${this.pos} of ${this._bytes.length})`);
+    }
+    public u8(what: string): number {
+        this._need(1, what);
+        return this._bytes[this.pos++];
+    }
+    public u16(what: string): number {
+        this._need(2, what);
+        const v = this._view.getUint16(this.pos, true);
+        this.pos += 2;
+        return v;
+    }
+    public u32(what: string): number {
+        this._need(4, what);
+        const v = this._view.getUint32(this.pos, true);
+        this.pos += 4;
+        return v;
+    }
+    public f32(what: string): number {
+        this._need(4, what);
+        const v = this._view.getFloat32(this.pos, true);
+        this.pos += 4;
+        return v;
+    }
+    public f64(what: string): number {
+        this._need(8, what);
+        const v = this._view.getFloat64(this.pos, true);
+        this.pos += 8;
+        return v;
+    }
+    public varint(what: string, max: number): number {
+        let v = 0;
+        let scale = 1;
+        for (let i = 0; i < 8; i++) {
+            const b = this.u8(what);
+            v += (b & 127) * scale;
+            if (!(b & 128)) {
+                if (v > max) throw bad(this._source, `${what} is ${v}, more than ${max}`);
+                return v;
+            }
+            scale *= 128;
+        }
+        throw bad(this._source, `${what} is not a valid number (too many bytes)`);
+    }
+    public string(what: string): string {
+        const n = this.varint(`${what} length`, MAX_STRING_BYTES);
+        this._need(n, what);
+        try {
+            return new TextDecoder("utf-8", { fatal: true }).decode(this._bytes.subarray(this.pos, (this.pos += n)));
+        } catch {
+            throw bad(this._source, `${what} is not valid UTF-8`);
+        }
+    }
+}
+
+/**
+ * Reads a binary muscle clip (see {@link SerializeMuscleClipToBinary}). Nothing is trusted:
+ * another magic, an unknown version or flags, a truncated file, counts larger than the file could
+ * hold, keys off the frame grid, NaN values or trailing bytes each throw one
+ * {@link HumanoidError} `CLIP_PARSE` naming the file and the field.
+ * @param bytes the file's content
+ * @param source the file name, for messages
+ */
+export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): MuscleClip {
+    const r = new Reader(bytes, source);
+    let magic = "";
+    for (let i = 0; i < 4 && r.remaining > 0; i++) magic += String.fromCharCode(r.u8("the magic"));
+    if (magic !== MUSCLE_CLIP_MAGIC) throw bad(source, `not a binary muscle clip (it does not start with "${MUSCLE_CLIP_MAGIC}")`);
+    const version = r.u16("the version");
+    if (version !== MUSCLE_CLIP_VERSION) throw bad(source, `unknown muscle clip version ${version} (this library reads version ${MUSCLE_CLIP_VERSION})`);
+    const flags = r.u16("the flags");
+    if (flags & ~1) throw bad(source, `unknown flags 0x${flags.toString(16)}`);
+    const frameRate = r.f64("the frame rate");
+    const frameCount = r.u32("the frame count");
+    if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) throw bad(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
+    const toleranceDeg = r.f64("the tolerance");
+    const name = r.string("the name");
+    const src = r.string("the source");
+    const warnings: string[] = [];
+    const warningCount = r.varint("the warning count", MAX_WARNINGS);
+    for (let i = 0; i < warningCount; i++) warnings.push(r.string(`warning ${i}`));
+    const curveCount = r.u16("the curve count");
+    if (curveCount !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${curveCount}`);
+    const curves: IMuscleCurve[] = [];
+    for (let i = 0; i < curveCount; i++) {
+        const what = `curve '${MuscleCurveNames[i]}'`;
+        // Each key takes at least 5 bytes: a count beyond what is left is a lie, caught before allocating.
+        const n = r.varint(`${what} key count`, Math.min(frameCount, Math.floor(r.remaining / 5)));
+        if (n < 1) throw bad(source, `${what} has no keys`);
+        const frames = new Uint32Array(n);
+        let f = 0;
+        for (let k = 0; k < n; k++) {
+            f += r.varint(`${what} key frame`, frameCount);
+            frames[k] = f;
+        }
+        const values = new Float32Array(n);
+        for (let k = 0; k < n; k++) values[k] = r.f32(`${what} values`);
+        curves.push({ frames, values });
+    }
+    const contacts = new Uint8Array(frameCount);
+    for (const [foot, bit] of FEET) {
+        const runs = r.varint(`${foot} contact count`, frameCount);
+        let end = 0;
+        for (let i = 0; i < runs; i++) {
+            const start = end + r.varint(`${foot} contact gap`, frameCount);
+            const length = r.varint(`${foot} contact length`, frameCount);
+            if (length < 1 || start + length > frameCount) throw bad(source, `${foot} contact ${i} runs past the clip's ${frameCount} frames`);
+            for (let k = start; k < start + length; k++) contacts[k] |= bit;
+            end = start + length;
+        }
+    }
+    if (r.remaining !== 0) throw bad(source, `${r.remaining} unexpected bytes after the clip`);
+    return validate(source, new MuscleClip({ name, source: src, frameRate, frameCount, loop: (flags & 1) === 1, curves, contacts, toleranceDeg, warnings }));
+}
+
+/**
+ * Reads a muscle clip file's content, JSON or binary (told apart by the first bytes).
+ * @param bytes the file's content
+ * @param source the file name, for messages
+ */
+export function ParseMuscleClip(bytes: Uint8Array, source: string): MuscleClip {
+    const head = String.fromCharCode(...bytes.subarray(0, 4));
+    if (head === MUSCLE_CLIP_MAGIC) return ParseMuscleClipBinary(bytes, source);
+    return ParseMuscleClipJson(new TextDecoder().decode(bytes), source);
+}

@@ -1,0 +1,405 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanoidError } from "../errors.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import { GetRigJointLabel, type IRigPose } from "../humanoid/rig.js";
+import { EncodeHumanPose } from "../muscle/encode.js";
+import { HumanPose, HUMAN_IK_GOAL_COUNT } from "../muscle/humanPose.js";
+import { ALL_MUSCLE_COUNT, MuscleIndexFromName } from "../muscle/muscles.js";
+import { MuscleSetup } from "../muscle/setup.js";
+import {
+    CURVES_PER_GOAL,
+    CURVE_BODY_POSITION,
+    CURVE_BODY_ROTATION,
+    CURVE_GOALS,
+    CURVE_ROOT,
+    FootContact,
+    MuscleClip,
+    MuscleCurveKind,
+    MuscleCurveKinds,
+    MUSCLE_CLIP_CURVE_COUNT,
+    type IMuscleCurve,
+} from "./muscleClip.js";
+import { ReduceCurve } from "./reduce.js";
+
+/**
+ * Where a conversion reads its poses from: a clip of some skeleton that an avatar maps (a BVH file,
+ * an AnimationGroup...). Poses are local rotations and positions of the avatar's rig joints, in
+ * rig space.
+ */
+export interface IRigPoseSource {
+    /** The clip's name. */
+    readonly name: string;
+    /** Where it comes from, for people (a file name). */
+    readonly source: string;
+    /** The clip's own frames per second (its keys' rate), the default conversion rate. */
+    readonly frameRate: number;
+    /** Length in seconds. */
+    readonly durationSeconds: number;
+    /** What the source already knows cannot convert losslessly (animated scale, joints missing...). */
+    readonly warnings: readonly string[];
+    /**
+     * Writes the pose at a time into `result`, whose arrays have one entry per rig joint.
+     * @param timeSeconds from the clip's start, 0 to `durationSeconds`
+     */
+    samplePoseToRef(timeSeconds: number, result: IRigPose): void;
+}
+
+/** Options of the converters. */
+export interface IMuscleClipConvertOptions {
+    /** Frames per second of the muscle clip; default the source's own rate. */
+    frameRate?: number;
+    /** Keyframe reduction tolerance in degrees of muscle angle (and the matching bounds for positions and rotations, see docs/clips.md); default 0.1; 0 keeps every key. */
+    toleranceDeg?: number;
+    /** Whether the clip loops; default: when its first and last poses match (within {@link LOOP_MATCH_DEG}). */
+    loop?: boolean;
+    /** The clip's name; default the source's. */
+    name?: string;
+    /** Called now and then with the frames converted so far and the total. */
+    onProgress?: (framesDone: number, frameCount: number) => void;
+}
+
+/** Default keyframe reduction tolerance, degrees of muscle angle. */
+export const DEFAULT_TOLERANCE_DEG = 0.1;
+/** Most frames a clip may have (a day at 120 fps would be 10 million). */
+export const MAX_CLIP_FRAMES = 10_000_000;
+/** A clip loops by default when no muscle angle and no body or goal rotation differ more than this between its first and last frame, degrees. */
+export const LOOP_MATCH_DEG = 5;
+/** A foot point is low when it is within this height (avatar scales, about 5 cm on an adult) of the clip's ground, measured from where it is in the T-pose. */
+export const CONTACT_HEIGHT = 0.05;
+/** A foot point is still when it moves slower than this (avatar scales per second, about 0.5 m/s on an adult). */
+export const CONTACT_SPEED = 0.5;
+/** Contacts and gaps shorter than this (seconds) are noise: they are removed and filled. */
+export const CONTACT_MIN_SECONDS = 0.05;
+/** The ground under a frame is found among the foot points within this many seconds either side. */
+export const GROUND_WINDOW_SECONDS = 1;
+/** Share of those foot-point heights that may lie below the ground (glitches, a start pose). */
+export const GROUND_PERCENTILE = 0.1;
+/** An intermediate bone is animated when it turns more than this from its rest, degrees. */
+const INTERMEDIATE_ANIMATED_DEG = 1;
+/** A bone's translation is animated when it moves more than this from its rest, avatar scales (about 1 mm). */
+const TRANSLATION_ANIMATED = 1e-3;
+/** Frames between two progress calls. */
+const PROGRESS_EVERY = 256;
+
+const B = HumanBone;
+const FOOT_BONES = [
+    [B.LeftFoot, B.LeftToes],
+    [B.RightFoot, B.RightToes],
+] as const;
+
+/** Per-frame foot points (ankle, toes) in canonical avatar scales, for the contact flags. */
+interface IFootTracks {
+    /** [foot][point] -> x, y, z per frame, or null for an unmapped point. */
+    readonly points: (Float32Array | null)[][];
+    /** [foot][point] -> T-pose height. */
+    readonly restHeight: number[][];
+}
+
+/**
+ * Converts a clip to a {@link MuscleClip}: samples it on a fixed-rate grid, encodes every frame on
+ * the avatar (muscles, body, IK goals), derives root motion and foot contacts, and reduces every
+ * curve within the tolerance. Throws a {@link HumanoidError} for bad options or an empty clip;
+ * what cannot convert losslessly is listed in the clip's `warnings`.
+ * @param avatar the avatar of the skeleton the source animates
+ * @param source the clip
+ * @param options rate, tolerance, loop, name, progress
+ */
+export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRigPoseSource, options: IMuscleClipConvertOptions = {}): MuscleClip {
+    const what = `${source.source}${source.name ? ` (${source.name})` : ""}`;
+    const rate = options.frameRate ?? source.frameRate;
+    if (!(rate > 0 && rate <= 10_000)) {
+        throw new HumanoidError("BAD_OPTION", `${what}: frame rate must be a number of frames per second in (0, 10000], not ${rate}`);
+    }
+    const toleranceDeg = options.toleranceDeg ?? DEFAULT_TOLERANCE_DEG;
+    if (!(toleranceDeg >= 0 && toleranceDeg <= 45)) {
+        throw new HumanoidError("BAD_OPTION", `${what}: tolerance must be between 0 and 45 degrees, not ${toleranceDeg}`);
+    }
+    const duration = source.durationSeconds;
+    if (!(duration >= 0) || !Number.isFinite(duration)) {
+        throw new HumanoidError("CONVERT", `${what}: the clip has no length (duration ${duration})`);
+    }
+    // Frames on the grid; a last partial step is dropped unless it is nearly whole.
+    const frameCount = Math.floor(duration * rate + 1e-6) + 1;
+    if (frameCount > MAX_CLIP_FRAMES) {
+        throw new HumanoidError("CONVERT", `${what}: ${frameCount} frames at ${rate} fps is more than ${MAX_CLIP_FRAMES}`);
+    }
+    const setup = MuscleSetup.For(avatar);
+    const rig = avatar.rig;
+    const pose: IRigPose = {
+        label: "clip",
+        rotations: rig.joints.map((j) => j.restRotation.clone()),
+        positions: rig.joints.map((j) => j.restPosition.clone()),
+    };
+    const human = new HumanPose();
+    const samples: Float32Array[] = Array.from({ length: MUSCLE_CLIP_CURVE_COUNT }, () => new Float32Array(frameCount));
+    const feet: IFootTracks = {
+        points: FOOT_BONES.map((bones) => bones.map((b) => (setup.joint[b] >= 0 ? new Float32Array(frameCount * 3) : null))),
+        restHeight: FOOT_BONES.map((bones) =>
+            bones.map((b) => (setup.joint[b] >= 0 ? canonicalPoint(setup, avatar.referenceWorld.positions[setup.joint[b]], tmpV).y : 0)),
+        ),
+    };
+    const watch = animatedJointWatch(avatar, setup);
+    const prevQ: Quaternion[] = Array.from({ length: 1 + HUMAN_IK_GOAL_COUNT }, () => Quaternion.Identity());
+    let yaw = 0;
+    for (let f = 0; f < frameCount; f++) {
+        source.samplePoseToRef(Math.min(f / rate, duration), pose);
+        EncodeHumanPose(avatar, pose, human);
+        watch.check(pose);
+        if (f > 0) keepTwistsContinuous(setup, human.values, samples, f);
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) samples[i][f] = human.values[i];
+        putVector(samples, CURVE_BODY_POSITION, f, human.bodyPosition);
+        putRotation(samples, CURVE_BODY_ROTATION, f, human.bodyRotation, prevQ[0]);
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            const c = CURVE_GOALS + g * CURVES_PER_GOAL;
+            putVector(samples, c, f, human.goalPositions[g]);
+            putRotation(samples, c + 3, f, human.goalRotations[g], prevQ[1 + g]);
+        }
+        // Root: the body on the ground plane, and the body's turn about up (its swing-twist twist
+        // about Y), unwrapped so that it never jumps by a turn.
+        samples[CURVE_ROOT][f] = human.bodyPosition.x;
+        samples[CURVE_ROOT + 1][f] = human.bodyPosition.z;
+        const q = human.bodyRotation;
+        let y = 2 * Math.atan2(q.y, q.w);
+        if (f > 0) y += 2 * Math.PI * Math.round((yaw - y) / (2 * Math.PI));
+        samples[CURVE_ROOT + 2][f] = yaw = y;
+        // Foot points: the encoder's world positions (rig space) into canonical avatar scales.
+        for (let s = 0; s < 2; s++) {
+            for (let p = 0; p < 2; p++) {
+                const out = feet.points[s][p];
+                if (!out) continue;
+                canonicalPoint(setup, setup.work.pos[setup.joint[FOOT_BONES[s][p]]], tmpV);
+                out[f * 3] = tmpV.x;
+                out[f * 3 + 1] = tmpV.y;
+                out[f * 3 + 2] = tmpV.z;
+            }
+        }
+        if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) options.onProgress(f + 1, frameCount);
+    }
+    const curves: IMuscleCurve[] = samples.map((s, c) => ReduceCurve(s, GetCurveTolerance(setup, c, toleranceDeg)));
+    const loop = options.loop ?? loops(setup, samples, frameCount);
+    return new MuscleClip({
+        name: options.name ?? source.name,
+        source: source.source,
+        frameRate: rate,
+        frameCount,
+        loop,
+        curves,
+        contacts: footContacts(feet, frameCount, rate),
+        toleranceDeg,
+        warnings: [...source.warnings, ...watch.warnings()],
+    });
+}
+
+const tmpV = new Vector3();
+
+/** The limb twist muscles: a full turn more or less decodes to the same hand or foot (see docs/muscles.md). */
+const LIMB_TWISTS: readonly number[] = [
+    "Left Arm Twist In-Out",
+    "Right Arm Twist In-Out",
+    "Left Forearm Twist In-Out",
+    "Right Forearm Twist In-Out",
+    "Left Upper Leg Twist In-Out",
+    "Right Upper Leg Twist In-Out",
+    "Left Lower Leg Twist In-Out",
+    "Right Lower Leg Twist In-Out",
+].map((n) => MuscleIndexFromName(n));
+
+/**
+ * A limb twist and the same twist a full turn further decode to the same hand or foot; only the
+ * share the limb's upper bone shows differs (by half a turn). Per frame, encoding picks the turn
+ * nearest the pose's own; over a clip, this picks the one nearest the previous frame's, so the
+ * limb never flips between two frames.
+ */
+function keepTwistsContinuous(setup: MuscleSetup, values: Float32Array, samples: Float32Array[], f: number): void {
+    for (const m of LIMB_TWISTS) {
+        const prev = setup.muscleToRadians(m, samples[m][f - 1]);
+        const now = setup.muscleToRadians(m, values[m]);
+        const turns = Math.round((prev - now) / (2 * Math.PI));
+        if (turns !== 0) values[m] = setup.radiansToMuscle(m, now + 2 * Math.PI * turns);
+    }
+}
+
+/** A rig-space point in canonical avatar scales (relative to the T-pose ground origin). */
+function canonicalPoint(setup: MuscleSetup, p: Vector3, result: Vector3): Vector3 {
+    p.subtractToRef(setup.groundOrigin, result);
+    return result.applyRotationQuaternionInPlace(setup.c0Inverse).scaleInPlace(1 / setup.scale);
+}
+
+function putVector(samples: Float32Array[], c: number, f: number, v: Vector3): void {
+    samples[c][f] = v.x;
+    samples[c + 1][f] = v.y;
+    samples[c + 2][f] = v.z;
+}
+
+/** Writes a rotation on the same hemisphere as the previous frame's, so its curves do not jump. */
+function putRotation(samples: Float32Array[], c: number, f: number, q: Quaternion, prev: Quaternion): void {
+    const sign = f > 0 && Quaternion.Dot(q, prev) < 0 ? -1 : 1;
+    prev.set(q.x * sign, q.y * sign, q.z * sign, q.w * sign);
+    samples[c][f] = prev.x;
+    samples[c + 1][f] = prev.y;
+    samples[c + 2][f] = prev.z;
+    samples[c + 3][f] = prev.w;
+}
+
+/**
+ * The reduction tolerance of a curve in its own unit, from the angle tolerance: a muscle's angle
+ * tolerance over its larger range end; positions the length that subtends the angle one avatar
+ * scale away; quaternion components a quarter of the angle in radians (an error e per component
+ * turns a unit quaternion by at most 4e); the root yaw the angle itself.
+ */
+export function GetCurveTolerance(setup: MuscleSetup, curve: number, toleranceDeg: number): number {
+    const rad = (toleranceDeg * Math.PI) / 180;
+    switch (MuscleCurveKinds[curve]) {
+        case MuscleCurveKind.Muscle:
+            return toleranceDeg / Math.max(setup.maxDeg[curve], -setup.minDeg[curve]);
+        case MuscleCurveKind.Position:
+            return rad;
+        case MuscleCurveKind.Rotation:
+            return rad / 4;
+        default:
+            return rad;
+    }
+}
+
+/** Whether the first and last frames hold the same pose (muscle angles, body and goal rotations within {@link LOOP_MATCH_DEG}). */
+function loops(setup: MuscleSetup, samples: Float32Array[], frameCount: number): boolean {
+    if (frameCount < 3) return false;
+    const last = frameCount - 1;
+    for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
+        const d = Math.abs(setup.muscleToRadians(i, samples[i][last]) - setup.muscleToRadians(i, samples[i][0]));
+        if ((d * 180) / Math.PI > LOOP_MATCH_DEG) return false;
+    }
+    for (let c = CURVE_BODY_ROTATION; c < CURVE_ROOT; c += c === CURVE_BODY_ROTATION ? 7 : CURVES_PER_GOAL) {
+        let dot = 0;
+        for (let k = 0; k < 4; k++) dot += samples[c + k][0] * samples[c + k][last];
+        // The body turns freely over a clip (a walk in a circle); its loop is the muscles' and goals'.
+        if (c !== CURVE_BODY_ROTATION && (2 * Math.acos(Math.min(1, Math.abs(dot))) * 180) / Math.PI > LOOP_MATCH_DEG) return false;
+    }
+    return true;
+}
+
+/**
+ * Foot contacts: a foot is planted on a frame when its ankle or its toes are both low (within
+ * {@link CONTACT_HEIGHT} of the clip's ground, from their T-pose height) and still (slower than
+ * {@link CONTACT_SPEED}). The clip's ground under a frame is the {@link GROUND_PERCENTILE} of
+ * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
+ * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled.
+ */
+function footContacts(feet: IFootTracks, frameCount: number, rate: number): Uint8Array {
+    // Per frame, the lowest foot point from its T-pose height; a 3-frame median drops single glitches.
+    const lowest = new Float64Array(frameCount).fill(Infinity);
+    for (let s = 0; s < 2; s++) {
+        for (let p = 0; p < 2; p++) {
+            const pts = feet.points[s][p];
+            if (!pts) continue;
+            for (let f = 0; f < frameCount; f++) lowest[f] = Math.min(lowest[f], pts[f * 3 + 1] - feet.restHeight[s][p]);
+        }
+    }
+    // The ground under each frame: a low percentile of those within GROUND_WINDOW_SECONDS either
+    // side, so a floor that drifts or slopes over a long take is followed and a few odd frames
+    // (a stumble, a start pose) do not set it. Computed every 1/8 s and interpolated.
+    const ground = groundLevels(lowest, Math.max(1, Math.round(GROUND_WINDOW_SECONDS * rate)), Math.max(1, Math.round(rate / 8)));
+    const contacts = new Uint8Array(frameCount);
+    const minRun = Math.max(1, Math.round(CONTACT_MIN_SECONDS * rate));
+    for (let s = 0; s < 2; s++) {
+        const flags = new Uint8Array(frameCount);
+        for (let p = 0; p < 2; p++) {
+            const pts = feet.points[s][p];
+            if (!pts) continue;
+            for (let f = 0; f < frameCount; f++) {
+                const low = pts[f * 3 + 1] - feet.restHeight[s][p] - ground[f] < CONTACT_HEIGHT;
+                const a = Math.max(0, f - 1);
+                const b = Math.min(frameCount - 1, f + 1);
+                const dist = b > a ? Math.hypot(pts[b * 3] - pts[a * 3], pts[b * 3 + 1] - pts[a * 3 + 1], pts[b * 3 + 2] - pts[a * 3 + 2]) : 0;
+                const still = frameCount === 1 || (dist * rate) / (b - a) < CONTACT_SPEED;
+                if (low && still) flags[f] = 1;
+            }
+        }
+        cleanRuns(flags, minRun);
+        const bit = s === 0 ? FootContact.Left : FootContact.Right;
+        for (let f = 0; f < frameCount; f++) if (flags[f]) contacts[f] |= bit;
+    }
+    return contacts;
+}
+
+/** Per frame, the {@link GROUND_PERCENTILE} of `v` over [f - w, f + w], computed every `stride` frames and interpolated. */
+function groundLevels(v: Float64Array, w: number, stride: number): Float64Array {
+    const n = v.length;
+    const at = (f: number): number => {
+        const window = Array.from(v.subarray(Math.max(0, f - w), Math.min(n, f + w + 1))).sort((a, b) => a - b);
+        return window[Math.floor(GROUND_PERCENTILE * (window.length - 1))];
+    };
+    const out = new Float64Array(n);
+    let f0 = 0;
+    let g0 = at(0);
+    while (f0 < n - 1) {
+        const f1 = Math.min(n - 1, f0 + stride);
+        const g1 = at(f1);
+        for (let f = f0; f <= f1; f++) out[f] = g0 + ((g1 - g0) * (f - f0)) / (f1 - f0);
+        f0 = f1;
+        g0 = g1;
+    }
+    if (n === 1) out[0] = g0;
+    return out;
+}
+
+/** Fills gaps shorter than `minRun` between contacts, then drops contacts shorter than `minRun`. */
+function cleanRuns(flags: Uint8Array, minRun: number): void {
+    for (const value of [0, 1]) {
+        let f = 0;
+        while (f < flags.length) {
+            if (flags[f] !== value) {
+                f++;
+                continue;
+            }
+            let e = f;
+            while (e < flags.length && flags[e] === value) e++;
+            // A gap (0) is filled only between two contacts; a contact (1) is dropped anywhere.
+            const inner = value === 1 || (f > 0 && e < flags.length);
+            if (e - f < minRun && inner) flags.fill(1 - value, f, e);
+            f = e;
+        }
+    }
+}
+
+/** Watches the poses for what muscle space drops: intermediate bones that turn, bones other than the hips that move. */
+function animatedJointWatch(avatar: HumanoidAvatar, setup: MuscleSetup): { check(pose: IRigPose): void; warnings(): string[] } {
+    const rig = avatar.rig;
+    const hips = setup.joint[B.Hips];
+    const cosHalf = Math.cos((INTERMEDIATE_ANIMATED_DEG * Math.PI) / 360);
+    const moveLimit = TRANSLATION_ANIMATED * setup.scale;
+    const intermediates = new Set<number>();
+    for (const list of setup.intermediates) if (list) for (const j of list) intermediates.add(j);
+    const turning = new Set<number>();
+    const moving = new Set<number>();
+    const below: number[] = [];
+    for (let j = 0; j < rig.joints.length; j++) if (setup.belowHips[j] && j !== hips) below.push(j);
+    const ref = avatar.referencePose;
+    let checks = 0;
+    return {
+        check(pose: IRigPose): void {
+            // Every frame for the first hundred, then every fourth: enough to find what moves.
+            if (checks++ > 100 && checks % 4) return;
+            for (const j of intermediates) {
+                if (!turning.has(j) && Math.abs(Quaternion.Dot(pose.rotations[j], ref.rotations[j])) < cosHalf) turning.add(j);
+            }
+            for (const j of below) {
+                if (!moving.has(j) && Vector3.Distance(pose.positions[j], ref.positions[j]) > moveLimit) moving.add(j);
+            }
+        },
+        warnings(): string[] {
+            const out: string[] = [];
+            const names = (s: Set<number>): string =>
+                [...s]
+                    .sort((a, b) => a - b)
+                    .map((j) => GetRigJointLabel(rig, j))
+                    .join(", ");
+            if (turning.size) {
+                out.push(`intermediate bones are animated and held at their T-pose (their turn is folded into the next human bone): ${names(turning)}`);
+            }
+            if (moving.size) out.push(`translation is animated on bones other than the hips and is dropped: ${names(moving)}`);
+            return out;
+        },
+    };
+}

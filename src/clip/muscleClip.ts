@@ -1,0 +1,273 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HUMAN_IK_GOAL_COUNT, type HumanPose } from "../muscle/humanPose.js";
+import { ALL_MUSCLE_COUNT, MuscleNames } from "../muscle/muscles.js";
+
+/** First curve of the body position (x, y, z): canonical frame, avatar scales. */
+export const CURVE_BODY_POSITION = ALL_MUSCLE_COUNT;
+/** First curve of the body rotation (x, y, z, w). */
+export const CURVE_BODY_ROTATION = CURVE_BODY_POSITION + 3;
+/** First curve of the IK goals: per goal (`HumanIKGoal` order) position x, y, z then rotation x, y, z, w. */
+export const CURVE_GOALS = CURVE_BODY_ROTATION + 4;
+/** Curves per IK goal (3 position + 4 rotation). */
+export const CURVES_PER_GOAL = 7;
+/** First curve of the root motion: x, z (the body on the ground plane, avatar scales) and yaw (radians about up, unwrapped). */
+export const CURVE_ROOT = CURVE_GOALS + HUMAN_IK_GOAL_COUNT * CURVES_PER_GOAL;
+/** Number of curves in every muscle clip (123 muscles, 7 body, 28 goals, 3 root). */
+export const MUSCLE_CLIP_CURVE_COUNT = CURVE_ROOT + 3;
+
+/** What a curve measures, which sets its unit and its reduction tolerance. */
+export enum MuscleCurveKind {
+    /** A normalized muscle value (tolerance: the angle tolerance over the muscle's larger range end). */
+    Muscle = 0,
+    /** A length in avatar scales (tolerance: the angle tolerance in radians, one scale away). */
+    Position = 1,
+    /** One component of a unit quaternion (tolerance: a quarter of the angle tolerance in radians). */
+    Rotation = 2,
+    /** An angle in radians (tolerance: the angle tolerance). */
+    Angle = 3,
+}
+
+const GOAL_NAMES = ["leftFoot", "rightFoot", "leftHand", "rightHand"] as const;
+
+/**
+ * The name of every curve, in clip order: the 123 muscle names, then `bodyPosition.x|y|z`,
+ * `bodyRotation.x|y|z|w`, `goals.<leftFoot|rightFoot|leftHand|rightHand>.position.x|y|z` and
+ * `.rotation.x|y|z|w`, `root.x`, `root.z`, `root.yaw`. Files use these names, never indices.
+ */
+export const MuscleCurveNames: readonly string[] = [
+    ...MuscleNames,
+    ...["x", "y", "z"].map((c) => `bodyPosition.${c}`),
+    ...["x", "y", "z", "w"].map((c) => `bodyRotation.${c}`),
+    ...GOAL_NAMES.flatMap((g) => [...["x", "y", "z"].map((c) => `goals.${g}.position.${c}`), ...["x", "y", "z", "w"].map((c) => `goals.${g}.rotation.${c}`)]),
+    "root.x",
+    "root.z",
+    "root.yaw",
+];
+
+/** The kind of every curve, in clip order. */
+export const MuscleCurveKinds: readonly MuscleCurveKind[] = MuscleCurveNames.map((n, i) => {
+    if (i < ALL_MUSCLE_COUNT) return MuscleCurveKind.Muscle;
+    if (n === "root.yaw") return MuscleCurveKind.Angle;
+    return n.includes("otation.") ? MuscleCurveKind.Rotation : MuscleCurveKind.Position;
+});
+
+/**
+ * One curve: keys on the clip's frame grid, linearly interpolated. A curve with one key is constant.
+ */
+export interface IMuscleCurve {
+    /** Frame index of every key, strictly increasing, the first 0 and the last `frameCount - 1` (or a single key at 0). */
+    readonly frames: Uint32Array;
+    /** Value of every key. */
+    readonly values: Float32Array;
+}
+
+/** Foot-contact flags of a frame: bit 0 left foot, bit 1 right foot. */
+export enum FootContact {
+    /** No foot on the ground. */
+    None = 0,
+    /** The left foot is planted. */
+    Left = 1,
+    /** The right foot is planted. */
+    Right = 2,
+}
+
+/** What {@link MuscleClip} is made from. */
+export interface IMuscleClipInit {
+    /** Clip name (the AnimationGroup's name, or the BVH file's base name). */
+    name: string;
+    /** Where it came from, for people: a file name, `file#clip`. */
+    source: string;
+    /** Frames per second of the grid the keys lie on (> 0). */
+    frameRate: number;
+    /** Frames on the grid (>= 1); the clip lasts `(frameCount - 1) / frameRate` seconds. */
+    frameCount: number;
+    /** Whether the clip is meant to loop. */
+    loop: boolean;
+    /** The {@link MUSCLE_CLIP_CURVE_COUNT} curves, in {@link MuscleCurveNames} order. */
+    curves: IMuscleCurve[];
+    /** Per frame, {@link FootContact} flags. */
+    contacts: Uint8Array;
+    /** The reduction tolerance the curves were made with, degrees (0 for exact keys). */
+    toleranceDeg: number;
+    /** What could not convert losslessly, in words. */
+    warnings: string[];
+}
+
+/**
+ * A humanoid animation that belongs to no skeleton: per frame on a fixed-rate grid, a
+ * {@link HumanPose} (muscles, body, IK goals), a root-motion track and foot contacts, stored as
+ * keyframe-reduced curves in typed arrays. Play it on any avatar with {@link MuscleClipSampler}.
+ * Immutable by convention: the arrays are shared, do not write into them.
+ */
+export class MuscleClip {
+    /** Clip name. */
+    public readonly name: string;
+    /** Where it came from (file, file#clip). */
+    public readonly source: string;
+    /** Frames per second of the key grid. */
+    public readonly frameRate: number;
+    /** Frames on the grid. */
+    public readonly frameCount: number;
+    /** Whether the clip is meant to loop. */
+    public readonly loop: boolean;
+    /** Every curve, in {@link MuscleCurveNames} order. */
+    public readonly curves: readonly IMuscleCurve[];
+    /** Per frame, {@link FootContact} flags. */
+    public readonly contacts: Uint8Array;
+    /** The reduction tolerance, degrees. */
+    public readonly toleranceDeg: number;
+    /** What could not convert losslessly. */
+    public readonly warnings: readonly string[];
+
+    /** Builds a clip from its parts; they are not copied. Use the converters or the file readers rather than this. */
+    constructor(init: IMuscleClipInit) {
+        this.name = init.name;
+        this.source = init.source;
+        this.frameRate = init.frameRate;
+        this.frameCount = init.frameCount;
+        this.loop = init.loop;
+        this.curves = init.curves;
+        this.contacts = init.contacts;
+        this.toleranceDeg = init.toleranceDeg;
+        this.warnings = init.warnings;
+    }
+
+    /** Length in seconds: `(frameCount - 1) / frameRate`. */
+    public get durationSeconds(): number {
+        return (this.frameCount - 1) / this.frameRate;
+    }
+
+    /** Number of keys over all curves. */
+    public get keyCount(): number {
+        let n = 0;
+        for (const c of this.curves) n += c.frames.length;
+        return n;
+    }
+}
+
+/** Largest number of keys a cursor steps over before it searches instead. */
+const CURSOR_WALK = 4;
+
+/**
+ * Reads a {@link MuscleClip} at any time. Keeps one cursor per curve, so playing forward costs a
+ * constant time per curve and frame; a jump costs a binary search. Allocates nothing after
+ * construction; one sampler per playing instance.
+ */
+export class MuscleClipSampler {
+    /** The clip read. */
+    public readonly clip: MuscleClip;
+    private readonly _cursor: Uint32Array;
+
+    /** @param clip the clip to read */
+    constructor(clip: MuscleClip) {
+        this.clip = clip;
+        this._cursor = new Uint32Array(clip.curves.length);
+    }
+
+    /**
+     * Frame position (fractional) of a time: wrapped into the clip when it loops, clamped otherwise.
+     * @param timeSeconds time from the clip's start
+     */
+    public frameAt(timeSeconds: number): number {
+        const clip = this.clip;
+        const last = clip.frameCount - 1;
+        if (last <= 0 || !(timeSeconds === timeSeconds)) return 0;
+        let f = timeSeconds * clip.frameRate;
+        if (clip.loop) {
+            f %= last;
+            if (f < 0) f += last;
+        } else if (f < 0) {
+            f = 0;
+        } else if (f > last) {
+            f = last;
+        }
+        return f;
+    }
+
+    /**
+     * One curve's value at a fractional frame (no wrapping).
+     * @param curve curve index ({@link MuscleCurveNames} order)
+     * @param frame frame position, 0 to `frameCount - 1`
+     */
+    public evaluate(curve: number, frame: number): number {
+        const { frames, values } = this.clip.curves[curve];
+        const n = frames.length;
+        if (n === 1) return values[0];
+        let k = this._cursor[curve];
+        if (k > n - 2 || frames[k] > frame || (k + CURSOR_WALK < n && frames[k + CURSOR_WALK] <= frame)) {
+            // Binary search: the last key at or before the frame.
+            let lo = 0;
+            let hi = n - 1;
+            while (hi - lo > 1) {
+                const mid = (lo + hi) >> 1;
+                if (frames[mid] <= frame) lo = mid;
+                else hi = mid;
+            }
+            k = lo;
+        } else {
+            while (k < n - 2 && frames[k + 1] <= frame) k++;
+        }
+        this._cursor[curve] = k;
+        const f0 = frames[k];
+        let t = (frame - f0) / (frames[k + 1] - f0);
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        return values[k] + (values[k + 1] - values[k]) * t;
+    }
+
+    /**
+     * The pose at a time: muscles, body and goals (rotations normalized). Returns `result`.
+     * @param timeSeconds time from the clip's start (wrapped or clamped, see {@link frameAt})
+     * @param result the pose to write
+     */
+    public sampleToRef(timeSeconds: number, result: HumanPose): HumanPose {
+        return this.sampleFrameToRef(this.frameAt(timeSeconds), result);
+    }
+
+    /**
+     * The pose at a frame position (fractional, 0 to `frameCount - 1`, clamped, never wrapped: the
+     * last frame of a looping clip is its own). Returns `result`.
+     */
+    public sampleFrameToRef(frame: number, result: HumanPose): HumanPose {
+        const last = this.clip.frameCount - 1;
+        const f = frame > 0 ? (frame < last ? frame : last) : 0;
+        const v = result.values;
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) v[i] = this.evaluate(i, f);
+        this._vec(CURVE_BODY_POSITION, f, result.bodyPosition);
+        this._quat(CURVE_BODY_ROTATION, f, result.bodyRotation);
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            const c = CURVE_GOALS + g * CURVES_PER_GOAL;
+            this._vec(c, f, result.goalPositions[g]);
+            this._quat(c + 3, f, result.goalRotations[g]);
+        }
+        return result;
+    }
+
+    /**
+     * The root at a time: its position on the ground plane written to `result` (x, 0, z; canonical
+     * frame, avatar scales). Returns the root's yaw in radians (unwrapped over the clip).
+     */
+    public sampleRootToRef(timeSeconds: number, result: Vector3): number {
+        const f = this.frameAt(timeSeconds);
+        result.set(this.evaluate(CURVE_ROOT, f), 0, this.evaluate(CURVE_ROOT + 1, f));
+        return this.evaluate(CURVE_ROOT + 2, f);
+    }
+
+    /** {@link FootContact} flags of the frame nearest a time. */
+    public contactsAt(timeSeconds: number): number {
+        return this.clip.contacts[Math.round(this.frameAt(timeSeconds))];
+    }
+
+    private _vec(c: number, f: number, out: Vector3): void {
+        out.set(this.evaluate(c, f), this.evaluate(c + 1, f), this.evaluate(c + 2, f));
+    }
+
+    private _quat(c: number, f: number, out: Quaternion): void {
+        out.set(this.evaluate(c, f), this.evaluate(c + 1, f), this.evaluate(c + 2, f), this.evaluate(c + 3, f));
+        const len = out.length();
+        if (len > 1e-12) out.scaleInPlace(1 / len);
+        else out.set(0, 0, 0, 1);
+    }
+}
+
+/** Names of the IK goals in files, in `HumanIKGoal` order. */
+export const GoalNames: readonly string[] = GOAL_NAMES;

@@ -1,0 +1,63 @@
+import type { IMuscleCurve } from "./muscleClip.js";
+
+/** Relative precision of a float32 (2^-23): key values are stored as float32 and may move this much. */
+const FLOAT32_EPSILON = 1.1920928955078125e-7;
+
+/**
+ * Keyframe reduction of one curve sampled on a frame grid, with an error bound: the linear
+ * interpolation of the returned keys is within `tolerance` of every sample (and so, being linear
+ * between frames too, of the samples' own linear interpolation everywhere).
+ *
+ * One pass, O(n) ("swing door" / fan): from the last key, keep the range of slopes that pass within
+ * `tolerance` of every sample so far; when the next sample closes that range, put a key on the
+ * previous frame, on the line of the middle slope. Keys may sit up to `tolerance` off the samples.
+ * A curve that stays within `tolerance` of one value becomes a single key.
+ * @param samples the value at every frame (at least one)
+ * @param tolerance largest allowed error, in the curve's unit (>= 0; 0 keeps every change of slope)
+ */
+export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMuscleCurve {
+    const n = samples.length;
+    let lo = Infinity;
+    let hi = -Infinity;
+    let peak = 0;
+    for (let i = 0; i < n; i++) {
+        const v = samples[i];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+        peak = Math.max(peak, Math.abs(v));
+    }
+    // Leave room for rounding the key values to float32.
+    const tol = Math.max(0, tolerance - 2 * FLOAT32_EPSILON * peak);
+    if (n === 1 || hi - lo <= 2 * tol) {
+        return { frames: Uint32Array.of(0), values: Float32Array.of(n === 1 ? samples[0] : (lo + hi) / 2) };
+    }
+    const frames: number[] = [0];
+    const values: number[] = [samples[0]];
+    let anchor = 0;
+    let anchorValue = samples[0];
+    let minSlope = -Infinity;
+    let maxSlope = Infinity;
+    for (let k = 1; k < n; k++) {
+        const d = k - anchor;
+        const a = (samples[k] - tol - anchorValue) / d;
+        const b = (samples[k] + tol - anchorValue) / d;
+        const newMin = a > minSlope ? a : minSlope;
+        const newMax = b < maxSlope ? b : maxSlope;
+        if (newMin <= newMax) {
+            minSlope = newMin;
+            maxSlope = newMax;
+            continue;
+        }
+        // Sample k cannot join: end the segment on frame k - 1 (> anchor, as one step always fits).
+        const end = k - 1;
+        anchorValue += ((minSlope + maxSlope) / 2) * (end - anchor);
+        anchor = end;
+        frames.push(end);
+        values.push(anchorValue);
+        minSlope = samples[k] - tol - anchorValue;
+        maxSlope = samples[k] + tol - anchorValue;
+    }
+    frames.push(n - 1);
+    values.push(anchorValue + ((minSlope + maxSlope) / 2) * (n - 1 - anchor));
+    return { frames: Uint32Array.from(frames), values: Float32Array.from(values) };
+}

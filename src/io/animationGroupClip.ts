@@ -1,0 +1,250 @@
+import type { Animation } from "@babylonjs/core/Animations/animation.js";
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { ConvertRigPosesToMuscleClip, type IMuscleClipConvertOptions, type IRigPoseSource } from "../clip/convert.js";
+import type { MuscleClip } from "../clip/muscleClip.js";
+import { HumanoidError } from "../errors.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { GetRigJointLabel, type IRigPose } from "../humanoid/rig.js";
+import { GetGltfNodeIndex } from "./babylonRig.js";
+
+/** Frames per second of the conversion when the clip's keys give no rate, or keys sparser than {@link MIN_KEY_RATE}. */
+export const DEFAULT_CLIP_RATE = 30;
+/** Keys further apart than 1/this seconds are sampled at {@link DEFAULT_CLIP_RATE}: between sparse keys a muscle blend drifts from the source's rotation blend. */
+export const MIN_KEY_RATE = 20;
+/** A clip's local positions differ from the avatar's when they are further apart than this share of the bone's length. */
+const POSITION_MISMATCH_SHARE = 0.01;
+/** Longest list of names in one warning. */
+const WARN_NAMES = 12;
+
+/** How one avatar joint is read from the clip. */
+interface IJointBinding {
+    readonly joint: number;
+    readonly node: TransformNode;
+    rotation: Animation | null;
+    rotationIsEuler: boolean;
+    position: Animation | null;
+    /** The node's parent is mirrored (glTF's handedness flip): conjugate the local transform by the Z mirror. */
+    readonly mirrored: boolean;
+    /** For a top joint of the rig: the (static) world matrix of the node's parent. */
+    readonly parentWorld: Matrix | null;
+}
+
+const MIRROR_Z = Matrix.Scaling(1, 1, -1);
+
+/** The names a list of joints would be shown with, cut short. */
+function listNames(names: string[]): string {
+    return names.length > WARN_NAMES ? `${names.slice(0, WARN_NAMES).join(", ")} and ${names.length - WARN_NAMES} more` : names.join(", ");
+}
+
+/**
+ * Reads a Babylon `AnimationGroup` as rig poses of an avatar, without touching the scene: each
+ * targeted `rotationQuaternion` (or `rotation`) and `position` animation is evaluated at the
+ * time asked and turned into the avatar's rig space (the glTF handedness mirror undone as when the
+ * rig was read). The group's nodes are matched to the avatar's joints by name (or, for unnamed
+ * glTF nodes, by glTF node index), so the clip may live in another file than the model, its
+ * skeleton with extra joints. Joints the clip does not animate keep the avatar's rest pose.
+ */
+export class AnimationGroupPoseSource implements IRigPoseSource {
+    /** The group's name. */
+    public readonly name: string;
+    /** Where it comes from (the file, when given). */
+    public readonly source: string;
+    /** The rate of the group's keys (the most common spacing, snapped to a whole number within 1%), or {@link DEFAULT_CLIP_RATE}. */
+    public readonly frameRate: number;
+    /** (to - from) / the animations' frames per second. */
+    public readonly durationSeconds: number;
+    /** What the clip has that muscle space drops, or that differs from the avatar. */
+    public readonly warnings: readonly string[];
+    private readonly _avatar: HumanoidAvatar;
+    private readonly _bindings: IJointBinding[];
+    private readonly _from: number;
+    private readonly _fps: number;
+    private readonly _m = new Matrix();
+    private readonly _m2 = new Matrix();
+    private readonly _s = new Vector3();
+    private readonly _q = new Quaternion();
+    private readonly _p = new Vector3();
+
+    /**
+     * @param group the clip
+     * @param avatar the avatar whose joints the clip drives
+     * @param source the file, for messages (default the group's name)
+     */
+    constructor(group: AnimationGroup, avatar: HumanoidAvatar, source?: string) {
+        this._avatar = avatar;
+        this.name = group.name;
+        this.source = source ?? group.name;
+        const what = `${this.source}${source ? ` (${group.name})` : ""}`;
+        const rig = avatar.rig;
+        // Joint lookup: by name where names are unique, else by glTF node index.
+        const byName = new Map<string, number>();
+        const duplicate = new Set<string>();
+        const byIndex = new Map<number, number>();
+        rig.joints.forEach((j, i) => {
+            if (j.name) {
+                if (byName.has(j.name)) duplicate.add(j.name);
+                byName.set(j.name, i);
+            }
+            if (j.sourceIndex >= 0) byIndex.set(j.sourceIndex, i);
+        });
+        const jointOf = (node: TransformNode): number => {
+            const index = GetGltfNodeIndex(node);
+            const unnamed = !node.name || (index >= 0 && node.name === `node${index}`);
+            // Named nodes by name (a name the avatar has twice, and unnamed nodes, by glTF index).
+            if (!unnamed && !duplicate.has(node.name)) return byName.get(node.name) ?? -1;
+            return index >= 0 ? (byIndex.get(index) ?? -1) : -1;
+        };
+        const bindings = new Map<number, IJointBinding>();
+        const missing = new Set<string>();
+        const scaled = new Set<string>();
+        let fps = 0;
+        const spacings = new Map<number, number>();
+        for (const ta of group.targetedAnimations) {
+            const node = ta.target as TransformNode;
+            const prop = ta.animation.targetProperty;
+            if (!node || typeof node.getWorldMatrix !== "function" || !["rotationQuaternion", "rotation", "position", "scaling"].includes(prop)) continue;
+            fps = fps || ta.animation.framePerSecond;
+            const keys = ta.animation.getKeys();
+            // The key rate, from tracks that have keys between their ends.
+            for (let k = 1; k < (keys.length > 2 ? keys.length : 0); k++) {
+                const dt = Math.round(((keys[k].frame - keys[k - 1].frame) / ta.animation.framePerSecond) * 1e5) / 1e5;
+                if (dt > 0) spacings.set(dt, (spacings.get(dt) ?? 0) + 1);
+            }
+            if (prop === "scaling") {
+                if (keys.some((k) => !(k.value as Vector3).equalsWithEpsilon(keys[0].value as Vector3, 1e-4))) scaled.add(node.name);
+                continue;
+            }
+            const j = jointOf(node);
+            if (j < 0) {
+                missing.add(node.name);
+                continue;
+            }
+            let b = bindings.get(j);
+            if (!b) {
+                const parent = node.parent as TransformNode | null;
+                const parentWorld = parent && typeof parent.computeWorldMatrix === "function" ? parent.computeWorldMatrix(true) : Matrix.Identity();
+                b = {
+                    joint: j,
+                    node,
+                    rotation: null,
+                    rotationIsEuler: false,
+                    position: null,
+                    mirrored: parentWorld.determinant() < 0,
+                    parentWorld: rig.joints[j].parent < 0 ? parentWorld.clone() : null,
+                };
+                bindings.set(j, b);
+            }
+            // A position track that never moves (exporters key every bone) is the clip's rest, not motion.
+            if (prop === "position")
+                b.position = keys.some((k) => !(k.value as Vector3).equalsWithEpsilon(keys[0].value as Vector3, 1e-6)) ? ta.animation : null;
+            else {
+                b.rotation = ta.animation;
+                b.rotationIsEuler = prop === "rotation";
+            }
+        }
+        if (!bindings.size) {
+            throw new HumanoidError(
+                "CONVERT",
+                `${what}: the clip animates none of the avatar's joints (${missing.size ? `it animates ${listNames([...missing])}` : "it animates no nodes"})`,
+            );
+        }
+        this._bindings = [...bindings.values()].sort((a, b) => a.joint - b.joint);
+        this._fps = fps || 60;
+        this._from = group.from;
+        this.durationSeconds = Math.max(0, (group.to - group.from) / this._fps);
+        let best = 0;
+        let bestCount = 0;
+        for (const [dt, count] of spacings) {
+            if (count > bestCount) {
+                best = dt;
+                bestCount = count;
+            }
+        }
+        // A rate within 1% of a whole number is that number (keys at 1/30 s stored as 0.0333).
+        let rate = best > 0 ? 1 / best : 0;
+        if (Math.abs(rate - Math.round(rate)) < 0.01 * rate) rate = Math.round(rate);
+        this.frameRate = rate >= MIN_KEY_RATE && rate <= 1000 ? rate : DEFAULT_CLIP_RATE;
+        const warnings: string[] = [];
+        if (missing.size) warnings.push(`the clip animates nodes the avatar does not have, ignored: ${listNames([...missing].sort())}`);
+        if (scaled.size) warnings.push(`scale is animated and dropped (muscle space has no scale): ${listNames([...scaled].sort())}`);
+        const differ = this._positionMismatches();
+        if (differ.length)
+            warnings.push(`the clip's skeleton differs from the avatar's; the avatar's bone lengths are used: local positions differ on ${listNames(differ)}`);
+        this.warnings = warnings;
+    }
+
+    /** Joints whose static local position in the clip's file differs from the avatar's rest. */
+    private _positionMismatches(): string[] {
+        const rig = this._avatar.rig;
+        const out: string[] = [];
+        for (const b of this._bindings) {
+            if (b.position) continue;
+            this._localToRig(b, b.node.position, b.node.rotationQuaternion ?? Quaternion.FromEulerVector(b.node.rotation), this._q, this._p);
+            const rest = rig.joints[b.joint].restPosition;
+            if (Vector3.Distance(this._p, rest) > POSITION_MISMATCH_SHARE * rest.length() + 1e-6) out.push(GetRigJointLabel(rig, b.joint));
+        }
+        return out;
+    }
+
+    /** A node-local rotation and position in rig space (the joint's local transform there). */
+    private _localToRig(b: IJointBinding, position: Vector3, rotation: Quaternion, outRot: Quaternion, outPos: Vector3): void {
+        if (b.parentWorld) {
+            // A top joint: its rig transform is its world matrix, made proper: S * (local * parentWorld).
+            Matrix.ComposeToRef(b.node.scaling, rotation, position, this._m);
+            this._m.multiplyToRef(b.parentWorld, this._m2);
+            if (this._m2.determinant() < 0) MIRROR_Z.multiplyToRef(this._m2, this._m2);
+            this._m2.decompose(this._s, outRot, outPos);
+            outRot.normalize();
+        } else if (b.mirrored) {
+            // Below the mirror: local' = S * local * S, so rotations (x, y, z, w) -> (-x, -y, z, w).
+            outRot.set(-rotation.x, -rotation.y, rotation.z, rotation.w);
+            outPos.set(position.x, position.y, -position.z);
+        } else {
+            outRot.copyFrom(rotation);
+            outPos.copyFrom(position);
+        }
+    }
+
+    /** The pose at a time (seconds from the group's start). */
+    public samplePoseToRef(timeSeconds: number, result: IRigPose): void {
+        const rig = this._avatar.rig;
+        for (let j = 0; j < rig.joints.length; j++) {
+            result.rotations[j].copyFrom(rig.joints[j].restRotation);
+            result.positions[j].copyFrom(rig.joints[j].restPosition);
+        }
+        const frame = this._from + timeSeconds * this._fps;
+        for (const b of this._bindings) {
+            const node = b.node;
+            let rotation: Quaternion;
+            if (b.rotation) {
+                const v = b.rotation.evaluate(frame);
+                rotation = b.rotationIsEuler ? Quaternion.FromEulerVector(v as Vector3) : (v as Quaternion);
+            } else {
+                rotation = node.rotationQuaternion ?? Quaternion.FromEulerVector(node.rotation);
+            }
+            const position = b.position ? (b.position.evaluate(frame) as Vector3) : node.position;
+            this._localToRig(b, position, rotation, result.rotations[b.joint], this._p);
+            // Positions: the clip's where it animates them, the avatar's own elsewhere.
+            if (b.position) result.positions[b.joint].copyFrom(this._p);
+            if (!b.rotation) result.rotations[b.joint].copyFrom(rig.joints[b.joint].restRotation);
+        }
+    }
+}
+
+/**
+ * Converts a Babylon `AnimationGroup` (a glTF, GLB or VRM clip) to a {@link MuscleClip} on an
+ * avatar: the avatar of the model the clip was made for, or of the clip file's own skeleton. The
+ * scene is not touched. See `ConvertRigPosesToMuscleClip` for the options and what is measured.
+ * @param group the clip
+ * @param avatar the avatar whose joints the clip drives (matched by node name)
+ * @param options rate (default: the rate of the clip's keys), tolerance, loop, name, progress, and `source` (the file, for messages)
+ */
+export function ConvertAnimationGroupToMuscleClip(
+    group: AnimationGroup,
+    avatar: HumanoidAvatar,
+    options: IMuscleClipConvertOptions & { source?: string } = {},
+): MuscleClip {
+    return ConvertRigPosesToMuscleClip(avatar, new AnimationGroupPoseSource(group, avatar, options.source), options);
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { rename, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import { SerializeMuscleClipToBinary, SerializeMuscleClipToJson } from "../clip/clipFile.js";
+import type { IMuscleClipConvertOptions } from "../clip/convert.js";
+import type { MuscleClip } from "../clip/muscleClip.js";
+import { HumanoidError } from "../errors.js";
+import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";
+import { ConvertAnimationGroupToMuscleClip } from "../io/animationGroupClip.js";
+import { ConvertBvhToMuscleClip } from "../io/bvhClip.js";
+import { GetGltfAnimationByteLength } from "../io/gltfJson.js";
+import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
+import { LoadRigFromFileAsync } from "./loadFile.js";
+
+/** Muscle clip file formats: readable JSON or compact binary. */
+export type MuscleClipFormat = "json" | "bin";
+
+/** Options of {@link ConvertFileToMuscleClipsAsync}. */
+export interface IConvertFileOptions extends Omit<IMuscleClipConvertOptions, "name" | "onProgress">, Pick<ILoadAvatarOptions, "bvh" | "tPose"> {
+    /** Only the clip of this name (glTF files hold several). Default: every clip. */
+    clip?: string;
+    /**
+     * For glTF/VRM clips: the model file whose avatar the clips drive, when the clips live in a file
+     * of their own (matched by node name). Default: the clip file's own skeleton.
+     */
+    avatar?: string;
+    /** Called now and then with the frames converted so far over all clips of the file, and their total. */
+    onProgress?: (framesDone: number, framesTotal: number) => void;
+}
+
+/** One converted clip and the size of what it came from. */
+export interface IConvertedClip {
+    /** The muscle clip. */
+    readonly clip: MuscleClip;
+    /** Bytes of the source motion: the BVH file, or the glTF animation's key data (0 when unknown). */
+    readonly sourceBytes: number;
+}
+
+/**
+ * Reads a motion file (BVH, GLB, glTF, VRM, VRMA) and converts its clips to muscle clips: a BVH's
+ * motion, or every AnimationGroup of a glTF file (or the one named by `clip`). Throws one
+ * {@link HumanoidError} naming the file: unreadable, not a humanoid, no clip, no clip of that name.
+ * Nothing is written.
+ * @param file the input
+ * @param options clip, model avatar, rate, tolerance, loop, BVH reading, progress
+ */
+export async function ConvertFileToMuscleClipsAsync(file: string, options: IConvertFileOptions = {}): Promise<IConvertedClip[]> {
+    const convert = { frameRate: options.frameRate, toleranceDeg: options.toleranceDeg, loop: options.loop };
+    const loaded = await LoadRigFromFileAsync(file, { bvh: options.bvh });
+    let model: Awaited<ReturnType<typeof LoadHumanoidAvatarFromFileAsync>> | undefined;
+    try {
+        if (loaded.bvh) {
+            if (options.clip !== undefined && options.clip !== basename(file).replace(/\.bvh$/i, "")) {
+                throw new HumanoidError(
+                    "BAD_OPTION",
+                    `${file}: a BVH file holds one clip, named '${basename(file).replace(/\.bvh$/i, "")}', not '${options.clip}'`,
+                );
+            }
+            const avatar = BuildHumanoidAvatar(loaded.rig, { tPose: options.tPose });
+            const size = (await stat(file)).size;
+            const clip = ConvertBvhToMuscleClip(loaded.bvh, avatar, { ...convert, onProgress: options.onProgress });
+            return [{ clip, sourceBytes: size }];
+        }
+        const groups = loaded.container?.animationGroups ?? [];
+        if (!groups.length) throw new HumanoidError("CONVERT", `${file}: the file has no animations to convert`);
+        const chosen = options.clip === undefined ? groups : groups.filter((g) => g.name === options.clip);
+        if (!chosen.length) {
+            throw new HumanoidError("BAD_OPTION", `${file}: no clip named '${options.clip}' (the file has ${groups.map((g) => `'${g.name}'`).join(", ")})`);
+        }
+        let avatar: HumanoidAvatar;
+        if (options.avatar) {
+            model = await LoadHumanoidAvatarFromFileAsync(options.avatar, { tPose: options.tPose });
+            avatar = model.avatar;
+        } else {
+            avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap, tPose: options.tPose });
+        }
+        const total = chosen.reduce((n, g) => n + Math.max(1, g.to - g.from), 0);
+        let before = 0;
+        const out: IConvertedClip[] = [];
+        for (const g of chosen) {
+            const span = Math.max(1, g.to - g.from);
+            const clip = ConvertAnimationGroupToMuscleClip(g, avatar, {
+                ...convert,
+                source: file,
+                onProgress: options.onProgress && ((done, count) => options.onProgress!(Math.round(before + (done / count) * span), total)),
+            });
+            before += span;
+            const index = groups.indexOf(g);
+            out.push({ clip, sourceBytes: loaded.gltf ? GetGltfAnimationByteLength(loaded.gltf, index) : 0 });
+        }
+        return out;
+    } finally {
+        loaded.dispose();
+        model?.loaded.dispose();
+    }
+}
+
+/** A clip name made safe for a file name. */
+function safeName(name: string): string {
+    return name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+|_+$/g, "") || "clip";
+}
+
+/**
+ * The output path of a clip: `<input base>[.<clip>].muscle.json|bin` in `outDir` (default: beside
+ * the input). The clip's name is added when the input holds several clips.
+ */
+export function MuscleClipOutputPath(input: string, clipName: string, format: MuscleClipFormat, options: { outDir?: string; several: boolean }): string {
+    const base = basename(input, extname(input));
+    const name = options.several ? `${base}.${safeName(clipName)}` : base;
+    return join(options.outDir ?? dirname(input), `${name}.muscle.${format}`);
+}
+
+/** A clip file's bytes in a format. */
+export function SerializeMuscleClip(clip: MuscleClip, format: MuscleClipFormat): Uint8Array {
+    return format === "bin" ? SerializeMuscleClipToBinary(clip) : new TextEncoder().encode(SerializeMuscleClipToJson(clip));
+}
+
+/**
+ * Writes files all or nothing: each to a temporary name beside its target first, then, when every
+ * one is written, renamed into place. On any error the temporary files are removed and one
+ * {@link HumanoidError} `FILE_WRITE` names the file. Returns the bytes written per file.
+ * @param files target path and content of each file
+ */
+export async function WriteFilesAtomicallyAsync(files: ReadonlyArray<{ path: string; bytes: Uint8Array }>): Promise<number[]> {
+    const temps: string[] = [];
+    try {
+        for (const f of files) {
+            const tmp = join(dirname(f.path), `.${basename(f.path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+            temps.push(tmp);
+            await writeFile(tmp, f.bytes).catch((e: NodeJS.ErrnoException) => {
+                throw new HumanoidError("FILE_WRITE", `${f.path}: cannot write the file (${e.code ?? e.message})`);
+            });
+        }
+        for (let i = 0; i < files.length; i++) {
+            await rename(temps[i], files[i].path).catch((e: NodeJS.ErrnoException) => {
+                throw new HumanoidError("FILE_WRITE", `${files[i].path}: cannot write the file (${e.code ?? e.message})`);
+            });
+            temps[i] = "";
+        }
+        return files.map((f) => f.bytes.length);
+    } finally {
+        await Promise.all(temps.filter(Boolean).map((t) => unlink(t).catch(() => undefined)));
+    }
+}

@@ -1,0 +1,231 @@
+import {
+    BuildHumanoidAvatar,
+    BuildSampleRig,
+    ConvertRigPosesToMuscleClip,
+    CURVE_BODY_POSITION,
+    EncodeHumanPose,
+    HumanPose,
+    HumanoidError,
+    MuscleClip,
+    MuscleClipSampler,
+    MuscleCurveNames,
+    MUSCLE_CLIP_CURVE_COUNT,
+    MuscleSetup,
+    ParseMuscleClip,
+    ParseMuscleClipBinary,
+    ParseMuscleClipJson,
+    SampleCharacters,
+    SerializeMuscleClipToBinary,
+    SerializeMuscleClipToJson,
+    ALL_MUSCLE_COUNT,
+    MuscleNames,
+    type IRigPose,
+} from "../../src/index.js";
+import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+import { errorOf } from "../helpers/errors.js";
+
+const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[1]));
+const source = new SampleWalkSource(avatar, 2.2, 30);
+const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
+
+describe("muscle clips from the built-in sample walk", () => {
+    it("holds every frame's pose within the tolerance", () => {
+        const setup = MuscleSetup.For(avatar);
+        const sampler = new MuscleClipSampler(clip);
+        const pose: IRigPose = {
+            label: "p",
+            rotations: avatar.rig.joints.map((j) => j.restRotation.clone()),
+            positions: avatar.rig.joints.map((j) => j.restPosition.clone()),
+        };
+        const direct = new HumanPose();
+        const sampled = new HumanPose();
+        const tolRad = (clip.toleranceDeg * Math.PI) / 180;
+        expect(clip.frameCount).toBe(67);
+        for (let f = 0; f < clip.frameCount; f++) {
+            source.samplePoseToRef(f / clip.frameRate, pose);
+            EncodeHumanPose(avatar, pose, direct);
+            sampler.sampleToRef(f / clip.frameRate, sampled);
+            for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
+                const d = Math.abs(setup.muscleToRadians(i, direct.values[i]) - setup.muscleToRadians(i, sampled.values[i]));
+                if (d > tolRad * 1.0001) throw new Error(`frame ${f} ${MuscleNames[i]}: ${(d * 180) / Math.PI} deg off`);
+            }
+            expect(direct.bodyPosition.subtract(sampled.bodyPosition).length()).toBeLessThan(tolRad * 1.8);
+        }
+        // Much smaller than one value per curve and frame.
+        expect(clip.keyCount).toBeLessThan(0.25 * clip.frameCount * MUSCLE_CLIP_CURVE_COUNT);
+    });
+
+    it("samples the same as a slow, obvious evaluation, forwards, backwards and at random", () => {
+        const slow = (c: number, frame: number): number => {
+            const { frames, values } = clip.curves[c];
+            if (frames.length === 1) return values[0];
+            for (let k = 0; k < frames.length - 1; k++) {
+                if (frame <= frames[k + 1]) return values[k] + ((values[k + 1] - values[k]) * (frame - frames[k])) / (frames[k + 1] - frames[k]);
+            }
+            return values[values.length - 1];
+        };
+        const sampler = new MuscleClipSampler(clip);
+        const times = [
+            ...Array.from({ length: 200 }, (_, i) => (i / 199) * clip.durationSeconds),
+            ...Array.from({ length: 100 }, (_, i) => clip.durationSeconds * (1 - i / 99)),
+            ...Array.from({ length: 100 }, (_, i) => (((i * 7919) % 101) / 100) * clip.durationSeconds),
+        ];
+        for (const t of times) {
+            const f = t * clip.frameRate;
+            for (let c = 0; c < MUSCLE_CLIP_CURVE_COUNT; c++) {
+                const a = sampler.evaluate(c, f);
+                const b = slow(c, f);
+                if (Math.abs(a - b) > 1e-6) throw new Error(`${MuscleCurveNames[c]} at ${t}: ${a} vs ${b}`);
+            }
+        }
+    });
+
+    it("wraps time when it loops and clamps it when it does not", () => {
+        // Two walk cycles: the first and last poses match, so by default the clip loops.
+        expect(ConvertRigPosesToMuscleClip(avatar, source).loop).toBe(true);
+        const looping = new MuscleClip({ ...clip, loop: true, curves: [...clip.curves], contacts: clip.contacts, warnings: [...clip.warnings] });
+        const s = new MuscleClipSampler(looping);
+        expect(s.frameAt(clip.durationSeconds + 0.5)).toBeCloseTo(0.5 * clip.frameRate, 6);
+        expect(s.frameAt(-0.5)).toBeCloseTo(clip.frameCount - 1 - 0.5 * clip.frameRate, 6);
+        const once = new MuscleClipSampler(clip);
+        expect(once.frameAt(99)).toBe(clip.frameCount - 1);
+        expect(once.frameAt(-1)).toBe(0);
+        expect(once.frameAt(NaN)).toBe(0);
+    });
+
+    it("round-trips through both file formats: binary bit-exact, JSON to the same values", () => {
+        const bin = SerializeMuscleClipToBinary(clip);
+        const back = ParseMuscleClipBinary(bin, "walk.muscle.bin");
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(bin))).toBe(true);
+        const json = SerializeMuscleClipToJson(clip);
+        const fromJson = ParseMuscleClipJson(json, "walk.muscle.json");
+        expect(Buffer.from(SerializeMuscleClipToBinary(fromJson)).equals(Buffer.from(bin))).toBe(true);
+        expect(SerializeMuscleClipToJson(fromJson)).toBe(json);
+        expect(ParseMuscleClip(new TextEncoder().encode(json), "x").keyCount).toBe(clip.keyCount);
+        expect(ParseMuscleClip(bin, "x").keyCount).toBe(clip.keyCount);
+        for (let c = 0; c < MUSCLE_CLIP_CURVE_COUNT; c++) {
+            expect(Array.from(fromJson.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
+        }
+        expect(Array.from(back.contacts)).toEqual(Array.from(clip.contacts));
+        expect([back.name, back.source, back.frameRate, back.frameCount, back.loop, back.toleranceDeg]).toEqual([
+            clip.name,
+            clip.source,
+            clip.frameRate,
+            clip.frameCount,
+            clip.loop,
+            clip.toleranceDeg,
+        ]);
+        // The binary file is compact: about five bytes a key.
+        expect(bin.length).toBeLessThan(6 * clip.keyCount + 200);
+    });
+});
+
+type Patch = (b: Uint8Array) => Uint8Array;
+
+/** Binary patches: [what, change to a copy of the bytes, expected message]. */
+function binaryCases(): Array<[string, Patch, RegExp]> {
+    const bin = SerializeMuscleClipToBinary(clip);
+    const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const copy = (): Uint8Array => bin.slice();
+    // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, name at 28.
+    const firstCurve = (() => {
+        let p = 28;
+        const varint = (): number => {
+            let v = 0;
+            let s = 1;
+            for (;;) {
+                const b = bin[p++];
+                v += (b & 127) * s;
+                if (!(b & 128)) return v;
+                s *= 128;
+            }
+        };
+        const skipString = (): void => {
+            const n = varint(); // read first: p moves past the length
+            p += n;
+        };
+        skipString(); // name
+        skipString(); // source
+        const w = varint();
+        for (let i = 0; i < w; i++) skipString();
+        return p + 2; // after the curve count
+    })();
+    const cases: Array<[string, Patch, RegExp]> = [
+        ["an empty file", () => new Uint8Array(0), /not a binary muscle clip/],
+        ["another magic", (b) => (b.set([0x42, 0x48, 0x4d, 0x58], 0), b), /not a binary muscle clip/],
+        ["version 2", (b) => (dv(b).setUint16(4, 2, true), b), /unknown muscle clip version 2/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 6, true), b), /unknown flags 0x6/],
+        ["a NaN frame rate", (b) => (dv(b).setFloat64(8, NaN, true), b), /frameRate must be in/],
+        ["no frames", (b) => (dv(b).setUint32(16, 0, true), b), /frameCount must be from 1/],
+        ["a huge key count", (b) => (b.set([0xff, 0xff, 0xff, 0x7f], firstCurve), b), /key count is \d+, more than/],
+        // One-byte key count n and n one-byte frame steps, then the values.
+        ["a NaN value", (b) => (dv(b).setFloat32(firstCurve + 1 + b[firstCurve], NaN, true), b), /is not a finite number/],
+        ["keys that do not start on frame 0", (b) => ((b[firstCurve + 1] = 3), b), /first key must be on frame 0/],
+        ["a trailing byte", (b) => Uint8Array.from([...b, 0]), /1 unexpected bytes after the clip/],
+        ["a wrong curve count", (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b), new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found 150`)],
+        ["a truncated file", (b) => b.subarray(0, b.length - 3), /truncated/],
+    ];
+    return cases.map(([what, f, re]) => [what, () => f(copy()), re]);
+}
+
+describe("reading invalid muscle clip files", () => {
+    it.each(binaryCases())("binary: %s gives one clear error naming the file", (_what, patch, re) => {
+        const e = errorOf(() => ParseMuscleClipBinary(patch(new Uint8Array()), "bad.muscle.bin"));
+        expect(e).toBeInstanceOf(HumanoidError);
+        expect(e.code).toBe("CLIP_PARSE");
+        expect(e.message).toMatch(/^bad\.muscle\.bin: /);
+        expect(e.message).toMatch(re);
+    });
+
+    it("binary: every truncation gives a clear error, never a crash or a half clip", () => {
+        const bin = SerializeMuscleClipToBinary(clip);
+        for (let n = 0; n < bin.length; n += n < 200 ? 1 : 97) {
+            const e = errorOf(() => ParseMuscleClipBinary(bin.subarray(0, n), "cut.bin"));
+            expect(e.code).toBe("CLIP_PARSE");
+        }
+    });
+
+    const json = JSON.parse(SerializeMuscleClipToJson(clip)) as Record<string, unknown>;
+    // The file as loosely typed JSON, to break in every way.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    type Loose = Record<string, any>;
+    const edit = (f: (o: Loose) => void): string => {
+        const o = structuredClone(json) as Loose;
+        f(o);
+        return JSON.stringify(o);
+    };
+    const firstMuscle = MuscleCurveNames[0];
+    const cases: Array<[string, string, RegExp]> = [
+        ["not JSON", "{ nope", /does not parse/],
+        ["a list", "[]", /top level is not an object/],
+        ["another format", edit((o) => (o.format = "other")), /format is "other"/],
+        ["version 99", edit((o) => (o.version = 99)), /unknown muscle clip version 99/],
+        ["an unknown key", edit((o) => (o.extra = 1)), /unknown key 'extra'/],
+        ["a missing key", edit((o) => delete o.frameRate), /missing key 'frameRate'/],
+        ["a string frame count", edit((o) => (o.frameCount = "67")), /frameCount must be a number/],
+        ["a huge frame count", edit((o) => (o.frameCount = 1e12)), /frameCount must be a whole number from 1/],
+        ["a missing curve", edit((o) => delete o.curves[firstMuscle]), new RegExp(`missing curve '${firstMuscle}'`)],
+        ["an unknown curve", edit((o) => (o.curves["Tail Wag"] = { frames: [0], values: [0] })), /unknown curve 'Tail Wag'/],
+        ["an extra key in a curve", edit((o) => (o.curves[firstMuscle].tangents = [])), /exactly the keys frames and values/],
+        ["frames and values of different lengths", edit((o) => o.curves[firstMuscle].values.push(0)), /frames and .* values/],
+        ["a NaN value", edit((o) => (o.curves[firstMuscle].values[0] = "NaN")), /values must be numbers/],
+        ["an infinite value", SerializeMuscleClipToJson(clip).replace(/("values": \[)[^,\]]+/, "$11e999"), /not a finite number/],
+        ["a frame off the grid", edit((o) => (o.curves[firstMuscle].frames[0] = 0.5)), /whole frame numbers/],
+        ["a frame past the end", edit((o) => (o.curves[firstMuscle].frames[0] = 67)), /within 0..66/],
+        ["frames out of order", edit((o) => o.curves["bodyPosition.z"].frames.reverse()), /first key must be on frame 0|must increase/],
+        ["a contact past the end", edit((o) => o.contacts.leftFoot.push([60, 70])), /not a \[start, end\] range of frames within 0..66/],
+        ["an unknown foot", edit((o) => (o.contacts.leftHand = [])), /contacts: unknown key 'leftHand'/],
+        ["warnings that are not strings", edit((o) => (o.warnings = [1])), /warnings must be a list of strings/],
+    ];
+    it.each(cases)("JSON: %s gives one clear error naming the file", (_what, text, re) => {
+        const e = errorOf(() => ParseMuscleClipJson(text, "bad.muscle.json"));
+        expect(e.code).toBe("CLIP_PARSE");
+        expect(e.message).toMatch(/^bad\.muscle\.json: /);
+        expect(e.message).toMatch(re);
+    });
+
+    it("the body position curve is where the layout says", () => {
+        expect(MuscleCurveNames[CURVE_BODY_POSITION]).toBe("bodyPosition.x");
+        expect(MUSCLE_CLIP_CURVE_COUNT).toBe(ALL_MUSCLE_COUNT + 7 + 28 + 3);
+    });
+});

@@ -1,0 +1,184 @@
+import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
+import {
+    AnimationGroupPoseSource,
+    BuildHumanoidAvatar,
+    BvhPoseSource,
+    ComputeRigWorldPose,
+    ConvertAnimationGroupToMuscleClip,
+    ConvertBvhToMuscleClip,
+    CreateReferenceRigPose,
+    DecodeHumanPose,
+    FootContact,
+    HUMAN_BONE_COUNT,
+    HumanBoneNames,
+    HumanPose,
+    MuscleClipSampler,
+    MuscleSetup,
+    ParseMuscleClipBinary,
+    SerializeMuscleClipToBinary,
+    type HumanoidAvatar,
+    type IRigPose,
+    type IRigPoseSource,
+    type MuscleClip,
+} from "../../src/index.js";
+import { LoadRigFromFileAsync, type ILoadedRig } from "../../src/node/index.js";
+import { dataFile, describeWithData, listDataFiles } from "../helpers/data.js";
+import { BodyHeight, ComparePoses, type IPoseDifference } from "../helpers/poseMetrics.js";
+
+const loadedFiles: ILoadedRig[] = [];
+afterAll(() => loadedFiles.forEach((l) => l.dispose()));
+
+async function load(file: string): Promise<{ loaded: ILoadedRig; avatar: HumanoidAvatar }> {
+    const loaded = await LoadRigFromFileAsync(dataFile(file));
+    loadedFiles.push(loaded);
+    return { loaded, avatar: BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap }) };
+}
+
+/** Every clip of a file with the source it came from. */
+function convertAll(loaded: ILoadedRig, avatar: HumanoidAvatar): Array<{ clip: MuscleClip; source: IRigPoseSource }> {
+    if (loaded.bvh) return [{ clip: ConvertBvhToMuscleClip(loaded.bvh, avatar), source: new BvhPoseSource(loaded.bvh) }];
+    return (loaded.container?.animationGroups ?? []).map((g) => ({
+        clip: ConvertAnimationGroupToMuscleClip(g, avatar),
+        source: new AnimationGroupPoseSource(g, avatar),
+    }));
+}
+
+const angleDeg = (a: Quaternion, b: Quaternion): number => (2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(a, b)))) * 180) / Math.PI;
+
+describeWithData("converting the clips of ../shared/data to muscle clips", () => {
+    const files = listDataFiles().filter((f) => f.endsWith(".bvh") || /mixamo|kaykit_anims|RiggedFigure|vrma/.test(f));
+    it.each(files)("%s: every clip converts, and read back from its file it decodes within the round-trip bounds plus the tolerance", async (file) => {
+        const { loaded, avatar } = await load(file);
+        const converted = convertAll(loaded, avatar);
+        expect(converted.length).toBeGreaterThan(0);
+        const setup = MuscleSetup.For(avatar);
+        const height = BodyHeight(avatar);
+        for (const { clip: made, source } of converted) {
+            const clip = ParseMuscleClipBinary(SerializeMuscleClipToBinary(made), `${file}.muscle.bin`);
+            const tolRad = (clip.toleranceDeg * Math.PI) / 180;
+            const sampler = new MuscleClipSampler(clip);
+            const human = new HumanPose();
+            const out = CreateReferenceRigPose(avatar);
+            const pose: IRigPose = {
+                label: "source",
+                rotations: avatar.rig.joints.map((j) => j.restRotation.clone()),
+                positions: avatar.rig.joints.map((j) => j.restPosition.clone()),
+            };
+            const d: IPoseDifference = { swingMaxDeg: 0, swingSumDeg: 0, swingCount: 0, swingWorstBone: -1, twistMaxDeg: 0, hips: 0, com: 0 };
+            // A decoded limb may roll differently from the source (twist moves along a limb), but it
+            // must not flip between two frames: its frame-to-frame turn stays near the source's.
+            let flip = 0;
+            let flipAt = "";
+            let prevSource: Quaternion[] = [];
+            let prevDecoded: Quaternion[] = [];
+            const stride = clip.frameCount > 1000 ? 2 : 1;
+            for (let f = 0; f < clip.frameCount; f += stride) {
+                source.samplePoseToRef(f / clip.frameRate, pose);
+                DecodeHumanPose(avatar, sampler.sampleFrameToRef(f, human), out);
+                ComparePoses(avatar, pose, out, d);
+                const ws = ComputeRigWorldPose(avatar.rig, pose).rotations;
+                const wd = ComputeRigWorldPose(avatar.rig, out).rotations;
+                const s: Quaternion[] = [];
+                const o: Quaternion[] = [];
+                for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+                    const j = avatar.getJoint(b);
+                    s.push(j >= 0 ? ws[j] : Quaternion.Identity());
+                    o.push(j >= 0 ? wd[j] : Quaternion.Identity());
+                    if (f > 0 && j >= 0) {
+                        const extra = angleDeg(prevDecoded[b], o[b]) - angleDeg(prevSource[b], s[b]);
+                        if (extra > flip) [flip, flipAt] = [extra, `${HumanBoneNames[b]} at frame ${f}`];
+                    }
+                }
+                prevSource = s;
+                prevDecoded = o;
+            }
+            const what = `${clip.name}: worst ${HumanBoneNames[d.swingWorstBone]}, limb turn ${flip.toFixed(1)} deg more than the source's at ${flipAt}`;
+            expect([what, d.swingSumDeg / d.swingCount]).toEqual([what, expect.any(Number)]);
+            expect(d.swingSumDeg / d.swingCount).toBeLessThanOrEqual(0.1 + clip.toleranceDeg);
+            expect(d.swingMaxDeg).toBeLessThanOrEqual(1 + clip.toleranceDeg);
+            // Positions are reduced within the angle tolerance in radians of avatar scales, and the
+            // body's turn about the hips adds as much again.
+            expect(d.hips).toBeLessThanOrEqual(0.001 + (2 * tolRad * setup.scale) / height);
+            expect(flip).toBeLessThan(90);
+            expect(clip.warnings.every((w) => typeof w === "string" && w.length > 10)).toBe(true);
+        }
+    });
+
+    it("says what did not convert losslessly, as Mecanim does", async () => {
+        const cmu = await load("bvh/cmu_cgspeed/cmu_walk.bvh");
+        expect(convertAll(cmu.loaded, cmu.avatar)[0].clip.warnings).toEqual([
+            expect.stringMatching(/^intermediate bones are animated.*: Neck1, LeftFingerBase, RightFingerBase$/),
+        ]);
+        const kaykit = await load("glb/kaykit_anims/Med_General.glb");
+        const spawn = kaykit.loaded.container!.animationGroups.find((g) => g.name.endsWith("Spawn_Air"))!;
+        expect(ConvertAnimationGroupToMuscleClip(spawn, kaykit.avatar).warnings).toContainEqual(
+            expect.stringMatching(/^scale is animated and dropped .*: chest, foot\.l/),
+        );
+    });
+
+    it("converts clips kept in their own file against the model's avatar (KayKit animations onto the mannequin)", async () => {
+        const model = await load("glb/kaykit_mannequin/manny_med_mod.gltf");
+        const anims = await load("glb/kaykit_anims/Med_MovementBasic.glb");
+        // The clip file's skeleton has joints the model lacks (hand slots).
+        expect(anims.loaded.rig.joints.some((j) => j.name === "handslot.l")).toBe(true);
+        expect(model.loaded.rig.joints.some((j) => j.name === "handslot.l")).toBe(false);
+        for (const g of anims.loaded.container!.animationGroups) {
+            const onModel = ConvertAnimationGroupToMuscleClip(g, model.avatar, { source: "Med_MovementBasic.glb" });
+            const onOwn = ConvertAnimationGroupToMuscleClip(g, anims.avatar);
+            expect(onModel.warnings).toContain("the clip animates nodes the avatar does not have, ignored: handslot.l, handslot.r");
+            expect(onModel.frameCount).toBe(onOwn.frameCount);
+            const a = new MuscleClipSampler(onModel);
+            const b = new MuscleClipSampler(onOwn);
+            let worst = 0;
+            for (let f = 0; f < onModel.frameCount; f++) {
+                for (let c = 0; c < onModel.curves.length; c++) worst = Math.max(worst, Math.abs(a.evaluate(c, f) - b.evaluate(c, f)));
+            }
+            expect(worst).toBeLessThan(1e-4);
+        }
+    });
+
+    it("flags foot contacts where the feet are planted (hand-checked frames of two walks)", async () => {
+        const L = FootContact.Left;
+        const R = FootContact.Right;
+        // CMU walk, 120 fps: frames checked by looking at ankle and toe heights and speeds.
+        const cmu = await load("bvh/cmu_cgspeed/cmu_walk.bvh");
+        const c1 = convertAll(cmu.loaded, cmu.avatar)[0].clip;
+        const checks1: Array<[number, number]> = [
+            [48, L],
+            [80, L | R],
+            [112, R],
+            [144, L | R],
+            [176, L],
+            [240, R],
+            [304, L],
+        ];
+        expect(checks1.map(([f]) => [f, c1.contacts[f]])).toEqual(checks1);
+        // Bandai walk, 30 fps.
+        const bandai = await load("bvh/bandai/dataset-1_walk_normal_001.bvh");
+        const c2 = convertAll(bandai.loaded, bandai.avatar)[0].clip;
+        const checks2: Array<[number, number]> = [
+            [18, L],
+            [36, R],
+            [50, L],
+            [84, L],
+            [102, R],
+            [120, L],
+            [132, R],
+            [180, L],
+        ];
+        expect(checks2.map(([f]) => [f, c2.contacts[f]])).toEqual(checks2);
+        // The CMU jump: both feet down before the jumps, none in the air.
+        const jump = await load("bvh/cmu_cgspeed/cmu_jump.bvh");
+        const c3 = convertAll(jump.loaded, jump.avatar)[0].clip;
+        const airborne = Array.from(c3.contacts).filter((c) => c === 0).length / c3.frameCount;
+        expect(airborne).toBeGreaterThan(0.1);
+        expect(airborne).toBeLessThan(0.4);
+    });
+
+    it("makes small clips: the CMU jump in binary is under 30% of its BVH", async () => {
+        const jump = await load("bvh/cmu_cgspeed/cmu_jump.bvh");
+        const clip = convertAll(jump.loaded, jump.avatar)[0].clip;
+        const bvhBytes = (await import("node:fs")).statSync(dataFile("bvh/cmu_cgspeed/cmu_jump.bvh")).size;
+        expect(SerializeMuscleClipToBinary(clip).length / bvhBytes).toBeLessThan(0.3);
+    });
+});

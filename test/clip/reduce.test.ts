@@ -1,0 +1,49 @@
+import fc from "fast-check";
+import { ReduceCurve } from "../../src/index.js";
+
+/** The reduced curve's value at a frame, by linear interpolation of its keys. */
+function valueAt(frames: Uint32Array, values: Float32Array, f: number): number {
+    if (frames.length === 1) return values[0];
+    let k = 0;
+    while (k < frames.length - 2 && frames[k + 1] <= f) k++;
+    const t = (f - frames[k]) / (frames[k + 1] - frames[k]);
+    return values[k] + (values[k + 1] - values[k]) * t;
+}
+
+describe("keyframe reduction", () => {
+    it("keeps every sample within the tolerance, with keys on the frame grid from the first to the last frame", () => {
+        fc.assert(
+            fc.property(
+                fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 1, maxLength: 300 }),
+                fc.double({ min: 0, max: 1, noNaN: true }),
+                (raw, tol) => {
+                    // Samples are float32 as in a clip; keys are stored as float32 too, so a tolerance
+                    // below float32 precision cannot be met exactly.
+                    const samples = raw.map(Math.fround);
+                    const bound = Math.max(tol, 2 ** -22 * Math.max(...samples.map(Math.abs))) + 1e-12;
+                    const c = ReduceCurve(samples, tol);
+                    expect(c.frames[0]).toBe(0);
+                    if (c.frames.length > 1) expect(c.frames[c.frames.length - 1]).toBe(samples.length - 1);
+                    for (let k = 1; k < c.frames.length; k++) expect(c.frames[k]).toBeGreaterThan(c.frames[k - 1]);
+                    for (let f = 0; f < samples.length; f++) {
+                        expect(Math.abs(valueAt(c.frames, c.values, f) - samples[f])).toBeLessThanOrEqual(bound);
+                    }
+                },
+            ),
+            { numRuns: 300 },
+        );
+    });
+
+    it("drops keys where the motion is straight or still, and keeps a key at every corner", () => {
+        const line = Array.from({ length: 100 }, (_, f) => 0.5 + f * 0.01);
+        expect(Array.from(ReduceCurve(line, 1e-4).frames)).toEqual([0, 99]);
+        expect(ReduceCurve(new Array(50).fill(0.25), 0).frames).toHaveLength(1);
+        const vee = Array.from({ length: 21 }, (_, f) => Math.abs(f - 10));
+        expect(Array.from(ReduceCurve(vee, 1e-6).frames)).toEqual([0, 10, 20]);
+        // A sine at 120 fps within 0.1 degree needs a handful of keys per period, not 120.
+        const sine = Array.from({ length: 120 }, (_, f) => Math.sin((2 * Math.PI * f) / 120));
+        const keys = ReduceCurve(sine, (0.1 * Math.PI) / 180 / 1).frames.length;
+        expect(keys).toBeGreaterThan(8);
+        expect(keys).toBeLessThan(40);
+    });
+});
