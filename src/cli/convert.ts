@@ -216,7 +216,12 @@ export async function RunConvertAsync(
     const tasks: IConvertTask[] = inputs.map((input) => ({ input, options, target, format }));
     const fractions = new Float64Array(tasks.length);
     const bar = io.progress
-        ? new SingleBar({ format: "converting [{bar}] {percentage}% | {files}/{total} files done  {file}", hideCursor: true, clearOnComplete: true, stream: process.stderr })
+        ? new SingleBar({
+              format: "converting [{bar}] {percentage}% | {files}/{total} files done  {file}",
+              hideCursor: true,
+              clearOnComplete: true,
+              stream: process.stderr,
+          })
         : null;
     bar?.start(tasks.length, 0, { file: "", files: 0 });
     const results = await runTasks(tasks, jobs, (i, f) => {

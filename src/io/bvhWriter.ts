@@ -22,7 +22,11 @@ export interface IBvhWriteOptions {
  * right-handed axes and units. Joints of kind `Node` are skipped; End Sites close chains.
  */
 export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): string {
-    return WriteBvh(rig, Array.from({ length: options.frames ?? 1 }, () => undefined), options);
+    return WriteBvh(
+        rig,
+        Array.from({ length: options.frames ?? 1 }, () => undefined),
+        options,
+    );
 }
 
 /**
