@@ -119,8 +119,9 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     if (!(duration >= 0) || !Number.isFinite(duration)) {
         throw new HumanoidError("CONVERT", `${what}: the clip has no length (duration ${duration})`);
     }
-    // Frames on the grid; a last partial step is dropped unless it is nearly whole.
-    const frameCount = Math.floor(duration * rate + 1e-6) + 1;
+    // Frames on the grid; a last partial step is dropped unless it is nearly whole (within a
+    // hundredth of a frame: BVH frame times are written rounded, 0.033333 for 1/30).
+    const frameCount = Math.floor(duration * rate + 0.01) + 1;
     if (frameCount > MAX_CLIP_FRAMES) {
         throw new HumanoidError("CONVERT", `${what}: ${frameCount} frames at ${rate} fps is more than ${MAX_CLIP_FRAMES}`);
     }

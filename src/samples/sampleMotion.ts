@@ -2,7 +2,10 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { IRigPoseSource } from "../clip/convert.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { DecodeHumanPose } from "../muscle/decode.js";
+import { BuildHumanoidAvatar } from "../humanoid/avatar.js";
+import { WriteBvh, type IBvhWriteOptions } from "../io/bvhWriter.js";
+import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
+import { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec } from "./sampleCharacters.js";
 import { HumanPose } from "../muscle/humanPose.js";
 import { MuscleIndexFromName, Muscles } from "../muscle/muscles.js";
 
@@ -87,4 +90,27 @@ export class SampleWalkSource implements IRigPoseSource {
     public samplePoseToRef(timeSeconds: number, result: IRigPose): void {
         DecodeHumanPose(this._avatar, SampleWalkPoseToRef(timeSeconds, this._pose), result);
     }
+}
+
+/**
+ * The sample walk as BVH text, on a built-in sample character (default the CMU-style one): a
+ * motion file to convert when no mocap is at hand.
+ * @param spec which sample character
+ * @param options seconds, frames per second, up axis and units of the file
+ */
+export function SampleWalkBvh(
+    spec: ISampleCharacterSpec = SampleCharacters[SampleCharacters.length - 1],
+    options: { durationSeconds?: number; frameRate?: number } & Pick<IBvhWriteOptions, "upAxis" | "units"> = {},
+): string {
+    const rig = BuildSampleRig(spec);
+    const avatar = BuildHumanoidAvatar(rig);
+    const rate = options.frameRate ?? 30;
+    const source = new SampleWalkSource(avatar, options.durationSeconds ?? 2 * SAMPLE_WALK_CYCLE_SECONDS, rate);
+    const frames = Math.floor(source.durationSeconds * rate + 1e-6) + 1;
+    const poses = Array.from({ length: frames }, (_, f) => {
+        const pose = CreateReferenceRigPose(avatar);
+        source.samplePoseToRef(f / rate, pose);
+        return pose;
+    });
+    return WriteBvh(rig, poses, { upAxis: options.upAxis, units: options.units, frameTimeSeconds: 1 / rate });
 }

@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ParseMuscleClip, ParseMuscleClipJson } from "../../src/index.js";
+import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
 import { TINY_BVH } from "../helpers/bvhText.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
@@ -99,5 +101,78 @@ describeWithData("babylon-humanoid inspect on real files", () => {
         const r = cli("inspect", dataFile("glb/mixamo_xbot.glb"), "--bone-map", bad);
         expect(r.code).toBe(1);
         expect(r.stderr).toBe(`babylon-humanoid: ${bad}: unknown human bone 'leftElbow'\n`);
+    });
+});
+
+describe("babylon-humanoid convert", () => {
+    it("converts several files at once; a broken one is reported, the others still convert, nothing half written", () => {
+        const out = join(dir, "clips");
+        const walk = join(dir, "walk.bvh");
+        const walkZ = join(dir, "walk-zup.bvh");
+        const broken = join(dir, "broken.bvh");
+        writeFileSync(walk, SampleWalkBvh());
+        writeFileSync(walkZ, SampleWalkBvh(undefined, { upAxis: "z", units: "inches" }));
+        writeFileSync(broken, SampleWalkBvh().replace(/MOTION\nFrames: 67/, "MOTION\nFrames: 68"));
+        const r = cli("convert", walk, broken, walkZ, "-o", out, "--jobs", "2", "--format", "bin");
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim().split("\n")).toEqual([
+            `babylon-humanoid: ${broken}:${SampleWalkBvh().split("\n").length}: unexpected end of file, expected frame 68 of 68 (the file is truncated)`,
+        ]);
+        expect(r.stdout).toMatch(/^input\s+clip\s+frames\s+fps\s+keys\s+size\s+of source\s+warnings\s+output$/m);
+        expect(r.stdout).toMatch(/^walk\.bvh\s+walk\s+67\s+30\s+\d+\s+[\d.]+ kB\s+\d+%\s+0\s+.*walk\.muscle\.bin$/m);
+        expect(r.stdout).toMatch(/^broken\.bvh\s+-.*FAILED$/m);
+        expect(r.stdout).toMatch(/2 clips written from 2 of 3 inputs; 1 failed\./);
+        expect(readdirSync(out).sort()).toEqual(["walk-zup.muscle.bin", "walk.muscle.bin"]);
+        const a = ParseMuscleClip(readFileSync(join(out, "walk.muscle.bin")), "a");
+        const b = ParseMuscleClip(readFileSync(join(out, "walk-zup.muscle.bin")), "b");
+        // The same walk, written Y-up in cm and Z-up in inches, gives the same muscles.
+        for (let c = 0; c < a.curves.length; c++) {
+            expect(Math.abs(a.curves[c].values[0] - b.curves[c].values[0])).toBeLessThan(1e-3);
+        }
+    });
+
+    it("writes one named file with -o, JSON by its extension, and refuses a clip name the file lacks", () => {
+        const walk = join(dir, "walk1.bvh");
+        writeFileSync(walk, SampleWalkBvh());
+        const target = join(dir, "one.muscle.json");
+        const r = cli("convert", walk, "-o", target, "--rate", "60", "--tolerance", "0.5");
+        expect(r.code).toBe(0);
+        const clip = ParseMuscleClipJson(readFileSync(target, "utf8"), target);
+        expect([clip.frameRate, clip.frameCount, clip.toleranceDeg]).toEqual([60, 133, 0.5]);
+        const bad = cli("convert", walk, "--clip", "run", "-o", join(dir, "none"));
+        expect(bad.code).toBe(1);
+        expect(bad.stderr).toBe(`babylon-humanoid: ${walk}: a BVH file holds one clip, named 'walk1', not 'run'\n`);
+        expect(readdirSync(join(dir, "none"))).toEqual([]);
+        const opt = cli("convert", walk, "--tolerance", "90");
+        expect(opt.code).not.toBe(0);
+        expect(opt.stderr).toMatch(/--tolerance must be between 0 and 45 degrees/);
+    });
+});
+
+describeWithData("babylon-humanoid convert on real files", () => {
+    it("converts every clip of a glTF file, and clips kept in their own file against a model (--avatar)", () => {
+        const out = join(dir, "kaykit");
+        const r = cli(
+            "convert",
+            dataFile("glb/kaykit_anims/Med_MovementBasic.glb"),
+            "--avatar",
+            dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"),
+            "-o",
+            out,
+            "--clip",
+            "Rig_Medium|Walking_A",
+        );
+        expect(r.code).toBe(0);
+        expect(readdirSync(out)).toEqual(["Med_MovementBasic.muscle.json"]);
+        expect(r.stdout).toContain(
+            "Med_MovementBasic.glb (Rig_Medium|Walking_A): the clip animates nodes the avatar does not have, ignored: handslot.l, handslot.r",
+        );
+        const all = cli("convert", dataFile("glb/mixamo_xbot.glb"), "-o", join(dir, "xbot"), "--format", "bin");
+        expect(all.code).toBe(0);
+        expect(readdirSync(join(dir, "xbot")).sort()).toEqual([
+            "mixamo_xbot.Armature_Armature_agree_Armature.muscle.bin",
+            "mixamo_xbot.Armature_Armature_run_Armature.muscle.bin",
+            "mixamo_xbot.Armature_Armature_walk_Armature.muscle.bin",
+        ]);
     });
 });
