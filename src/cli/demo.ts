@@ -10,6 +10,10 @@ import { EncodeHumanPose } from "../muscle/encode.js";
 import { HumanPose } from "../muscle/humanPose.js";
 import { MuscleIndexFromName, Muscles, MUSCLE_COUNT } from "../muscle/muscles.js";
 import { BuildSampleRig, SampleCharacters } from "../samples/sampleCharacters.js";
+import { SampleWalkBvh } from "../samples/sampleMotion.js";
+import { ParseMuscleClip, SerializeMuscleClipToBinary } from "../clip/clipFile.js";
+import { FootContact, MuscleClipSampler } from "../clip/muscleClip.js";
+import { ConvertBvhToMuscleClip } from "../io/bvhClip.js";
 
 /** One line per fact, for the demo's report. */
 function describeAvatar(title: string, avatar: HumanoidAvatar, extra: string): string[] {
@@ -83,6 +87,37 @@ function muscleDemo(avatars: readonly HumanoidAvatar[]): string[] {
 }
 
 /**
+ * Converts the sample walk, written as a BVH file, into a muscle clip, through its binary file,
+ * and plays one frame of it on every sample.
+ */
+function clipDemo(avatars: readonly HumanoidAvatar[]): string[] {
+    const text = SampleWalkBvh(SampleCharacters[SampleCharacters.length - 1], { upAxis: "z", units: "inches" });
+    const bvh = CreateRigFromBvh(ParseBvh(text, "sample-walk.bvh"));
+    const made = ConvertBvhToMuscleClip(bvh);
+    const bytes = SerializeMuscleClipToBinary(made);
+    const clip = ParseMuscleClip(bytes, "sample-walk.muscle.bin");
+    const planted = (bit: number): number => Array.from(clip.contacts).filter((c) => c & bit).length;
+    const lines = [
+        `Clip conversion: a procedural walk written as BVH (${text.length} bytes, ${bvh.bvh.frameCount} frames at ${Math.round(1 / bvh.bvh.frameTimeSeconds)} fps, Z-up inches)`,
+        `  -> muscle clip: ${clip.curves.length} curves, ${clip.keyCount} keys within ${clip.toleranceDeg} deg, ${bytes.length} bytes binary (${((100 * bytes.length) / text.length).toFixed(0)}% of the BVH), loop ${clip.loop}`,
+        `  feet planted: left ${planted(FootContact.Left)} frames, right ${planted(FootContact.Right)} of ${clip.frameCount}; warnings: ${clip.warnings.length ? clip.warnings.join("; ") : "none"}`,
+        `  frame ${Math.floor(clip.frameCount / 4)} played on every sample (same muscles, each body's own size):`,
+    ];
+    const sampler = new MuscleClipSampler(clip);
+    const pose = sampler.sampleFrameToRef(Math.floor(clip.frameCount / 4), new HumanPose());
+    for (const avatar of avatars) {
+        const w = ComputeRigWorldPose(avatar.rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar))).positions;
+        const at = (b: HumanBone): Vector3 => w[avatar.getJoint(b)];
+        const stride = Vector3.Dot(at(HumanBone.LeftFoot).subtract(at(HumanBone.RightFoot)), avatar.frame.forward);
+        const hips =
+            Vector3.Dot(at(HumanBone.Hips), avatar.frame.up) -
+            Math.min(Vector3.Dot(at(HumanBone.LeftFoot), avatar.frame.up), Vector3.Dot(at(HumanBone.RightFoot), avatar.frame.up));
+        lines.push(`    ${avatar.name.padEnd(28)} feet ${Math.abs(stride).toFixed(2)} m apart front to back, hips ${hips.toFixed(2)} m above the lower ankle`);
+    }
+    return lines;
+}
+
+/**
  * The demo on built-in samples (no files needed): builds each sample skeleton, maps it onto the
  * humanoid and makes its T-pose; one sample goes through a BVH file written and read back (Z-up,
  * inches) to show the BVH path; then one muscle pose is played on all of them and read back.
@@ -105,6 +140,7 @@ export function RunDemo(): string {
         out.push(...describeAvatar(spec.name, avatar, extra), "");
     }
     out.push(...muscleDemo(avatars), "");
-    out.push("Next: `babylon-humanoid inspect <file>` on your own GLB, glTF, VRM or BVH files.");
+    out.push(...clipDemo(avatars), "");
+    out.push("Next: `babylon-humanoid inspect <file>` and `babylon-humanoid convert <files...>` on your own GLB, glTF, VRM or BVH files.");
     return out.join("\n");
 }

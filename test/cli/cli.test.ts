@@ -62,6 +62,8 @@ describe("babylon-humanoid CLI", () => {
             expect(Math.abs(Number(up) - 60)).toBeLessThan(0.5);
             expect(Number(backErr)).toBeLessThan(1e-9);
         }
+        expect(r.stdout).toMatch(/-> muscle clip: 161 curves, \d+ keys within 0\.1 deg, \d+ bytes binary \(\d+% of the BVH\), loop true/);
+        expect(r.stdout.match(/feet 0\.\d\d m apart front to back/g)).toHaveLength(4);
     });
 });
 
