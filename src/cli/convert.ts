@@ -1,13 +1,13 @@
 import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { basename, extname } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { SingleBar } from "cli-progress";
 import { HumanoidError } from "../errors.js";
 import type { IBvhRigOptions } from "../io/bvhRig.js";
 import {
     ConvertFileToMuscleClipsAsync,
-    MuscleClipOutputPath,
+    MuscleClipOutputPaths,
     SerializeMuscleClip,
     WriteFilesAtomicallyAsync,
     type MuscleClipFormat,
@@ -86,13 +86,16 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
                 `${input}: -o names one file but the input has ${clips.length} clips (name a directory, or pick one with --clip)`,
             );
         }
-        const files = clips.map(({ clip }) => ({
-            path:
-                target.kind === "file"
-                    ? target.path!
-                    : MuscleClipOutputPath(input, clip.name, format, { outDir: target.kind === "dir" ? target.path : undefined, several: clips.length > 1 }),
-            bytes: SerializeMuscleClip(clip, format),
-        }));
+        const paths =
+            target.kind === "file"
+                ? [target.path!]
+                : MuscleClipOutputPaths(
+                      input,
+                      clips.map(({ clip }) => clip.name),
+                      format,
+                      target.kind === "dir" ? target.path : undefined,
+                  );
+        const files = clips.map(({ clip }, i) => ({ path: paths[i], bytes: SerializeMuscleClip(clip, format) }));
         await WriteFilesAtomicallyAsync(files);
         return {
             input,
@@ -134,30 +137,43 @@ async function runTasks(tasks: IConvertTask[], jobs: number, onProgress: (index:
         return results;
     }
     let next = 0;
+    /** One task on a worker; a worker that dies fails its task and is replaced for the next. */
+    const runOn = (worker: Worker, i: number): Promise<{ result: IConvertResult; alive: boolean }> =>
+        new Promise((resolve) => {
+            const settle = (result: IConvertResult, alive: boolean): void => {
+                worker.off("message", onMessage);
+                worker.off("error", onError);
+                worker.off("exit", onExit);
+                resolve({ result, alive });
+            };
+            const failed = (why: string): IConvertResult => ({
+                input: tasks[i].input,
+                rows: [],
+                error: `${tasks[i].input}: the conversion worker failed: ${why}`,
+            });
+            const onMessage = (m: { type: "progress"; fraction: number } | { type: "done"; result: IConvertResult }): void => {
+                if (m.type === "progress") onProgress(i, m.fraction);
+                else settle(m.result, true);
+            };
+            const onError = (e: Error): void => settle(failed(e.message), false);
+            const onExit = (code: number): void => settle(failed(`it stopped (exit code ${code})`), false);
+            worker.on("message", onMessage);
+            worker.on("error", onError);
+            worker.on("exit", onExit);
+            worker.postMessage(tasks[i]);
+        });
     const runWorker = async (): Promise<void> => {
-        const worker = startWorker();
+        let worker = startWorker();
         try {
             while (next < tasks.length) {
                 const i = next++;
-                results[i] = await new Promise<IConvertResult>((resolve) => {
-                    const onMessage = (m: { type: "progress"; fraction: number } | { type: "done"; result: IConvertResult }): void => {
-                        if (m.type === "progress") {
-                            onProgress(i, m.fraction);
-                            return;
-                        }
-                        worker.off("message", onMessage);
-                        worker.off("error", onError);
-                        resolve(m.result);
-                    };
-                    const onError = (e: Error): void => {
-                        worker.off("message", onMessage);
-                        resolve({ input: tasks[i].input, rows: [], error: `${tasks[i].input}: the conversion worker failed: ${e.message}` });
-                    };
-                    worker.on("message", onMessage);
-                    worker.once("error", onError);
-                    worker.postMessage(tasks[i]);
-                });
+                const { result, alive } = await runOn(worker, i);
+                results[i] = result;
                 onProgress(i, 1);
+                if (!alive) {
+                    await worker.terminate().catch(() => undefined);
+                    worker = startWorker();
+                }
             }
         } finally {
             await worker.terminate();
@@ -199,6 +215,9 @@ export async function RunConvertAsync(
         );
         if (m && !isDir) {
             target = { kind: "file", path: options.out };
+            await mkdir(dirname(options.out), { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+                throw new HumanoidError("FILE_WRITE", `${options.out}: cannot make its directory (${e.code ?? e.message})`);
+            });
             format = options.format ?? (m[1].toLowerCase() as MuscleClipFormat);
             if (options.format && options.format !== m[1].toLowerCase()) {
                 throw new HumanoidError("BAD_OPTION", `-o ${options.out}: the extension says ${m[1].toLowerCase()} but --format is ${options.format}`);
@@ -210,6 +229,21 @@ export async function RunConvertAsync(
                 throw new HumanoidError("FILE_WRITE", `${options.out}: cannot make the output directory (${e.code ?? e.message})`);
             });
             target = { kind: "dir", path: options.out };
+        }
+    }
+    // Two inputs whose outputs would land on the same names: refuse before converting anything.
+    if (target.kind !== "file") {
+        const stems = new Map<string, string>();
+        for (const input of inputs) {
+            const stem = join(target.kind === "dir" ? target.path! : dirname(input), basename(input, extname(input)));
+            const other = stems.get(stem);
+            if (other !== undefined) {
+                throw new HumanoidError(
+                    "BAD_OPTION",
+                    `${other} and ${input} would both write ${stem}.muscle.${format}: convert them into different directories`,
+                );
+            }
+            stems.set(stem, input);
         }
     }
     const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), inputs.length));

@@ -59,7 +59,7 @@ function validate(source: string, clip: MuscleClip): MuscleClip {
 
 /** The shortest decimal that reads back as the same float32 (so JSON round-trips exactly). */
 function float32Text(v: number): string {
-    if (v === 0) return "0";
+    if (v === 0) return Object.is(v, -0) ? "-0" : "0";
     for (let p = 6; p < 10; p++) {
         const t = Number(v.toPrecision(p));
         if (Math.fround(t) === v) return String(t);
@@ -155,11 +155,16 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     for (const [name, bit] of FEET) {
         const runs = cc[name];
         if (!Array.isArray(runs)) throw bad(source, `contacts.${name} must be a list of [start, end] frame ranges`);
+        // Ranges in order, apart: so the file cannot ask for more work than it has frames.
+        let after = 0;
         for (const r of runs) {
             if (!Array.isArray(r) || r.length !== 2 || !r.every((x) => Number.isInteger(x)) || !(r[0] >= 0 && r[0] <= r[1] && r[1] < frameCount)) {
                 throw bad(source, `contacts.${name}: ${JSON.stringify(r)} is not a [start, end] range of frames within 0..${frameCount - 1}`);
             }
+            if (r[0] < after)
+                throw bad(source, `contacts.${name}: ${JSON.stringify(r)} starts before the previous range ends (ranges must be in order and apart)`);
             for (let f = r[0]; f <= r[1]; f++) contacts[f] |= bit;
+            after = r[1] + 2;
         }
     }
     const curvesObj = o.curves;

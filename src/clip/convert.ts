@@ -119,9 +119,11 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     if (!(duration >= 0) || !Number.isFinite(duration)) {
         throw new HumanoidError("CONVERT", `${what}: the clip has no length (duration ${duration})`);
     }
-    // Frames on the grid; a last partial step is dropped unless it is nearly whole (within a
-    // hundredth of a frame: BVH frame times are written rounded, 0.033333 for 1/30).
-    const frameCount = Math.floor(duration * rate + 0.01) + 1;
+    // Frames on the grid; a last partial step is dropped unless it is nearly whole: within a
+    // hundredth of a frame, or 0.01% of the length (BVH frame times are written rounded,
+    // 0.0083333 for 1/120, which drifts by a third of a frame over 2751 frames).
+    const frames = duration * rate;
+    const frameCount = Math.floor(frames + Math.max(0.01, 1e-4 * frames)) + 1;
     if (frameCount > MAX_CLIP_FRAMES) {
         throw new HumanoidError("CONVERT", `${what}: ${frameCount} frames at ${rate} fps is more than ${MAX_CLIP_FRAMES}`);
     }
@@ -288,7 +290,7 @@ function loops(setup: MuscleSetup, samples: Float32Array[], frameCount: number):
  * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled.
  */
 function footContacts(feet: IFootTracks, frameCount: number, rate: number): Uint8Array {
-    // Per frame, the lowest foot point from its T-pose height; a 3-frame median drops single glitches.
+    // Per frame, the lowest foot point from its T-pose height.
     const lowest = new Float64Array(frameCount).fill(Infinity);
     for (let s = 0; s < 2; s++) {
         for (let p = 0; p < 2; p++) {

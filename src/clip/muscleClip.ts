@@ -157,6 +157,7 @@ export class MuscleClipSampler {
     /** The clip read. */
     public readonly clip: MuscleClip;
     private readonly _cursor: Uint32Array;
+    private readonly _tmp = new Float64Array(4);
 
     /** @param clip the clip to read */
     constructor(clip: MuscleClip) {
@@ -171,7 +172,7 @@ export class MuscleClipSampler {
     public frameAt(timeSeconds: number): number {
         const clip = this.clip;
         const last = clip.frameCount - 1;
-        if (last <= 0 || !(timeSeconds === timeSeconds)) return 0;
+        if (last <= 0 || !Number.isFinite(timeSeconds)) return timeSeconds === Infinity && !clip.loop ? last : 0;
         let f = timeSeconds * clip.frameRate;
         if (clip.loop) {
             f %= last;
@@ -190,28 +191,8 @@ export class MuscleClipSampler {
      * @param frame frame position, 0 to `frameCount - 1`
      */
     public evaluate(curve: number, frame: number): number {
-        const { frames, values } = this.clip.curves[curve];
-        const n = frames.length;
-        if (n === 1) return values[0];
-        let k = this._cursor[curve];
-        if (k > n - 2 || frames[k] > frame || (k + CURSOR_WALK < n && frames[k + CURSOR_WALK] <= frame)) {
-            // Binary search: the last key at or before the frame.
-            let lo = 0;
-            let hi = n - 1;
-            while (hi - lo > 1) {
-                const mid = (lo + hi) >> 1;
-                if (frames[mid] <= frame) lo = mid;
-                else hi = mid;
-            }
-            k = lo;
-        } else {
-            while (k < n - 2 && frames[k + 1] <= frame) k++;
-        }
-        this._cursor[curve] = k;
-        const f0 = frames[k];
-        let t = (frame - f0) / (frames[k + 1] - f0);
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        return values[k] + (values[k + 1] - values[k]) * t;
+        this._evalInto(curve, frame, this._tmp, 0);
+        return this._tmp[0];
     }
 
     /**
@@ -231,7 +212,7 @@ export class MuscleClipSampler {
         const last = this.clip.frameCount - 1;
         const f = frame > 0 ? (frame < last ? frame : last) : 0;
         const v = result.values;
-        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) v[i] = this.evaluate(i, f);
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) this._evalInto(i, f, v, i);
         this._vec(CURVE_BODY_POSITION, f, result.bodyPosition);
         this._quat(CURVE_BODY_ROTATION, f, result.bodyRotation);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
@@ -248,8 +229,12 @@ export class MuscleClipSampler {
      */
     public sampleRootToRef(timeSeconds: number, result: Vector3): number {
         const f = this.frameAt(timeSeconds);
-        result.set(this.evaluate(CURVE_ROOT, f), 0, this.evaluate(CURVE_ROOT + 1, f));
-        return this.evaluate(CURVE_ROOT + 2, f);
+        const t = this._tmp;
+        this._evalInto(CURVE_ROOT, f, t, 0);
+        this._evalInto(CURVE_ROOT + 1, f, t, 1);
+        this._evalInto(CURVE_ROOT + 2, f, t, 2);
+        result.set(t[0], 0, t[1]);
+        return t[2];
     }
 
     /** {@link FootContact} flags of the frame nearest a time. */
@@ -257,14 +242,54 @@ export class MuscleClipSampler {
         return this.clip.contacts[Math.round(this.frameAt(timeSeconds))];
     }
 
+    /**
+     * Writes one curve's value at a frame into `out[index]`. Values go straight into an array, not
+     * through a return value, so that nothing is boxed on the way (no allocation per sample).
+     */
+    private _evalInto(curve: number, frame: number, out: Float32Array | Float64Array, index: number): void {
+        const { frames, values } = this.clip.curves[curve];
+        const n = frames.length;
+        if (n === 1) {
+            out[index] = values[0];
+            return;
+        }
+        let k = this._cursor[curve];
+        if (k > n - 2 || frames[k] > frame || (k + CURSOR_WALK < n && frames[k + CURSOR_WALK] <= frame)) {
+            // Binary search: the last key at or before the frame.
+            let lo = 0;
+            let hi = n - 1;
+            while (hi - lo > 1) {
+                const mid = (lo + hi) >> 1;
+                if (frames[mid] <= frame) lo = mid;
+                else hi = mid;
+            }
+            k = lo;
+        } else {
+            while (k < n - 2 && frames[k + 1] <= frame) k++;
+        }
+        this._cursor[curve] = k;
+        const f0 = frames[k];
+        let t = (frame - f0) / (frames[k + 1] - f0);
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        out[index] = values[k] + (values[k + 1] - values[k]) * t;
+    }
+
     private _vec(c: number, f: number, out: Vector3): void {
-        out.set(this.evaluate(c, f), this.evaluate(c + 1, f), this.evaluate(c + 2, f));
+        const t = this._tmp;
+        this._evalInto(c, f, t, 0);
+        this._evalInto(c + 1, f, t, 1);
+        this._evalInto(c + 2, f, t, 2);
+        out.set(t[0], t[1], t[2]);
     }
 
     private _quat(c: number, f: number, out: Quaternion): void {
-        out.set(this.evaluate(c, f), this.evaluate(c + 1, f), this.evaluate(c + 2, f), this.evaluate(c + 3, f));
-        const len = out.length();
-        if (len > 1e-12) out.scaleInPlace(1 / len);
+        const t = this._tmp;
+        this._evalInto(c, f, t, 0);
+        this._evalInto(c + 1, f, t, 1);
+        this._evalInto(c + 2, f, t, 2);
+        this._evalInto(c + 3, f, t, 3);
+        const len = Math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3]);
+        if (len > 1e-12) out.set(t[0] / len, t[1] / len, t[2] / len, t[3] / len);
         else out.set(0, 0, 0, 1);
     }
 }

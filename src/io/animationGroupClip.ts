@@ -18,13 +18,37 @@ const POSITION_MISMATCH_SHARE = 0.01;
 /** Longest list of names in one warning. */
 const WARN_NAMES = 12;
 
+/** The state Babylon's animation interpolation keeps between calls: the key it is at. */
+interface IInterpolationState {
+    key: number;
+    repeatCount: number;
+    loopMode: number;
+}
+
+/** Babylon's `Animation` with its interpolation that takes a cursor (what `evaluate` calls with a fresh one). */
+type AnimationWithCursor = Animation & { _interpolate?: (frame: number, state: IInterpolationState) => unknown };
+
+/**
+ * The value of an animation at a frame, keeping a cursor so that sampling a track in order costs
+ * constant time per sample (`Animation.evaluate` starts from the first key each time, quadratic
+ * over a long clip). Same interpolation as Babylon's: steps, linear, slerp, tangents, easing.
+ */
+function evaluateAt(animation: Animation, state: IInterpolationState, frame: number): unknown {
+    const a = animation as AnimationWithCursor;
+    return typeof a._interpolate === "function" ? a._interpolate(frame, state) : animation.evaluate(frame);
+}
+
 /** How one avatar joint is read from the clip. */
 interface IJointBinding {
     readonly joint: number;
     readonly node: TransformNode;
     rotation: Animation | null;
+    readonly rotationState: IInterpolationState;
     rotationIsEuler: boolean;
     position: Animation | null;
+    readonly positionState: IInterpolationState;
+    /** The clip's own local position of the node where a track holds it still (its rest), else null. */
+    stillPosition: Vector3 | null;
     /** The node's parent is mirrored (glTF's handedness flip): conjugate the local transform by the Z mirror. */
     readonly mirrored: boolean;
     /** For a top joint of the rig: the (static) world matrix of the node's parent. */
@@ -32,6 +56,8 @@ interface IJointBinding {
 }
 
 const MIRROR_Z = Matrix.Scaling(1, 1, -1);
+/** Babylon's `Animation.ANIMATIONLOOPMODE_CONSTANT`: hold the ends. */
+const CONSTANT_LOOP = 2;
 
 /** The names a list of joints would be shown with, cut short. */
 function listNames(names: string[]): string {
@@ -129,17 +155,22 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
                     joint: j,
                     node,
                     rotation: null,
+                    rotationState: { key: 0, repeatCount: 0, loopMode: CONSTANT_LOOP },
                     rotationIsEuler: false,
                     position: null,
+                    positionState: { key: 0, repeatCount: 0, loopMode: CONSTANT_LOOP },
+                    stillPosition: null,
                     mirrored: parentWorld.determinant() < 0,
                     parentWorld: rig.joints[j].parent < 0 ? parentWorld.clone() : null,
                 };
                 bindings.set(j, b);
             }
             // A position track that never moves (exporters key every bone) is the clip's rest, not motion.
-            if (prop === "position")
-                b.position = keys.some((k) => !(k.value as Vector3).equalsWithEpsilon(keys[0].value as Vector3, 1e-6)) ? ta.animation : null;
-            else {
+            if (prop === "position") {
+                const moves = keys.some((k) => !(k.value as Vector3).equalsWithEpsilon(keys[0].value as Vector3, 1e-6));
+                b.position = moves ? ta.animation : null;
+                b.stillPosition = moves ? null : (keys[0].value as Vector3).clone();
+            } else {
                 b.rotation = ta.animation;
                 b.rotationIsEuler = prop === "rotation";
             }
@@ -171,7 +202,9 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
         if (scaled.size) warnings.push(`scale is animated and dropped (muscle space has no scale): ${listNames([...scaled].sort())}`);
         const differ = this._positionMismatches();
         if (differ.length)
-            warnings.push(`the clip's skeleton differs from the avatar's; the avatar's bone lengths are used: local positions differ on ${listNames(differ)}`);
+            warnings.push(
+                `the clip holds bones at local positions other than the avatar's (a skeleton of other proportions, or a pose that moves bones); the avatar's are used: ${listNames(differ)}`,
+            );
         this.warnings = warnings;
     }
 
@@ -180,8 +213,10 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
         const rig = this._avatar.rig;
         const out: string[] = [];
         for (const b of this._bindings) {
-            if (b.position) continue;
-            this._localToRig(b, b.node.position, b.node.rotationQuaternion ?? Quaternion.FromEulerVector(b.node.rotation), this._q, this._p);
+            // Only where the clip states the position: a track that holds it still (the node itself
+            // may have been moved by another clip played before).
+            if (b.position || !b.stillPosition) continue;
+            this._localToRig(b, b.stillPosition, b.node.rotationQuaternion ?? Quaternion.FromEulerVector(b.node.rotation), this._q, this._p);
             const rest = rig.joints[b.joint].restPosition;
             if (Vector3.Distance(this._p, rest) > POSITION_MISMATCH_SHARE * rest.length() + 1e-6) out.push(GetRigJointLabel(rig, b.joint));
         }
@@ -219,12 +254,12 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
             const node = b.node;
             let rotation: Quaternion;
             if (b.rotation) {
-                const v = b.rotation.evaluate(frame);
+                const v = evaluateAt(b.rotation, b.rotationState, frame);
                 rotation = b.rotationIsEuler ? Quaternion.FromEulerVector(v as Vector3) : (v as Quaternion);
             } else {
                 rotation = node.rotationQuaternion ?? Quaternion.FromEulerVector(node.rotation);
             }
-            const position = b.position ? (b.position.evaluate(frame) as Vector3) : node.position;
+            const position = b.position ? (evaluateAt(b.position, b.positionState, frame) as Vector3) : node.position;
             this._localToRig(b, position, rotation, result.rotations[b.joint], this._p);
             // Positions: the clip's where it animates them, the avatar's own elsewhere.
             if (b.position) result.positions[b.joint].copyFrom(this._p);

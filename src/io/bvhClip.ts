@@ -31,7 +31,7 @@ export class BvhPoseSource implements IRigPoseSource {
     public readonly frameRate: number;
     /** (frames - 1) * Frame Time. */
     public readonly durationSeconds: number;
-    /** Non-root joints whose position channels move (their translation is dropped by muscle space). */
+    /** None of its own: what muscle space drops is found by the converter, which knows the avatar. */
     public readonly warnings: readonly string[];
     private readonly _bvh: IBvhRig;
     private readonly _layout: IJointLayout[];
@@ -78,7 +78,8 @@ export class BvhPoseSource implements IRigPoseSource {
         });
         this._a = blank();
         this._b = blank();
-        this.warnings = this._movingJoints();
+        // Translation on bones other than the hips is found by the converter (it knows the avatar).
+        this.warnings = [];
     }
 
     /** Writes frame `frame`'s pose into `result`. */
@@ -134,33 +135,6 @@ export class BvhPoseSource implements IRigPoseSource {
             Quaternion.SlerpToRef(this._a.rotations[j], this._b.rotations[j], t, result.rotations[j]);
             Vector3.LerpToRef(this._a.positions[j], this._b.positions[j], t, result.positions[j]);
         }
-    }
-
-    /** Joints other than the root whose position channels change over the clip. */
-    private _movingJoints(): string[] {
-        const { bvh } = this._bvh;
-        const moving: string[] = [];
-        for (let j = 0; j < this._layout.length; j++) {
-            const idx = this._layout[j].posIdx;
-            if (!idx || bvh.joints[j].parent < 0) continue;
-            let spread = 0;
-            for (let a = 0; a < 3; a++) {
-                if (idx[a] < 0) continue;
-                let lo = Infinity;
-                let hi = -Infinity;
-                for (let f = 0; f < bvh.frameCount; f++) {
-                    const v = bvh.motion[f * bvh.channelCount + idx[a]];
-                    lo = Math.min(lo, v);
-                    hi = Math.max(hi, v);
-                }
-                spread = Math.max(spread, hi - lo);
-            }
-            // Moves by more than a millimetre.
-            if (spread * this._bvh.conversion.unitsToMeters > 1e-3) moving.push(bvh.joints[j].name);
-        }
-        return moving.length
-            ? [`position channels move on joints other than the root; muscle space keeps only the hips' translation: ${moving.join(", ")}`]
-            : [];
     }
 }
 

@@ -110,35 +110,71 @@ export function MuscleClipOutputPath(input: string, clipName: string, format: Mu
     return join(options.outDir ?? dirname(input), `${name}.muscle.${format}`);
 }
 
+/**
+ * The output paths of several clips of one input, made distinct: clips whose names come out the
+ * same in a file name (`walk cycle`, `walk/cycle`) get `-2`, `-3`... in clip order.
+ */
+export function MuscleClipOutputPaths(input: string, clipNames: readonly string[], format: MuscleClipFormat, outDir?: string): string[] {
+    const seen = new Map<string, number>();
+    return clipNames.map((name) => {
+        const path = MuscleClipOutputPath(input, name, format, { outDir, several: clipNames.length > 1 });
+        const n = (seen.get(path) ?? 0) + 1;
+        seen.set(path, n);
+        return n === 1 ? path : path.replace(/\.muscle\.(json|bin)$/, `-${n}.muscle.$1`);
+    });
+}
+
 /** A clip file's bytes in a format. */
 export function SerializeMuscleClip(clip: MuscleClip, format: MuscleClipFormat): Uint8Array {
     return format === "bin" ? SerializeMuscleClipToBinary(clip) : new TextEncoder().encode(SerializeMuscleClipToJson(clip));
 }
 
 /**
- * Writes files all or nothing: each to a temporary name beside its target first, then, when every
- * one is written, renamed into place. On any error the temporary files are removed and one
+ * Writes files all or nothing: each to a temporary name beside its target first; when every one is
+ * written, files already at the targets are moved aside and the new ones renamed into place. If
+ * any step fails, what was put in place is removed, the old files are put back, and one
  * {@link HumanoidError} `FILE_WRITE` names the file. Returns the bytes written per file.
- * @param files target path and content of each file
+ * @param files target path and content of each file (distinct paths)
  */
 export async function WriteFilesAtomicallyAsync(files: ReadonlyArray<{ path: string; bytes: Uint8Array }>): Promise<number[]> {
+    const tag = `${process.pid}.${randomBytes(4).toString("hex")}`;
+    const side = (path: string, kind: string): string => join(dirname(path), `.${basename(path)}.${tag}.${kind}`);
+    const fail = (path: string) => (e: NodeJS.ErrnoException) => {
+        throw e instanceof HumanoidError ? e : new HumanoidError("FILE_WRITE", `${path}: cannot write the file (${e.code ?? e.message})`);
+    };
     const temps: string[] = [];
+    const placed: string[] = [];
+    const moved: Array<{ path: string; backup: string }> = [];
+    let done = false;
     try {
         for (const f of files) {
-            const tmp = join(dirname(f.path), `.${basename(f.path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+            const tmp = side(f.path, "tmp");
             temps.push(tmp);
-            await writeFile(tmp, f.bytes).catch((e: NodeJS.ErrnoException) => {
-                throw new HumanoidError("FILE_WRITE", `${f.path}: cannot write the file (${e.code ?? e.message})`);
-            });
+            await writeFile(tmp, f.bytes).catch(fail(f.path));
         }
         for (let i = 0; i < files.length; i++) {
-            await rename(temps[i], files[i].path).catch((e: NodeJS.ErrnoException) => {
-                throw new HumanoidError("FILE_WRITE", `${files[i].path}: cannot write the file (${e.code ?? e.message})`);
-            });
+            const target = files[i].path;
+            const existing = await stat(target).catch(() => null);
+            if (existing?.isDirectory()) throw new HumanoidError("FILE_WRITE", `${target}: cannot write the file (a directory has that name)`);
+            if (existing) {
+                const backup = side(target, "old");
+                await rename(target, backup).catch(fail(target));
+                moved.push({ path: target, backup });
+            }
+            await rename(temps[i], target).catch(fail(target));
             temps[i] = "";
+            placed.push(target);
         }
+        done = true;
         return files.map((f) => f.bytes.length);
     } finally {
+        if (!done) {
+            // Undo: remove what was put in place, put the old files back.
+            for (const p of placed) await unlink(p).catch(() => undefined);
+            for (const m of moved) await rename(m.backup, m.path).catch(() => undefined);
+        } else {
+            for (const m of moved) await unlink(m.backup).catch(() => undefined);
+        }
         await Promise.all(temps.filter(Boolean).map((t) => unlink(t).catch(() => undefined)));
     }
 }

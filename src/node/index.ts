@@ -6,6 +6,7 @@ export { LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar, type ILoadAvatarOp
 export {
     ConvertFileToMuscleClipsAsync,
     MuscleClipOutputPath,
+    MuscleClipOutputPaths,
     SerializeMuscleClip,
     WriteFilesAtomicallyAsync,
     type IConvertFileOptions,

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ParseMuscleClip, ParseMuscleClipJson } from "../../src/index.js";
+import { ParseMuscleClip, ParseMuscleClipJson, type HumanoidError } from "../../src/index.js";
+import { MuscleClipOutputPaths, WriteFilesAtomicallyAsync } from "../../src/node/index.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
 import { TINY_BVH } from "../helpers/bvhText.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
@@ -148,6 +149,50 @@ describe("babylon-humanoid convert", () => {
         const opt = cli("convert", walk, "--tolerance", "90");
         expect(opt.code).not.toBe(0);
         expect(opt.stderr).toMatch(/--tolerance must be between 0 and 45 degrees/);
+    });
+});
+
+describe("writing converted clips", () => {
+    it("refuses two inputs that would write the same file, before converting anything", () => {
+        for (const d of ["a", "b"]) {
+            mkdirSync(join(dir, d), { recursive: true });
+            writeFileSync(join(dir, d, "same.bvh"), SampleWalkBvh());
+        }
+        const out = join(dir, "same-out");
+        const r = cli("convert", join(dir, "a", "same.bvh"), join(dir, "b", "same.bvh"), "-o", out);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe(
+            `babylon-humanoid: ${join(dir, "a", "same.bvh")} and ${join(dir, "b", "same.bvh")} would both write ${join(out, "same")}.muscle.json: convert them into different directories\n`,
+        );
+        expect(readdirSync(out)).toEqual([]);
+    });
+
+    it("writes all files or none: a failure puts the old files back and leaves no temporary file", async () => {
+        const d = join(dir, "atomic");
+        mkdirSync(join(d, "b.muscle.json"), { recursive: true }); // a directory where a file should go
+        writeFileSync(join(d, "a.muscle.json"), "old");
+        const e = await WriteFilesAtomicallyAsync([
+            { path: join(d, "a.muscle.json"), bytes: new TextEncoder().encode("new") },
+            { path: join(d, "b.muscle.json"), bytes: new TextEncoder().encode("new") },
+        ]).then(
+            () => null,
+            (x: HumanoidError) => x,
+        );
+        expect(e?.code).toBe("FILE_WRITE");
+        expect(e?.message).toBe(`${join(d, "b.muscle.json")}: cannot write the file (a directory has that name)`);
+        expect(readFileSync(join(d, "a.muscle.json"), "utf8")).toBe("old");
+        expect(readdirSync(d).sort()).toEqual(["a.muscle.json", "b.muscle.json"]);
+        await WriteFilesAtomicallyAsync([{ path: join(d, "a.muscle.json"), bytes: new TextEncoder().encode("new") }]);
+        expect(readFileSync(join(d, "a.muscle.json"), "utf8")).toBe("new");
+        expect(readdirSync(d).sort()).toEqual(["a.muscle.json", "b.muscle.json"]);
+    });
+
+    it("gives clips whose names make the same file name distinct files", () => {
+        expect(MuscleClipOutputPaths("in/x.glb", ["walk cycle", "walk/cycle", "run"], "bin", "out")).toEqual([
+            join("out", "x.walk_cycle.muscle.bin"),
+            join("out", "x.walk_cycle-2.muscle.bin"),
+            join("out", "x.run.muscle.bin"),
+        ]);
     });
 });
 

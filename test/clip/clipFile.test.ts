@@ -93,6 +93,17 @@ describe("muscle clips from the built-in sample walk", () => {
         expect(once.frameAt(NaN)).toBe(0);
     });
 
+    it("keeps -0 through JSON, so JSON and binary files of a clip give the same bytes", () => {
+        const signed = new MuscleClip({
+            ...clip,
+            curves: clip.curves.map((c, i) => (i === 0 ? { frames: Uint32Array.of(0), values: Float32Array.of(-0) } : c)),
+            warnings: [],
+        });
+        const back = ParseMuscleClipJson(SerializeMuscleClipToJson(signed), "x.json");
+        expect(Object.is(back.curves[0].values[0], -0)).toBe(true);
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(signed)))).toBe(true);
+    });
+
     it("round-trips through both file formats: binary bit-exact, JSON to the same values", () => {
         const bin = SerializeMuscleClipToBinary(clip);
         const back = ParseMuscleClipBinary(bin, "walk.muscle.bin");
@@ -214,6 +225,17 @@ describe("reading invalid muscle clip files", () => {
         ["a frame past the end", edit((o) => (o.curves[firstMuscle].frames[0] = 67)), /within 0..66/],
         ["frames out of order", edit((o) => o.curves["bodyPosition.z"].frames.reverse()), /first key must be on frame 0|must increase/],
         ["a contact past the end", edit((o) => o.contacts.leftFoot.push([60, 70])), /not a \[start, end\] range of frames within 0..66/],
+        [
+            "contact ranges that overlap",
+            edit(
+                (o) =>
+                    (o.contacts.rightFoot = [
+                        [0, 40],
+                        [10, 20],
+                    ]),
+            ),
+            /\[10,20\] starts before the previous range ends/,
+        ],
         ["an unknown foot", edit((o) => (o.contacts.leftHand = [])), /contacts: unknown key 'leftHand'/],
         ["warnings that are not strings", edit((o) => (o.warnings = [1])), /warnings must be a list of strings/],
     ];

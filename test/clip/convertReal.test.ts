@@ -104,7 +104,15 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
         }
     });
 
+    it("keeps the last frame when resampling at the rate BVH frame times round (0.0083333 s at 120 fps)", async () => {
+        const jump = await load("bvh/cmu_cgspeed/cmu_jump.bvh");
+        expect(ConvertBvhToMuscleClip(jump.loaded.bvh!, jump.avatar, { frameRate: 120 }).frameCount).toBe(2752);
+    });
+
     it("says what did not convert losslessly, as Mecanim does", async () => {
+        // The Bandai files move their Hips under a root joint: the hips' translation is kept, no warning.
+        const bandai = await load("bvh/bandai/dataset-1_walk_normal_001.bvh");
+        expect(convertAll(bandai.loaded, bandai.avatar)[0].clip.warnings.filter((w) => /translation/.test(w))).toEqual([]);
         const cmu = await load("bvh/cmu_cgspeed/cmu_walk.bvh");
         expect(convertAll(cmu.loaded, cmu.avatar)[0].clip.warnings).toEqual([
             expect.stringMatching(/^intermediate bones are animated.*: Neck1, LeftFingerBase, RightFingerBase$/),
