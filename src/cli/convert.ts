@@ -4,6 +4,7 @@ import { basename, dirname, extname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { SingleBar } from "cli-progress";
 import { HumanoidError } from "../errors.js";
+import { ErrorLine } from "./errorLine.js";
 import type { IBvhRigOptions } from "../io/bvhRig.js";
 import {
     ConvertFileToMuscleClipsAsync,
@@ -111,8 +112,7 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
             })),
         };
     } catch (e) {
-        const message = e instanceof HumanoidError ? e.message : `${input}: ${(e as Error)?.message ?? String(e)}`;
-        return { input, rows: [], error: message.replace(/\s*\n\s*/g, " ") };
+        return { input, rows: [], error: ErrorLine(input, e) };
     }
 }
 

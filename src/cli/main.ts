@@ -4,11 +4,11 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { HumanoidError } from "../errors.js";
 import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
 import { RunDemo } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
 import { RunConvertAsync } from "./convert.js";
+import { ErrorLine } from "./errorLine.js";
 
 /** This package's version, from the nearest package.json above this file (src/ or dist/lib/). */
 function packageVersion(): string {
@@ -25,8 +25,7 @@ function packageVersion(): string {
 
 /** Prints one line naming the input and the problem, and sets exit code 1. */
 function fail(input: string, e: unknown): void {
-    const msg = e instanceof HumanoidError ? e.message : `${input}: ${(e as Error)?.message ?? String(e)}`;
-    process.stderr.write(`babylon-humanoid: ${msg.replace(/\s*\n\s*/g, " ")}\n`);
+    process.stderr.write(`babylon-humanoid: ${ErrorLine(input, e)}\n`);
     process.exitCode = 1;
 }
 

@@ -2,7 +2,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
-import { GetRigJointLabel, type IRigPose } from "../humanoid/rig.js";
+import { GetRigJointLabel, GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
 import { EncodeHumanPose } from "../muscle/encode.js";
 import { HumanPose, HUMAN_IK_GOAL_COUNT } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, MuscleIndexFromName } from "../muscle/muscles.js";
@@ -129,11 +129,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     }
     const setup = MuscleSetup.For(avatar);
     const rig = avatar.rig;
-    const pose: IRigPose = {
-        label: "clip",
-        rotations: rig.joints.map((j) => j.restRotation.clone()),
-        positions: rig.joints.map((j) => j.restPosition.clone()),
-    };
+    const pose = GetRigRestPose(rig);
     const human = new HumanPose();
     const samples: Float32Array[] = Array.from({ length: MUSCLE_CLIP_CURVE_COUNT }, () => new Float32Array(frameCount));
     const feet: IFootTracks = {

@@ -66,12 +66,12 @@ function moveTwistToChild(parent: Quaternion, child: Quaternion, axis: Vector3):
     return a;
 }
 
-/** Turns the upper bone about its axis by `tau` and the lower bone back, so no bone's direction changes. */
-function turnUpper(q: Quaternion[], upper: number, lower: number, tu: Vector3, tau: number): void {
-    Quaternion.RotationAxisToRef(tu, tau, tmpQ);
-    q[upper].multiplyInPlace(tmpQ);
-    Quaternion.RotationAxisToRef(tu, -tau, tmpQ);
-    tmpQ.multiplyToRef(q[lower], q[lower]);
+/** Turns a bone about its own axis `t` by `tau` and its child back, so no bone's direction changes. */
+function turnWithChild(q: Quaternion[], bone: number, child: number, t: Vector3, tau: number): void {
+    Quaternion.RotationAxisToRef(t, tau, tmpQ);
+    q[bone].multiplyInPlace(tmpQ);
+    Quaternion.RotationAxisToRef(t, -tau, tmpQ);
+    tmpQ.multiplyToRef(q[child], q[child]);
 }
 
 /** Y and Z swing angles (radians) of the last {@link lowerSwing} call. */
@@ -179,7 +179,7 @@ function encodeLimb(
     if (share < 0.999) {
         const a = TwistAngleNear(q[upper], tu, upperTwist);
         const extra = a / (1 - share) - a;
-        turnUpper(q, upper, lower, tu, extra);
+        turnWithChild(q, upper, lower, tu, extra);
         upperTwist = a + extra;
         lowerTwist -= extra * along;
     }
@@ -198,7 +198,7 @@ function encodeLimb(
         const sigma = flexingTurn(setup, q[lower], tu, tl, lower);
         if (sigma === sigma) {
             const tau = slack <= 0 ? sigma : turnForBendDirection(setup, q[lower], tu, lower, psi, sigma, psi > 0 ? slack : -slack);
-            turnUpper(q, upper, lower, tu, tau);
+            turnWithChild(q, upper, lower, tu, tau);
             upperTwist += tau;
             lowerTwist -= tau * along;
         }
@@ -208,10 +208,7 @@ function encodeLimb(
     if (endTwists && lowerShare < 0.999) {
         const a = TwistAngleNear(q[lower], tl, lowerTwist);
         const extra = a / (1 - lowerShare) - a;
-        Quaternion.RotationAxisToRef(tl, extra, tmpQ);
-        q[lower].multiplyInPlace(tmpQ);
-        Quaternion.RotationAxisToRef(tl, -extra, tmpQ);
-        tmpQ.multiplyToRef(q[end], q[end]);
+        turnWithChild(q, lower, end, tl, extra);
         lowerTwist = a + extra;
     }
     if (root >= 0 && setup.joint[root] >= 0) writeBone(setup, root, q[root], muscles);
