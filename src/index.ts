@@ -149,3 +149,37 @@ export {
 } from "./clip/clipFile.js";
 export { BvhPoseSource, ConvertBvhToMuscleClip } from "./io/bvhClip.js";
 export { AnimationGroupPoseSource, ConvertAnimationGroupToMuscleClip, DEFAULT_CLIP_RATE, MIN_KEY_RATE } from "./io/animationGroupClip.js";
+export { SolveTwoBonePositionsToRef } from "./ik/twoBone.js";
+export { HumanoidLimbIK, type ILimbIKStatus } from "./ik/limbIK.js";
+export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH } from "./runtime/rigSolver.js";
+export {
+    HumanoidClipPlayer,
+    HumanoidClipState,
+    HumanoidLayer,
+    HumanBodyPart,
+    HUMAN_BODY_PART_COUNT,
+    GetHumanBodyPart,
+    MAX_CLIPS_PER_LAYER,
+    type RootMotionMode,
+    type IClipPlayOptions,
+} from "./runtime/clipPlayer.js";
+export { HumanoidFootPlanting, DEFAULT_CONTACT_BLEND_SECONDS } from "./runtime/footPlanting.js";
+export { HumanoidRigWriter, type HumanoidJointTarget, type HumanoidTargets } from "./plugin/rigTargets.js";
+export {
+    HumanoidAnimator,
+    HumanoidScenePlugin,
+    RegisterHumanoidPlugin,
+    type IHumanoidAnimatorOptions,
+    type IHumanoidRootMotion,
+} from "./plugin/humanoidAnimator.js";
+export {
+    CreateTransformNodesFromRig,
+    CreateAnimationGroupFromRigPoses,
+    RigPoseFrameCount,
+    ANIMATED_POSITION_EPSILON,
+    type ICreateRigNodesOptions,
+    type IRigTransformNodes,
+    type IRigPoseSampler,
+    type IRigPoseAnimationOptions,
+} from "./io/rigNodes.js";
+export { MeasureFootSkate, CombineFootSkates, ComputeLegLength, SLIDING_SPEED, REFERENCE_LEG_LENGTH, type IFootSkate } from "./quality/footSkate.js";

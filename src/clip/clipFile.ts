@@ -34,6 +34,7 @@ function validate(source: string, clip: MuscleClip): MuscleClip {
         throw bad(source, `frameCount must be a whole number from 1 to ${MAX_CLIP_FRAMES}, found ${clip.frameCount}`);
     }
     if (!(Number.isFinite(clip.toleranceDeg) && clip.toleranceDeg >= 0)) throw bad(source, `toleranceDeg must be a number >= 0, found ${clip.toleranceDeg}`);
+    if (!Number.isFinite(clip.groundHeight)) throw bad(source, `groundHeight must be a finite number, found ${clip.groundHeight}`);
     if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);
     const last = clip.frameCount - 1;
     clip.curves.forEach((c, i) => {
@@ -94,6 +95,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
         frameCount: clip.frameCount,
         loop: clip.loop,
         toleranceDeg: clip.toleranceDeg,
+        ...(clip.groundHeight !== 0 ? { groundHeight: clip.groundHeight } : {}),
         warnings: clip.warnings,
         contacts: Object.fromEntries(FEET.map(([name, bit]) => [name, contactRuns(clip.contacts, bit)])),
     };
@@ -108,6 +110,8 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
 }
 
 const JSON_KEYS = ["format", "version", "name", "source", "frameRate", "frameCount", "loop", "toleranceDeg", "warnings", "contacts", "curves"];
+/** Keys a JSON clip may leave out. */
+const OPTIONAL_JSON_KEYS = ["groundHeight"];
 
 /**
  * Reads a JSON muscle clip. Nothing in the file is trusted: unknown or missing keys, another
@@ -128,7 +132,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     if (o.format !== MUSCLE_CLIP_FORMAT) throw bad(source, `not a muscle clip: format is ${JSON.stringify(o.format)}, expected "${MUSCLE_CLIP_FORMAT}"`);
     if (o.version !== MUSCLE_CLIP_VERSION)
         throw bad(source, `unknown muscle clip version ${JSON.stringify(o.version)} (this library reads version ${MUSCLE_CLIP_VERSION})`);
-    for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k)) throw bad(source, `unknown key '${k}'`);
+    for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k) && !OPTIONAL_JSON_KEYS.includes(k)) throw bad(source, `unknown key '${k}'`);
     for (const k of JSON_KEYS) if (!(k in o)) throw bad(source, `missing key '${k}'`);
     const str = (k: string): string => {
         if (typeof o[k] !== "string") throw bad(source, `${k} must be a string`);
@@ -197,6 +201,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
             contacts,
             toleranceDeg: num("toleranceDeg"),
             warnings: o.warnings as string[],
+            groundHeight: o.groundHeight === undefined ? 0 : num("groundHeight"),
         }),
     );
 }
@@ -264,7 +269,7 @@ class Writer {
 
 /**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
- * loop), f64 frame rate, u32 frame count, f64 tolerance, name, source and warnings (LEB128 length +
+ * loop, bit 1 ground height present), f64 frame rate, u32 frame count, f64 tolerance, [f64 ground height], name, source and warnings (LEB128 length +
  * UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key count, the key
  * frames as differences (LEB128) and the values (float32); last, per foot, the contact runs
  * (count, then gap and length of each, LEB128). About 5 bytes a key.
@@ -273,10 +278,11 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     const w = new Writer();
     for (let i = 0; i < 4; i++) w.u8(MUSCLE_CLIP_MAGIC.charCodeAt(i));
     w.u16(MUSCLE_CLIP_VERSION);
-    w.u16(clip.loop ? 1 : 0);
+    w.u16((clip.loop ? 1 : 0) | (clip.groundHeight !== 0 ? 2 : 0));
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
     w.f64(clip.toleranceDeg);
+    if (clip.groundHeight !== 0) w.f64(clip.groundHeight);
     w.string(clip.name);
     w.string(clip.source);
     w.varint(clip.warnings.length);
@@ -389,11 +395,12 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     const version = r.u16("the version");
     if (version !== MUSCLE_CLIP_VERSION) throw bad(source, `unknown muscle clip version ${version} (this library reads version ${MUSCLE_CLIP_VERSION})`);
     const flags = r.u16("the flags");
-    if (flags & ~1) throw bad(source, `unknown flags 0x${flags.toString(16)}`);
+    if (flags & ~3) throw bad(source, `unknown flags 0x${flags.toString(16)}`);
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) throw bad(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
     const toleranceDeg = r.f64("the tolerance");
+    const groundHeight = flags & 2 ? r.f64("the ground height") : 0;
     const name = r.string("the name");
     const src = r.string("the source");
     const warnings: string[] = [];
@@ -430,7 +437,10 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
         }
     }
     if (r.remaining !== 0) throw bad(source, `${r.remaining} unexpected bytes after the clip`);
-    return validate(source, new MuscleClip({ name, source: src, frameRate, frameCount, loop: (flags & 1) === 1, curves, contacts, toleranceDeg, warnings }));
+    return validate(
+        source,
+        new MuscleClip({ name, source: src, frameRate, frameCount, loop: (flags & 1) === 1, curves, contacts, toleranceDeg, warnings, groundHeight }),
+    );
 }
 
 /**

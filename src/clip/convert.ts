@@ -177,6 +177,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     }
     const curves: IMuscleCurve[] = samples.map((s, c) => ReduceCurve(s, GetCurveTolerance(setup, c, toleranceDeg)));
     const loop = options.loop ?? loops(setup, samples, frameCount);
+    const ground = footContacts(feet, frameCount, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
         source: source.source,
@@ -184,7 +185,8 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         frameCount,
         loop,
         curves,
-        contacts: footContacts(feet, frameCount, rate),
+        contacts: ground.contacts,
+        groundHeight: ground.groundHeight,
         toleranceDeg,
         warnings: [...source.warnings, ...watch.warnings()],
     });
@@ -285,7 +287,7 @@ function loops(setup: MuscleSetup, samples: Float32Array[], frameCount: number):
  * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
  * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled.
  */
-function footContacts(feet: IFootTracks, frameCount: number, rate: number): Uint8Array {
+function footContacts(feet: IFootTracks, frameCount: number, rate: number): { contacts: Uint8Array; groundHeight: number } {
     // Per frame, the lowest foot point from its T-pose height.
     const lowest = new Float64Array(frameCount).fill(Infinity);
     for (let s = 0; s < 2; s++) {
@@ -319,8 +321,16 @@ function footContacts(feet: IFootTracks, frameCount: number, rate: number): Uint
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
         for (let f = 0; f < frameCount; f++) if (flags[f]) contacts[f] |= bit;
     }
-    return contacts;
+    // The clip's floor as a whole: the same percentile over every frame (0 when no foot is mapped).
+    const finite = Array.from(lowest)
+        .filter(Number.isFinite)
+        .sort((a, b) => a - b);
+    const groundHeight = finite.length ? finite[Math.floor(GROUND_PERCENTILE * (finite.length - 1))] : 0;
+    return { contacts, groundHeight: Math.abs(groundHeight) < GROUND_HEIGHT_MIN ? 0 : groundHeight };
 }
+
+/** A clip floor closer than this to the T-pose ground (avatar scales) counts as the same ground: 0. */
+const GROUND_HEIGHT_MIN = 0.02;
 
 /** Per frame, the {@link GROUND_PERCENTILE} of `v` over [f - w, f + w], computed every `stride` frames and interpolated. */
 function groundLevels(v: Float64Array, w: number, stride: number): Float64Array {

@@ -91,6 +91,8 @@ export interface IMuscleClipInit {
     toleranceDeg: number;
     /** What could not convert losslessly, in words. */
     warnings: string[];
+    /** Height of the clip's floor above the T-pose ground, avatar scales (see {@link MuscleClip.groundHeight}). Default 0. */
+    groundHeight?: number;
 }
 
 /**
@@ -118,6 +120,14 @@ export class MuscleClip {
     public readonly toleranceDeg: number;
     /** What could not convert losslessly. */
     public readonly warnings: readonly string[];
+    /**
+     * Height of the floor the clip's feet stand on, above the ground of the T-pose it was measured
+     * against, in avatar scales (canonical up). Usually 0; not 0 when the source's motion has its
+     * floor elsewhere than under its rest pose's feet (a BVH whose hips rest at the origin and walk
+     * at their height above the floor). Playback subtracts it so every character stands on its own
+     * ground; `bodyPosition` keeps the source's own heights.
+     */
+    public readonly groundHeight: number;
 
     /** Builds a clip from its parts; they are not copied. Use the converters or the file readers rather than this. */
     constructor(init: IMuscleClipInit) {
@@ -130,6 +140,7 @@ export class MuscleClip {
         this.contacts = init.contacts;
         this.toleranceDeg = init.toleranceDeg;
         this.warnings = init.warnings;
+        this.groundHeight = init.groundHeight ?? 0;
     }
 
     /** Length in seconds: `(frameCount - 1) / frameRate`. */
@@ -228,7 +239,16 @@ export class MuscleClipSampler {
      * frame, avatar scales). Returns the root's yaw in radians (unwrapped over the clip).
      */
     public sampleRootToRef(timeSeconds: number, result: Vector3): number {
-        const f = this.frameAt(timeSeconds);
+        return this.sampleRootFrameToRef(this.frameAt(timeSeconds), result);
+    }
+
+    /**
+     * The root at a frame position (fractional, clamped to the clip, never wrapped): see
+     * {@link sampleRootToRef}. Returns the yaw in radians.
+     */
+    public sampleRootFrameToRef(frame: number, result: Vector3): number {
+        const last = this.clip.frameCount - 1;
+        const f = frame > 0 ? (frame < last ? frame : last) : 0;
         const t = this._tmp;
         this._evalInto(CURVE_ROOT, f, t, 0);
         this._evalInto(CURVE_ROOT + 1, f, t, 1);
@@ -240,6 +260,12 @@ export class MuscleClipSampler {
     /** {@link FootContact} flags of the frame nearest a time. */
     public contactsAt(timeSeconds: number): number {
         return this.clip.contacts[Math.round(this.frameAt(timeSeconds))];
+    }
+
+    /** {@link FootContact} flags of the frame nearest a frame position (clamped, never wrapped). */
+    public contactsAtFrame(frame: number): number {
+        const last = this.clip.frameCount - 1;
+        return this.clip.contacts[Math.round(frame > 0 ? (frame < last ? frame : last) : 0)];
     }
 
     /**

@@ -13,3 +13,13 @@ export {
     type IConvertedClip,
     type MuscleClipFormat,
 } from "./convertFile.js";
+export {
+    RetargetWithAnimatorAvatarAsync,
+    DEFAULT_ANIMATOR_AVATAR_ROOT_FIX,
+    DEFAULT_ANIMATOR_AVATAR_REST_POSE,
+    SOURCE_NODE_PREFIX,
+    type AnimatorAvatarRootFix,
+    type AnimatorAvatarRestPose,
+    type IAnimatorAvatarBaselineOptions,
+    type IBaselineRetarget,
+} from "./animatorAvatarBaseline.js";

@@ -118,13 +118,14 @@ describe("muscle clips from the built-in sample walk", () => {
             expect(Array.from(fromJson.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
         }
         expect(Array.from(back.contacts)).toEqual(Array.from(clip.contacts));
-        expect([back.name, back.source, back.frameRate, back.frameCount, back.loop, back.toleranceDeg]).toEqual([
+        expect([back.name, back.source, back.frameRate, back.frameCount, back.loop, back.toleranceDeg, back.groundHeight]).toEqual([
             clip.name,
             clip.source,
             clip.frameRate,
             clip.frameCount,
             clip.loop,
             clip.toleranceDeg,
+            clip.groundHeight,
         ]);
         // The binary file is compact: about five bytes a key.
         expect(bin.length).toBeLessThan(6 * clip.keyCount + 200);
@@ -138,9 +139,9 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const bin = SerializeMuscleClipToBinary(clip);
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
-    // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, name at 28.
+    // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when flag 2], then the name.
     const firstCurve = (() => {
-        let p = 28;
+        let p = bin[6] & 2 ? 36 : 28;
         const varint = (): number => {
             let v = 0;
             let s = 1;

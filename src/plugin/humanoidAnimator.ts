@@ -1,0 +1,378 @@
+import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import type { MuscleClip } from "../clip/muscleClip.js";
+import { HumanoidError } from "../errors.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import { MuscleSetup } from "../muscle/setup.js";
+import { HumanoidClipPlayer, type HumanBodyPart, type HumanoidClipState, type IClipPlayOptions, type RootMotionMode } from "../runtime/clipPlayer.js";
+import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
+import { DEFAULT_LIMB_STRETCH, HumanoidRigSolver } from "../runtime/rigSolver.js";
+import { HumanoidRigWriter, type HumanoidTargets } from "./rigTargets.js";
+
+/** Options of {@link HumanoidAnimator}. */
+export interface IHumanoidAnimatorOptions {
+    /** The scene whose frames drive the animator (it registers the plugin there). Without it, call {@link HumanoidAnimator.update} yourself. */
+    scene?: Scene;
+    /** What happens to the clips' travel. Default `"in-place"`. */
+    rootMotion?: RootMotionMode;
+    /** The node `"apply"` moves. Default: the top ancestor of the hips' node (a glTF's `__root__`). */
+    rootNode?: TransformNode;
+    /** Foot IK weight (true = 1). Default true. */
+    footIK?: boolean | number;
+    /** Hand IK weight (true = 1). Default false. */
+    handIK?: boolean | number;
+    /** Squash-and-stretch: the most a limb may lengthen, share of its length (0 disables). Default 0.05; a number for all limbs or per limb pair. */
+    stretch?: number | { legs?: number; arms?: number };
+    /** Hold feet planted while the clip says they touch the ground. Default true (needs foot IK). */
+    footPlanting?: boolean;
+    /** Seconds a released foot takes to rejoin the clip's path. Default 0.2. */
+    contactBlendSeconds?: number;
+}
+
+/** Root motion of one frame, for `rootMotion: "delta"` (also filled in the other modes). */
+export interface IHumanoidRootMotion {
+    /** Travel this frame, rig space (the character's own frame as loaded), metres. */
+    readonly deltaPosition: Vector3;
+    /** Turn this frame about the character's up axis, radians. */
+    deltaYaw: number;
+}
+
+const tmpV = new Vector3();
+const tmpV2 = new Vector3();
+const tmpQ = new Quaternion();
+const tmpQ2 = new Quaternion();
+
+/** A weight option as a number in [0, 1]. */
+function weightOf(option: boolean | number | undefined, fallback: number, what: string): number {
+    if (option === undefined) return fallback;
+    if (typeof option === "boolean") return option ? 1 : 0;
+    if (!Number.isFinite(option) || option < 0 || option > 1)
+        throw new HumanoidError("BAD_OPTION", `${what} must be a boolean or a number from 0 to 1 (got ${option})`);
+    return option;
+}
+
+/** A stretch option as a number in [0, 0.5]. */
+function stretchOf(v: number | undefined, what: string): number {
+    if (v === undefined) return DEFAULT_LIMB_STRETCH;
+    if (!Number.isFinite(v) || v < 0 || v > 0.5) throw new HumanoidError("BAD_OPTION", `${what} must be a share of the limb's length from 0 to 0.5 (got ${v})`);
+    return v;
+}
+
+/**
+ * Plays muscle clips on one character, every frame: samples and blends the clips (layers with
+ * body-part masks, cross-fades), handles root motion, decodes onto the character's avatar (body
+ * placed by its centre of mass and orientation, scaled to the character), moves feet (and hands)
+ * onto the clip's IK goals with squash-and-stretch, holds planted feet, and writes the character's
+ * nodes. The per-frame path ({@link update}) never throws, logs or allocates.
+ *
+ * ```ts
+ * RegisterHumanoidPlugin(scene);
+ * const animator = new HumanoidAnimator(avatar, nodes, { scene });
+ * animator.play(clip);
+ * ```
+ * `nodes` is the scene object of every rig joint (`BindRigToTransformNode(root).nodes` for the rig
+ * the avatar was built from). Stopping leaves the character as it is (no snap to the rest pose).
+ */
+export class HumanoidAnimator {
+    /** The avatar played on. */
+    public readonly avatar: HumanoidAvatar;
+    /** Clips, layers, blending and root motion. */
+    public readonly player: HumanoidClipPlayer;
+    /** Decode and limb IK (weights, stretch and each limb's status are on it). */
+    public readonly solver: HumanoidRigSolver;
+    /** Foot planting (set `enabled` false to switch off). */
+    public readonly planting: HumanoidFootPlanting;
+    /** Whether planted feet are held. */
+    public footPlanting: boolean;
+    /** This frame's root motion (rig space). */
+    public readonly rootMotionDelta: IHumanoidRootMotion = { deltaPosition: new Vector3(), deltaYaw: 0 };
+    /** Root motion each frame a clip plays (`"delta"` mode hands it over here). */
+    public readonly onRootMotionObservable = new Observable<IHumanoidRootMotion>();
+    /** Set by {@link dispose}. */
+    public isDisposed = false;
+    private readonly _writer: HumanoidRigWriter;
+    private readonly _setup: MuscleSetup;
+    private readonly _rootNode: TransformNode | null;
+    /** The root node's local rotation and position when bound, and at the last re-anchoring. */
+    private readonly _rootBind = { q: new Quaternion(), p: new Vector3() };
+    private readonly _rootStart = { q: new Quaternion(), p: new Vector3() };
+    /** The root node's parent world when bound, as uniform scale, rotation, translation. */
+    private readonly _parentBind = { s: 1, q: Quaternion.Identity(), p: new Vector3() };
+    private _scene: Scene | null = null;
+
+    /**
+     * @param avatar the character's avatar
+     * @param targets the scene object of every rig joint, in `avatar.rig.joints` order
+     * @param options scene, root motion, IK, stretch, planting
+     */
+    constructor(avatar: HumanoidAvatar, targets: HumanoidTargets, options: IHumanoidAnimatorOptions = {}) {
+        this.avatar = avatar;
+        this._setup = MuscleSetup.For(avatar);
+        const rootMotion = options.rootMotion ?? "in-place";
+        if (!["in-place", "apply", "delta", "clip"].includes(rootMotion)) {
+            throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(rootMotion)})`);
+        }
+        this.player = new HumanoidClipPlayer(rootMotion);
+        this.solver = new HumanoidRigSolver(avatar);
+        const foot = weightOf(options.footIK, 1, "footIK");
+        const hand = weightOf(options.handIK, 0, "handIK");
+        this.solver.positionWeights.set([foot, foot, hand, hand]);
+        this.solver.rotationWeights.set([foot, foot, hand, hand]);
+        const st = options.stretch;
+        const legs = stretchOf(typeof st === "number" ? st : st?.legs, "stretch.legs");
+        const arms = stretchOf(typeof st === "number" ? st : st?.arms, "stretch.arms");
+        this.solver.stretch.set([legs, legs, arms, arms]);
+        this.planting = new HumanoidFootPlanting(avatar);
+        this.planting.blendSeconds = options.contactBlendSeconds ?? DEFAULT_CONTACT_BLEND_SECONDS;
+        this.footPlanting = options.footPlanting ?? true;
+        // Joints decode writes (the hips and everything it places below them), positions of the hips and the limb chains.
+        const setup = this._setup;
+        const joints: number[] = [];
+        for (const j of setup.fkJoints) if (setup.belowHips[j]) joints.push(j);
+        const positions = new Set<number>([setup.joint[HumanBone.Hips]]);
+        for (let g = 0; g < 4; g++) {
+            const [u, , e] = this.solver.ik.limbJoints(g);
+            for (let j = e; j !== u && j >= 0; j = avatar.rig.joints[j].parent) positions.add(j);
+        }
+        this._writer = new HumanoidRigWriter(avatar, targets, joints, positions);
+        // Root node for "apply".
+        const hipsTarget = targets[setup.joint[HumanBone.Hips]] as TransformNode | null | undefined;
+        let root: TransformNode | null = options.rootNode ?? null;
+        if (!root && hipsTarget && typeof (hipsTarget as TransformNode).computeWorldMatrix === "function") {
+            root = hipsTarget;
+            while (root.parent && typeof (root.parent as TransformNode).computeWorldMatrix === "function") root = root.parent as TransformNode;
+        }
+        this._rootNode = root;
+        if (root) {
+            if (!root.rotationQuaternion) root.rotationQuaternion = Quaternion.FromEulerVector(root.rotation);
+            this._rootBind.q.copyFrom(root.rotationQuaternion);
+            this._rootBind.p.copyFrom(root.position);
+            const parent = root.parent as TransformNode | null;
+            if (parent && typeof parent.computeWorldMatrix === "function") {
+                const s = new Vector3();
+                parent.computeWorldMatrix(true).decompose(s, this._parentBind.q, this._parentBind.p);
+                this._parentBind.s = (Math.abs(s.x) + Math.abs(s.y) + Math.abs(s.z)) / 3;
+            }
+        }
+        if (options.scene) this.attachToScene(options.scene);
+    }
+
+    /** The scene the animator runs in, if any. */
+    public get scene(): Scene | null {
+        return this._scene;
+    }
+
+    /** Runs the animator on a scene's frames (registers the plugin there). */
+    public attachToScene(scene: Scene): void {
+        if (this._scene === scene) return;
+        this.detachFromScene();
+        RegisterHumanoidPlugin(scene)._add(this);
+        this._scene = scene;
+    }
+
+    /** Stops running on the scene's frames (the character stays as it is). */
+    public detachFromScene(): void {
+        if (!this._scene) return;
+        HumanoidScenePlugin.For(this._scene)?._remove(this);
+        this._scene = null;
+    }
+
+    /** A clip looped on some layer. */
+    public get onLoopObservable(): Observable<HumanoidClipState> {
+        return this.player.onLoopObservable;
+    }
+
+    /** A clip that does not loop reached its end. */
+    public get onEndObservable(): Observable<HumanoidClipState> {
+        return this.player.onEndObservable;
+    }
+
+    /** Plays a clip now on a layer (default the base layer), replacing what it played. */
+    public play(clip: MuscleClip, options?: IClipPlayOptions, layer = 0): HumanoidClipState {
+        return this.player.play(clip, options, layer);
+    }
+
+    /** Fades a clip in over `seconds` while the layer's other clips fade out. */
+    public crossFade(clip: MuscleClip, seconds: number, options?: IClipPlayOptions, layer = 0): HumanoidClipState {
+        return this.player.crossFade(clip, seconds, options, layer);
+    }
+
+    /** Adds a layer above the others, limited to some body parts (all when not given). Returns its index. */
+    public addLayer(weight = 1, parts?: readonly HumanBodyPart[]): number {
+        return this.player.addLayer(weight, parts);
+    }
+
+    /** Stops a layer (every layer when not given); the character keeps its last pose. */
+    public stop(layer?: number): void {
+        this.player.stop(layer);
+    }
+
+    /** Moves every clip to a time, seconds from its start. */
+    public seek(seconds: number): void {
+        this.player.seek(seconds);
+    }
+
+    /** Whether any clip plays. */
+    public get isPlaying(): boolean {
+        return this.player.isPlaying;
+    }
+
+    /**
+     * Advances by `deltaSeconds` and poses the character. Never throws, logs or allocates; does
+     * nothing when no clip plays.
+     */
+    public update(deltaSeconds: number): void {
+        if (this.isDisposed || !this.player.update(deltaSeconds)) return;
+        const player = this.player;
+        const solver = this.solver;
+        solver.decode(player.pose);
+        if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) this.planting.update(player, solver, deltaSeconds);
+        else if (player.jumped) this.planting.reset();
+        solver.solveIK();
+        this._writer.write(solver.pose, this.avatar.rig);
+        this._rootMotion();
+        player.clearJump();
+    }
+
+    /** The frame's root motion: the delta for the caller, and the root node in "apply" mode. */
+    private _rootMotion(): void {
+        const setup = this._setup;
+        const player = this.player;
+        const d = player.rootDelta;
+        const sr = player.shownRoot;
+        // Delta: the root's own frame -> the shown frame (canonical) -> rig space, metres.
+        const c = Math.cos(sr[2]);
+        const s = Math.sin(sr[2]);
+        tmpV.set(d[0] * c + d[1] * s, 0, -d[0] * s + d[1] * c).scaleInPlace(setup.scale);
+        tmpV.applyRotationQuaternionToRef(setup.c0, this.rootMotionDelta.deltaPosition);
+        this.rootMotionDelta.deltaYaw = d[2];
+        this.onRootMotionObservable.notifyObservers(this.rootMotionDelta);
+        const root = this._rootNode;
+        if (player.rootMotion !== "apply" || !root) return;
+        if (player.jumped) {
+            this._rootStart.q.copyFrom(root.rotationQuaternion!);
+            this._rootStart.p.copyFrom(root.position);
+        }
+        // G (canonical) = A * S^-1: turn by gamma = A.yaw - S.yaw, then move so S lands on A.
+        const gr = player.groundRoot;
+        const gamma = gr[2] - sr[2];
+        const cg = Math.cos(gamma);
+        const sg = Math.sin(gamma);
+        // t = A.pos - R(gamma) * S.pos
+        tmpV.set(gr[0] - (sr[0] * cg + sr[1] * sg), 0, gr[1] - (-sr[0] * sg + sr[1] * cg));
+        // Rig space: q = c0 R c0^-1; t' = o - q o + c0 (t * scale).
+        Quaternion.RotationAxisToRef(Vector3.UpReadOnly, gamma, tmpQ);
+        setup.c0.multiplyToRef(tmpQ, tmpQ);
+        tmpQ.multiplyToRef(setup.c0Inverse, tmpQ);
+        tmpV.scaleInPlace(setup.scale).applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);
+        setup.groundOrigin.applyRotationQuaternionToRef(tmpQ, tmpV2);
+        tmpV.subtractInPlace(tmpV2);
+        // Into the root node's parent space (as bound): G' = P^-1 G P.
+        const pb = this._parentBind;
+        pb.p.applyRotationQuaternionToRef(tmpQ, tmpV2).addInPlace(tmpV).subtractInPlace(pb.p);
+        Quaternion.InverseToRef(pb.q, tmpQ2);
+        tmpV2.applyRotationQuaternionInPlace(tmpQ2).scaleInPlace(1 / pb.s);
+        tmpQ2.multiplyToRef(tmpQ, tmpQ);
+        tmpQ.multiplyToRef(pb.q, tmpQ);
+        // K(t) = K0 after (Kb^-1 after (G' after Kb)), composing "first X then Y" as (qY qX, qY tX + tY).
+        const kb = this._rootBind;
+        const k0 = this._rootStart;
+        const rq = root.rotationQuaternion!;
+        const rp = root.position;
+        // X = G' after Kb
+        tmpQ.multiplyToRef(kb.q, rq);
+        kb.p.applyRotationQuaternionToRef(tmpQ, rp).addInPlace(tmpV2);
+        // Y = Kb^-1 after X: q = qb^-1 qX, t = qb^-1 (tX - tb)
+        Quaternion.InverseToRef(kb.q, tmpQ2);
+        tmpQ2.multiplyToRef(rq, rq);
+        rp.subtractInPlace(kb.p).applyRotationQuaternionInPlace(tmpQ2);
+        // K = K0 after Y: q = q0 qY, t = q0 tY + t0
+        k0.q.multiplyToRef(rq, tmpQ);
+        rq.copyFrom(tmpQ);
+        rp.applyRotationQuaternionInPlace(k0.q).addInPlace(k0.p);
+    }
+
+    /** Stops, leaves the scene and frees the observers. The character keeps its last pose. */
+    public dispose(): void {
+        if (this.isDisposed) return;
+        this.detachFromScene();
+        this.player.stop();
+        this.onRootMotionObservable.clear();
+        this.player.onLoopObservable.clear();
+        this.player.onEndObservable.clear();
+        this.isDisposed = true;
+    }
+}
+
+const plugins = new WeakMap<Scene, HumanoidScenePlugin>();
+
+/**
+ * The humanoid runtime of one scene: updates every {@link HumanoidAnimator} attached to it once per
+ * frame, after Babylon's own animations and before bones and meshes are prepared for rendering
+ * (`scene.onAfterAnimationsObservable`). Made by {@link RegisterHumanoidPlugin}; disposed with the
+ * scene.
+ */
+export class HumanoidScenePlugin {
+    /** The scene. */
+    public readonly scene: Scene;
+    /** The animators it updates. */
+    public readonly animators: HumanoidAnimator[] = [];
+    private _afterAnimations: Observer<Scene> | null;
+    private _onDispose: Observer<Scene> | null;
+
+    private constructor(scene: Scene) {
+        this.scene = scene;
+        this._afterAnimations = scene.onAfterAnimationsObservable.add(() => {
+            if (!scene.animationsEnabled) return;
+            const dt = (scene.getEngine().getDeltaTime() / 1000) * scene.animationTimeScale;
+            const list = this.animators;
+            for (let i = 0; i < list.length; i++) list[i].update(dt);
+        });
+        this._onDispose = scene.onDisposeObservable.add(() => this.dispose());
+    }
+
+    /** The plugin of a scene, or null when it was not registered. */
+    public static For(scene: Scene): HumanoidScenePlugin | null {
+        return plugins.get(scene) ?? null;
+    }
+
+    /** @internal */
+    public static _Create(scene: Scene): HumanoidScenePlugin {
+        const p = new HumanoidScenePlugin(scene);
+        plugins.set(scene, p);
+        return p;
+    }
+
+    /** @internal */
+    public _add(animator: HumanoidAnimator): void {
+        if (!this.animators.includes(animator)) this.animators.push(animator);
+    }
+
+    /** @internal */
+    public _remove(animator: HumanoidAnimator): void {
+        const i = this.animators.indexOf(animator);
+        if (i >= 0) this.animators.splice(i, 1);
+    }
+
+    /** Removes the plugin's observers from the scene and lets its animators go (they stay usable by hand). */
+    public dispose(): void {
+        if (this._afterAnimations) this.scene.onAfterAnimationsObservable.remove(this._afterAnimations);
+        if (this._onDispose) this.scene.onDisposeObservable.remove(this._onDispose);
+        this._afterAnimations = null;
+        this._onDispose = null;
+        for (const a of [...this.animators]) a.detachFromScene();
+        plugins.delete(this.scene);
+    }
+}
+
+/**
+ * Registers the humanoid runtime on a scene: from now on every {@link HumanoidAnimator} attached to
+ * the scene is updated once per frame. Idempotent (a second call returns the same plugin); nothing
+ * happens on import.
+ */
+export function RegisterHumanoidPlugin(scene: Scene): HumanoidScenePlugin {
+    return HumanoidScenePlugin.For(scene) ?? HumanoidScenePlugin._Create(scene);
+}

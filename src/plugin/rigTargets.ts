@@ -1,0 +1,135 @@
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Bone } from "@babylonjs/core/Bones/bone.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { HumanoidError } from "../errors.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import type { IRigPose } from "../humanoid/rig.js";
+
+/** What a rig joint is written to: a scene node (glTF joints are TransformNodes) or a skeleton bone. */
+export type HumanoidJointTarget = TransformNode | Bone;
+
+/** The scene objects of an avatar's rig joints, in `avatar.rig.joints` order (null where there is none). */
+export type HumanoidTargets = ReadonlyArray<HumanoidJointTarget | null | undefined>;
+
+const MIRROR_Z = Matrix.Scaling(1, 1, -1);
+
+/** How one joint is written. */
+interface IJointWrite {
+    readonly joint: number;
+    readonly target: HumanoidJointTarget;
+    readonly isBone: boolean;
+    /** Below a mirrored parent (glTF's handedness flip): conjugate by the Z mirror. */
+    readonly mirrored: boolean;
+    /** For a top joint of the rig: the inverse of its parent's world matrix when bound, else null. */
+    readonly parentWorldInverse: Matrix | null;
+    /** The parent's world is mirrored (top joints). */
+    readonly parentMirrored: boolean;
+    readonly writePosition: boolean;
+}
+
+/** The world matrix of a target's parent when bound: a node's parent, a bone's parent bone in its mesh, or the mesh. */
+function parentWorldOf(target: HumanoidJointTarget): Matrix {
+    const bone = target as Bone;
+    if (typeof bone.getSkeleton === "function") {
+        const skeleton = bone.getSkeleton();
+        const mesh = skeleton.getScene().meshes.find((m) => m.skeleton === skeleton);
+        const meshWorld = mesh ? mesh.computeWorldMatrix(true) : Matrix.Identity();
+        const parent = bone.getParent();
+        return parent ? parent.getAbsoluteMatrix().multiply(meshWorld) : meshWorld.clone();
+    }
+    const parent = (target as TransformNode).parent as TransformNode | null;
+    return parent && typeof parent.computeWorldMatrix === "function" ? parent.computeWorldMatrix(true).clone() : Matrix.Identity();
+}
+
+/**
+ * Writes rig poses of an avatar onto its scene objects: local rotations (and positions where
+ * asked) turned from rig space into each node's own space (the glTF handedness mirror put back;
+ * top joints through their parent's world matrix as bound). Only the joints given are written;
+ * others are never touched. Allocation-free per write.
+ */
+export class HumanoidRigWriter {
+    private readonly _writes: IJointWrite[];
+    private readonly _m = new Matrix();
+    private readonly _m2 = new Matrix();
+    private readonly _s = new Vector3();
+    private readonly _q = new Quaternion();
+    private readonly _p = new Vector3();
+
+    /**
+     * @param avatar the avatar whose rig the targets are
+     * @param targets the scene object of every rig joint
+     * @param joints the joints to write (rig indices)
+     * @param positions the joints whose local position is written too
+     */
+    constructor(avatar: HumanoidAvatar, targets: HumanoidTargets, joints: Iterable<number>, positions: ReadonlySet<number>) {
+        const rig = avatar.rig;
+        if (targets.length !== rig.joints.length) {
+            throw new HumanoidError(
+                "BAD_OPTION",
+                `${rig.source}: ${targets.length} targets given for a rig of ${rig.joints.length} joints (one per joint, in avatar.rig.joints order, null where none)`,
+            );
+        }
+        this._writes = [];
+        for (const j of joints) {
+            const target = targets[j];
+            if (!target) continue;
+            const isBone = typeof (target as Bone).getSkeleton === "function";
+            if (!isBone) {
+                const node = target as TransformNode;
+                if (!node.rotationQuaternion) node.rotationQuaternion = Quaternion.FromEulerVector(node.rotation);
+            }
+            const parentWorld = parentWorldOf(target);
+            const top = rig.joints[j].parent < 0;
+            this._writes.push({
+                joint: j,
+                target,
+                isBone,
+                mirrored: parentWorld.determinant() < 0,
+                parentWorldInverse: top ? Matrix.Invert(parentWorld) : null,
+                parentMirrored: parentWorld.determinant() < 0,
+                writePosition: positions.has(j),
+            });
+        }
+    }
+
+    /** Number of joints written. */
+    public get jointCount(): number {
+        return this._writes.length;
+    }
+
+    /** Writes a pose (rig space) onto the targets. */
+    public write(pose: IRigPose, rig: HumanoidAvatar["rig"]): void {
+        const rot = pose.rotations;
+        const pos = pose.positions;
+        for (let i = 0; i < this._writes.length; i++) {
+            const w = this._writes[i];
+            const j = w.joint;
+            const q = this._q;
+            const p = this._p;
+            if (w.parentWorldInverse) {
+                // Top joint: local = [mirror] * rigLocal * inverse(parentWorld).
+                Matrix.ComposeToRef(rig.joints[j].restScale, rot[j], pos[j], this._m);
+                if (w.parentMirrored) MIRROR_Z.multiplyToRef(this._m, this._m);
+                this._m.multiplyToRef(w.parentWorldInverse, this._m2);
+                this._m2.decompose(this._s, q, p);
+            } else if (w.mirrored) {
+                const r = rot[j];
+                q.set(-r.x, -r.y, r.z, r.w);
+                const t = pos[j];
+                p.set(t.x, t.y, -t.z);
+            } else {
+                q.copyFrom(rot[j]);
+                p.copyFrom(pos[j]);
+            }
+            if (w.isBone) {
+                const bone = w.target as Bone;
+                bone.rotationQuaternion = q;
+                if (w.writePosition || w.parentWorldInverse) bone.position = p;
+            } else {
+                const node = w.target as TransformNode;
+                node.rotationQuaternion!.copyFrom(q);
+                if (w.writePosition || w.parentWorldInverse) node.position.copyFrom(p);
+            }
+        }
+    }
+}

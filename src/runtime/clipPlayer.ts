@@ -1,0 +1,505 @@
+import { Observable } from "@babylonjs/core/Misc/observable.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
+import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
+
+const B = HumanBone;
+
+/** Parts of the body a layer can be limited to (as the parts of Unity's avatar masks). */
+export enum HumanBodyPart {
+    /** Hips, spine, chest and upper chest, and the body's position and orientation. */
+    Body = 0,
+    /** Neck, head, eyes and jaw. */
+    Head = 1,
+    /** Left shoulder, upper arm, forearm and hand, and the left hand's IK goal. */
+    LeftArm = 2,
+    /** Right shoulder, upper arm, forearm and hand, and the right hand's IK goal. */
+    RightArm = 3,
+    /** Left hand fingers. */
+    LeftFingers = 4,
+    /** Right hand fingers. */
+    RightFingers = 5,
+    /** Left upper leg, lower leg, foot and toes, and the left foot's IK goal. */
+    LeftLeg = 6,
+    /** Right upper leg, lower leg, foot and toes, and the right foot's IK goal. */
+    RightLeg = 7,
+}
+
+/** Number of {@link HumanBodyPart}s. */
+export const HUMAN_BODY_PART_COUNT = 8;
+
+/** The body part a human bone belongs to. */
+export function GetHumanBodyPart(bone: HumanBone): HumanBodyPart {
+    if (bone < B.LeftThumbProximal) {
+        if (bone === B.LeftUpperLeg || bone === B.LeftLowerLeg || bone === B.LeftFoot || bone === B.LeftToes) return HumanBodyPart.LeftLeg;
+        if (bone === B.RightUpperLeg || bone === B.RightLowerLeg || bone === B.RightFoot || bone === B.RightToes) return HumanBodyPart.RightLeg;
+        if (bone === B.LeftShoulder || bone === B.LeftUpperArm || bone === B.LeftLowerArm || bone === B.LeftHand) return HumanBodyPart.LeftArm;
+        if (bone === B.RightShoulder || bone === B.RightUpperArm || bone === B.RightLowerArm || bone === B.RightHand) return HumanBodyPart.RightArm;
+        if (bone === B.Neck || bone === B.Head || bone === B.LeftEye || bone === B.RightEye || bone === B.Jaw) return HumanBodyPart.Head;
+        return HumanBodyPart.Body;
+    }
+    return bone <= B.LeftLittleDistal ? HumanBodyPart.LeftFingers : HumanBodyPart.RightFingers;
+}
+
+/** The body part of every muscle. */
+const MUSCLE_PART: Uint8Array = Uint8Array.from(Muscles.map((m) => GetHumanBodyPart(m.bone)));
+/** The body part of every IK goal. */
+const GOAL_PART: readonly HumanBodyPart[] = [HumanBodyPart.LeftLeg, HumanBodyPart.RightLeg, HumanBodyPart.LeftArm, HumanBodyPart.RightArm];
+
+/**
+ * What happens to the clip's travel (its root: the centre of mass on the ground and the body's
+ * turn about up):
+ * - `"in-place"`: the body stays over the spot where the clip starts (horizontal travel removed;
+ *   turning kept in the pose).
+ * - `"apply"`: travel and turning are taken out of the pose and moved onto a root node, so the
+ *   character walks through the scene.
+ * - `"delta"`: as `"apply"`, but the motion is handed to the caller each frame instead.
+ * - `"clip"`: the body goes where the clip puts it, relative to the character's place; a looping
+ *   clip jumps back at each loop.
+ */
+export type RootMotionMode = "in-place" | "apply" | "delta" | "clip";
+
+/** How to play a clip. */
+export interface IClipPlayOptions {
+    /** Loop the clip. Default: the clip's own `loop` flag. */
+    loop?: boolean;
+    /** Playback speed (1 = as recorded, negative plays backwards). Default 1. */
+    speed?: number;
+    /** Weight among the layer's clips (they are normalized). Default 1. */
+    weight?: number;
+    /** Where to start, seconds from the clip's start. Default 0. */
+    startSeconds?: number;
+}
+
+/** Most clips one layer blends at once (a cross-fade that needs more drops the faintest). */
+export const MAX_CLIPS_PER_LAYER = 4;
+
+/** One clip playing on a layer. Read its fields; change them with the player's methods. */
+export class HumanoidClipState {
+    /** The clip (null when the slot is free). */
+    public clip: MuscleClip | null = null;
+    /** Play time since the start, seconds, unwrapped (loops count on). */
+    public timeSeconds = 0;
+    /** Playback speed. */
+    public speed = 1;
+    /** Whether it loops. */
+    public loop = false;
+    /** Weight given by the caller. */
+    public weight = 1;
+    /** Fade factor, 0 to 1: the effective weight is `weight * fade`. */
+    public fade = 0;
+    /** Fade change per second (negative: fading out; the state frees itself at 0). */
+    public fadeRate = 0;
+    /** Set once a clip that does not loop has reached its end. */
+    public ended = false;
+    /** The pose at the current time (root motion already handled). */
+    public readonly pose = new HumanPose();
+    /** @internal */
+    public sampler: MuscleClipSampler | null = null;
+    /** @internal root at the last update: x, z, yaw (canonical, avatar scales) */
+    public readonly lastRoot = new Float64Array(3);
+    /** @internal root at the clip's start */
+    public readonly startRoot = new Float64Array(3);
+    /** @internal root at the clip's end */
+    public readonly endRoot = new Float64Array(3);
+    /** @internal root where the pose shows it (see {@link RootMotionMode}) */
+    public readonly shownRoot = new Float64Array(3);
+    /** @internal root motion this frame, in the root's own frame: x, z, yaw */
+    public readonly delta = new Float64Array(3);
+    /** @internal the state has no previous frame (just started or jumped) */
+    public fresh = true;
+
+    /** Time within the clip, seconds (wrapped when looping, clamped otherwise). */
+    public get localSeconds(): number {
+        const clip = this.clip;
+        if (!clip) return 0;
+        const d = clip.durationSeconds;
+        if (d <= 0) return 0;
+        if (this.loop) {
+            const r = this.timeSeconds % d;
+            return r < 0 ? r + d : r;
+        }
+        return this.timeSeconds < 0 ? 0 : this.timeSeconds > d ? d : this.timeSeconds;
+    }
+}
+
+/** A layer: clips blended together, then laid over the layers below on the parts of its mask. */
+export class HumanoidLayer {
+    /** Layer weight over the layers below, 0 to 1 (the base layer always counts fully). */
+    public weight = 1;
+    /** Which body parts the layer drives (1) or leaves to the layers below (0), by {@link HumanBodyPart}. */
+    public readonly mask = new Uint8Array(HUMAN_BODY_PART_COUNT).fill(1);
+    /** The clip slots; those with a clip are playing. */
+    public readonly states: HumanoidClipState[] = Array.from({ length: MAX_CLIPS_PER_LAYER }, () => new HumanoidClipState());
+    /** The layer's blended pose of the last update. */
+    public readonly pose = new HumanPose();
+    /** @internal total effective weight of the last update */
+    public total = 0;
+
+    /** Limits the layer to some body parts (all others come from the layers below). */
+    public setMask(parts: readonly HumanBodyPart[]): void {
+        this.mask.fill(0);
+        for (const p of parts) this.mask[p] = 1;
+    }
+
+    /** The state with the largest effective weight, or null when nothing plays. */
+    public get dominant(): HumanoidClipState | null {
+        let best: HumanoidClipState | null = null;
+        let w = -1;
+        for (const s of this.states) {
+            if (s.clip && s.weight * s.fade > w) {
+                w = s.weight * s.fade;
+                best = s;
+            }
+        }
+        return best;
+    }
+}
+
+const v = new Vector3();
+const q = new Quaternion();
+const yawQ = new Quaternion();
+const UP = new Vector3(0, 1, 0);
+
+/** Writes the root of a state's clip at a local time into `out` (x, z, yaw). */
+function rootAt(sampler: MuscleClipSampler, seconds: number, out: Float64Array): void {
+    out[2] = sampler.sampleRootFrameToRef(seconds * sampler.clip.frameRate, v);
+    out[0] = v.x;
+    out[1] = v.z;
+}
+
+/** Adds the motion from root `from` to root `to` onto `acc` (x, z, yaw), which is kept in the frame of the first root it started from. */
+function addSegment(from: Float64Array, to: Float64Array, acc: Float64Array): void {
+    // Translation in the frame of `from`, then turned into the frame the accumulation started in.
+    const dx = to[0] - from[0];
+    const dz = to[1] - from[1];
+    const c = Math.cos(from[2]);
+    const s = Math.sin(from[2]);
+    // Rotation about +Y by yaw maps (x, z) to (x cos + z sin, -x sin + z cos); its inverse:
+    const lx = dx * c - dz * s;
+    const lz = dx * s + dz * c;
+    const ca = Math.cos(acc[2]);
+    const sa = Math.sin(acc[2]);
+    acc[0] += lx * ca + lz * sa;
+    acc[1] += -lx * sa + lz * ca;
+    acc[2] += to[2] - from[2];
+}
+
+/** Rotates (x, z) about +Y by `yaw` (Babylon's rotation about Y, left-handed), into out[0], out[1]. */
+function turn(x: number, z: number, yaw: number, out: Float64Array, at = 0): void {
+    const c = Math.cos(yaw);
+    const s = Math.sin(yaw);
+    out[at] = x * c + z * s;
+    out[at + 1] = -x * s + z * c;
+}
+
+/**
+ * Plays {@link MuscleClip}s on layers and blends them in muscle space, with root motion and foot
+ * contacts: the clip side of the runtime, independent of any avatar or scene. Each
+ * {@link update} advances time and leaves the blended pose in {@link pose} (canonical frame,
+ * avatar scales; root motion handled as {@link rootMotion} says), this frame's root motion in
+ * {@link rootDelta}, and the foot contacts in {@link contacts}. Allocation-free after construction.
+ */
+export class HumanoidClipPlayer {
+    /** The layers, base first. Add more with {@link addLayer}. */
+    public readonly layers: HumanoidLayer[] = [new HumanoidLayer()];
+    /** What happens to the clips' travel. Default `"in-place"`. */
+    public rootMotion: RootMotionMode;
+    /** The blended pose of the last update. */
+    public readonly pose = new HumanPose();
+    /** Root motion of the last update in the shown root's frame (canonical, avatar scales): x, z and yaw (radians about up). */
+    public readonly rootDelta = new Float64Array(3);
+    /** Where the root is shown in {@link pose} (canonical, avatar scales): x, z, yaw. */
+    public readonly shownRoot = new Float64Array(3);
+    /** The accumulated root (the character's place on the ground since the start): x, z, yaw, canonical, avatar scales. */
+    public readonly groundRoot = new Float64Array(3);
+    /** `FootContact` flags of the last update (from the base layer). */
+    public contacts = 0;
+    /** Set when the last update jumped (a play without fade, a seek, a loop in `"clip"` mode): ground-fixed things should be let go. */
+    public jumped = false;
+    /** A clip looped (the state is passed). */
+    public readonly onLoopObservable = new Observable<HumanoidClipState>();
+    /** A clip that does not loop reached its end (the state is passed). */
+    public readonly onEndObservable = new Observable<HumanoidClipState>();
+    private readonly _tmp = new Float64Array(3);
+    private readonly _tmp2 = new Float64Array(3);
+
+    /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
+    constructor(rootMotion: RootMotionMode = "in-place") {
+        this.rootMotion = rootMotion;
+    }
+
+    /** Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index. */
+    public addLayer(weight = 1, parts?: readonly HumanBodyPart[]): number {
+        const layer = new HumanoidLayer();
+        layer.weight = weight;
+        if (parts) layer.setMask(parts);
+        this.layers.push(layer);
+        return this.layers.length - 1;
+    }
+
+    /** Whether any clip plays on any layer. */
+    public get isPlaying(): boolean {
+        for (const l of this.layers) for (const s of l.states) if (s.clip) return true;
+        return false;
+    }
+
+    /**
+     * Plays a clip on a layer at once, replacing what the layer played.
+     * @returns the clip's state
+     */
+    public play(clip: MuscleClip, options: IClipPlayOptions = {}, layer = 0): HumanoidClipState {
+        const l = this._layer(layer);
+        for (const s of l.states) s.clip = null;
+        const s = this._start(l, clip, options);
+        s.fade = 1;
+        this.jumped = true;
+        return s;
+    }
+
+    /**
+     * Fades a clip in over `seconds` while everything else on the layer fades out.
+     * @returns the clip's state
+     */
+    public crossFade(clip: MuscleClip, seconds: number, options: IClipPlayOptions = {}, layer = 0): HumanoidClipState {
+        const l = this._layer(layer);
+        if (!(seconds > 0) || !l.dominant) return this.play(clip, options, layer);
+        const rate = 1 / seconds;
+        for (const s of l.states) if (s.clip) s.fadeRate = -rate;
+        const s = this._start(l, clip, options);
+        s.fade = 0;
+        s.fadeRate = rate;
+        return s;
+    }
+
+    /** Stops every clip of a layer (all layers when not given). The pose stays as it was. */
+    public stop(layer?: number): void {
+        for (let i = 0; i < this.layers.length; i++) {
+            if (layer !== undefined && i !== layer) continue;
+            for (const s of this.layers[i].states) s.clip = null;
+        }
+    }
+
+    /** Moves every clip of every layer to a time (seconds from its start); ground-fixed things are let go. */
+    public seek(seconds: number): void {
+        for (const l of this.layers) {
+            for (const s of l.states) {
+                if (!s.clip) continue;
+                s.timeSeconds = seconds;
+                s.ended = false;
+                s.fresh = true;
+            }
+        }
+        this.jumped = true;
+    }
+
+    private _layer(index: number): HumanoidLayer {
+        while (this.layers.length <= index) this.addLayer();
+        return this.layers[index];
+    }
+
+    private _start(l: HumanoidLayer, clip: MuscleClip, options: IClipPlayOptions): HumanoidClipState {
+        // A free slot, else the faintest.
+        let slot: HumanoidClipState | null = null;
+        for (const s of l.states) if (!s.clip) slot = slot ?? s;
+        if (!slot) {
+            slot = l.states[0];
+            for (const s of l.states) if (s.weight * s.fade < slot.weight * slot.fade) slot = s;
+        }
+        if (!slot.sampler || slot.sampler.clip !== clip) slot.sampler = new MuscleClipSampler(clip);
+        slot.clip = clip;
+        slot.loop = options.loop ?? clip.loop;
+        slot.speed = options.speed ?? 1;
+        slot.weight = options.weight ?? 1;
+        slot.timeSeconds = options.startSeconds ?? 0;
+        slot.fadeRate = 0;
+        slot.ended = false;
+        slot.fresh = true;
+        rootAt(slot.sampler, 0, slot.startRoot);
+        rootAt(slot.sampler, clip.durationSeconds, slot.endRoot);
+        return slot;
+    }
+
+    /**
+     * Advances every clip by `deltaSeconds` and blends. Returns false when nothing plays (the pose
+     * is then left as it was).
+     */
+    public update(deltaSeconds: number): boolean {
+        const dt = Number.isFinite(deltaSeconds) && deltaSeconds > 0 ? deltaSeconds : 0;
+        let any = false;
+        const base = this.layers[0];
+        const hadBase = base.total > 0;
+        for (let li = 0; li < this.layers.length; li++) {
+            const l = this.layers[li];
+            l.total = 0;
+            for (const s of l.states) {
+                if (!s.clip) continue;
+                this._advance(s, dt);
+                if (!s.clip) continue;
+                const w = s.weight * s.fade;
+                if (!(w > 0)) continue;
+                l.total += w;
+                if (l.total === w) l.pose.copyFrom(s.pose);
+                else HumanPose.LerpToRef(l.pose, s.pose, w / l.total, l.pose);
+                any = true;
+            }
+        }
+        if (!any) {
+            this.rootDelta.fill(0);
+            return false;
+        }
+        // Layers over the base, on their parts.
+        const out = this.pose;
+        if (base.total > 0) out.copyFrom(base.pose);
+        for (let li = base.total > 0 ? 1 : 0; li < this.layers.length; li++) {
+            const l = this.layers[li];
+            if (!(l.total > 0)) continue;
+            let w = li === 0 || (base.total === 0 && li === this._firstActive()) ? 1 : l.weight * (l.total < 1 ? l.total : 1);
+            w = w > 1 ? 1 : w < 0 ? 0 : w;
+            const m = l.mask;
+            const a = out.values;
+            const bv = l.pose.values;
+            for (let i = 0; i < ALL_MUSCLE_COUNT; i++) if (m[MUSCLE_PART[i]]) a[i] += (bv[i] - a[i]) * w;
+            if (m[HumanBodyPart.Body]) {
+                Vector3.LerpToRef(out.bodyPosition, l.pose.bodyPosition, w, out.bodyPosition);
+                Quaternion.SlerpToRef(out.bodyRotation, l.pose.bodyRotation, w, out.bodyRotation);
+            }
+            for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+                if (!m[GOAL_PART[g]]) continue;
+                Vector3.LerpToRef(out.goalPositions[g], l.pose.goalPositions[g], w, out.goalPositions[g]);
+                Quaternion.SlerpToRef(out.goalRotations[g], l.pose.goalRotations[g], w, out.goalRotations[g]);
+            }
+        }
+        // Root motion and contacts from the base layer (or the first playing one).
+        const rl = base.total > 0 ? base : this.layers[this._firstActive()];
+        const d = this.rootDelta;
+        const sr = this.shownRoot;
+        d.fill(0);
+        sr.fill(0);
+        let left = 0;
+        let right = 0;
+        let clipJump = false;
+        for (const s of rl.states) {
+            if (!s.clip) continue;
+            const w = (s.weight * s.fade) / rl.total;
+            if (!(w > 0)) continue;
+            d[0] += s.delta[0] * w;
+            d[1] += s.delta[1] * w;
+            d[2] += s.delta[2] * w;
+            sr[0] += s.shownRoot[0] * w;
+            sr[1] += s.shownRoot[1] * w;
+            sr[2] += s.shownRoot[2] * w;
+            const c = s.sampler!.contactsAtFrame(s.localSeconds * s.clip.frameRate);
+            if (c & 1) left += w;
+            if (c & 2) right += w;
+            if (s.fresh) clipJump = true;
+        }
+        this.contacts = (left >= 0.5 ? 1 : 0) | (right >= 0.5 ? 2 : 0);
+        // The ground root moves by the delta (in its own frame); a jump re-anchors it on the shown root.
+        const gr = this.groundRoot;
+        if (this.jumped || !hadBase || (this.rootMotion === "clip" && clipJump)) {
+            gr.set(sr);
+            this.jumped = true;
+        } else {
+            turn(d[0], d[1], gr[2], this._tmp);
+            gr[0] += this._tmp[0];
+            gr[1] += this._tmp[1];
+            gr[2] += d[2];
+        }
+        for (const l of this.layers) for (const s of l.states) s.fresh = false;
+        return true;
+    }
+
+    /** Clears {@link jumped}; call once what depends on the ground has been updated. */
+    public clearJump(): void {
+        this.jumped = false;
+    }
+
+    private _firstActive(): number {
+        for (let i = 0; i < this.layers.length; i++) if (this.layers[i].total > 0) return i;
+        return 0;
+    }
+
+    /** Advances one state: time, fade, events, its pose and its root motion. */
+    private _advance(s: HumanoidClipState, dt: number): void {
+        const clip = s.clip!;
+        const sampler = s.sampler!;
+        const duration = clip.durationSeconds;
+        const before = s.timeSeconds;
+        if (!s.fresh) s.timeSeconds += dt * s.speed;
+        // Fades.
+        if (s.fadeRate !== 0) {
+            s.fade += s.fadeRate * dt;
+            if (s.fade >= 1) {
+                s.fade = 1;
+                s.fadeRate = 0;
+            } else if (s.fade <= 0) {
+                s.fade = 0;
+                s.clip = null;
+                return;
+            }
+        }
+        // Loops and the end.
+        let wraps = 0;
+        if (duration > 0 && !s.fresh) {
+            if (s.loop) {
+                wraps = Math.floor(s.timeSeconds / duration) - Math.floor(before / duration);
+                if (wraps !== 0) this.onLoopObservable.notifyObservers(s);
+            } else if (!s.ended && (s.speed >= 0 ? s.timeSeconds >= duration : s.timeSeconds <= 0)) {
+                s.ended = true;
+                this.onEndObservable.notifyObservers(s);
+            }
+        }
+        if (!s.clip) return; // stopped by an observer
+        const local = s.localSeconds;
+        // By frame: the state's loop flag rules, not the clip's.
+        sampler.sampleFrameToRef(local * clip.frameRate, s.pose);
+        // Every character stands on its own ground, whatever floor height the source had.
+        s.pose.bodyPosition.y -= clip.groundHeight;
+        // Root motion of this step, in the previous root's frame.
+        const now = this._tmp2;
+        rootAt(sampler, local, now);
+        s.delta.fill(0);
+        if (!s.fresh) {
+            if (wraps === 0) {
+                addSegment(s.lastRoot, now, s.delta);
+            } else if (wraps > 0) {
+                addSegment(s.lastRoot, s.endRoot, s.delta);
+                addSegment(s.startRoot, now, s.delta);
+            } else {
+                addSegment(s.lastRoot, s.startRoot, s.delta);
+                addSegment(s.endRoot, now, s.delta);
+            }
+        }
+        s.lastRoot.set(now);
+        // Where the pose shows the root, and the pose moved there.
+        const p = s.pose;
+        const sr = s.shownRoot;
+        switch (this.rootMotion) {
+            case "clip":
+                sr.set(now);
+                break;
+            case "in-place":
+                sr[0] = s.startRoot[0];
+                sr[1] = s.startRoot[1];
+                sr[2] = now[2];
+                p.bodyPosition.x -= now[0] - s.startRoot[0];
+                p.bodyPosition.z -= now[1] - s.startRoot[1];
+                break;
+            default: {
+                // "apply" and "delta": the root pinned at the clip's start.
+                sr.set(s.startRoot);
+                const turnBy = s.startRoot[2] - now[2];
+                turn(p.bodyPosition.x - now[0], p.bodyPosition.z - now[1], turnBy, this._tmp);
+                p.bodyPosition.x = this._tmp[0] + s.startRoot[0];
+                p.bodyPosition.z = this._tmp[1] + s.startRoot[1];
+                Quaternion.RotationAxisToRef(UP, turnBy, yawQ);
+                yawQ.multiplyToRef(p.bodyRotation, q);
+                p.bodyRotation.copyFrom(q);
+                break;
+            }
+        }
+    }
+}

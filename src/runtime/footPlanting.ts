@@ -1,0 +1,132 @@
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import { MuscleSetup } from "../muscle/setup.js";
+import type { HumanoidClipPlayer } from "./clipPlayer.js";
+import type { HumanoidRigSolver } from "./rigSolver.js";
+
+/** Default time a released foot takes to go back to the clip's own path, seconds. */
+export const DEFAULT_CONTACT_BLEND_SECONDS = 0.2;
+/** The foot pivots on its toes once they are this much lower (relative to the T-pose) than the ankle, avatar scales. */
+const PIVOT_SWITCH = 0.01;
+
+const FEET: ReadonlyArray<readonly [HumanBone, HumanBone]> = [
+    [HumanBone.LeftFoot, HumanBone.LeftToes],
+    [HumanBone.RightFoot, HumanBone.RightToes],
+];
+
+const toe = new Vector3();
+const pg = new Vector3();
+
+/** Rotates (x, z) of `v` about +Y by `yaw` into `out` (y copied). */
+function turnToRef(v: Vector3, yaw: number, out: Vector3): Vector3 {
+    const c = Math.cos(yaw);
+    const s = Math.sin(yaw);
+    return out.set(v.x * c + v.z * s, v.y, -v.x * s + v.z * c);
+}
+
+/**
+ * Keeps feet planted while the clip says they are in contact: the point the foot stands on (the
+ * ankle, or the toes once the heel lifts) is held where it touched the ground, horizontally, so
+ * neither the source's own slide nor rounding moves it; height and rotation stay the clip's. On
+ * release the foot eases back onto the clip's path over {@link blendSeconds}. Works in the
+ * ground's frame, so it holds in every root-motion mode (in place the ground slides under the
+ * character). Allocation-free after construction.
+ */
+export class HumanoidFootPlanting {
+    /** Seconds a released foot takes to rejoin the clip's path. Default {@link DEFAULT_CONTACT_BLEND_SECONDS}. */
+    public blendSeconds = DEFAULT_CONTACT_BLEND_SECONDS;
+    /** Per foot (left, right): planted now. */
+    public readonly planted = [false, false];
+    /** Per foot: the ground point held (canonical ground frame, avatar scales). */
+    public readonly anchors = [new Vector3(), new Vector3()];
+    private readonly _toeOffset: (Vector3 | null)[];
+    private readonly _restHeight: number[][];
+    private readonly _onToes = [false, false];
+    private readonly _correction = [new Vector3(), new Vector3()];
+    private readonly _release = [new Vector3(), new Vector3()];
+    private readonly _releaseLeft = [0, 0];
+
+    /** @param avatar the avatar whose feet are planted */
+    constructor(avatar: HumanoidAvatar) {
+        const setup = MuscleSetup.For(avatar);
+        const ref = avatar.referenceWorld.positions;
+        const canon = (j: number): Vector3 =>
+            ref[j]
+                .subtract(setup.groundOrigin)
+                .applyRotationQuaternion(setup.c0Inverse)
+                .scale(1 / setup.scale);
+        this._toeOffset = FEET.map(([foot, toes]) => (setup.joint[toes] >= 0 ? canon(setup.joint[toes]).subtract(canon(setup.joint[foot])) : null));
+        this._restHeight = FEET.map(([foot, toes]) => [canon(setup.joint[foot]).y, setup.joint[toes] >= 0 ? canon(setup.joint[toes]).y : 0]);
+    }
+
+    /** Lets both feet go at once (after a jump in time or place). */
+    public reset(): void {
+        for (let s = 0; s < 2; s++) {
+            this.planted[s] = false;
+            this._correction[s].setAll(0);
+            this._releaseLeft[s] = 0;
+            this._onToes[s] = false;
+        }
+    }
+
+    /**
+     * Moves the solver's foot goals (after `decode`, before `solveIK`) so that planted feet hold.
+     * @param player the clip player (contacts and the ground frame)
+     * @param solver the solver whose foot goals are adjusted
+     * @param deltaSeconds time since the last update
+     */
+    public update(player: HumanoidClipPlayer, solver: HumanoidRigSolver, deltaSeconds: number): void {
+        if (player.jumped) this.reset();
+        const sr = player.shownRoot;
+        const gr = player.groundRoot;
+        // Shown -> ground: p_g = A * S^-1 * p (A the ground root, S the shown root).
+        const yawToGround = gr[2] - sr[2];
+        for (let s = 0; s < 2; s++) {
+            const goal = solver.goalPositions[s];
+            // The pivot: ankle, or toes once they are clearly lower than the ankle (both from their T-pose height).
+            let pivot = goal;
+            const wasOnToes = this._onToes[s];
+            const off = this._toeOffset[s];
+            if (off) {
+                off.applyRotationQuaternionToRef(solver.goalRotations[s], toe).addInPlace(goal);
+                const ankleUp = goal.y - this._restHeight[s][0];
+                const toeUp = toe.y - this._restHeight[s][1];
+                if (!this._onToes[s] && toeUp < ankleUp - PIVOT_SWITCH) this._onToes[s] = true;
+                else if (this._onToes[s] && ankleUp < toeUp - PIVOT_SWITCH) this._onToes[s] = false;
+                if (this._onToes[s]) pivot = toe;
+            }
+            // The pivot on the ground.
+            pg.set(pivot.x - sr[0], pivot.y, pivot.z - sr[1]);
+            turnToRef(pg, yawToGround, pg);
+            pg.x += gr[0];
+            pg.z += gr[1];
+            const corr = this._correction[s];
+            const contact = (player.contacts & (s === 0 ? 1 : 2)) !== 0;
+            if (contact) {
+                if (!this.planted[s] || wasOnToes !== this._onToes[s]) {
+                    // Touch down (carrying on from a release still easing out), or a pivot switch: hold
+                    // where the foot is shown now, so the correction goes on unchanged.
+                    this.planted[s] = true;
+                    this.anchors[s].copyFrom(pg).addInPlace(corr);
+                    this._releaseLeft[s] = 0;
+                }
+                corr.set(this.anchors[s].x - pg.x, 0, this.anchors[s].z - pg.z);
+            } else {
+                if (this.planted[s]) {
+                    this.planted[s] = false;
+                    this._release[s].copyFrom(corr);
+                    this._releaseLeft[s] = 1;
+                }
+                const left = this._releaseLeft[s] - (this.blendSeconds > 0 ? deltaSeconds / this.blendSeconds : 1);
+                this._releaseLeft[s] = left > 0 ? left : 0;
+                const u = this._releaseLeft[s];
+                this._release[s].scaleToRef(u * u * (3 - 2 * u), corr);
+            }
+            // Ground -> shown for the correction vector.
+            turnToRef(corr, -yawToGround, toe);
+            goal.x += toe.x;
+            goal.z += toe.z;
+        }
+    }
+}

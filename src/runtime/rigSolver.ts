@@ -1,0 +1,198 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import type { IRigPose } from "../humanoid/rig.js";
+import { HumanoidLimbIK, type ILimbIKStatus } from "../ik/limbIK.js";
+import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
+import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
+import { MuscleSetup } from "../muscle/setup.js";
+
+/** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
+export const DEFAULT_LIMB_STRETCH = 0.05;
+
+/** The bones the IK goals move, in {@link HumanIKGoal} order. */
+const GOAL_BONES: readonly HumanBone[] = [HumanBone.LeftFoot, HumanBone.RightFoot, HumanBone.LeftHand, HumanBone.RightHand];
+
+/** The body is never lowered by more than this share of the leg's length for the feet. */
+const MAX_BODY_DROP = 0.3;
+
+const tmpV = new Vector3();
+const tmpQ = new Quaternion();
+
+/**
+ * Turns {@link HumanPose}s into rig poses of one avatar, with limb IK: decode the muscles and the
+ * body, then move feet and hands to the pose's IK goals (scaled to the avatar) with two-bone IK and
+ * squash-and-stretch. The core of the runtime, without any scene: the plugin writes its
+ * {@link pose} onto nodes. Allocation-free after construction.
+ *
+ * Per solve: {@link decode} (the pose's goals land in {@link goalPositions} and {@link goalRotations},
+ * canonical frame, avatar scales, where a caller may change them, for example to plant a foot),
+ * then {@link solveIK}.
+ */
+export class HumanoidRigSolver {
+    /** The avatar solved for. */
+    public readonly avatar: HumanoidAvatar;
+    /** The result: local rotation and position of every rig joint (rig space). */
+    public readonly pose: IRigPose;
+    /** IK goal positions of the last decode: canonical frame, avatar scales (as `HumanPose`, but absolute, not body-relative). Writable before {@link solveIK}. */
+    public readonly goalPositions: Vector3[] = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];
+    /** IK goal rotations of the last decode: each end's rotation relative to its T-pose, canonical frame. Writable before {@link solveIK}. */
+    public readonly goalRotations: Quaternion[] = [Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity()];
+    /** Position weight of each goal, 0 to 1 ({@link HumanIKGoal} order). Default: feet 1, hands 0. */
+    public readonly positionWeights = new Float32Array([1, 1, 0, 0]);
+    /** Rotation weight of each goal, 0 to 1. Default: feet 1, hands 0. */
+    public readonly rotationWeights = new Float32Array([1, 1, 0, 0]);
+    /** The most each limb may lengthen, share of its length (0 disables). Default {@link DEFAULT_LIMB_STRETCH}. */
+    public readonly stretch = new Float32Array([DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH]);
+    /** What the last {@link solveIK} did per limb (stretch factor, distance left, out of reach). */
+    public readonly status: ILimbIKStatus[] = [0, 1, 2, 3].map(() => ({ stretch: 1, error: 0, unreachable: false }));
+    /** World rotations (rig space) of the joints IK needs, after the last solve's forward kinematics (before IK). */
+    public readonly world: Quaternion[];
+    /** World positions (rig space) of the joints IK needs, before IK. */
+    public readonly positions: Vector3[];
+    /** The limb solver. */
+    public readonly ik: HumanoidLimbIK;
+    /**
+     * How far the last solve lowered the body (metres, rig space) so the feet could reach goals
+     * beyond the legs' length (a character whose legs are short for its height); hand goals move
+     * down with the body. 0 when the feet reach on their own.
+     */
+    public bodyDrop = 0;
+    /** Whether the body may be lowered for the feet (see {@link bodyDrop}). Default true. */
+    public lowerBodyForFeet = true;
+    private readonly _setup: MuscleSetup;
+    private readonly _target = new Vector3();
+    private readonly _targetRot = new Quaternion();
+    private readonly _up: Vector3;
+
+    /** @param avatar the avatar to solve for */
+    constructor(avatar: HumanoidAvatar) {
+        this.avatar = avatar;
+        this._setup = MuscleSetup.For(avatar);
+        this.pose = CreateReferenceRigPose(avatar);
+        this.ik = new HumanoidLimbIK(avatar);
+        const n = avatar.rig.joints.length;
+        this.world = Array.from({ length: n }, () => Quaternion.Identity());
+        this.positions = Array.from({ length: n }, () => new Vector3());
+        this._up = avatar.frame.up.clone();
+    }
+
+    /**
+     * Decodes a pose into {@link pose} (limbs at rest length) and its IK goals into
+     * {@link goalPositions} and {@link goalRotations}.
+     */
+    public decode(human: HumanPose): void {
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
+        DecodeHumanPose(this.avatar, human, this.pose);
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
+            human.bodyRotation.multiplyToRef(human.goalRotations[g], this.goalRotations[g]);
+        }
+    }
+
+    /**
+     * Moves the limbs whose weights are above 0 to their goals. Call after {@link decode}.
+     * @returns the pose ({@link pose})
+     */
+    public solveIK(): IRigPose {
+        const pw = this.positionWeights;
+        const rw = this.rotationWeights;
+        if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) return this.pose;
+        const setup = this._setup;
+        // Forward kinematics of the limbs and their ancestors.
+        const fk = this.ik.fkJoints;
+        const parent = setup.rigParent;
+        const world = this.world;
+        const pos = this.positions;
+        const rot = this.pose.rotations;
+        const lp = this.pose.positions;
+        for (let k = 0; k < fk.length; k++) {
+            const j = fk[k];
+            const p = parent[j];
+            if (p < 0) {
+                world[j].copyFrom(rot[j]);
+                pos[j].copyFrom(lp[j]);
+            } else {
+                world[p].multiplyToRef(rot[j], world[j]);
+                lp[j].multiplyToRef(setup.worldScale[p], tmpV);
+                tmpV.applyRotationQuaternionToRef(world[p], tmpV);
+                pos[p].addToRef(tmpV, pos[j]);
+            }
+        }
+        this.bodyDrop = this.lowerBodyForFeet ? this._lowerBody() : 0;
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            const wp = pw[g] > 0 ? (pw[g] < 1 ? pw[g] : 1) : 0;
+            const wr = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
+            if (wp === 0 && wr === 0) {
+                const s = this.status[g];
+                s.stretch = 1;
+                s.error = 0;
+                s.unreachable = false;
+                continue;
+            }
+            this.goalToRig(g, this._target, this._targetRot);
+            // Hand goals are the body's: they go down with it.
+            if (g >= HumanIKGoal.LeftHand && this.bodyDrop > 0) this._target.subtractInPlace(this._up.scaleToRef(this.bodyDrop, tmpV));
+            this.ik.solve(g, world, pos, rot, lp, this._target, this._targetRot, wp, wr, this.stretch[g] > 0 ? this.stretch[g] : 0, this.status[g]);
+        }
+        return this.pose;
+    }
+
+    /**
+     * Lowers the hips (and everything below them) just enough that each weighted foot goal is
+     * within its leg's length. Returns the drop, metres.
+     */
+    private _lowerBody(): number {
+        const up = this._up;
+        const pos = this.positions;
+        let drop = 0;
+        for (let g = 0; g < 2; g++) {
+            const w = this.positionWeights[g];
+            if (!(w > 0)) continue;
+            const [upper, , end] = this.ik.limbJoints(g);
+            this.goalToRig(g, this._target, this._targetRot);
+            Vector3.LerpToRef(pos[end], this._target, w < 1 ? w : 1, this._target);
+            const v = this._target.subtractInPlace(pos[upper]);
+            const along = Vector3.Dot(v, up);
+            const across2 = v.lengthSquared() - along * along;
+            const l = this.ik.limbLength(g);
+            // Need |along + drop| <= sqrt(l^2 - across^2); a goal too far sideways gets level with the hip at most.
+            const need = -along - (across2 < l * l ? Math.sqrt(l * l - across2) : 0);
+            if (need > drop) drop = need;
+        }
+        const limit = MAX_BODY_DROP * this.ik.limbLength(0);
+        if (drop > limit) drop = limit;
+        if (!(drop > 0)) return 0;
+        // Move the hips in their parent's space, and the forward kinematics below them.
+        const setup = this._setup;
+        const hips = setup.joint[HumanBone.Hips];
+        const hp = setup.rigParent[hips];
+        up.scaleToRef(-drop, tmpV);
+        const fk = this.ik.fkJoints;
+        for (let k = 0; k < fk.length; k++) if (setup.belowHips[fk[k]]) pos[fk[k]].addInPlace(tmpV);
+        if (hp >= 0) {
+            this.world[hp].conjugateToRef(tmpQ);
+            tmpV.applyRotationQuaternionInPlace(tmpQ).divideInPlace(setup.worldScale[hp]);
+        }
+        this.pose.positions[hips].addInPlace(tmpV);
+        return drop;
+    }
+
+    /**
+     * A goal in rig space: position (metres) and world rotation of its bone.
+     * @param goal which goal
+     */
+    public goalToRig(goal: HumanIKGoal, position: Vector3, rotation: Quaternion): void {
+        const setup = this._setup;
+        this.goalPositions[goal].scaleToRef(setup.scale, tmpV).applyRotationQuaternionToRef(setup.c0, position).addInPlace(setup.groundOrigin);
+        // W = c0 * Dc * (c0^-1 * W0)
+        setup.c0.multiplyToRef(this.goalRotations[goal], tmpQ);
+        tmpQ.multiplyToRef(setup.tposeCanonical[GOAL_BONES[goal]], rotation);
+    }
+
+    /** Decodes and solves in one call. Returns {@link pose}. */
+    public solve(human: HumanPose): IRigPose {
+        this.decode(human);
+        return this.solveIK();
+    }
+}
