@@ -107,7 +107,17 @@ export class HumanoidLimbIK {
         return l.upperLength + l.lowerLength;
     }
 
-    /** The joints of a limb: upper bone, lower bone, end (rig joint indices). */
+    /** The joint of a limb's upper bone (rig index). */
+    public upperJoint(goal: HumanIKGoal): number {
+        return this._limbs[goal].upper;
+    }
+
+    /** The joint of a limb's end, foot or hand (rig index). */
+    public endJoint(goal: HumanIKGoal): number {
+        return this._limbs[goal].end;
+    }
+
+    /** The joints of a limb: upper bone, lower bone, end (rig joint indices). Allocates: not for the per-frame path. */
     public limbJoints(goal: HumanIKGoal): readonly [number, number, number] {
         const l = this._limbs[goal];
         return [l.upper, l.lower, l.end];

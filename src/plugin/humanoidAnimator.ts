@@ -134,7 +134,8 @@ export class HumanoidAnimator {
         for (const j of setup.fkJoints) if (setup.belowHips[j]) joints.push(j);
         const positions = new Set<number>([setup.joint[HumanBone.Hips]]);
         for (let g = 0; g < 4; g++) {
-            const [u, , e] = this.solver.ik.limbJoints(g);
+            const u = this.solver.ik.upperJoint(g);
+            const e = this.solver.ik.endJoint(g);
             for (let j = e; j !== u && j >= 0; j = avatar.rig.joints[j].parent) positions.add(j);
         }
         this._writer = new HumanoidRigWriter(avatar, targets, joints, positions);

@@ -44,6 +44,8 @@ export class HumanoidRigSolver {
     public readonly rotationWeights = new Float32Array([1, 1, 0, 0]);
     /** The most each limb may lengthen, share of its length (0 disables). Default {@link DEFAULT_LIMB_STRETCH}. */
     public readonly stretch = new Float32Array([DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH]);
+    /** Where the last {@link solveIK} aimed each limb's end (rig space, metres, after the weights; unchanged for limbs with weight 0). */
+    public readonly targets: Vector3[] = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];
     /** What the last {@link solveIK} did per limb (stretch factor, distance left, out of reach). */
     public readonly status: ILimbIKStatus[] = [0, 1, 2, 3].map(() => ({ stretch: 1, error: 0, unreachable: false }));
     /** World rotations (rig space) of the joints IK needs, after the last solve's forward kinematics (before IK). */
@@ -134,6 +136,7 @@ export class HumanoidRigSolver {
             // Hand goals are the body's: they go down with it.
             if (g >= HumanIKGoal.LeftHand && this.bodyDrop > 0) this._target.subtractInPlace(this._up.scaleToRef(this.bodyDrop, tmpV));
             this.ik.solve(g, world, pos, rot, lp, this._target, this._targetRot, wp, wr, this.stretch[g] > 0 ? this.stretch[g] : 0, this.status[g]);
+            Vector3.LerpToRef(pos[this.ik.endJoint(g)], this._target, wp, this.targets[g]);
         }
         return this.pose;
     }
@@ -149,7 +152,8 @@ export class HumanoidRigSolver {
         for (let g = 0; g < 2; g++) {
             const w = this.positionWeights[g];
             if (!(w > 0)) continue;
-            const [upper, , end] = this.ik.limbJoints(g);
+            const upper = this.ik.upperJoint(g);
+            const end = this.ik.endJoint(g);
             this.goalToRig(g, this._target, this._targetRot);
             Vector3.LerpToRef(pos[end], this._target, w < 1 ? w : 1, this._target);
             const v = this._target.subtractInPlace(pos[upper]);
