@@ -155,10 +155,12 @@ describeWithData("runtime on the real characters", () => {
                     const avatar = base.targetAvatar;
                     const leg = ComputeLegLength(avatar);
                     theirs = CombineFootSkates(
-                        [
-                            [HumanBone.LeftFoot, HumanBone.LeftToes, FootContact.Left],
-                            [HumanBone.RightFoot, HumanBone.RightToes, FootContact.Right],
-                        ].map(([foot, toes, bit]) => {
+                        (
+                            [
+                                [HumanBone.LeftFoot, HumanBone.LeftToes, FootContact.Left],
+                                [HumanBone.RightFoot, HumanBone.RightToes, FootContact.Right],
+                            ] as const
+                        ).map(([foot, toes, bit]) => {
                             const points = [foot, toes]
                                 .map((b) => avatar.getJoint(b))
                                 .filter((j) => j >= 0)
