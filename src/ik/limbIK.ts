@@ -162,7 +162,9 @@ export class HumanoidLimbIK {
         c.copyFrom(positions[l.end]);
         Vector3.LerpToRef(c, targetPosition, positionWeight, t);
         l.poleLocal.applyRotationQuaternionToRef(world[l.upper], pole);
-        const k = SolveTwoBonePositionsToRef(a, b, c, t, pole, l.upperLength, l.lowerLength, stretch, nb, nc);
+        // The soft stretch starts no nearer than the animation's own reach: what the pose already
+        // reaches is solved exactly (IK corrects only what the proportions broke).
+        const k = SolveTwoBonePositionsToRef(a, b, c, t, pole, l.upperLength, l.lowerLength, stretch, Vector3.Distance(a, c), nb, nc);
         // Upper bone: swing its middle joint into place.
         b.subtractToRef(a, u).normalize();
         nb.subtractToRef(a, v).normalize();

@@ -8,12 +8,13 @@ const tmp = new Vector3();
  * Where a two-bone chain (root `a`, middle joint `b`, end `c`) puts its middle joint and end to
  * reach `target`, with squash-and-stretch. Positions only; see `HumanoidLimbIK` for the rotations.
  *
- * Reach: with `stretch` = s > 0 the chain starts to lengthen when the target is beyond (1 - s) of
- * its length L, following a soft curve (the straight-line distance the bent chain covers is
- * `L(1-s) + sL(1 - exp(-(d - L(1-s)) / sL))`, always short of L, so the middle joint never snaps
- * straight), and the bones lengthen by the factor k that makes the end meet the target, up to
- * k = 1 + s. Past that the end stops short on the line to the target. With s = 0 the chain is
- * rigid and reaches up to L (a straight limb).
+ * Reach: with `stretch` = s > 0 the chain starts to lengthen when the target is beyond a start
+ * distance d0 (at least (1 - s) of its length L; `softStart` may put it further, up to L), following
+ * a soft curve: the straight-line distance the bent chain covers is `d0 + (L - d0)(1 - exp(-(d - d0)
+ * / (L - d0)))`, always short of L, so the middle joint never snaps straight, and the bones lengthen
+ * by the factor k that makes the end meet the target, up to k = 1 + s. Past that the end stops
+ * short on the line to the target. With s = 0 the chain is rigid and reaches up to L (a straight
+ * limb).
  *
  * Bend direction: the plane of the current middle joint (its offset from the root-target line);
  * when the chain is straight along that line, `pole` (any vector; its part across the line is used).
@@ -27,6 +28,7 @@ const tmp = new Vector3();
  * @param upperLength length a-b at rest (k = 1)
  * @param lowerLength length b-c at rest
  * @param stretch the most the chain may lengthen, as a share of its length (0.05 = 5%)
+ * @param softStart where the soft curve starts, metres (clamped to [(1 - stretch) L, L]); default (1 - stretch) L
  * @param outB the middle joint's new position
  * @param outC the end's new position (equals `target` when reached)
  * @returns the length factor k applied to both bones (1 = rest length, at most 1 + stretch)
@@ -40,6 +42,7 @@ export function SolveTwoBonePositionsToRef(
     upperLength: number,
     lowerLength: number,
     stretch: number,
+    softStart: number,
     outB: Vector3,
     outC: Vector3,
 ): number {
@@ -59,8 +62,9 @@ export function SolveTwoBonePositionsToRef(
     let k = 1;
     let reach = d;
     if (stretch > 0) {
-        const soft = stretch * full;
-        const start = full - soft;
+        let start = full - stretch * full;
+        if (softStart > start) start = softStart < full * (1 - 1e-6) ? softStart : full * (1 - 1e-6);
+        const soft = full - start;
         if (d > start) {
             const along = start + soft * (1 - Math.exp(-(d - start) / soft));
             k = d / along;

@@ -232,7 +232,8 @@ export class HumanoidAnimator {
         solver.decode(player.pose);
         if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) this.planting.update(player, solver, deltaSeconds);
         else if (player.jumped) this.planting.reset();
-        solver.solveIK();
+        if (player.jumped) solver.resetSmoothing();
+        solver.solveIK(deltaSeconds);
         this._writer.write(solver.pose, this.avatar.rig);
         this._rootMotion();
         player.clearJump();

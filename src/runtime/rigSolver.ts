@@ -15,6 +15,10 @@ const GOAL_BONES: readonly HumanBone[] = [HumanBone.LeftFoot, HumanBone.RightFoo
 
 /** The body is never lowered by more than this share of the leg's length for the feet. */
 const MAX_BODY_DROP = 0.3;
+/** How fast the body drop follows what the feet need (critically damped spring, hertz). */
+const BODY_DROP_HZ = 3;
+/** The body drop lags what the feet need by at most this share of the legs' stretch. */
+const BODY_DROP_LAG = 0.6;
 
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
@@ -62,6 +66,9 @@ export class HumanoidRigSolver {
     public bodyDrop = 0;
     /** Whether the body may be lowered for the feet (see {@link bodyDrop}). Default true. */
     public lowerBodyForFeet = true;
+    private _dropX = 0;
+    private _dropV = 0;
+    private _dropFresh = true;
     private readonly _setup: MuscleSetup;
     private readonly _target = new Vector3();
     private readonly _targetRot = new Quaternion();
@@ -92,11 +99,17 @@ export class HumanoidRigSolver {
         }
     }
 
+    /** Forgets the body drop's motion (after a jump in time or place), so the next solve starts from what it needs. */
+    public resetSmoothing(): void {
+        this._dropFresh = true;
+    }
+
     /**
      * Moves the limbs whose weights are above 0 to their goals. Call after {@link decode}.
+     * @param deltaSeconds time since the last solve, for the body drop's smoothing (0: no smoothing)
      * @returns the pose ({@link pose})
      */
-    public solveIK(): IRigPose {
+    public solveIK(deltaSeconds = 0): IRigPose {
         const pw = this.positionWeights;
         const rw = this.rotationWeights;
         if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) return this.pose;
@@ -121,7 +134,7 @@ export class HumanoidRigSolver {
                 pos[p].addToRef(tmpV, pos[j]);
             }
         }
-        this.bodyDrop = this.lowerBodyForFeet ? this._lowerBody() : 0;
+        this.bodyDrop = this.lowerBodyForFeet ? this._lowerBody(deltaSeconds) : 0;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             const wp = pw[g] > 0 ? (pw[g] < 1 ? pw[g] : 1) : 0;
             const wr = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
@@ -142,10 +155,12 @@ export class HumanoidRigSolver {
     }
 
     /**
-     * Lowers the hips (and everything below them) just enough that each weighted foot goal is
-     * within its leg's length. Returns the drop, metres.
+     * Lowers the hips (and everything below them) so that each weighted foot goal is within its
+     * leg's length. The drop follows what the feet need through a critically damped spring (so the
+     * body moves smoothly as one foot or the other sets it), but never lags by more than the legs
+     * can stretch. Returns the drop, metres.
      */
-    private _lowerBody(): number {
+    private _lowerBody(deltaSeconds: number): number {
         const up = this._up;
         const pos = this.positions;
         let drop = 0;
@@ -164,8 +179,25 @@ export class HumanoidRigSolver {
             const need = -along - (across2 < l * l ? Math.sqrt(l * l - across2) : 0);
             if (need > drop) drop = need;
         }
-        const limit = MAX_BODY_DROP * this.ik.limbLength(0);
+        const leg = this.ik.limbLength(0);
+        const limit = MAX_BODY_DROP * leg;
         if (drop > limit) drop = limit;
+        // Smooth it: x follows the need; it may lag by part of what the stretch can cover.
+        if (this._dropFresh || !(deltaSeconds > 0)) {
+            this._dropX = drop;
+            this._dropV = 0;
+            this._dropFresh = false;
+        } else {
+            const omega = 2 * Math.PI * BODY_DROP_HZ;
+            const e = Math.exp(-omega * deltaSeconds);
+            const off = this._dropX - drop;
+            const m = (this._dropV + omega * off) * deltaSeconds;
+            this._dropX = drop + (off + m) * e;
+            this._dropV = (this._dropV - omega * m) * e;
+            const lag = BODY_DROP_LAG * this.stretch[0] * leg;
+            if (this._dropX < drop - lag) this._dropX = drop - lag;
+        }
+        drop = this._dropX;
         if (!(drop > 0)) return 0;
         // Move the hips in their parent's space, and the forward kinematics below them.
         const setup = this._setup;
@@ -195,8 +227,8 @@ export class HumanoidRigSolver {
     }
 
     /** Decodes and solves in one call. Returns {@link pose}. */
-    public solve(human: HumanPose): IRigPose {
+    public solve(human: HumanPose, deltaSeconds = 0): IRigPose {
         this.decode(human);
-        return this.solveIK();
+        return this.solveIK(deltaSeconds);
     }
 }

@@ -57,7 +57,7 @@ describe("two-bone IK positions", () => {
     test("a reachable target is met with bone lengths kept and the knee on its side", () => {
         const l1 = Vector3.Distance(a, b);
         const l2 = Vector3.Distance(b, c);
-        const k = SolveTwoBonePositionsToRef(a, b, c, new Vector3(0.2, 0.3, 0.1), pole, l1, l2, 0.05, nb, nc);
+        const k = SolveTwoBonePositionsToRef(a, b, c, new Vector3(0.2, 0.3, 0.1), pole, l1, l2, 0.05, 0, nb, nc);
         expect(k).toBe(1);
         expect(Vector3.Distance(nc, new Vector3(0.2, 0.3, 0.1))).toBeLessThan(1e-9);
         expect(Vector3.Distance(a, nb)).toBeCloseTo(l1, 9);
@@ -72,7 +72,7 @@ describe("two-bone IK positions", () => {
         let last = 1;
         for (let d = 0.5 * L; d < 1.2 * L; d += 0.001 * L) {
             const target = new Vector3(0, 1 - d, 0);
-            const k = SolveTwoBonePositionsToRef(a, b, c, target, pole, l1, l2, 0.05, nb, nc);
+            const k = SolveTwoBonePositionsToRef(a, b, c, target, pole, l1, l2, 0.05, 0, nb, nc);
             if (d <= 0.95 * L) expect(k).toBe(1);
             expect(k).toBeLessThanOrEqual(1.05 + 1e-12);
             expect(k - last).toBeLessThan(0.002); // no jump
@@ -88,7 +88,7 @@ describe("two-bone IK positions", () => {
     });
 
     test("stretch 0 keeps the bones rigid and clamps at full length", () => {
-        const k = SolveTwoBonePositionsToRef(a, b, c, new Vector3(0, -2, 0), pole, 0.45, 0.45, 0, nb, nc);
+        const k = SolveTwoBonePositionsToRef(a, b, c, new Vector3(0, -2, 0), pole, 0.45, 0.45, 0, 0, nb, nc);
         expect(k).toBe(1);
         expect(Vector3.Distance(a, nc)).toBeCloseTo(0.9, 9);
     });
