@@ -108,6 +108,7 @@ export { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec, type Sampl
 export {
     MuscleClip,
     MuscleClipSampler,
+    EvaluateCurveSegment,
     FootContact,
     MuscleCurveKind,
     MuscleCurveNames,
@@ -183,3 +184,4 @@ export {
     type IRigPoseAnimationOptions,
 } from "./io/rigNodes.js";
 export { MeasureFootSkate, CombineFootSkates, ComputeLegLength, SLIDING_SPEED, REFERENCE_LEG_LENGTH, type IFootSkate } from "./quality/footSkate.js";
+export { BakeMuscleClipToAnimationGroup, CreateBakeStats, type BakeRootMotionMode, type IBakeStats, type IBakeMuscleClipOptions } from "./plugin/bake.js";

@@ -8,6 +8,7 @@ import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
 import { RunDemo } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
 import { RunConvertAsync } from "./convert.js";
+import { RunRetargetAsync } from "./retarget.js";
 import { ErrorLine } from "./errorLine.js";
 
 /** This package's version, from the nearest package.json above this file (src/ or dist/lib/). */
@@ -161,6 +162,84 @@ program
                 );
             } catch (e) {
                 fail("convert", e);
+            }
+        },
+    );
+
+program
+    .command("retarget")
+    .description(
+        "Play a motion (muscle clip, BVH, or glTF/VRM/VRMA animations) on a character with foot IK and squash-and-stretch, and write the character with the baked animation as one GLB.",
+    )
+    .argument("<source>", "motion file (.muscle.json, .muscle.bin, .bvh, .glb, .gltf, .vrm, .vrma)")
+    .requiredOption("--onto <character>", "the character to retarget onto (.glb, .gltf, .vrm)")
+    .requiredOption("-o, --out <file.glb>", "the GLB to write: the character and only the new animation(s)")
+    .option("--clip <name>", "only the source clip of this name (default: every clip of the source, one animation each)")
+    .option("--no-foot-ik", "leave the feet where the muscles put them (no foot IK, no planting)")
+    .option("--hand-ik", "move the hands onto the clip's hand goals with IK")
+    .option(
+        "--stretch <fraction>",
+        "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables)",
+        (v: string) => {
+            const n = Number(v);
+            if (!(v.trim() !== "" && n >= 0 && n <= 0.5)) {
+                throw new InvalidArgumentError("--stretch must be a share of the limb's length from 0 to 0.5, for example 0.05");
+            }
+            return n;
+        },
+        0.05,
+    )
+    .addOption(
+        new Option(
+            "--root-motion <mode>",
+            "the clip's travel: clip (the hips carry it), in-place (removed), apply (kept in the file: same as clip, a GLB has no separate root track)",
+        )
+            .choices(["in-place", "clip", "apply"])
+            .default("clip"),
+    )
+    .option("--rate <hz>", "frames per second of the written keys (default: each clip's own rate)", parsePositive("--rate", 10000))
+    .option("--bone-map <file>", "a bone map JSON for the character that overrides the automatic one")
+    .addOption(new Option("--t-pose <mode>", "reference pose of the avatars").choices(["auto", "rest", "strict"]).default("auto"))
+    .addOption(new Option("--up-axis <axis>", "BVH up axis").choices(["auto", "y", "z"]).default("auto"))
+    .option("--units <units>", "BVH length units: auto, m, cm, mm, inches, cmu, or metres per unit", parseUnits, "auto")
+    .action(
+        async (
+            source: string,
+            opts: {
+                onto: string;
+                out: string;
+                clip?: string;
+                footIk: boolean;
+                handIk?: boolean;
+                stretch: number;
+                rootMotion: "in-place" | "clip" | "apply";
+                rate?: number;
+                boneMap?: string;
+                tPose: "auto" | "rest" | "strict";
+                upAxis: "auto" | "y" | "z";
+                units: ReturnType<typeof parseUnits>;
+            },
+        ) => {
+            try {
+                process.exitCode = await RunRetargetAsync(
+                    source,
+                    {
+                        onto: opts.onto,
+                        out: opts.out,
+                        clip: opts.clip,
+                        footIK: opts.footIk,
+                        handIK: Boolean(opts.handIk),
+                        stretch: opts.stretch,
+                        rootMotion: opts.rootMotion,
+                        frameRate: opts.rate,
+                        boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,
+                        tPose: opts.tPose,
+                        bvh: { upAxis: opts.upAxis, units: opts.units },
+                    },
+                    { out: (t) => process.stdout.write(t) },
+                );
+            } catch (e) {
+                fail(source, e);
             }
         },
     );

@@ -52,13 +52,46 @@ export const MuscleCurveKinds: readonly MuscleCurveKind[] = MuscleCurveNames.map
 });
 
 /**
- * One curve: keys on the clip's frame grid, linearly interpolated. A curve with one key is constant.
+ * One curve: keys on the clip's frame grid, interpolated by cubic Hermite segments whose slope at
+ * each key is the centred difference of its neighbours (one-sided at the ends): Catmull-Rom on an
+ * uneven grid, see {@link EvaluateCurveSegment}. Velocity is continuous across keys, so a reduced
+ * curve plays as smoothly as the motion it came from. A curve with one key is constant; two keys
+ * make a straight line.
  */
 export interface IMuscleCurve {
     /** Frame index of every key, strictly increasing, the first 0 and the last `frameCount - 1` (or a single key at 0). */
     readonly frames: Uint32Array;
     /** Value of every key. */
     readonly values: Float32Array;
+}
+
+/** Slope (value per frame) of a curve at key k: the centred difference of its neighbours, one-sided at the ends. */
+function keySlope(frames: ArrayLike<number>, values: ArrayLike<number>, k: number): number {
+    const last = frames.length - 1;
+    const a = k > 0 ? k - 1 : 0;
+    const b = k < last ? k + 1 : last;
+    return (values[b] - values[a]) / (frames[b] - frames[a]);
+}
+
+/**
+ * A curve's value between keys `k` and `k + 1` (at least two keys): the cubic Hermite segment
+ * through both keys with the keys' slopes (see {@link IMuscleCurve}). `frame` is clamped to the
+ * segment. Allocation-free.
+ * @param frames key frames
+ * @param values key values
+ * @param k the segment's first key
+ * @param frame frame position
+ */
+export function EvaluateCurveSegment(frames: ArrayLike<number>, values: ArrayLike<number>, k: number, frame: number): number {
+    const f0 = frames[k];
+    const h = frames[k + 1] - f0;
+    let t = (frame - f0) / h;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const t2 = t * t;
+    const t3 = t2 * t;
+    const m0 = keySlope(frames, values, k) * h;
+    const m1 = keySlope(frames, values, k + 1) * h;
+    return (2 * t3 - 3 * t2 + 1) * values[k] + (t3 - 2 * t2 + t) * m0 + (3 * t2 - 2 * t3) * values[k + 1] + (t3 - t2) * m1;
 }
 
 /** Foot-contact flags of a frame: bit 0 left foot, bit 1 right foot. */
@@ -294,10 +327,7 @@ export class MuscleClipSampler {
             while (k < n - 2 && frames[k + 1] <= frame) k++;
         }
         this._cursor[curve] = k;
-        const f0 = frames[k];
-        let t = (frame - f0) / (frames[k + 1] - f0);
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        out[index] = values[k] + (values[k + 1] - values[k]) * t;
+        out[index] = EvaluateCurveSegment(frames, values, k, frame);
     }
 
     private _vec(c: number, f: number, out: Vector3): void {

@@ -1,17 +1,19 @@
-import type { IMuscleCurve } from "./muscleClip.js";
+import { EvaluateCurveSegment, type IMuscleCurve } from "./muscleClip.js";
 
 /** Relative precision of a float32 (2^-23): key values are stored as float32 and may move this much. */
 const FLOAT32_EPSILON = 1.1920928955078125e-7;
 
 /**
- * Keyframe reduction of one curve sampled on a frame grid, with an error bound: the linear
- * interpolation of the returned keys is within `tolerance` of every sample (and so, being linear
- * between frames too, of the samples' own linear interpolation everywhere).
+ * Keyframe reduction of one curve sampled on a frame grid, with an error bound: the curve the
+ * returned keys make (cubic Hermite, see `IMuscleCurve`) is within `tolerance` of every sample.
  *
- * One pass, O(n) ("swing door" / fan): from the last key, keep the range of slopes that pass within
- * `tolerance` of every sample so far; when the next sample closes that range, put a key on the
- * previous frame, on the line of the middle slope. Keys may sit up to `tolerance` off the samples.
- * A curve that stays within `tolerance` of one value becomes a single key.
+ * First a linear pass, O(n) ("swing door" / fan): from the last key, keep the range of slopes that
+ * pass within `tolerance` of every sample so far; when the next sample closes that range, put a key
+ * on the previous frame, on the line of the middle slope (keys may sit up to `tolerance` off the
+ * samples). Then the smooth curve through those keys is checked on every sample, and the worst
+ * sample of each segment that misses becomes a key, until none misses (each round is O(n); a few
+ * rounds at most on motion data). A curve that stays within `tolerance` of one value becomes a
+ * single key.
  * @param samples the value at every frame (at least one)
  * @param tolerance largest allowed error, in the curve's unit (>= 0; 0 keeps every change of slope)
  */
@@ -59,5 +61,29 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
     }
     frames.push(n - 1);
     values.push(anchorValue + ((minSlope + maxSlope) / 2) * (n - 1 - anchor));
-    return { frames: Uint32Array.from(frames), values: Float32Array.from(values) };
+    // The smooth curve through the keys: add the worst missed sample of each segment until none misses.
+    let keyFrames = Uint32Array.from(frames);
+    let keyValues = Float32Array.from(values);
+    for (;;) {
+        const add: number[] = [];
+        for (let k = 0; k < keyFrames.length - 1; k++) {
+            let worst = tol;
+            let at = -1;
+            for (let f = keyFrames[k] + 1; f < keyFrames[k + 1]; f++) {
+                const e = Math.abs(EvaluateCurveSegment(keyFrames, keyValues, k, f) - samples[f]);
+                if (e > worst) {
+                    worst = e;
+                    at = f;
+                }
+            }
+            if (at >= 0) add.push(at);
+        }
+        if (!add.length) return { frames: keyFrames, values: keyValues };
+        const merged = new Map<number, number>();
+        keyFrames.forEach((f, i) => merged.set(f, keyValues[i]));
+        for (const f of add) merged.set(f, samples[f]);
+        const order = [...merged.keys()].sort((a, b) => a - b);
+        keyFrames = Uint32Array.from(order);
+        keyValues = Float32Array.from(order, (f) => merged.get(f)!);
+    }
 }

@@ -23,3 +23,10 @@ export {
     type IAnimatorAvatarBaselineOptions,
     type IBaselineRetarget,
 } from "./animatorAvatarBaseline.js";
+export {
+    RetargetFileToGlbAsync,
+    type IRetargetFileOptions,
+    type IRetargetFileResult,
+    type IRetargetedAnimation,
+    type RetargetRootMotion,
+} from "./retargetFile.js";

@@ -59,8 +59,21 @@ describe("muscle clips from the built-in sample walk", () => {
         const slow = (c: number, frame: number): number => {
             const { frames, values } = clip.curves[c];
             if (frames.length === 1) return values[0];
+            const slope = (i: number): number => {
+                const a = Math.max(0, i - 1);
+                const b = Math.min(frames.length - 1, i + 1);
+                return (values[b] - values[a]) / (frames[b] - frames[a]);
+            };
             for (let k = 0; k < frames.length - 1; k++) {
-                if (frame <= frames[k + 1]) return values[k] + ((values[k + 1] - values[k]) * (frame - frames[k])) / (frames[k + 1] - frames[k]);
+                if (frame <= frames[k + 1]) {
+                    // Cubic Hermite with Catmull-Rom slopes on the uneven key grid.
+                    const h = frames[k + 1] - frames[k];
+                    const t = (frame - frames[k]) / h;
+                    const [t2, t3] = [t * t, t * t * t];
+                    return (
+                        (2 * t3 - 3 * t2 + 1) * values[k] + (t3 - 2 * t2 + t) * h * slope(k) + (3 * t2 - 2 * t3) * values[k + 1] + (t3 - t2) * h * slope(k + 1)
+                    );
+                }
             }
             return values[values.length - 1];
         };

@@ -1,0 +1,396 @@
+import { readFile, stat } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import type { Animation } from "@babylonjs/core/Animations/animation.js";
+import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import type { Node } from "@babylonjs/core/node.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
+import { ParseMuscleClip } from "../clip/clipFile.js";
+import type { MuscleClip } from "../clip/muscleClip.js";
+import { HumanoidError } from "../errors.js";
+import { BindRigToTransformNode } from "../io/babylonRig.js";
+import { BakeMuscleClipToAnimationGroup, CreateBakeStats } from "../plugin/bake.js";
+import { ConvertFileToMuscleClipsAsync, WriteFilesAtomicallyAsync } from "./convertFile.js";
+import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
+
+/**
+ * What happens to the clip's travel in the written file:
+ * - `"clip"`: the hips carry it (the character walks away from its place in the file, and jumps
+ *   back when a player loops the animation);
+ * - `"in-place"`: the body stays over its start (travel removed, turning kept);
+ * - `"apply"`: the travel is kept in the file. A GLB has no separate root-motion track that players
+ *   agree on, so this is the same as `"clip"`: the hips carry it.
+ */
+export type RetargetRootMotion = "clip" | "in-place" | "apply";
+
+/** Options of {@link RetargetFileToGlbAsync}. */
+export interface IRetargetFileOptions extends Pick<ILoadAvatarOptions, "bvh" | "tPose"> {
+    /** Only the source clip of this name (glTF sources hold several). Default: every clip of the source, one animation each. */
+    clip?: string;
+    /** Move the feet onto the clip's foot goals with IK (and hold planted feet). Default true. */
+    footIK?: boolean;
+    /** Move the hands onto the clip's hand goals with IK. Default false. */
+    handIK?: boolean;
+    /** Squash-and-stretch: the most a limb may lengthen, share of its length, 0 to 0.5 (0 disables). Default 0.05. */
+    stretch?: number;
+    /** What happens to the clip's travel (see {@link RetargetRootMotion}). Default `"clip"`. */
+    rootMotion?: RetargetRootMotion;
+    /** Frames per second of the written keys (above 0, at most 10000). Default: each clip's own rate. */
+    frameRate?: number;
+    /** A partial bone map for the target character, or the path of a saved bone map file. Default: the automatic map. */
+    boneMap?: ILoadAvatarOptions["boneMap"];
+}
+
+/** One animation written. */
+export interface IRetargetedAnimation {
+    /** Its name in the file (the source clip's name, made unique). */
+    readonly name: string;
+    /** Keys per track. */
+    readonly frames: number;
+    /** Frames per second of the keys. */
+    readonly frameRate: number;
+    /** Length, seconds. */
+    readonly durationSeconds: number;
+    /** Largest distance left between a foot and its IK goal over the animation (metres). */
+    readonly maxFootErrorMetres: number;
+    /** Largest limb length factor over the animation (1 = rest length). */
+    readonly maxStretch: number;
+    /** Frames in which some IK goal was out of reach. */
+    readonly unreachableFrames: number;
+    /** What did not convert losslessly from the source clip. */
+    readonly warnings: readonly string[];
+}
+
+/** What {@link RetargetFileToGlbAsync} wrote. */
+export interface IRetargetFileResult {
+    /** The output path. */
+    readonly output: string;
+    /** Bytes written. */
+    readonly bytes: number;
+    /** The animations in the file, in order. */
+    readonly animations: readonly IRetargetedAnimation[];
+    /** Notes on the target character's bone map (doubtful bones...). */
+    readonly characterWarnings: readonly string[];
+    /** Notes on the export (for example materials that could not be kept). */
+    readonly exportWarnings: readonly string[];
+    /** Milliseconds spent: reading and converting the source, loading the character, baking, exporting and writing. */
+    readonly timings: { readonly sourceMs: number; readonly characterMs: number; readonly bakeMs: number; readonly exportMs: number };
+}
+
+/** Source extensions read as muscle clip files. */
+const MUSCLE_CLIP_EXTENSIONS = [".json", ".bin"];
+/** Source extensions read as motion files. */
+const MOTION_EXTENSIONS = [".bvh", ".glb", ".gltf", ".vrm", ".vrma"];
+/** Target extensions: characters. */
+const CHARACTER_EXTENSIONS = [".glb", ".gltf", ".vrm"];
+/** Most frames per second of the written keys. */
+const MAX_RATE = 10_000;
+/** Largest squash-and-stretch share accepted (as the animator). */
+const MAX_STRETCH = 0.5;
+
+/** Image types by extension, for inlining a .gltf file's external images. */
+const IMAGE_TYPES: Readonly<Record<string, string>> = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".webp": "image/webp",
+    ".ktx2": "image/ktx2",
+};
+
+/** A file's bytes, or a {@link HumanoidError} `FILE_READ` naming it. */
+async function readBytesAsync(file: string, what = "the file"): Promise<Uint8Array> {
+    try {
+        return new Uint8Array(await readFile(file));
+    } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        const why = err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "is a directory" : (err.code ?? err.message);
+        throw new HumanoidError("FILE_READ", `${file}: cannot read ${what} (${why})`);
+    }
+}
+
+/** Fails early, before any conversion, when an input cannot be read: a {@link HumanoidError} `FILE_READ` naming it. */
+async function checkReadableAsync(file: string): Promise<void> {
+    const s = await stat(file).catch((e: NodeJS.ErrnoException) => {
+        throw new HumanoidError("FILE_READ", `${file}: cannot read the file (${e.code === "ENOENT" ? "no such file" : (e.code ?? e.message)})`);
+    });
+    if (s.isDirectory()) throw new HumanoidError("FILE_READ", `${file}: cannot read the file (is a directory)`);
+}
+
+/** Checks the options; throws a {@link HumanoidError} `BAD_OPTION` naming the option. */
+function checkOptions(source: string, target: string, output: string, options: IRetargetFileOptions): void {
+    const ext = (f: string): string => extname(f).toLowerCase();
+    if (![...MUSCLE_CLIP_EXTENSIONS, ...MOTION_EXTENSIONS].includes(ext(source))) {
+        throw new HumanoidError(
+            "UNSUPPORTED_FORMAT",
+            `${source}: unsupported source type '${extname(source) || "(none)"}' (use .muscle.json, .muscle.bin, .bvh, .glb, .gltf, .vrm or .vrma)`,
+        );
+    }
+    if (!CHARACTER_EXTENSIONS.includes(ext(target))) {
+        throw new HumanoidError(
+            "UNSUPPORTED_FORMAT",
+            `${target}: the character (--onto) must be a .glb, .gltf or .vrm file, not '${extname(target) || "(none)"}'`,
+        );
+    }
+    if (ext(output) !== ".glb") {
+        throw new HumanoidError("BAD_OPTION", `-o ${output}: the output is a binary glTF file; name it with .glb`);
+    }
+    const { stretch, frameRate, rootMotion } = options;
+    if (stretch !== undefined && !(Number.isFinite(stretch) && stretch >= 0 && stretch <= MAX_STRETCH)) {
+        throw new HumanoidError("BAD_OPTION", `--stretch must be a share of the limb's length from 0 to ${MAX_STRETCH} (got ${stretch})`);
+    }
+    if (frameRate !== undefined && !(Number.isFinite(frameRate) && frameRate > 0 && frameRate <= MAX_RATE)) {
+        throw new HumanoidError("BAD_OPTION", `--rate must be a number of frames per second above 0 and at most ${MAX_RATE} (got ${frameRate})`);
+    }
+    if (rootMotion !== undefined && !["clip", "in-place", "apply"].includes(rootMotion)) {
+        throw new HumanoidError("BAD_OPTION", `--root-motion must be in-place, clip or apply (got ${JSON.stringify(rootMotion)})`);
+    }
+}
+
+/** The source's clips: a muscle clip file, or every (or the named) clip of a motion file converted on its own avatar. */
+async function readSourceClipsAsync(source: string, options: IRetargetFileOptions): Promise<MuscleClip[]> {
+    if (MUSCLE_CLIP_EXTENSIONS.includes(extname(source).toLowerCase())) {
+        const clip = ParseMuscleClip(await readBytesAsync(source), source);
+        if (options.clip !== undefined && options.clip !== clip.name) {
+            throw new HumanoidError("BAD_OPTION", `${source}: a muscle clip file holds one clip, named '${clip.name}', not '${options.clip}'`);
+        }
+        return [clip];
+    }
+    const converted = await ConvertFileToMuscleClipsAsync(source, { clip: options.clip, tPose: options.tPose, bvh: options.bvh });
+    return converted.map((c) => c.clip);
+}
+
+/**
+ * The JSON text of a .gltf file with its external buffers and images read from disk (relative to
+ * the file) and inlined as data URIs, so Babylon's loader needs no web requests.
+ */
+async function inlineGltfAsync(bytes: Uint8Array, file: string): Promise<string> {
+    let json: { buffers?: Array<{ uri?: string }>; images?: Array<{ uri?: string; mimeType?: string }> };
+    try {
+        json = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (e) {
+        throw new HumanoidError("GLTF_PARSE", `${file}: not a glTF file: its JSON does not parse (${(e as Error).message})`);
+    }
+    const inline = async (entry: { uri?: string } | undefined, what: string, type: string): Promise<void> => {
+        if (!entry || typeof entry.uri !== "string" || entry.uri.startsWith("data:")) return;
+        let uri: string;
+        try {
+            uri = decodeURIComponent(entry.uri);
+        } catch {
+            throw new HumanoidError("GLTF_PARSE", `${file}: ${what}.uri '${entry.uri}' is not a valid URI`);
+        }
+        const data = await readBytesAsync(join(dirname(file), uri), `its ${what} '${uri}'`).catch((e: HumanoidError) => {
+            throw new HumanoidError("FILE_READ", e.message.replace(/^[^:]*: /, `${file}: `));
+        });
+        entry.uri = `data:${type};base64,${Buffer.from(data).toString("base64")}`;
+    };
+    for (const [i, b] of (json.buffers ?? []).entries()) await inline(b, `buffers[${i}]`, "application/octet-stream");
+    for (const [i, im] of (json.images ?? []).entries()) {
+        await inline(im, `images[${i}]`, im?.mimeType ?? IMAGE_TYPES[extname(im?.uri ?? "").toLowerCase()] ?? "application/octet-stream");
+    }
+    return JSON.stringify(json);
+}
+
+/** A character loaded for export: its own NullEngine scene, with materials and textures. */
+interface IExportCharacter {
+    readonly scene: Scene;
+    readonly container: AssetContainer;
+    /** The node of every rig joint, in the order of the avatar's rig. */
+    readonly nodes: readonly TransformNode[];
+    dispose(): void;
+}
+
+/**
+ * Loads the character file again, this time with its materials and textures (the avatar loader
+ * skips them), and finds the node of every rig joint: the same traversal as the avatar's binding,
+ * checked node by node by name and glTF index. Throws a {@link HumanoidError} naming the file.
+ */
+async function loadCharacterForExportAsync(file: string, avatarNodes: readonly TransformNode[]): Promise<IExportCharacter> {
+    const bytes = await readBytesAsync(file);
+    const isGltf = extname(file).toLowerCase() === ".gltf";
+    const source: string | Uint8Array = isGltf ? "data:" + (await inlineGltfAsync(bytes, file)) : bytes;
+    const saved = { log: Logger.Log, warn: Logger.Warn };
+    Logger.Log = () => undefined;
+    Logger.Warn = () => undefined;
+    const engine = new NullEngine();
+    const scene = new Scene(engine);
+    const dispose = (): void => {
+        scene.dispose();
+        engine.dispose();
+    };
+    try {
+        const container = await LoadAssetContainerAsync(source, scene, {
+            name: basename(file),
+            pluginExtension: isGltf ? ".gltf" : ".glb",
+            pluginOptions: {
+                gltf: {
+                    animationStartMode: GLTFLoaderAnimationStartMode.NONE,
+                    preprocessUrlAsync: async (url: string) => {
+                        if (url.startsWith("data:")) return url;
+                        throw new HumanoidError("GLTF_PARSE", `${file}: refers to '${url}', which was not read`);
+                    },
+                },
+            },
+        });
+        const root = container.meshes.find((m) => m.name === "__root__" && !m.parent) ?? container.rootNodes[0];
+        const nodes = root ? BindRigToTransformNode(root, { source: file }).nodes : [];
+        const same =
+            nodes.length === avatarNodes.length &&
+            nodes.every(
+                (n, i) => n.name === avatarNodes[i].name && n.getChildren(undefined, true).length === avatarNodes[i].getChildren(undefined, true).length,
+            );
+        if (!same) throw new HumanoidError("GLTF_PARSE", `${file}: the file's nodes came out differently when loaded with materials`);
+        return { scene, container, nodes, dispose };
+    } catch (e) {
+        dispose();
+        if (e instanceof HumanoidError) throw e;
+        let message = String((e as Error)?.message ?? e);
+        if (typeof source === "string") message = message.split(source).join(basename(file));
+        throw new HumanoidError("GLTF_PARSE", `${file}: Babylon's glTF loader failed: ${message.slice(0, 400)}`);
+    } finally {
+        Logger.Log = saved.log;
+        Logger.Warn = saved.warn;
+    }
+}
+
+/** Names made unique in order: a repeated name gets `-2`, `-3`... */
+function uniqueNames(names: readonly string[]): string[] {
+    const seen = new Map<string, number>();
+    return names.map((name) => {
+        const n = (seen.get(name) ?? 0) + 1;
+        seen.set(name, n);
+        return n === 1 ? name : `${name}-${n}`;
+    });
+}
+
+/**
+ * Retargets motion onto a character and writes the character with the new animation as one GLB
+ * file: the offline "retarget to" of the command line (`babylon-humanoid retarget`).
+ *
+ * The source is a muscle clip file (`.muscle.json` / `.muscle.bin`), a BVH file, or a glTF, VRM or
+ * VRMA file with animations (each converted to a muscle clip on the source's own avatar; `clip`
+ * picks one, default all). The character (`.glb`, `.gltf`, `.vrm`) is loaded with its avatar; each
+ * clip is played on it by a `HumanoidAnimator` (foot IK and planting, squash-and-stretch, root
+ * motion as asked) and baked into one animation ({@link BakeMuscleClipToAnimationGroup}). The file
+ * written holds the character as loaded (nodes, meshes, skin, materials and textures; a VRM's own
+ * extensions are not kept) and only the new animations, not the character file's own clips. Keys
+ * are at each clip's rate (or `frameRate`), linear.
+ *
+ * The output is written whole or not at all (temporary name, then rename). Throws one
+ * {@link HumanoidError} naming the file or option: unreadable or unsupported file, not a humanoid,
+ * no clip of that name, bad option, write failure.
+ * @param source the motion
+ * @param target the character
+ * @param output the GLB to write (its directory must exist)
+ * @param options clip, IK, stretch, root motion, rate, reading options
+ */
+export async function RetargetFileToGlbAsync(source: string, target: string, output: string, options: IRetargetFileOptions = {}): Promise<IRetargetFileResult> {
+    checkOptions(source, target, output, options);
+    await checkReadableAsync(source);
+    await checkReadableAsync(target);
+    let t = performance.now();
+    const lap = (): number => {
+        const now = performance.now();
+        const ms = now - t;
+        t = now;
+        return ms;
+    };
+    const clips = await readSourceClipsAsync(source, options);
+    const sourceMs = lap();
+    const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(target, { tPose: options.tPose, boneMap: options.boneMap });
+    let character: IExportCharacter | null = null;
+    let loadedDisposed = false;
+    const groups: AnimationGroup[] = [];
+    try {
+        const exportWarnings: string[] = [];
+        if (extname(target).toLowerCase() === ".vrm") {
+            exportWarnings.push("written as plain glTF: the VRM extensions (humanoid map, expressions, MToon materials) are not kept");
+        }
+        try {
+            character = await loadCharacterForExportAsync(target, loaded.binding!.nodes);
+            loaded.dispose();
+            loadedDisposed = true;
+        } catch (e) {
+            // The character still goes out, without its materials.
+            exportWarnings.push(`materials and textures not kept: ${(e as Error).message}`);
+        }
+        const container = character?.container ?? loaded.container!;
+        const scene = character?.scene ?? container.scene;
+        const nodes = character?.nodes ?? loaded.binding!.nodes;
+        const characterMs = lap();
+
+        const names = uniqueNames(clips.map((c) => c.name));
+        const animations: IRetargetedAnimation[] = [];
+        for (let i = 0; i < clips.length; i++) {
+            const stats = CreateBakeStats();
+            groups.push(
+                BakeMuscleClipToAnimationGroup(clips[i], avatar, {
+                    targets: nodes,
+                    scene,
+                    name: names[i],
+                    frameRate: options.frameRate,
+                    rootMotion: options.rootMotion === "in-place" ? "in-place" : "clip",
+                    footIK: options.footIK ?? true,
+                    handIK: options.handIK ?? false,
+                    stretch: options.stretch,
+                    stats,
+                }),
+            );
+            animations.push({
+                name: names[i],
+                frames: stats.frames,
+                frameRate: stats.frameRate,
+                durationSeconds: stats.durationSeconds,
+                maxFootErrorMetres: stats.maxFootErrorMetres,
+                maxStretch: stats.maxStretch,
+                unreachableFrames: stats.unreachableFrames,
+                warnings: clips[i].warnings,
+            });
+        }
+        const bakeMs = lap();
+
+        // The character and only the new animations.
+        container.addAllToScene();
+        const exportedNodes = new Set<Node>([...container.transformNodes, ...container.meshes, ...container.cameras, ...container.lights]);
+        const exportedAnimations = new Set<Animation>(groups.flatMap((g) => g.targetedAnimations.map((ta) => ta.animation)));
+        const saved = { log: Logger.Log, warn: Logger.Warn };
+        Logger.Log = () => undefined;
+        Logger.Warn = () => undefined;
+        let bytes: Uint8Array;
+        try {
+            // Loaded here, not on import: the exporter (and its extensions) costs about 0.3 s to load, which other commands need not pay.
+            const { GLTF2Export } = await import("@babylonjs/serializers/glTF/2.0/index.js");
+            const data = await GLTF2Export.GLBAsync(scene, basename(output, extname(output)), {
+                exportWithoutWaitingForScene: true,
+                shouldExportNode: (node) => exportedNodes.has(node),
+                shouldExportAnimation: (animation) => exportedAnimations.has(animation),
+            });
+            const blob = Object.values(data.files)[0];
+            if (!blob) throw new Error("it produced no file");
+            bytes = typeof blob === "string" ? new TextEncoder().encode(blob) : new Uint8Array(await blob.arrayBuffer());
+        } catch (e) {
+            throw new HumanoidError("FILE_WRITE", `${output}: Babylon's glTF exporter failed: ${String((e as Error)?.message ?? e).slice(0, 400)}`);
+        } finally {
+            Logger.Log = saved.log;
+            Logger.Warn = saved.warn;
+        }
+        await WriteFilesAtomicallyAsync([{ path: output, bytes }]);
+        const exportMs = lap();
+        return {
+            output,
+            bytes: bytes.length,
+            animations,
+            characterWarnings: avatar.warnings,
+            exportWarnings,
+            timings: { sourceMs, characterMs, bakeMs, exportMs },
+        };
+    } finally {
+        for (const g of groups) g.dispose();
+        character?.dispose();
+        if (!loadedDisposed) loaded.dispose();
+    }
+}
