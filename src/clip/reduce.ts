@@ -7,13 +7,12 @@ const FLOAT32_EPSILON = 1.1920928955078125e-7;
  * Keyframe reduction of one curve sampled on a frame grid, with an error bound: the curve the
  * returned keys make (cubic Hermite, see `IMuscleCurve`) is within `tolerance` of every sample.
  *
- * First a linear pass, O(n) ("swing door" / fan): from the last key, keep the range of slopes that
- * pass within `tolerance` of every sample so far; when the next sample closes that range, put a key
- * on the previous frame, on the line of the middle slope (keys may sit up to `tolerance` off the
- * samples). Then the smooth curve through those keys is checked on every sample, and the worst
- * sample of each segment that misses becomes a key, until none misses (each round is O(n); a few
- * rounds at most on motion data). A curve that stays within `tolerance` of one value becomes a
- * single key.
+ * First a linear pass, O(n) ("swing door" / fan), chooses the key frames: from the last key, keep
+ * the range of slopes that pass within `tolerance` of every sample so far; when the next sample
+ * closes that range, put a key on the previous frame. Keys take the samples' values. Then the smooth
+ * curve through the keys is checked on every sample, and the worst sample of each segment that
+ * misses becomes a key, until none misses (the first round is O(n), later ones only look near new
+ * keys). A curve that stays within `tolerance` of one value becomes a single key.
  * @param samples the value at every frame (at least one)
  * @param tolerance largest allowed error, in the curve's unit (>= 0; 0 keeps every change of slope)
  */
@@ -34,7 +33,6 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
         return { frames: Uint32Array.of(0), values: Float32Array.of(n === 1 ? samples[0] : (lo + hi) / 2) };
     }
     const frames: number[] = [0];
-    const values: number[] = [samples[0]];
     let anchor = 0;
     let anchorValue = samples[0];
     let minSlope = -Infinity;
@@ -55,18 +53,20 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
         anchorValue += ((minSlope + maxSlope) / 2) * (end - anchor);
         anchor = end;
         frames.push(end);
-        values.push(anchorValue);
         minSlope = samples[k] - tol - anchorValue;
         maxSlope = samples[k] + tol - anchorValue;
     }
     frames.push(n - 1);
-    values.push(anchorValue + ((minSlope + maxSlope) / 2) * (n - 1 - anchor));
-    // The smooth curve through the keys: add the worst missed sample of each segment until none misses.
-    let keyFrames = Uint32Array.from(frames);
-    let keyValues = Float32Array.from(values);
+    // The smooth curve through the keys, which go on the samples: add the worst missed sample of
+    // each segment until none misses. A segment's curve depends on keys k-1..k+2, so after the first
+    // round only segments near a new key are checked again.
+    let keyFrames = frames;
+    let check: boolean[] | null = null;
     for (;;) {
+        const keyValues = Float32Array.from(keyFrames, (f) => samples[f]);
         const add: number[] = [];
         for (let k = 0; k < keyFrames.length - 1; k++) {
+            if (check && !check[k]) continue;
             let worst = tol;
             let at = -1;
             for (let f = keyFrames[k] + 1; f < keyFrames[k + 1]; f++) {
@@ -78,12 +78,12 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
             }
             if (at >= 0) add.push(at);
         }
-        if (!add.length) return { frames: keyFrames, values: keyValues };
-        const merged = new Map<number, number>();
-        keyFrames.forEach((f, i) => merged.set(f, keyValues[i]));
-        for (const f of add) merged.set(f, samples[f]);
-        const order = [...merged.keys()].sort((a, b) => a - b);
-        keyFrames = Uint32Array.from(order);
-        keyValues = Float32Array.from(order, (f) => merged.get(f)!);
+        if (!add.length) return { frames: Uint32Array.from(keyFrames), values: keyValues };
+        const added = new Set(add);
+        keyFrames = [...keyFrames, ...add].sort((a, b) => a - b);
+        check = keyFrames.map((_, k) => {
+            for (let i = Math.max(0, k - 1); i <= Math.min(keyFrames.length - 1, k + 2); i++) if (added.has(keyFrames[i])) return true;
+            return false;
+        });
     }
 }
