@@ -14,6 +14,15 @@ import { SampleWalkBvh } from "../samples/sampleMotion.js";
 import { ParseMuscleClip, SerializeMuscleClipToBinary } from "../clip/clipFile.js";
 import { FootContact, MuscleClipSampler } from "../clip/muscleClip.js";
 import { ConvertBvhToMuscleClip } from "../io/bvhClip.js";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { CreateTransformNodesFromRig } from "../io/rigNodes.js";
+import { MeasureQualityPairAsync } from "../node/qualityReport.js";
+import { RetargetFileToGlbAsync } from "../node/retargetFile.js";
+import type { ISampleCharacterSpec } from "../samples/sampleCharacters.js";
 
 /** One line per fact, for the demo's report. */
 function describeAvatar(title: string, avatar: HumanoidAvatar, extra: string): string[] {
@@ -141,6 +150,73 @@ export function RunDemo(): string {
     }
     out.push(...muscleDemo(avatars), "");
     out.push(...clipDemo(avatars), "");
-    out.push("Next: `babylon-humanoid inspect <file>` and `babylon-humanoid convert <files...>` on your own GLB, glTF, VRM or BVH files.");
     return out.join("\n");
+}
+
+/** A built-in sample character written as a GLB file (its skeleton as nodes, no mesh). */
+export async function WriteSampleCharacterGlbAsync(spec: ISampleCharacterSpec, file: string): Promise<void> {
+    const saved = { log: Logger.Log, warn: Logger.Warn };
+    Logger.Log = () => undefined;
+    Logger.Warn = () => undefined;
+    const engine = new NullEngine();
+    try {
+        const scene = new Scene(engine);
+        CreateTransformNodesFromRig(BuildSampleRig(spec), scene);
+        const { GLTF2Export } = await import("@babylonjs/serializers/glTF/2.0/index.js");
+        const data = await GLTF2Export.GLBAsync(scene, spec.name, { exportWithoutWaitingForScene: true });
+        const blob = Object.values(data.files)[0] as Blob;
+        await writeFile(file, new Uint8Array(await blob.arrayBuffer()));
+    } finally {
+        engine.dispose();
+        Logger.Log = saved.log;
+        Logger.Warn = saved.warn;
+    }
+}
+
+/**
+ * The main job end to end on built-in samples: the sample walk written as a BVH (mocap on a
+ * CMU-style skeleton, Z-up inches) is converted and retargeted onto the chibi sample (big head,
+ * short legs), written as a GLB any glTF viewer plays, and measured against Babylon's own
+ * AnimatorAvatar on the same pair. Files go to `outputDir`. Returns the report lines.
+ */
+export async function RunRetargetDemoAsync(outputDir: string): Promise<string[]> {
+    await mkdir(outputDir, { recursive: true });
+    const source = SampleCharacters[SampleCharacters.length - 1];
+    const target = SampleCharacters.find((s) => s.name.includes("chibi")) ?? SampleCharacters[0];
+    const bvhFile = join(outputDir, "sample-walk.bvh");
+    const characterFile = join(outputDir, `${target.name}.glb`);
+    const outFile = join(outputDir, `sample-walk-on-${target.name}.glb`);
+    await writeFile(bvhFile, SampleWalkBvh(source, { upAxis: "z", units: "inches" }));
+    await WriteSampleCharacterGlbAsync(target, characterFile);
+    const result = await RetargetFileToGlbAsync(bvhFile, characterFile, outFile);
+    const a = result.animations[0];
+    const lines = [
+        `Retarget, end to end: ${bvhFile} (${source.name}, ${source.height} m) onto ${characterFile} (${target.name}, ${target.height} m ${target.build})`,
+        `  -> ${outFile}: ${result.bytes} bytes, ${a.frames} frames at ${Number(a.frameRate.toFixed(2))} fps; feet within ${(1000 * a.maxFootErrorMetres).toFixed(1)} mm of their goals, ` +
+            `limbs at most ${(100 * (a.maxStretch - 1)).toFixed(1)}% stretched, ${a.unreachableFrames} frames out of reach`,
+    ];
+    const q = await MeasureQualityPairAsync(bvhFile, characterFile);
+    const rows: Array<[string, (r: NonNullable<typeof q.animatorAvatar>) => number, number]> = [
+        ["foot skating (leg lengths per contact second)", (r) => r.footSkate, 4],
+        ["planted feet off the ground (leg lengths)", (r) => r.contactHeightError, 4],
+        ["feet and hands off the scaled goals (leg lengths)", (r) => r.goalError, 4],
+        ["longest limb (x rest length)", (r) => r.maxStretch, 3],
+        ["limb directions vs the source (deg)", (r) => r.poseErrorDeg, 2],
+        ["jerk vs the source's", (r) => r.jerkRatio, 2],
+    ];
+    lines.push(`  quality (${q.frames} frames)                          ours    Babylon's AnimatorAvatar`);
+    for (const [name, get, digits] of rows) {
+        lines.push(
+            `    ${name.padEnd(50)} ${get(q.ours).toFixed(digits).padStart(8)}  ${q.animatorAvatar ? get(q.animatorAvatar).toFixed(digits).padStart(8) : "n/a"}`,
+        );
+    }
+    lines.push(`  Open ${outFile} in any glTF viewer (or the playground) to watch it.`);
+    return lines;
+}
+
+/** {@link RunDemo}, then {@link RunRetargetDemoAsync} into `outputDir`. */
+export async function RunFullDemoAsync(outputDir = "demo-output"): Promise<string> {
+    const text = RunDemo();
+    const retarget = await RunRetargetDemoAsync(outputDir);
+    return [text, ...retarget, "", "Next: `babylon-humanoid inspect`, `convert` and `retarget` on your own GLB, glTF, VRM or BVH files."].join("\n");
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
-import { RunDemo } from "./demo.js";
+import { RunFullDemoAsync } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
 import { RunConvertAsync } from "./convert.js";
 import { RunRetargetAsync } from "./retarget.js";
@@ -78,10 +78,11 @@ program
 
 program
     .command("demo")
-    .description("Run the demo on the built-in sample characters (no files needed).")
-    .action(() => {
+    .description("Run the demo on the built-in sample characters (no files needed); writes its files to ./demo-output.")
+    .option("-o, --output <dir>", "where to write the demo's BVH and GLB files", "demo-output")
+    .action(async (opts: { output: string }) => {
         try {
-            process.stdout.write(RunDemo() + "\n");
+            process.stdout.write((await RunFullDemoAsync(opts.output)) + "\n");
         } catch (e) {
             fail("demo", e);
         }

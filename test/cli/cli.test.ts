@@ -47,8 +47,9 @@ describe("babylon-humanoid CLI", () => {
         expect(r.stderr).toMatch(new RegExp(`^babylon-humanoid: ${glb}: not a glTF file: its JSON does not parse`));
     });
 
-    it("runs the demo on the built-in samples", () => {
-        const r = cli("demo");
+    it("runs the demo on the built-in samples, end to end: converts, retargets onto the chibi, writes the GLB, measures", () => {
+        const dir = mkdtempSync(join(tmpdir(), "bh-demo-"));
+        const r = cli("demo", "-o", dir);
         expect(r.code).toBe(0);
         for (const name of ["sample-mixamo-tpose", "sample-unreal-apose", "sample-chibi-unnamed", "sample-cmu-arms-down"]) {
             expect(r.stdout).toContain(name);
@@ -65,6 +66,12 @@ describe("babylon-humanoid CLI", () => {
         }
         expect(r.stdout).toMatch(/-> muscle clip: 161 curves, \d+ keys within 0\.1 deg, \d+ bytes binary \(\d+% of the BVH\), loop true/);
         expect(r.stdout.match(/feet 0\.\d\d m apart front to back/g)).toHaveLength(4);
+        // The retarget: a GLB written, feet on their goals, and less foot skating than AnimatorAvatar.
+        expect(r.stdout).toMatch(/-> .*sample-walk-on-sample-chibi-unnamed\.glb: \d+ bytes, 67 frames at 30 fps; feet within 0\.\d mm of their goals/);
+        expect(readdirSync(dir).sort()).toEqual(["sample-chibi-unnamed.glb", "sample-walk-on-sample-chibi-unnamed.glb", "sample-walk.bvh"]);
+        const [, ours, theirs] = /foot skating \(leg lengths per contact second\)\s+([\d.]+)\s+([\d.]+)/.exec(r.stdout) ?? [];
+        expect(Number(ours)).toBeLessThan(Number(theirs) / 5);
+        rmSync(dir, { recursive: true, force: true });
     });
 });
 

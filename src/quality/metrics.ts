@@ -1,0 +1,296 @@
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.js";
+import { HumanPose } from "../muscle/humanPose.js";
+import { MuscleSetup } from "../muscle/setup.js";
+import { ComputeLegLength, MeasureFootSkate } from "./footSkate.js";
+
+const B = HumanBone;
+
+/** A motion recorded on a character: every rig joint's world position (rig space, metres) per frame. */
+export interface IMotionRecording {
+    /** The character's avatar (its rig's joints are the ones recorded). */
+    readonly avatar: HumanoidAvatar;
+    /** Frames per second. */
+    readonly frameRate: number;
+    /** Per frame, 3 floats per rig joint, in `avatar.rig.joints` order. */
+    readonly positions: readonly Float32Array[];
+}
+
+/** The headline figures of one retarget (see docs/metrics.md for the formulas and thresholds). */
+export interface IRetargetQualitySummary {
+    /** Horizontal drift of the standing foot point on the source's contact frames, leg lengths per contact second. */
+    footSkate: number;
+    /** Mean distance of planted feet from the ground (float or sink), leg lengths. */
+    contactHeightError: number;
+    /** Mean distance of ankles and wrists from the source's IK goals scaled to the target, leg lengths. */
+    goalError: number;
+    /** Longest limb over all frames, as a share of its rest length (1 = never stretched). */
+    maxStretch: number;
+    /** Mean angle between limb-segment directions of source and target in their body frames, degrees. */
+    poseErrorDeg: number;
+    /** RMS jerk of the target's joints over the source's, both in their own scales (1 = as smooth as the source). */
+    jerkRatio: number;
+}
+
+/** Everything measured on one retarget: the summary and what the report plots. */
+export interface IRetargetQuality extends IRetargetQualitySummary {
+    /** Frames compared. */
+    frames: number;
+    /** Frames per second. */
+    frameRate: number;
+    /** Share of the source's contact frames where the standing point slides faster than 0.5 m/s at a 0.9 m leg. */
+    slidingShare: number;
+    /** Share of frames with a limb more than 0.1% longer than at rest. */
+    stretchShare: number;
+    /** Mean horizontal distance between the target's and the source's hips paths (each from its start, in its own scale), CoM heights. */
+    rootTrajectoryError: number;
+    /** Mean angle per limb segment, degrees (segment name -> angle). */
+    segmentErrorDeg: Record<string, number>;
+    /** Per frame: height of the lowest point of each foot above its T-pose height, metres ([left, right]). */
+    footHeight: [Float32Array, Float32Array];
+    /** Per frame: horizontal speed of the standing point of each foot, m/s ([left, right]). */
+    footSpeed: [Float32Array, Float32Array];
+    /** Per frame: the clip's foot contacts (FootContact bits). */
+    contacts: Uint8Array;
+    /** Per frame: the longest limb as a share of its rest length. */
+    stretch: Float32Array;
+    /** Per frame: the mean goal error, leg lengths. */
+    goalErrorPerFrame: Float32Array;
+}
+
+/** Limb segments compared for pose fidelity: name, from bone, to bone. */
+const SEGMENTS: ReadonlyArray<readonly [string, HumanBone, HumanBone]> = [
+    ["spine", B.Hips, B.Head],
+    ["left upper arm", B.LeftUpperArm, B.LeftLowerArm],
+    ["left forearm", B.LeftLowerArm, B.LeftHand],
+    ["right upper arm", B.RightUpperArm, B.RightLowerArm],
+    ["right forearm", B.RightLowerArm, B.RightHand],
+    ["left thigh", B.LeftUpperLeg, B.LeftLowerLeg],
+    ["left shin", B.LeftLowerLeg, B.LeftFoot],
+    ["right thigh", B.RightUpperLeg, B.RightLowerLeg],
+    ["right shin", B.RightLowerLeg, B.RightFoot],
+    ["left foot", B.LeftFoot, B.LeftToes],
+    ["right foot", B.RightFoot, B.RightToes],
+];
+
+const LIMBS: ReadonlyArray<readonly [HumanBone, HumanBone, HumanBone]> = [
+    [B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot],
+    [B.RightUpperLeg, B.RightLowerLeg, B.RightFoot],
+    [B.LeftUpperArm, B.LeftLowerArm, B.LeftHand],
+    [B.RightUpperArm, B.RightLowerArm, B.RightHand],
+];
+
+const GOALS: readonly HumanBone[] = [B.LeftFoot, B.RightFoot, B.LeftHand, B.RightHand];
+
+/** A joint's position at a frame. */
+function at(rec: IMotionRecording, frame: number, joint: number, out: Vector3): Vector3 {
+    const p = rec.positions[frame];
+    return out.set(p[3 * joint], p[3 * joint + 1], p[3 * joint + 2]);
+}
+
+/** The body frame (right, up, forward) of a recording at a frame, from the upper legs and arms (as the muscle space's body orientation). */
+function bodyFrame(rec: IMotionRecording, frame: number, right: Vector3, up: Vector3, fwd: Vector3): void {
+    const a = rec.avatar;
+    const lul = at(rec, frame, a.getJoint(B.LeftUpperLeg), new Vector3());
+    const rul = at(rec, frame, a.getJoint(B.RightUpperLeg), new Vector3());
+    const lua = at(rec, frame, a.getJoint(B.LeftUpperArm), new Vector3());
+    const rua = at(rec, frame, a.getJoint(B.RightUpperArm), new Vector3());
+    const left = lul.subtract(rul).normalize().add(lua.subtract(rua).normalize()).normalize();
+    const u = lua.add(rua).subtract(lul).subtract(rul);
+    u.subtractInPlace(left.scale(Vector3.Dot(u, left))).normalize();
+    up.copyFrom(u);
+    Vector3.CrossToRef(up, left, fwd);
+    fwd.normalize();
+    right.copyFrom(left).scaleInPlace(-1);
+}
+
+/**
+ * Measures a retarget: the target's recorded motion against the source's and the clip's (contacts,
+ * IK goals). Both recordings are on the clip's frame grid (frame f = f / frameRate seconds); the
+ * shorter one sets the frames compared. Cold path; allocates. Formulas in docs/metrics.md.
+ * @param source the source motion on its own skeleton
+ * @param target the retargeted motion on the target character
+ * @param clip the source converted to a muscle clip (contacts, goals)
+ */
+export function MeasureRetargetQuality(source: IMotionRecording, target: IMotionRecording, clip: MuscleClip): IRetargetQuality {
+    const frames = Math.min(source.positions.length, target.positions.length, clip.frameCount);
+    const rate = target.frameRate;
+    const ta = target.avatar;
+    const sa = source.avatar;
+    const ts = MuscleSetup.For(ta);
+    const ss = MuscleSetup.For(sa);
+    const leg = ComputeLegLength(ta);
+    const up = ta.frame.up;
+    const v = new Vector3();
+    const w = new Vector3();
+
+    // Foot skating and heights: the ankle and the toes of each foot.
+    const footPoints = [
+        [B.LeftFoot, B.LeftToes],
+        [B.RightFoot, B.RightToes],
+    ].map((bones) => bones.map((b) => ta.getJoint(b)).filter((j) => j >= 0));
+    const restHeight = (j: number): number => Vector3.Dot(ta.referenceWorld.positions[j].subtract(ts.groundOrigin), up);
+    const tracks = footPoints.map((joints) =>
+        joints.map((j) => {
+            const t = new Float32Array(3 * frames);
+            for (let f = 0; f < frames; f++) at(target, f, j, v).toArray(t, 3 * f);
+            return t;
+        }),
+    );
+    const contactsOf = (bit: number): Uint8Array => Uint8Array.from(clip.contacts.subarray(0, frames), (c) => c & bit);
+    const skates = [1, 2].map((bit, s) => MeasureFootSkate(tracks[s], contactsOf(bit), rate, leg, up));
+    const contactSeconds = skates[0].contactSeconds + skates[1].contactSeconds;
+    const footSkate = contactSeconds > 0 ? (skates[0].pathLength + skates[1].pathLength) / leg / contactSeconds : 0;
+    const intervals = skates[0].contactIntervals + skates[1].contactIntervals;
+    const slidingShare = intervals > 0 ? (skates[0].slidingIntervals + skates[1].slidingIntervals) / intervals : 0;
+    const footHeight: [Float32Array, Float32Array] = [new Float32Array(frames), new Float32Array(frames)];
+    const footSpeed: [Float32Array, Float32Array] = [new Float32Array(frames), new Float32Array(frames)];
+    let heightSum = 0;
+    let heightCount = 0;
+    for (let s = 0; s < 2; s++) {
+        for (let f = 0; f < frames; f++) {
+            let h = Infinity;
+            let speed = Infinity;
+            footPoints[s].forEach((j, p) => {
+                h = Math.min(h, Vector3.Dot(at(target, f, j, v).subtractInPlace(ts.groundOrigin), up) - restHeight(j));
+                if (f > 0) {
+                    const t = tracks[s][p];
+                    v.set(t[3 * f] - t[3 * f - 3], t[3 * f + 1] - t[3 * f - 2], t[3 * f + 2] - t[3 * f - 1]);
+                    v.subtractInPlace(up.scale(Vector3.Dot(v, up)));
+                    speed = Math.min(speed, v.length() * rate);
+                }
+            });
+            footHeight[s][f] = h;
+            footSpeed[s][f] = f > 0 ? speed : 0;
+            if (clip.contacts[f] & (s === 0 ? 1 : 2)) {
+                heightSum += Math.abs(h);
+                heightCount++;
+            }
+        }
+    }
+
+    // Goals: the clip's IK goals scaled to the target (its floor on the target's ground).
+    const sampler = new MuscleClipSampler(clip);
+    const pose = new HumanPose();
+    const goalErrorPerFrame = new Float32Array(frames);
+    let goalSum = 0;
+    for (let f = 0; f < frames; f++) {
+        sampler.sampleFrameToRef(f, pose);
+        pose.bodyPosition.y -= clip.groundHeight;
+        let sum = 0;
+        for (let g = 0; g < 4; g++) {
+            pose.goalPositions[g].applyRotationQuaternionToRef(pose.bodyRotation, v).addInPlace(pose.bodyPosition);
+            v.scaleInPlace(ts.scale).applyRotationQuaternionInPlace(ts.c0).addInPlace(ts.groundOrigin);
+            sum += Vector3.Distance(v, at(target, f, ta.getJoint(GOALS[g]), w)) / leg;
+        }
+        goalErrorPerFrame[f] = sum / 4;
+        goalSum += sum / 4;
+    }
+
+    // Stretch.
+    const rest = LIMBS.map(([a, b, c]) => {
+        const p = ta.referenceWorld.positions;
+        return Vector3.Distance(p[ta.getJoint(a)], p[ta.getJoint(b)]) + Vector3.Distance(p[ta.getJoint(b)], p[ta.getJoint(c)]);
+    });
+    const stretch = new Float32Array(frames);
+    let stretched = 0;
+    const pa = new Vector3();
+    const pb = new Vector3();
+    const pc = new Vector3();
+    for (let f = 0; f < frames; f++) {
+        let most = 0;
+        LIMBS.forEach(([a, b, c], l) => {
+            at(target, f, ta.getJoint(a), pa);
+            at(target, f, ta.getJoint(b), pb);
+            at(target, f, ta.getJoint(c), pc);
+            most = Math.max(most, (Vector3.Distance(pa, pb) + Vector3.Distance(pb, pc)) / rest[l]);
+        });
+        stretch[f] = most;
+        if (most > 1.001) stretched++;
+    }
+
+    // Pose fidelity: segment directions in each body's own frame.
+    const segments = SEGMENTS.filter(([, a, b]) => ta.getJoint(a) >= 0 && ta.getJoint(b) >= 0 && sa.getJoint(a) >= 0 && sa.getJoint(b) >= 0);
+    const segmentSum = new Float64Array(segments.length);
+    const sr = new Vector3();
+    const su = new Vector3();
+    const sf = new Vector3();
+    const tr = new Vector3();
+    const tu = new Vector3();
+    const tf = new Vector3();
+    const ds = new Vector3();
+    const dt = new Vector3();
+    for (let f = 0; f < frames; f++) {
+        bodyFrame(source, f, sr, su, sf);
+        bodyFrame(target, f, tr, tu, tf);
+        segments.forEach(([, a, b], k) => {
+            at(source, f, sa.getJoint(b), v).subtractInPlace(at(source, f, sa.getJoint(a), w));
+            ds.set(Vector3.Dot(v, sr), Vector3.Dot(v, su), Vector3.Dot(v, sf)).normalize();
+            at(target, f, ta.getJoint(b), v).subtractInPlace(at(target, f, ta.getJoint(a), w));
+            dt.set(Vector3.Dot(v, tr), Vector3.Dot(v, tu), Vector3.Dot(v, tf)).normalize();
+            const c = Math.max(-1, Math.min(1, Vector3.Dot(ds, dt)));
+            segmentSum[k] += (Math.acos(c) * 180) / Math.PI;
+        });
+    }
+    const segmentErrorDeg: Record<string, number> = {};
+    segments.forEach(([name], k) => (segmentErrorDeg[name] = segmentSum[k] / Math.max(1, frames)));
+    const poseErrorDeg = segments.length ? segmentSum.reduce((x, y) => x + y, 0) / segments.length / Math.max(1, frames) : 0;
+
+    // Jerk: RMS third difference of the body's joints (no fingers), each in its own scale.
+    const bodyBones = HumanBoneNames.map((_, b) => b as HumanBone).filter((b) => !IsFingerBone(b) && ta.getJoint(b) >= 0 && sa.getJoint(b) >= 0);
+    const jerk = (rec: IMotionRecording, scale: number): number => {
+        let sum = 0;
+        let n = 0;
+        for (const b of bodyBones) {
+            const j = rec.avatar.getJoint(b);
+            for (let f = 3; f < frames; f++) {
+                for (let c = 0; c < 3; c++) {
+                    const x = (k: number): number => rec.positions[f - k][3 * j + c];
+                    const d = (x(0) - 3 * x(1) + 3 * x(2) - x(3)) / scale;
+                    sum += d * d;
+                }
+                n++;
+            }
+        }
+        return n ? Math.sqrt(sum / n) : 0;
+    };
+    const sourceJerk = jerk(source, ss.scale);
+    const jerkRatio = sourceJerk > 0 ? jerk(target, ts.scale) / sourceJerk : 1;
+
+    // Root path: the hips on the ground plane, from their start, in each character's canonical frame and scale.
+    const path = (rec: IMotionRecording, setup: MuscleSetup, f: number, out: Vector3): Vector3 =>
+        at(rec, f, rec.avatar.getJoint(B.Hips), out)
+            .subtractInPlace(setup.groundOrigin)
+            .applyRotationQuaternionInPlace(setup.c0Inverse)
+            .scaleInPlace(1 / setup.scale);
+    const s0 = path(source, ss, 0, new Vector3());
+    const t0 = path(target, ts, 0, new Vector3());
+    let rootSum = 0;
+    for (let f = 0; f < frames; f++) {
+        path(source, ss, f, v).subtractInPlace(s0);
+        path(target, ts, f, w).subtractInPlace(t0);
+        rootSum += Math.hypot(v.x - w.x, v.z - w.z);
+    }
+
+    return {
+        frames,
+        frameRate: rate,
+        footSkate,
+        slidingShare,
+        contactHeightError: heightCount ? heightSum / heightCount / leg : 0,
+        goalError: frames ? goalSum / frames : 0,
+        maxStretch: stretch.reduce((a, b) => Math.max(a, b), 0),
+        stretchShare: frames ? stretched / frames : 0,
+        poseErrorDeg,
+        segmentErrorDeg,
+        jerkRatio,
+        rootTrajectoryError: frames ? rootSum / frames : 0,
+        footHeight,
+        footSpeed,
+        contacts: clip.contacts.slice(0, frames),
+        stretch,
+        goalErrorPerFrame,
+    };
+}
