@@ -164,7 +164,7 @@ export {
     type RootMotionMode,
     type IClipPlayOptions,
 } from "./runtime/clipPlayer.js";
-export { HumanoidFootPlanting, DEFAULT_CONTACT_BLEND_SECONDS } from "./runtime/footPlanting.js";
+export { HumanoidFootPlanting, DEFAULT_CONTACT_BLEND_SECONDS, DEFAULT_TOUCHDOWN_SECONDS } from "./runtime/footPlanting.js";
 export { HumanoidRigWriter, type HumanoidJointTarget, type HumanoidTargets } from "./plugin/rigTargets.js";
 export {
     HumanoidAnimator,

@@ -9,6 +9,7 @@ import { RunFullDemoAsync } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
 import { RunConvertAsync } from "./convert.js";
 import { RunRetargetAsync } from "./retarget.js";
+import { RunReportAsync } from "./report.js";
 import { ErrorLine } from "./errorLine.js";
 
 /** This package's version, from the nearest package.json above this file (src/ or dist/lib/). */
@@ -166,6 +167,25 @@ program
             }
         },
     );
+
+program
+    .command("report")
+    .description(
+        "Retarget every source onto every target with this library and with Babylon's AnimatorAvatar, and write an HTML page of quality figures and plots.",
+    )
+    .argument("<sources...>", "motion files (.bvh, or .glb/.gltf/.vrm/.vrma with animations)")
+    .requiredOption("--onto <targets...>", "characters (any file with a skeleton; a BVH too: a clip onto its own rig is the self round trip)")
+    .requiredOption("-o, --output <report.html>", "the HTML page to write")
+    .option("--json <out.json>", "also write the summary figures as JSON")
+    .option("--clip <name>", "the clip of glTF sources (default: their first)")
+    .option("--no-animator-avatar", "skip Babylon's AnimatorAvatar (faster)")
+    .action(async (sources: string[], opts: { onto: string[]; output: string; json?: string; clip?: string; animatorAvatar: boolean }) => {
+        try {
+            process.exitCode = await RunReportAsync(sources, opts, { err: (s) => process.stderr.write(s), out: (s) => process.stdout.write(s) });
+        } catch (e) {
+            fail(opts.output, e);
+        }
+    });
 
 program
     .command("retarget")

@@ -1,7 +1,10 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { basename } from "node:path";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { ConvertRigPosesToMuscleClip, type IRigPoseSource } from "../clip/convert.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
@@ -12,7 +15,9 @@ import { BvhPoseSource } from "../io/bvhClip.js";
 import { CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.js";
 import { HumanoidAnimator } from "../plugin/humanoidAnimator.js";
 import { MeasureRetargetQuality, type IMotionRecording, type IRetargetQuality } from "../quality/metrics.js";
+import { QualityReportJson, RenderQualityReportHtml } from "../quality/reportHtml.js";
 import { RetargetWithAnimatorAvatarAsync } from "./animatorAvatarBaseline.js";
+import { WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync } from "./loadAvatar.js";
 import { LoadRigFromFileAsync } from "./loadFile.js";
 
@@ -118,7 +123,10 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
             let nodes = target.loaded.binding?.nodes;
             let scene: Scene | null = null;
             if (!nodes) {
+                const saved = Logger.Log;
+                Logger.Log = () => undefined; // the engine's banner
                 scene = new Scene(new NullEngine());
+                Logger.Log = saved;
                 nodes = CreateTransformNodesFromRig(target.avatar.rig, scene).nodes;
             }
             oursMotion = RecordHumanoidRetarget(clip, target.avatar, nodes);
@@ -151,4 +159,65 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
     } finally {
         source.dispose();
     }
+}
+
+/** Options of {@link BuildQualityReportAsync}. */
+export interface IQualityReportOptions extends IQualityPairOptions {
+    /** Called after each pair with how many are done and how many there are. */
+    onProgress?: (done: number, total: number, pair: IQualityPair | null, error: Error | null) => void;
+}
+
+/** What {@link BuildQualityReportAsync} measured: the pairs, and the pairs that failed with why. */
+export interface IQualityReport {
+    /** Measured pairs, sources outer, targets inner. */
+    readonly pairs: IQualityPair[];
+    /** Pairs that could not be measured: source, target and the error message. */
+    readonly failures: Array<{ source: string; target: string; message: string }>;
+}
+
+/**
+ * Measures every source onto every target (see {@link MeasureQualityPairAsync}). A pair that
+ * fails (a file that does not load, a skeleton that is not humanoid) is reported in `failures`; the
+ * others go on.
+ */
+export async function BuildQualityReportAsync(
+    sources: readonly string[],
+    targets: readonly string[],
+    options: IQualityReportOptions = {},
+): Promise<IQualityReport> {
+    const pairs: IQualityPair[] = [];
+    const failures: Array<{ source: string; target: string; message: string }> = [];
+    const total = sources.length * targets.length;
+    for (const source of sources) {
+        for (const target of targets) {
+            try {
+                const pair = await MeasureQualityPairAsync(source, target, options);
+                pairs.push(pair);
+                options.onProgress?.(pairs.length + failures.length, total, pair, null);
+            } catch (e) {
+                failures.push({ source, target, message: (e as Error).message });
+                options.onProgress?.(pairs.length + failures.length, total, null, e as Error);
+            }
+        }
+    }
+    return { pairs, failures };
+}
+
+/** The uPlot library's script and style, read from its package (inlined into the report). */
+export async function ReadUplotAsync(): Promise<{ js: string; css: string }> {
+    const require = createRequire(import.meta.url);
+    const js = await readFile(require.resolve("uplot/dist/uPlot.iife.min.js"), "utf8");
+    const css = await readFile(require.resolve("uplot/dist/uPlot.min.css"), "utf8");
+    return { js, css };
+}
+
+/**
+ * Writes a report: the HTML page (see `RenderQualityReportHtml`) and, when asked, the JSON of the
+ * summary figures. Both are written whole or not at all.
+ */
+export async function WriteQualityReportAsync(report: IQualityReport, html: string, json?: string): Promise<void> {
+    const page = RenderQualityReportHtml(report.pairs, await ReadUplotAsync());
+    const files = [{ path: html, bytes: new TextEncoder().encode(page) }];
+    if (json) files.push({ path: json, bytes: new TextEncoder().encode(JSON.stringify(QualityReportJson(report.pairs), null, 2) + "\n") });
+    await WriteFilesAtomicallyAsync(files);
 }

@@ -7,6 +7,11 @@ import type { HumanoidRigSolver } from "./rigSolver.js";
 
 /** Default time a released foot takes to go back to the clip's own path, seconds. */
 export const DEFAULT_CONTACT_BLEND_SECONDS = 0.2;
+/**
+ * Default time a foot that touches down takes to come to a stop, seconds: 0, it stops at once. A
+ * longer ease-in (0.1 s) takes some jerk out of landings but lets the foot slide that long.
+ */
+export const DEFAULT_TOUCHDOWN_SECONDS = 0;
 /** The foot pivots on its toes once they are this much lower (relative to the T-pose) than the ankle, avatar scales. */
 const PIVOT_SWITCH = 0.01;
 
@@ -28,7 +33,9 @@ function turnToRef(v: Vector3, yaw: number, out: Vector3): Vector3 {
 /**
  * Keeps feet planted while the clip says they are in contact: the point the foot stands on (the
  * ankle, or the toes once the heel lifts) is held where it touched the ground, horizontally, so
- * neither the source's own slide nor rounding moves it; height and rotation stay the clip's. On
+ * neither the source's own slide nor rounding moves it (the hold may ease in over
+ * {@link touchdownSeconds}, so a foot that lands still moving slows down smoothly); height and
+ * rotation stay the clip's. On
  * release the foot eases back onto the clip's path over {@link blendSeconds}. Works in the
  * ground's frame, so it holds in every root-motion mode (in place the ground slides under the
  * character). Allocation-free after construction.
@@ -36,6 +43,8 @@ function turnToRef(v: Vector3, yaw: number, out: Vector3): Vector3 {
 export class HumanoidFootPlanting {
     /** Seconds a released foot takes to rejoin the clip's path. Default {@link DEFAULT_CONTACT_BLEND_SECONDS}. */
     public blendSeconds = DEFAULT_CONTACT_BLEND_SECONDS;
+    /** Seconds over which a foot that touches down comes to a stop (the hold eases in). Default {@link DEFAULT_TOUCHDOWN_SECONDS}. */
+    public touchdownSeconds = DEFAULT_TOUCHDOWN_SECONDS;
     /** Per foot (left, right): planted now. */
     public readonly planted = [false, false];
     /** Per foot: the ground point held (canonical ground frame, avatar scales). */
@@ -46,6 +55,9 @@ export class HumanoidFootPlanting {
     private readonly _correction = [new Vector3(), new Vector3()];
     private readonly _release = [new Vector3(), new Vector3()];
     private readonly _releaseLeft = [0, 0];
+    private readonly _full = [new Vector3(), new Vector3()];
+    private readonly _base = [new Vector3(), new Vector3()];
+    private readonly _in = [0, 0];
 
     /** @param avatar the avatar whose feet are planted */
     constructor(avatar: HumanoidAvatar) {
@@ -65,6 +77,9 @@ export class HumanoidFootPlanting {
         for (let s = 0; s < 2; s++) {
             this.planted[s] = false;
             this._correction[s].setAll(0);
+            this._full[s].setAll(0);
+            this._base[s].setAll(0);
+            this._in[s] = 1;
             this._releaseLeft[s] = 0;
             this._onToes[s] = false;
         }
@@ -104,14 +119,23 @@ export class HumanoidFootPlanting {
             const corr = this._correction[s];
             const contact = (player.contacts & (s === 0 ? 1 : 2)) !== 0;
             if (contact) {
-                if (!this.planted[s] || wasOnToes !== this._onToes[s]) {
-                    // Touch down (carrying on from a release still easing out), or a pivot switch: hold
-                    // where the foot is shown now, so the correction goes on unchanged.
+                const full = this._full[s];
+                if (!this.planted[s]) {
+                    // Touch down: hold where the foot is shown now (a release still easing out carries
+                    // on), easing the hold in so a foot that lands moving slows down smoothly.
                     this.planted[s] = true;
+                    this._base[s].copyFrom(corr);
                     this.anchors[s].copyFrom(pg).addInPlace(corr);
+                    this._in[s] = this.touchdownSeconds > 0 ? 0 : 1;
                     this._releaseLeft[s] = 0;
+                } else if (wasOnToes !== this._onToes[s]) {
+                    // Pivot switch: the new point is held where it is shown, the correction goes on unchanged.
+                    this.anchors[s].copyFrom(pg).addInPlace(full);
                 }
-                corr.set(this.anchors[s].x - pg.x, 0, this.anchors[s].z - pg.z);
+                full.set(this.anchors[s].x - pg.x, 0, this.anchors[s].z - pg.z);
+                const step = this._in[s] + (this.touchdownSeconds > 0 ? deltaSeconds / this.touchdownSeconds : 1);
+                const w = (this._in[s] = step < 1 ? step : 1);
+                Vector3.LerpToRef(this._base[s], full, w * w * (3 - 2 * w), corr);
             } else {
                 if (this.planted[s]) {
                     this.planted[s] = false;

@@ -1,0 +1,254 @@
+import type { IRetargetQuality, IRetargetQualitySummary } from "./metrics.js";
+
+/** One pair of a report: a source clip onto a target, ours and Babylon's AnimatorAvatar. */
+export interface IQualityReportPair {
+    /** Source file (as shown). */
+    readonly source: string;
+    /** Clip name. */
+    readonly clip: string;
+    /** Target file (as shown). */
+    readonly target: string;
+    /** Frames compared. */
+    readonly frames: number;
+    /** Our retarget. */
+    readonly ours: IRetargetQuality;
+    /** Babylon's AnimatorAvatar, or null when it could not run. */
+    readonly animatorAvatar: IRetargetQuality | null;
+    /** Notes. */
+    readonly warnings: readonly string[];
+}
+
+/** The headline figures, in the order of the summary table: key, label, digits. */
+export const SUMMARY_METRICS: ReadonlyArray<readonly [keyof IRetargetQualitySummary, string, number]> = [
+    ["footSkate", "foot skating (leg/s)", 4],
+    ["contactHeightError", "contact height (leg)", 4],
+    ["goalError", "goal error (leg)", 4],
+    ["maxStretch", "max stretch (x rest)", 3],
+    ["poseErrorDeg", "pose error (deg)", 2],
+    ["jerkRatio", "jerk / source", 2],
+];
+
+/** The report's JSON (`--json`): the summary figures of every pair. */
+export function QualityReportJson(pairs: readonly IQualityReportPair[]): {
+    pairs: Array<{
+        source: string;
+        clip: string;
+        target: string;
+        frames: number;
+        ours: IRetargetQualitySummary;
+        animatorAvatar: IRetargetQualitySummary | null;
+    }>;
+} {
+    const pick = (q: IRetargetQuality | null): IRetargetQualitySummary | null =>
+        q && (Object.fromEntries(SUMMARY_METRICS.map(([k]) => [k, q[k]])) as unknown as IRetargetQualitySummary);
+    return {
+        pairs: pairs.map((p) => ({
+            source: p.source,
+            clip: p.clip,
+            target: p.target,
+            frames: p.frames,
+            ours: pick(p.ours)!,
+            animatorAvatar: pick(p.animatorAvatar),
+        })),
+    };
+}
+
+/** Escapes text for HTML. */
+function esc(s: string): string {
+    return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** Every `step`-th value of an array, at most `max` values, rounded (for the embedded plot data). */
+function thin(values: ArrayLike<number>, step: number, digits = 4): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < values.length; i += step) out.push(Number(values[i].toFixed(digits)));
+    return out;
+}
+
+/** The plot data of one pair: time, foot heights and speeds, contacts, stretch, goal error, per-segment errors. */
+function plotData(p: IQualityReportPair): unknown {
+    const q = p.ours;
+    const step = Math.max(1, Math.ceil(q.frames / 600));
+    const series = (r: IRetargetQuality | null) =>
+        r && {
+            footHeight: r.footHeight.map((s) => thin(s, step)),
+            footSpeed: r.footSpeed.map((s) => thin(s, step)),
+            stretch: thin(r.stretch, step),
+            goalError: thin(r.goalErrorPerFrame, step),
+            segments: r.segmentErrorDeg,
+        };
+    return {
+        time: thin(
+            Array.from({ length: q.frames }, (_, f) => f / q.frameRate),
+            step,
+        ),
+        contacts: [
+            thin(
+                Array.from(q.contacts, (c) => c & 1),
+                step,
+                0,
+            ),
+            thin(
+                Array.from(q.contacts, (c) => (c & 2) >> 1),
+                step,
+                0,
+            ),
+        ],
+        ours: series(q),
+        theirs: series(p.animatorAvatar),
+    };
+}
+
+/** The script that draws the plots from the embedded data with uPlot. */
+const PLOT_SCRIPT = `
+(function () {
+    var data = JSON.parse(document.getElementById("report-data").textContent);
+    var OURS = "#1f77b4", THEIRS = "#d62728", OURS2 = "#6baed6", THEIRS2 = "#fc9272";
+    function bands(contacts) {
+        // Shade the frames where a foot touches the ground (left and right, two tints).
+        return function (u) {
+            var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height, xs = u.data[0];
+            ctx.save();
+            contacts.forEach(function (c, s) {
+                ctx.fillStyle = s === 0 ? "rgba(44,160,44,0.10)" : "rgba(148,103,189,0.10)";
+                for (var i = 0; i < c.length; i++) {
+                    if (!c[i]) continue;
+                    var j = i;
+                    while (j + 1 < c.length && c[j + 1]) j++;
+                    var x0 = u.valToPos(xs[i], "x", true), x1 = u.valToPos(xs[Math.min(j + 1, xs.length - 1)], "x", true);
+                    ctx.fillRect(x0, top + (s === 0 ? 0 : h / 2), Math.max(1, x1 - x0), h / 2);
+                    i = j;
+                }
+            });
+            ctx.restore();
+        };
+    }
+    function plot(el, title, yLabel, time, lines, contacts) {
+        var width = Math.min(560, el.parentElement.clientWidth || 560);
+        var opts = {
+            title: title, width: width, height: 220,
+            scales: { x: { time: false } },
+            axes: [{ label: "seconds" }, { label: yLabel }],
+            series: [{}].concat(lines.map(function (l) { return { label: l.label, stroke: l.color, width: 1.5 }; })),
+            hooks: contacts ? { drawClear: [bands(contacts)] } : {},
+        };
+        new uPlot(opts, [time].concat(lines.map(function (l) { return l.values; })), el);
+    }
+    function bars(el, title, segments) {
+        var names = Object.keys(segments.ours);
+        var xs = names.map(function (_, i) { return i; });
+        var opts = {
+            title: title, width: Math.min(560, el.parentElement.clientWidth || 560), height: 240,
+            scales: { x: { time: false, range: [-0.5, names.length - 0.5] } },
+            axes: [{ values: function (u, splits) { return splits.map(function (v) { return names[v] || ""; }); }, rotate: -40, size: 80, incrs: [1] }, { label: "degrees" }],
+            series: [{}, { label: "ours", fill: OURS, stroke: OURS, paths: uPlot.paths.bars({ size: [0.35], align: -1 }) }]
+                .concat(segments.theirs ? [{ label: "AnimatorAvatar", fill: THEIRS, stroke: THEIRS, paths: uPlot.paths.bars({ size: [0.35], align: 1 }) }] : []),
+        };
+        var d = [xs, names.map(function (n) { return segments.ours[n]; })];
+        if (segments.theirs) d.push(names.map(function (n) { return segments.theirs[n] || 0; }));
+        new uPlot(opts, d, el);
+    }
+    data.forEach(function (p, k) {
+        var t = p.time, o = p.ours, a = p.theirs;
+        function both(get, label) {
+            var l = [{ label: "ours " + label[0], color: OURS, values: get(o, 0) }, { label: "ours " + label[1], color: OURS2, values: get(o, 1) }];
+            if (a) l.push({ label: "AnimatorAvatar " + label[0], color: THEIRS, values: get(a, 0) }, { label: "AnimatorAvatar " + label[1], color: THEIRS2, values: get(a, 1) });
+            return l;
+        }
+        plot(document.getElementById("height-" + k), "Foot height above its T-pose (m); shaded: left / right contact", "metres", t,
+            both(function (r, s) { return r.footHeight[s]; }, ["left", "right"]), p.contacts);
+        plot(document.getElementById("speed-" + k), "Foot speed, standing point (m/s); shaded: contact", "m/s", t,
+            both(function (r, s) { return r.footSpeed[s]; }, ["left", "right"]), p.contacts);
+        var st = [{ label: "ours", color: OURS, values: o.stretch }];
+        if (a) st.push({ label: "AnimatorAvatar", color: THEIRS, values: a.stretch });
+        plot(document.getElementById("stretch-" + k), "Longest limb (x its rest length)", "ratio", t, st);
+        var ge = [{ label: "ours", color: OURS, values: o.goalError }];
+        if (a) ge.push({ label: "AnimatorAvatar", color: THEIRS, values: a.goalError });
+        plot(document.getElementById("goal-" + k), "Feet and hands from the scaled goals (leg lengths)", "leg lengths", t, ge);
+        bars(document.getElementById("bones-" + k), "Limb direction error per segment (deg)", { ours: o.segments, theirs: a && a.segments });
+    });
+    document.body.setAttribute("data-plots-ready", String(document.querySelectorAll(".uplot").length));
+})();
+`;
+
+/**
+ * The quality report as one self-contained HTML page: a summary table (ours against Babylon's
+ * AnimatorAvatar, the better figure of each pair highlighted), then per pair the plots over time
+ * (foot height and speed with the contact frames shaded, limb stretch, goal error) and the per-segment
+ * pose error, drawn by uPlot (inlined, so the file opens anywhere without a network).
+ * @param pairs the measured pairs
+ * @param uplot the uPlot library: its IIFE script and its CSS
+ * @param title page title
+ */
+export function RenderQualityReportHtml(
+    pairs: readonly IQualityReportPair[],
+    uplot: { js: string; css: string },
+    title = "babylon-humanoid retarget quality",
+): string {
+    const head = SUMMARY_METRICS.map(([, label]) => `<th colspan="2">${esc(label)}</th>`).join("");
+    const sub = SUMMARY_METRICS.map(() => "<th>ours</th><th>AnimatorAvatar</th>").join("");
+    const rows = pairs
+        .map((p, k) => {
+            const self = p.source === p.target ? ' <span class="tag">self round trip</span>' : "";
+            const cells = SUMMARY_METRICS.map(([key, , digits]) => {
+                const o = p.ours[key];
+                const a = p.animatorAvatar ? p.animatorAvatar[key] : null;
+                // Lower is better for every figure (jerk and stretch: nearer 1 from above).
+                const oursBetter = a !== null && o < a - 1e-12;
+                const theirsBetter = a !== null && a < o - 1e-12;
+                return `<td class="${oursBetter ? "better" : ""}">${o.toFixed(digits)}</td><td class="${theirsBetter ? "better" : ""}">${a === null ? "n/a" : a.toFixed(digits)}</td>`;
+            }).join("");
+            return `<tr><td><a href="#pair-${k}">${esc(p.clip)}</a>${self}</td><td>${esc(p.target)}</td><td>${p.frames}</td>${cells}</tr>`;
+        })
+        .join("\n");
+    const sections = pairs
+        .map(
+            (p, k) => `<section id="pair-${k}">
+<h2>${esc(p.clip)} &rarr; ${esc(p.target)}</h2>
+<p class="meta">${esc(p.source)} &middot; ${p.frames} frames &middot; root path error ${p.ours.rootTrajectoryError.toFixed(4)} (ours)${p.animatorAvatar ? `, ${p.animatorAvatar.rootTrajectoryError.toFixed(4)} (AnimatorAvatar)` : ""} CoM heights &middot; sliding share ${(100 * p.ours.slidingShare).toFixed(1)}% (ours)${p.animatorAvatar ? `, ${(100 * p.animatorAvatar.slidingShare).toFixed(1)}% (AnimatorAvatar)` : ""}</p>
+${p.warnings.length ? `<details><summary>${p.warnings.length} note(s)</summary><ul>${p.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></details>` : ""}
+<div class="grid"><div class="plot" id="height-${k}"></div><div class="plot" id="speed-${k}"></div><div class="plot" id="stretch-${k}"></div><div class="plot" id="goal-${k}"></div><div class="plot" id="bones-${k}"></div></div>
+</section>`,
+        )
+        .join("\n");
+    const data = JSON.stringify(pairs.map(plotData)).replace(/</g, "\\u003c");
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${uplot.css}</style>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: right; }
+th { background: #f3f3f3; }
+td:first-child, td:nth-child(2) { text-align: left; }
+td.better { background: #d9f2d9; font-weight: 600; }
+.tag { font-size: 11px; background: #eee; border-radius: 3px; padding: 0 4px; }
+.grid { display: flex; flex-wrap: wrap; gap: 12px; }
+.plot { min-width: 320px; }
+.meta { color: #555; }
+section { margin-top: 2em; border-top: 1px solid #ddd; }
+</style>
+</head>
+<body>
+<h1>${esc(title)}</h1>
+<p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, default settings) against Babylon's
+<code>AnimatorAvatar.retargetAnimationGroup</code> on the same pair. Lower is better for every figure; the better of each pair is green.
+Formulas and thresholds: docs/metrics.md.</p>
+<table>
+<thead><tr><th rowspan="2">clip</th><th rowspan="2">target</th><th rowspan="2">frames</th>${head}</tr><tr>${sub}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+${sections}
+<script>${uplot.js}</script>
+<script type="application/json" id="report-data">${data}</script>
+<script>${PLOT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { SampleCharacters } from "../../src/index.js";
+import { WriteSampleCharacterGlbAsync } from "../../src/cli/demo.js";
+import { BuildQualityReportAsync, MeasureQualityPairAsync, WriteQualityReportAsync } from "../../src/node/qualityReport.js";
+import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+/**
+ * The short report that guards quality: two pairs, clear thresholds. A change that makes the
+ * retarget worse than these fails here (the full report over every public pair: `npm run report`).
+ */
+describe("quality report (short version, built-in samples)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bh-report-"));
+    const walk = join(dir, "sample-walk.bvh");
+    const chibi = join(dir, "chibi.glb");
+    beforeAll(async () => {
+        writeFileSync(walk, SampleWalkBvh(SampleCharacters[3], { upAxis: "z", units: "inches" }));
+        await WriteSampleCharacterGlbAsync(SampleCharacters[2], chibi);
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    test("a walk onto a chibi: planted feet, reached goals, no overstretch, smooth; better than AnimatorAvatar where it matters", async () => {
+        const p = await MeasureQualityPairAsync(walk, chibi);
+        const o = p.ours;
+        expect(p.animatorAvatar).not.toBeNull();
+        const a = p.animatorAvatar!;
+        expect(o.footSkate).toBeLessThan(0.01); // leg lengths per contact second
+        expect(o.footSkate).toBeLessThan(a.footSkate / 5);
+        expect(o.contactHeightError).toBeLessThan(0.03); // leg lengths
+        expect(o.contactHeightError).toBeLessThan(a.contactHeightError);
+        expect(o.maxStretch).toBeLessThanOrEqual(1.05 + 1e-6);
+        expect(o.jerkRatio).toBeLessThan(1.6);
+        expect(o.poseErrorDeg).toBeLessThan(8);
+        expect(o.rootTrajectoryError).toBeLessThan(0.05); // CoM heights
+    });
+
+    test("a walk onto its own skeleton (self round trip): near zero", async () => {
+        const p = await MeasureQualityPairAsync(walk, walk);
+        const o = p.ours;
+        expect(o.poseErrorDeg).toBeLessThan(0.5);
+        for (const [segment, deg] of Object.entries(o.segmentErrorDeg)) expect([segment, deg < 1.5]).toEqual([segment, true]);
+        expect(o.goalError).toBeLessThan(0.01);
+        expect(o.footSkate).toBeLessThan(0.01);
+        expect(o.rootTrajectoryError).toBeLessThan(0.01);
+        // The procedural walk's feet slide while down (it is made in muscle space, not planted);
+        // stopping them at touch-down adds jerk (1.6 here; 1.1 without planting, 1.4 with a 0.1 s
+        // touch-down ease, which lets them slide instead).
+        expect(o.jerkRatio).toBeLessThan(1.7);
+    });
+
+    test("writes the HTML page and the JSON the issue specifies", async () => {
+        const report = await BuildQualityReportAsync([walk], [chibi, join(dir, "missing.glb")], { skipAnimatorAvatar: true });
+        expect(report.pairs).toHaveLength(1);
+        expect(report.failures).toEqual([
+            { source: walk, target: join(dir, "missing.glb"), message: expect.stringMatching(/missing\.glb: cannot read the file/) },
+        ]);
+        const html = join(dir, "report.html");
+        const json = join(dir, "report.json");
+        await WriteQualityReportAsync(report, html, json);
+        const j = JSON.parse(readFileSync(json, "utf8"));
+        expect(Object.keys(j)).toEqual(["pairs"]);
+        expect(Object.keys(j.pairs[0])).toEqual(["source", "clip", "target", "frames", "ours", "animatorAvatar"]);
+        expect(Object.keys(j.pairs[0].ours)).toEqual(["footSkate", "contactHeightError", "goalError", "maxStretch", "poseErrorDeg", "jerkRatio"]);
+        expect(j.pairs[0].animatorAvatar).toBeNull();
+        const page = readFileSync(html, "utf8");
+        expect(page).toContain("uPlot");
+        expect(page).toContain('id="height-0"');
+    });
+});
+
+describeWithData("quality report (short version, real data)", () => {
+    test("CMU walk onto the X Bot, and onto its own skeleton", async () => {
+        const walk = dataFile("bvh/cmu_cgspeed/cmu_walk.bvh");
+        const xbot = await MeasureQualityPairAsync(walk, dataFile("glb/mixamo_xbot.glb"));
+        expect(xbot.ours.footSkate).toBeLessThan(xbot.animatorAvatar!.footSkate / 5);
+        expect(xbot.ours.maxStretch).toBeLessThanOrEqual(1.05 + 1e-6);
+        expect(xbot.ours.jerkRatio).toBeLessThan(1.5);
+        expect(xbot.ours.poseErrorDeg).toBeLessThan(10);
+        const self = await MeasureQualityPairAsync(walk, walk, { skipAnimatorAvatar: true });
+        // Planting removes the mocap's own foot slide (0.13 leg/s), which bends the thighs up to a few
+        // degrees; the rest of the body is within a degree (the unmapped Neck1 joint accounts for the spine).
+        expect(self.ours.poseErrorDeg).toBeLessThan(1);
+        expect(self.ours.footSkate).toBeLessThan(0.01);
+    });
+});
