@@ -53,6 +53,11 @@ export function QualityReportJson(pairs: readonly IQualityReportPair[]): {
     };
 }
 
+/** The last part of a path, for the table. */
+function fileName(path: string): string {
+    return path.split(/[\\/]/).pop() || path;
+}
+
 /** Escapes text for HTML. */
 function esc(s: string): string {
     return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -198,14 +203,14 @@ export function RenderQualityReportHtml(
                 const theirsBetter = a !== null && a < o - 1e-12;
                 return `<td class="${oursBetter ? "better" : ""}">${o.toFixed(digits)}</td><td class="${theirsBetter ? "better" : ""}">${a === null ? "n/a" : a.toFixed(digits)}</td>`;
             }).join("");
-            return `<tr><td><a href="#pair-${k}">${esc(p.clip)}</a>${self}</td><td>${esc(p.target)}</td><td>${p.frames}</td>${cells}</tr>`;
+            return `<tr><td><a href="#pair-${k}">${esc(p.clip)}</a>${self}</td><td title="${esc(p.target)}">${esc(fileName(p.target))}</td><td>${p.frames}</td>${cells}</tr>`;
         })
         .join("\n");
     const sections = pairs
         .map(
             (p, k) => `<section id="pair-${k}">
-<h2>${esc(p.clip)} &rarr; ${esc(p.target)}</h2>
-<p class="meta">${esc(p.source)} &middot; ${p.frames} frames &middot; root path error ${p.ours.rootTrajectoryError.toFixed(4)} (ours)${p.animatorAvatar ? `, ${p.animatorAvatar.rootTrajectoryError.toFixed(4)} (AnimatorAvatar)` : ""} CoM heights &middot; sliding share ${(100 * p.ours.slidingShare).toFixed(1)}% (ours)${p.animatorAvatar ? `, ${(100 * p.animatorAvatar.slidingShare).toFixed(1)}% (AnimatorAvatar)` : ""}</p>
+<h2>${esc(p.clip)} &rarr; ${esc(fileName(p.target))}</h2>
+<p class="meta">${esc(p.source)} onto ${esc(p.target)} &middot; ${p.frames} frames &middot; root path error ${p.ours.rootTrajectoryError.toFixed(4)} (ours)${p.animatorAvatar ? `, ${p.animatorAvatar.rootTrajectoryError.toFixed(4)} (AnimatorAvatar)` : ""} CoM heights &middot; sliding share ${(100 * p.ours.slidingShare).toFixed(1)}% (ours)${p.animatorAvatar ? `, ${(100 * p.animatorAvatar.slidingShare).toFixed(1)}% (AnimatorAvatar)` : ""}</p>
 ${p.warnings.length ? `<details><summary>${p.warnings.length} note(s)</summary><ul>${p.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></details>` : ""}
 <div class="grid"><div class="plot" id="height-${k}"></div><div class="plot" id="speed-${k}"></div><div class="plot" id="stretch-${k}"></div><div class="plot" id="goal-${k}"></div><div class="plot" id="bones-${k}"></div></div>
 </section>`,
@@ -238,7 +243,7 @@ section { margin-top: 2em; border-top: 1px solid #ddd; }
 <p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, default settings) against Babylon's
 <code>AnimatorAvatar.retargetAnimationGroup</code> on the same pair. Lower is better for every figure; the better of each pair is green.
 Formulas and thresholds: docs/metrics.md.</p>
-<table>
+<table id="summary">
 <thead><tr><th rowspan="2">clip</th><th rowspan="2">target</th><th rowspan="2">frames</th>${head}</tr><tr>${sub}</tr></thead>
 <tbody>
 ${rows}
