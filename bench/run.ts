@@ -5,9 +5,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { RunConvertBenchAsync } from "./convert.js";
 import { RunMuscleBench } from "./muscles.js";
+import { RunRuntimeBenchAsync } from "./runtime.js";
 
 const m = RunMuscleBench();
 const c = await RunConvertBenchAsync();
+const rt = await RunRuntimeBenchAsync();
 const rows: Array<[string, string, string]> = [
     [
         "encode (rig pose -> HumanPose)",
@@ -34,10 +36,64 @@ if (c) {
 } else {
     rows.push(["convert", "skipped", "needs ../shared/data beside the project"]);
 }
+if (rt) {
+    const us = (v: number): string => `${v.toFixed(1)} us/char-frame`;
+    const split = rt.updateSplit;
+    rows.push(
+        [
+            `runtime: Babylon AnimatorAvatar groups (${rt.characters} chars)`,
+            us(rt.animatorAvatarMicrosecondsPerCharacterFrame),
+            `scene.render(); animate() alone ${rt.animatorAvatarAnimateMicrosecondsPerCharacterFrame.toFixed(1)} us (${rt.animatorAvatarTracksPerCharacter} tracks/char)`,
+        ],
+        [
+            "runtime: ours, foot IK (defaults)",
+            us(rt.oursMicrosecondsPerCharacterFrame),
+            `${rt.runtimeCostRatioVsAnimatorAvatar.toFixed(2)}x Babylon's cost over the idle scene; whole frame ${rt.renderTimeRatioVsAnimatorAvatar.toFixed(2)}x; ` +
+                `update alone ${rt.oursAnimateMicrosecondsPerCharacterFrame.toFixed(1)} us (${rt.animateTimeRatioVsAnimatorAvatar.toFixed(2)}x)`,
+        ],
+        [
+            "runtime: ours, IK off",
+            us(rt.oursNoIKMicrosecondsPerCharacterFrame),
+            `${rt.runtimeCostRatioNoIKVsAnimatorAvatar.toFixed(2)}x Babylon's cost over the idle scene; update alone ${rt.oursNoIKAnimateMicrosecondsPerCharacterFrame.toFixed(1)} us`,
+        ],
+        ["runtime: idle scene (nothing playing)", us(rt.idleMicrosecondsPerCharacterFrame), "fixed cost: world matrices, skeletons, meshes"],
+        split
+            ? [
+                  "runtime: one update, split",
+                  `${split.updateMicroseconds.toFixed(1)} us/update`,
+                  `sample ${split.sampleMicroseconds.toFixed(1)}, decode ${split.decodeMicroseconds.toFixed(1)}, planting ${split.plantingMicroseconds.toFixed(1)}, ` +
+                      `IK ${split.ikMicroseconds.toFixed(1)}, write ${split.writeMicroseconds.toFixed(1)}, root ${split.rootMotionMicroseconds.toFixed(1)} us (timed apart)`,
+              ]
+            : ["runtime: one update, split", "n/a", "the animator's internals were not found"],
+        [
+            "runtime: heap growth, 100k updates",
+            `${Math.round(rt.heapGrowthBytesPer100kFrames)} bytes`,
+            rt.heapMeasuredAfterGc ? "heap used after minus before, both after full GCs" : "no GC could be forced: indicative only",
+        ],
+        [
+            "runtime: garbage per update",
+            `${Math.round(rt.allocatedBytesPerUpdate)} bytes`,
+            split
+                ? `short-lived; by step: ${Object.entries(split.allocatedBytes)
+                      .map(([k, v]) => `${k} ${Math.round(v)}`)
+                      .join(", ")}`
+                : "short-lived",
+        ],
+    );
+} else {
+    rows.push(["runtime", "skipped", "needs ../shared/data beside the project"]);
+}
 const w0 = Math.max(...rows.map((r) => r[0].length));
 const w1 = Math.max(...rows.map((r) => r[1].length));
 process.stdout.write(`babylon-humanoid benchmarks (${m.subject}; reference = slow matrix implementation in test/helpers)\n\n`);
 for (const r of rows) process.stdout.write(`  ${r[0].padEnd(w0)}  ${r[1].padStart(w1)}  ${r[2]}\n`);
+if (rt) {
+    process.stdout.write(`\nruntime: ${rt.subject}\n`);
+    for (const n of rt.notes) process.stdout.write(`  note: ${n}\n`);
+}
+// The runtime figures under keys of their own (its `subject` and `notes` would collide).
+const { subject: runtimeSubject, notes: runtimeNotes, ...runtimeFigures } = rt ?? { subject: undefined, notes: undefined };
+const runtimeResults = rt ? { ...runtimeFigures, runtimeSubject, runtimeNotes } : {};
 const results = {
     encodeMicroseconds: m.encodeMicroseconds,
     decodeMicroseconds: m.decodeMicroseconds,
@@ -45,6 +101,7 @@ const results = {
     decodeSpeedupVsReference: m.referenceDecodeMicroseconds / m.decodeMicroseconds,
     subject: m.subject,
     ...(c ?? {}),
+    ...runtimeResults,
 };
 mkdirSync("bench", { recursive: true });
 writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");

@@ -1,0 +1,495 @@
+/**
+ * Runtime benchmark: our {@link HumanoidAnimator} against Babylon playing the
+ * `AnimatorAvatar`-retargeted `AnimationGroup` of the same clip, on the same 50 characters, in the
+ * same scene and the same run.
+ *
+ * One NullEngine scene holds 50 Mixamo X Bots (`instantiateModelsToScene` of one loaded file, every
+ * mesh always active, as if all were on screen). The clip is the X Bot's own `walk`: for Babylon,
+ * retargeted by `AnimatorAvatar.retargetAnimationGroup` from a second copy of the file (its nodes
+ * renamed `SRC_`, `mapNodeNames`, `fixRootPosition: false`, as bench/convert.ts) onto the first
+ * character, then cloned onto the others with their own nodes and played with `start(true)`; for
+ * us, converted once into a muscle clip and played by one animator per character (one shared
+ * avatar). Every condition times `scene.render()` (the whole frame: animation, world matrices,
+ * skeletons) over the same frames, and the animation step alone inside it; the conditions are
+ * interleaved over several rounds and the best round of each is kept, so that drift and noise on a
+ * shared machine hit them alike.
+ *
+ * Both systems advance by 16 ms a frame: Babylon's groups through
+ * `scene.useConstantAnimationDeltaTime`, our plugin (which reads `engine.getDeltaTime()`, 0 when
+ * frames are rendered without the engine's render loop) through the engine's delta time pinned to
+ * the same 16 ms. NullEngine renders as fast as it is called: nothing caps or skips frames.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import "@babylonjs/core/Animations/animatable.js";
+import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
+import { AnimatorAvatar } from "@babylonjs/core/Animations/animatorAvatar.js";
+import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import type { Node } from "@babylonjs/core/node.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
+import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
+import {
+    BindRigToTransformNode,
+    BuildHumanoidAvatar,
+    ConvertAnimationGroupToMuscleClip,
+    HumanoidAnimator,
+    RegisterHumanoidPlugin,
+    type HumanoidAvatar,
+    type HumanoidRigWriter,
+    type MuscleClip,
+} from "../src/index.js";
+import { LoadHumanoidAvatarFromFileAsync } from "../src/node/index.js";
+
+/** Time split of one {@link HumanoidAnimator.update}, microseconds per character-frame (one animator, outside the scene). */
+export interface IRuntimeUpdateSplit {
+    /** Clip sampling, blending and root motion bookkeeping (`player.update`). */
+    sampleMicroseconds: number;
+    /** Muscles to rig pose (`solver.decode`). */
+    decodeMicroseconds: number;
+    /** Foot planting (`planting.update`). */
+    plantingMicroseconds: number;
+    /** Forward kinematics of the limbs, body drop and limb IK (`solver.solveIK`). */
+    ikMicroseconds: number;
+    /** Rig pose onto the nodes (the animator's rig writer). */
+    writeMicroseconds: number;
+    /** Root motion delta and observers. */
+    rootMotionMicroseconds: number;
+    /** A whole `animator.update`, timed on its own over the same frames (the sum of the parts, less the timer's own cost). */
+    updateMicroseconds: number;
+    /** Heap allocated per call of each step, garbage included, bytes (each step called on its own; NaN without a GC). */
+    allocatedBytes: { sample: number; decode: number; planting: number; ik: number; write: number; rootMotion: number };
+}
+
+/** Figures of {@link RunRuntimeBenchAsync}. Times are microseconds per character per frame. */
+export interface IRuntimeBenchResult {
+    /** What was measured, for the table's heading. */
+    subject: string;
+    /** Characters in the scene. */
+    characters: number;
+    /** Frames timed per condition and round (after a warm-up). */
+    frames: number;
+    /** `scene.render()` with Babylon's retargeted AnimationGroups playing on every character (a). */
+    animatorAvatarMicrosecondsPerCharacterFrame: number;
+    /** `scene.render()` with our animators playing (foot IK and planting on, default options) (b). */
+    oursMicrosecondsPerCharacterFrame: number;
+    /** `scene.render()` with our animators playing, foot IK off (d). */
+    oursNoIKMicrosecondsPerCharacterFrame: number;
+    /** `scene.render()` with nothing playing: the scene's fixed cost (c). */
+    idleMicrosecondsPerCharacterFrame: number;
+    /** The animation step alone inside `scene.render()`: Babylon's `animate()` (a). */
+    animatorAvatarAnimateMicrosecondsPerCharacterFrame: number;
+    /** The animation step alone inside `scene.render()`: our plugin's updates (b). */
+    oursAnimateMicrosecondsPerCharacterFrame: number;
+    /** The animation step alone inside `scene.render()`: our plugin's updates, IK off (d). */
+    oursNoIKAnimateMicrosecondsPerCharacterFrame: number;
+    /**
+     * What playing costs over the idle scene, ours (IK on) over Babylon's: (b - c) / (a - c). It
+     * counts the animation step and what it causes downstream in the frame (world matrices and
+     * skeletons of the nodes it moved). Below 1: ours is cheaper.
+     */
+    runtimeCostRatioVsAnimatorAvatar: number;
+    /** Same, foot IK off: (d - c) / (a - c). */
+    runtimeCostRatioNoIKVsAnimatorAvatar: number;
+    /** Whole frames, ours (IK on) over Babylon's: b / a. */
+    renderTimeRatioVsAnimatorAvatar: number;
+    /** The animation steps alone, ours (IK on) over Babylon's. */
+    animateTimeRatioVsAnimatorAvatar: number;
+    /** Heap used after 100,000 `animator.update(1/60)` minus before (after a warm-up; both once full GCs no longer change it), bytes. */
+    heapGrowthBytesPer100kFrames: number;
+    /** Whether a GC could be forced for the heap figure (else it is only indicative). */
+    heapMeasuredAfterGc: boolean;
+    /** Heap allocated per `animator.update`, garbage included (heap used after 100 updates without a GC, minus before), bytes; about 0 when the update allocates nothing; NaN without a GC. */
+    allocatedBytesPerUpdate: number;
+    /** Animations Babylon's retargeted group plays per character. */
+    animatorAvatarTracksPerCharacter: number;
+    /** Nodes our animator writes per character. */
+    oursNodesWrittenPerCharacter: number;
+    /** One avatar shared by every animator (the characters' joints in the same order), else one per character. */
+    sharedAvatar: boolean;
+    /** Where an update's time goes, or null when the animator's internals could not be reached. */
+    updateSplit: IRuntimeUpdateSplit | null;
+    /** Anything odd seen on the way (empty when all is well). */
+    notes: string[];
+}
+
+const CHARACTERS = 50;
+const FRAMES = 300;
+const WARMUP_FRAMES = 60;
+const ROUNDS = 3;
+/** Frame time of both systems, milliseconds (Babylon's constant animation step). */
+const FRAME_MS = 16;
+const HEAP_WARMUP_FRAMES = 2_000;
+const HEAP_FRAMES = 100_000;
+/** Calls per allocation probe: few, so that no collection starts during one (an update's garbage is a few kB). */
+const ALLOCATION_FRAMES = 100;
+/** Allocation probes; the largest counts (a collection during one can only lower it). */
+const ALLOCATION_PROBES = 5;
+const SPLIT_FRAMES = 20_000;
+/** Full GCs before the heap counts as settled: V8 flushes the bytecode of functions left unused (the scene's, while one animator runs alone) only once it has aged over several. */
+const HEAP_MIN_GCS = 10;
+/** Most full GCs to wait for the heap to settle. */
+const HEAP_MAX_GCS = 20;
+/** The heap has settled when a full GC changes it by less than this, bytes. */
+const HEAP_SETTLED_BYTES = 1024;
+/** Characters stand on a grid this far apart, metres. */
+const SPACING = 1.5;
+const GRID_COLUMNS = 10;
+const PREFIX = (i: number): string => `c${i}_`;
+
+const data = (p: string): string => resolve(process.cwd(), "../shared/data", p);
+
+/** A full garbage collection, or null when none can be forced (`--expose-gc`, else V8's flag set at run time). */
+function getGc(): (() => void) | null {
+    const exposed = (globalThis as { gc?: () => void }).gc;
+    if (typeof exposed === "function") return exposed;
+    try {
+        setFlagsFromString("--expose-gc");
+        const gc = runInNewContext("gc") as unknown;
+        return typeof gc === "function" ? (gc as () => void) : null;
+    } catch {
+        return null;
+    }
+}
+
+/**
+ * Heap used once it stops shrinking under full GCs (V8 frees some things, such as the bytecode of
+ * functions not run lately, only after several collections), bytes. Without a GC, as it is.
+ */
+function settledHeapUsed(gc: (() => void) | null): number {
+    let used = process.memoryUsage().heapUsed;
+    if (!gc) return used;
+    for (let i = 0; i < HEAP_MAX_GCS; i++) {
+        gc();
+        const now = process.memoryUsage().heapUsed;
+        const settled = Math.abs(now - used) < HEAP_SETTLED_BYTES;
+        used = now;
+        if (settled && i >= HEAP_MIN_GCS) break;
+    }
+    return used;
+}
+
+/**
+ * Heap used after {@link HEAP_FRAMES} updates of a playing animator minus before, both settled
+ * under full GCs, bytes. In a function of its own: run inside the long benchmark function, the
+ * heap after was 8 MB below the heap before, run after run (most likely the loop compiled on the
+ * stack, whose optimized frame no longer holds that function's dead locals), a drop that would hide
+ * a leak; here the figure is a few hundred bytes.
+ */
+function heapGrowthOf(animator: HumanoidAnimator, gc: (() => void) | null): number {
+    const before = settledHeapUsed(gc);
+    for (let f = 0; f < HEAP_FRAMES; f++) animator.update(1 / 60);
+    return settledHeapUsed(gc) - before;
+}
+
+/**
+ * Heap allocated per call of `f`, bytes: heap used after some calls minus right after a full GC
+ * (live and dead objects alike, so garbage counts). NaN without a GC.
+ */
+function allocatedBytesPerCall(gc: (() => void) | null, f: () => void): number {
+    if (!gc) return NaN;
+    let most = 0;
+    for (let p = 0; p < ALLOCATION_PROBES; p++) {
+        gc();
+        const before = process.memoryUsage().heapUsed;
+        for (let i = 0; i < ALLOCATION_FRAMES; i++) f();
+        most = Math.max(most, process.memoryUsage().heapUsed - before);
+    }
+    return most / ALLOCATION_FRAMES;
+}
+
+/** One character: its root, the node of every rig joint, its avatar. */
+interface ICharacter {
+    readonly root: TransformNode;
+    readonly nodes: readonly TransformNode[];
+    readonly avatar: HumanoidAvatar;
+}
+
+/** The figures, or null when ../shared/data is not beside the project. */
+export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null> {
+    const xbotFile = data("glb/mixamo_xbot.glb");
+    if (!existsSync(xbotFile)) return null;
+    const notes: string[] = [];
+
+    // Our side, cold: the X Bot's avatar and its walk as a muscle clip (in the file's own scene).
+    const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(xbotFile);
+    const walk = loaded.container!.animationGroups.find((g) => /walk/i.test(g.name));
+    if (!walk) {
+        loaded.dispose();
+        throw new Error(`${xbotFile}: no walk clip (clips: ${loaded.container!.animationGroups.map((g) => g.name).join(", ")})`);
+    }
+    const clipName = walk.name;
+    const clip: MuscleClip = ConvertAnimationGroupToMuscleClip(walk, avatar);
+    loaded.dispose();
+
+    registerBuiltInLoaders();
+    const saved = { log: Logger.Log, warn: Logger.Warn };
+    Logger.Log = () => undefined;
+    Logger.Warn = () => undefined;
+    const engine = new NullEngine();
+    // Our plugin steps by engine.getDeltaTime(), which only the render loop updates: pin it to Babylon's constant step.
+    engine.getDeltaTime = () => FRAME_MS;
+    const scene = new Scene(engine);
+    scene.useConstantAnimationDeltaTime = true;
+    try {
+        const bytes = new Uint8Array(readFileSync(xbotFile));
+        const options = { pluginExtension: ".glb", pluginOptions: { gltf: { animationStartMode: GLTFLoaderAnimationStartMode.NONE } } };
+
+        // 50 characters from one template (the template itself stays out of the scene).
+        const template = await LoadAssetContainerAsync(bytes, scene, options);
+        const characters: ICharacter[] = [];
+        let sharedAvatar = true;
+        for (let i = 0; i < CHARACTERS; i++) {
+            const entries = template.instantiateModelsToScene((n) => PREFIX(i) + n, false, { doNotInstantiate: true });
+            for (const g of entries.animationGroups) g.dispose();
+            const root = entries.rootNodes.find((n) => n.name === `${PREFIX(i)}__root__`) ?? entries.rootNodes[0];
+            const binding = BindRigToTransformNode(root);
+            // Same joints in the same order as the avatar's rig: share it; else this character gets its own.
+            const same = binding.nodes.length === avatar.rig.joints.length && binding.nodes.every((n, j) => n.name === PREFIX(i) + avatar.rig.joints[j].name);
+            if (!same) sharedAvatar = false;
+            characters.push({ root: root as TransformNode, nodes: binding.nodes, avatar: same ? avatar : BuildHumanoidAvatar(binding.rig) });
+        }
+        if (!sharedAvatar) notes.push("the characters' joint order differs from the file's: one avatar per character");
+
+        // Babylon's side: retarget the walk from a renamed second copy onto character 0, then clone it onto the others.
+        const source = await LoadAssetContainerAsync(bytes, scene, options);
+        source.addAllToScene();
+        const map = new Map<string, string>();
+        for (const n of source.transformNodes) {
+            map.set(`SRC_${n.name}`, PREFIX(0) + n.name);
+            n.name = `SRC_${n.name}`;
+        }
+        const sourceWalk = source.animationGroups.find((g) => g.name === clipName)!;
+        const animatorAvatar = new AnimatorAvatar("bench", characters[0].root, false, false);
+        const retargeted = animatorAvatar.retargetAnimationGroup(sourceWalk, { mapNodeNames: map, fixRootPosition: false });
+        source.removeAllFromScene();
+        source.dispose();
+        const index0 = new Map<Node, number>(characters[0].nodes.map((n, j) => [n, j]));
+        const groups: AnimationGroup[] = [retargeted];
+        let unmapped = 0;
+        for (let i = 1; i < CHARACTERS; i++) {
+            groups.push(
+                retargeted.clone(`${PREFIX(i)}${clipName}`, (target: Node) => {
+                    const j = index0.get(target);
+                    if (j === undefined) unmapped++;
+                    return j === undefined ? target : characters[i].nodes[j];
+                }),
+            );
+        }
+        if (unmapped) notes.push(`${unmapped / (CHARACTERS - 1)} retargeted tracks per character target nodes outside the rig: left on character 0`);
+
+        // Place the characters on a grid, every mesh drawn (no frustum culling), a camera looking on.
+        characters.forEach((c, i) => c.root.position.set((i % GRID_COLUMNS) * SPACING, 0, Math.floor(i / GRID_COLUMNS) * SPACING));
+        for (const m of scene.meshes) if (m instanceof AbstractMesh) m.alwaysSelectAsActiveMesh = true;
+        const camera = new FreeCamera("camera", new Vector3(((GRID_COLUMNS - 1) * SPACING) / 2, 2, -12), scene);
+        camera.setTarget(new Vector3(((GRID_COLUMNS - 1) * SPACING) / 2, 1, 3));
+
+        // Ours: one animator per character with foot IK (defaults), one without; attached only while timed.
+        const animators = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { rootMotion: "in-place", footIK: true, handIK: false }));
+        const animatorsNoIK = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { rootMotion: "in-place", footIK: false, handIK: false }));
+
+        // Timing marks inside the frame: before Babylon's animations, around our plugin's observer.
+        RegisterHumanoidPlugin(scene);
+        const marks = { beforeAnimations: 0, pluginStart: 0, pluginEnd: 0 };
+        scene.onBeforeAnimationsObservable.add(() => (marks.beforeAnimations = performance.now()));
+        scene.onAfterAnimationsObservable.add(() => (marks.pluginStart = performance.now()), undefined, true);
+        scene.onAfterAnimationsObservable.add(() => (marks.pluginEnd = performance.now()));
+
+        type Condition = "babylon" | "ours" | "oursNoIK" | "idle";
+        const conditions: Condition[] = ["babylon", "ours", "oursNoIK", "idle"];
+        const start = (c: Condition): void => {
+            if (c === "babylon") for (const g of groups) g.start(true);
+            const list = c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : null;
+            if (list)
+                for (const a of list) {
+                    a.attachToScene(scene);
+                    a.play(clip, { loop: true });
+                }
+        };
+        const stop = (c: Condition): void => {
+            if (c === "babylon") for (const g of groups) g.stop();
+            const list = c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : null;
+            if (list)
+                for (const a of list) {
+                    a.stop();
+                    a.detachFromScene();
+                }
+        };
+        /** Mean ms per frame over `frames`: whole render, and the animation step inside it. */
+        const timeFrames = (c: Condition, frames: number): { render: number; animate: number } => {
+            let render = 0;
+            let animate = 0;
+            for (let f = 0; f < frames; f++) {
+                const t0 = performance.now();
+                scene.render();
+                render += performance.now() - t0;
+                animate += c === "babylon" ? marks.pluginStart - marks.beforeAnimations : marks.pluginEnd - marks.pluginStart;
+            }
+            return { render: render / frames, animate: animate / frames };
+        };
+
+        // Sanity: every condition moves (or keeps still) what it should, and characters stay on their spots.
+        const hipsJoint = avatar.rig.joints.findIndex((j) => j.name === "mixamorig:Hips");
+        const probe = (c: Condition): { moved: number; offSpot: number } => {
+            const hips = characters[7].nodes[hipsJoint];
+            const foot = characters[7].nodes[avatar.rig.joints.findIndex((j) => j.name === "mixamorig:LeftFoot")];
+            start(c);
+            timeFrames(c, 10);
+            const a = foot.computeWorldMatrix(true).getTranslation();
+            timeFrames(c, 15);
+            const b = foot.computeWorldMatrix(true).getTranslation();
+            const h = hips.computeWorldMatrix(true).getTranslation();
+            stop(c);
+            const spot = characters[7].root.position;
+            return { moved: Vector3.Distance(a, b), offSpot: Math.hypot(h.x - spot.x, h.z - spot.z) };
+        };
+        for (const c of conditions) {
+            const { moved, offSpot } = probe(c);
+            if (c === "idle" ? moved > 1e-6 : moved < 0.01) notes.push(`${c}: the left foot moved ${moved.toFixed(3)} m over 15 frames`);
+            if (offSpot > 0.5) notes.push(`${c}: the hips are ${offSpot.toFixed(2)} m from the character's spot`);
+        }
+
+        // Interleaved rounds; the best round of each condition.
+        const best: Record<Condition, { render: number; animate: number }> = {
+            babylon: { render: Infinity, animate: Infinity },
+            ours: { render: Infinity, animate: Infinity },
+            oursNoIK: { render: Infinity, animate: Infinity },
+            idle: { render: Infinity, animate: Infinity },
+        };
+        for (let r = 0; r < ROUNDS; r++) {
+            for (const c of conditions) {
+                start(c);
+                timeFrames(c, WARMUP_FRAMES);
+                const t = timeFrames(c, FRAMES);
+                stop(c);
+                if (t.render < best[c].render) best[c] = t;
+            }
+        }
+        const us = (ms: number): number => (ms * 1000) / CHARACTERS;
+        const a = us(best.babylon.render);
+        const b = us(best.ours.render);
+        const d = us(best.oursNoIK.render);
+        const idle = us(best.idle.render);
+        if (a - idle < 0.1 * a) notes.push("Babylon's groups cost less than a tenth of the frame over the idle scene: the net ratio is noisy");
+
+        // Heap and split: one animator on its own, outside the scene.
+        const solo = animators[0];
+        solo.play(clip, { loop: true });
+        for (let f = 0; f < HEAP_WARMUP_FRAMES; f++) solo.update(1 / 60);
+        const gc = getGc();
+        const heapGrowth = heapGrowthOf(solo, gc);
+        if (!gc) notes.push("no GC could be forced: the heap growth is only indicative");
+        const allocatedPerUpdate = allocatedBytesPerCall(gc, () => solo.update(1 / 60));
+        const updateSplit = splitUpdate(solo, gc);
+        if (!updateSplit) notes.push("the animator's internals (_writer, _rootMotion) were not found: no time split");
+        solo.stop();
+
+        return {
+            subject: `${CHARACTERS} Mixamo X Bots, '${clipName}', NullEngine, ${FRAMES} frames x best of ${ROUNDS} rounds`,
+            characters: CHARACTERS,
+            frames: FRAMES,
+            animatorAvatarMicrosecondsPerCharacterFrame: a,
+            oursMicrosecondsPerCharacterFrame: b,
+            oursNoIKMicrosecondsPerCharacterFrame: d,
+            idleMicrosecondsPerCharacterFrame: idle,
+            animatorAvatarAnimateMicrosecondsPerCharacterFrame: us(best.babylon.animate),
+            oursAnimateMicrosecondsPerCharacterFrame: us(best.ours.animate),
+            oursNoIKAnimateMicrosecondsPerCharacterFrame: us(best.oursNoIK.animate),
+            runtimeCostRatioVsAnimatorAvatar: (b - idle) / (a - idle),
+            runtimeCostRatioNoIKVsAnimatorAvatar: (d - idle) / (a - idle),
+            renderTimeRatioVsAnimatorAvatar: b / a,
+            animateTimeRatioVsAnimatorAvatar: best.ours.animate / best.babylon.animate,
+            heapGrowthBytesPer100kFrames: heapGrowth * (100_000 / HEAP_FRAMES),
+            heapMeasuredAfterGc: gc !== null,
+            allocatedBytesPerUpdate: allocatedPerUpdate,
+            animatorAvatarTracksPerCharacter: retargeted.targetedAnimations.length,
+            oursNodesWrittenPerCharacter: writerOf(animators[0])?.jointCount ?? NaN,
+            sharedAvatar,
+            updateSplit,
+            notes,
+        };
+    } finally {
+        scene.dispose();
+        engine.dispose();
+        Logger.Log = saved.log;
+        Logger.Warn = saved.warn;
+    }
+}
+
+/** The animator's internals the split needs (private: a benchmark may look, the library does not promise them). */
+interface IAnimatorInternals {
+    _writer?: HumanoidRigWriter;
+    _rootMotion?: () => void;
+}
+
+function writerOf(animator: HumanoidAnimator): HumanoidRigWriter | null {
+    return (animator as unknown as IAnimatorInternals)._writer ?? null;
+}
+
+/**
+ * Times each step of {@link HumanoidAnimator.update} (as it runs them) on one playing animator,
+ * then a whole update over as many frames. Null when the internals it needs are gone.
+ */
+function splitUpdate(animator: HumanoidAnimator, gc: (() => void) | null): IRuntimeUpdateSplit | null {
+    const internals = animator as unknown as IAnimatorInternals;
+    const writer = internals._writer;
+    const rootMotion = internals._rootMotion;
+    if (!writer || typeof writer.write !== "function" || typeof rootMotion !== "function") return null;
+    const { player, solver, planting, avatar } = animator;
+    const dt = 1 / 60;
+    const t = new Float64Array(6);
+    const plant = animator.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0);
+    for (let f = 0; f < SPLIT_FRAMES; f++) {
+        const t0 = performance.now();
+        player.update(dt);
+        const t1 = performance.now();
+        solver.decode(player.pose);
+        const t2 = performance.now();
+        if (plant) planting.update(player, solver, dt);
+        else if (player.jumped) planting.reset();
+        const t3 = performance.now();
+        solver.solveIK();
+        const t4 = performance.now();
+        writer.write(solver.pose, avatar.rig);
+        const t5 = performance.now();
+        rootMotion.call(animator);
+        player.clearJump();
+        const t6 = performance.now();
+        t[0] += t1 - t0;
+        t[1] += t2 - t1;
+        t[2] += t3 - t2;
+        t[3] += t4 - t3;
+        t[4] += t5 - t4;
+        t[5] += t6 - t5;
+    }
+    const t0 = performance.now();
+    for (let f = 0; f < SPLIT_FRAMES; f++) animator.update(dt);
+    const whole = performance.now() - t0;
+    const us = (ms: number): number => (ms * 1000) / SPLIT_FRAMES;
+    const allocatedBytes = {
+        sample: allocatedBytesPerCall(gc, () => player.update(dt)),
+        decode: allocatedBytesPerCall(gc, () => solver.decode(player.pose)),
+        planting: plant ? allocatedBytesPerCall(gc, () => planting.update(player, solver, dt)) : 0,
+        ik: allocatedBytesPerCall(gc, () => solver.solveIK()),
+        write: allocatedBytesPerCall(gc, () => writer.write(solver.pose, avatar.rig)),
+        rootMotion: allocatedBytesPerCall(gc, () => rootMotion.call(animator)),
+    };
+    return {
+        sampleMicroseconds: us(t[0]),
+        decodeMicroseconds: us(t[1]),
+        plantingMicroseconds: us(t[2]),
+        ikMicroseconds: us(t[3]),
+        writeMicroseconds: us(t[4]),
+        rootMotionMicroseconds: us(t[5]),
+        updateMicroseconds: us(whole),
+        allocatedBytes,
+    };
+}
