@@ -200,8 +200,16 @@ const CURSOR_WALK = 4;
 export class MuscleClipSampler {
     /** The clip read. */
     public readonly clip: MuscleClip;
+    /**
+     * The frame position the `...Slot` methods read (fractional; they clamp it): the per-frame
+     * path hands it over here rather than as an argument.
+     * @internal
+     */
+    public readonly frameSlot = new Float64Array(1);
     private readonly _cursor: Uint32Array;
     private readonly _tmp = new Float64Array(4);
+    /** The frame position `_evalInto` reads. */
+    private readonly _at = new Float64Array(1);
 
     /** @param clip the clip to read */
     constructor(clip: MuscleClip) {
@@ -235,7 +243,8 @@ export class MuscleClipSampler {
      * @param frame frame position, 0 to `frameCount - 1`
      */
     public evaluate(curve: number, frame: number): number {
-        this._evalInto(curve, frame, this._tmp, 0);
+        this._at[0] = frame;
+        this._evalInto(curve, this._tmp, 0);
         return this._tmp[0];
     }
 
@@ -253,16 +262,25 @@ export class MuscleClipSampler {
      * last frame of a looping clip is its own). Returns `result`.
      */
     public sampleFrameToRef(frame: number, result: HumanPose): HumanPose {
-        const last = this.clip.frameCount - 1;
-        const f = frame > 0 ? (frame < last ? frame : last) : 0;
+        this.frameSlot[0] = frame;
+        return this.sampleSlotToRef(result);
+    }
+
+    /**
+     * {@link sampleFrameToRef} at the frame position in {@link frameSlot}: the per-frame form, no
+     * number passed (V8 boxes a number passed to a call it does not inline, which allocates).
+     * @internal
+     */
+    public sampleSlotToRef(result: HumanPose): HumanPose {
+        this._clampSlot();
         const v = result.values;
-        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) this._evalInto(i, f, v, i);
-        this._vec(CURVE_BODY_POSITION, f, result.bodyPosition);
-        this._quat(CURVE_BODY_ROTATION, f, result.bodyRotation);
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) this._evalInto(i, v, i);
+        this._vec(CURVE_BODY_POSITION, result.bodyPosition);
+        this._quat(CURVE_BODY_ROTATION, result.bodyRotation);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             const c = CURVE_GOALS + g * CURVES_PER_GOAL;
-            this._vec(c, f, result.goalPositions[g]);
-            this._quat(c + 3, f, result.goalRotations[g]);
+            this._vec(c, result.goalPositions[g]);
+            this._quat(c + 3, result.goalRotations[g]);
         }
         return result;
     }
@@ -280,14 +298,23 @@ export class MuscleClipSampler {
      * {@link sampleRootToRef}. Returns the yaw in radians.
      */
     public sampleRootFrameToRef(frame: number, result: Vector3): number {
-        const last = this.clip.frameCount - 1;
-        const f = frame > 0 ? (frame < last ? frame : last) : 0;
+        this.frameSlot[0] = frame;
         const t = this._tmp;
-        this._evalInto(CURVE_ROOT, f, t, 0);
-        this._evalInto(CURVE_ROOT + 1, f, t, 1);
-        this._evalInto(CURVE_ROOT + 2, f, t, 2);
+        this.sampleRootSlotInto(t);
         result.set(t[0], 0, t[1]);
         return t[2];
+    }
+
+    /**
+     * {@link sampleRootFrameToRef} at the frame position in {@link frameSlot}, into `out`: x, z and
+     * yaw (no number passed or returned, see {@link sampleSlotToRef}).
+     * @internal
+     */
+    public sampleRootSlotInto(out: Float64Array): void {
+        this._clampSlot();
+        this._evalInto(CURVE_ROOT, out, 0);
+        this._evalInto(CURVE_ROOT + 1, out, 1);
+        this._evalInto(CURVE_ROOT + 2, out, 2);
     }
 
     /** {@link FootContact} flags of the frame nearest a time. */
@@ -297,21 +324,41 @@ export class MuscleClipSampler {
 
     /** {@link FootContact} flags of the frame nearest a frame position (clamped, never wrapped). */
     public contactsAtFrame(frame: number): number {
-        const last = this.clip.frameCount - 1;
-        return this.clip.contacts[Math.round(frame > 0 ? (frame < last ? frame : last) : 0)];
+        this.frameSlot[0] = frame;
+        return this.contactsAtSlot();
     }
 
     /**
-     * Writes one curve's value at a frame into `out[index]`. Values go straight into an array, not
-     * through a return value, so that nothing is boxed on the way (no allocation per sample).
+     * {@link contactsAtFrame} at the frame position in {@link frameSlot} (see {@link sampleSlotToRef}).
+     * @internal
      */
-    private _evalInto(curve: number, frame: number, out: Float32Array | Float64Array, index: number): void {
+    public contactsAtSlot(): number {
+        const last = this.clip.frameCount - 1;
+        const frame = this.frameSlot[0];
+        return this.clip.contacts[Math.round(frame > 0 ? (frame < last ? frame : last) : 0)];
+    }
+
+    /** The frame position of {@link frameSlot}, clamped to the clip, into `_at`. */
+    private _clampSlot(): void {
+        const last = this.clip.frameCount - 1;
+        const frame = this.frameSlot[0];
+        this._at[0] = frame > 0 ? (frame < last ? frame : last) : 0;
+    }
+
+    /**
+     * Writes one curve's value at the frame position `_at[0]` into `out[index]`. The frame comes
+     * from an array and the value goes straight into one, and the segment is evaluated here (the
+     * arithmetic of {@link EvaluateCurveSegment}): no number is passed to or returned from a call,
+     * so nothing is boxed (no allocation per sample).
+     */
+    private _evalInto(curve: number, out: Float32Array | Float64Array, index: number): void {
         const { frames, values } = this.clip.curves[curve];
         const n = frames.length;
         if (n === 1) {
             out[index] = values[0];
             return;
         }
+        const frame = this._at[0];
         let k = this._cursor[curve];
         if (k > n - 2 || frames[k] > frame || (k + CURSOR_WALK < n && frames[k + CURSOR_WALK] <= frame)) {
             // Binary search: the last key at or before the frame.
@@ -327,26 +374,50 @@ export class MuscleClipSampler {
             while (k < n - 2 && frames[k + 1] <= frame) k++;
         }
         this._cursor[curve] = k;
-        out[index] = EvaluateCurveSegment(frames, values, k, frame);
+        // EvaluateCurveSegment(frames, values, k, frame), keySlope written out.
+        const f0 = frames[k];
+        const h = frames[k + 1] - f0;
+        let t = (frame - f0) / h;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        const t2 = t * t;
+        const t3 = t2 * t;
+        const last = n - 1;
+        const a0 = k > 0 ? k - 1 : 0;
+        const b0 = k < last ? k + 1 : last;
+        const m0 = ((values[b0] - values[a0]) / (frames[b0] - frames[a0])) * h;
+        const b1 = k + 1 < last ? k + 2 : last;
+        const m1 = ((values[b1] - values[k]) / (frames[b1] - frames[k])) * h;
+        out[index] = (2 * t3 - 3 * t2 + 1) * values[k] + (t3 - 2 * t2 + t) * m0 + (3 * t2 - 2 * t3) * values[k + 1] + (t3 - t2) * m1;
     }
 
-    private _vec(c: number, f: number, out: Vector3): void {
+    private _vec(c: number, out: Vector3): void {
         const t = this._tmp;
-        this._evalInto(c, f, t, 0);
-        this._evalInto(c + 1, f, t, 1);
-        this._evalInto(c + 2, f, t, 2);
-        out.set(t[0], t[1], t[2]);
+        this._evalInto(c, t, 0);
+        this._evalInto(c + 1, t, 1);
+        this._evalInto(c + 2, t, 2);
+        out.x = t[0];
+        out.y = t[1];
+        out.z = t[2];
     }
 
-    private _quat(c: number, f: number, out: Quaternion): void {
+    private _quat(c: number, out: Quaternion): void {
         const t = this._tmp;
-        this._evalInto(c, f, t, 0);
-        this._evalInto(c + 1, f, t, 1);
-        this._evalInto(c + 2, f, t, 2);
-        this._evalInto(c + 3, f, t, 3);
+        this._evalInto(c, t, 0);
+        this._evalInto(c + 1, t, 1);
+        this._evalInto(c + 2, t, 2);
+        this._evalInto(c + 3, t, 3);
         const len = Math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3]);
-        if (len > 1e-12) out.set(t[0] / len, t[1] / len, t[2] / len, t[3] / len);
-        else out.set(0, 0, 0, 1);
+        if (len > 1e-12) {
+            out.x = t[0] / len;
+            out.y = t[1] / len;
+            out.z = t[2] / len;
+            out.w = t[3] / len;
+        } else {
+            out.x = 0;
+            out.y = 0;
+            out.z = 0;
+            out.w = 1;
+        }
     }
 }
 

@@ -3,7 +3,16 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HumanIKGoal } from "../muscle/humanPose.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { SolveTwoBonePositionsToRef } from "./twoBone.js";
+import {
+    QuaternionConjugateToRef,
+    QuaternionFromUnitVectorsToRef,
+    QuaternionMultiplyToRef,
+    QuaternionSlerpToRef,
+    Vector3CopyToRef,
+    Vector3LerpToRef,
+    Vector3NormalizeInPlace,
+} from "../math/hotMath.js";
+import { SolveTwoBonePositionsInPlace } from "./twoBone.js";
 
 const B = HumanBone;
 
@@ -65,9 +74,19 @@ export class HumanoidLimbIK {
     public readonly avatar: HumanoidAvatar;
     /** Joints forward kinematics must cover for the solve: the limbs and their ancestors, parents first. */
     public readonly fkJoints: Int32Array;
+    /**
+     * Rest length of each limb ({@link limbLength}), in an array: read on the per-frame path, where
+     * a number returned from a call that is not inlined would be boxed (allocated).
+     * @internal
+     */
+    public readonly limbLengths: Float64Array;
     private readonly _limbs: ILimb[];
     private readonly _refPos: readonly Vector3[];
     private readonly _parent: Int32Array;
+    /** The weights {@link solve} hands to {@link solveWeighted}. */
+    private readonly _weights = new Float64Array(3);
+    /** Numbers handed to {@link SolveTwoBonePositionsInPlace} and the slerp. */
+    private readonly _io = new Float64Array(5);
 
     /** @param avatar the avatar whose limbs are solved */
     constructor(avatar: HumanoidAvatar) {
@@ -96,6 +115,7 @@ export class HumanoidLimbIK {
                 poleLocal,
             };
         });
+        this.limbLengths = Float64Array.from(this._limbs, (l) => l.upperLength + l.lowerLength);
         const need = new Array<boolean>(rig.joints.length).fill(false);
         for (const l of this._limbs) for (let j = l.end; j >= 0 && !need[j]; j = rig.joints[j].parent) need[j] = true;
         this.fkJoints = Int32Array.from(need.map((x, i) => (x ? i : -1)).filter((i) => i >= 0));
@@ -103,8 +123,7 @@ export class HumanoidLimbIK {
 
     /** Rest length of a limb (upper plus lower bone, metres, rig space). */
     public limbLength(goal: HumanIKGoal): number {
-        const l = this._limbs[goal];
-        return l.upperLength + l.lowerLength;
+        return this.limbLengths[goal];
     }
 
     /** The joint of a limb's upper bone (rig index). */
@@ -129,7 +148,7 @@ export class HumanoidLimbIK {
      */
     public resetLengths(goal: HumanIKGoal, localPositions: readonly Vector3[]): void {
         const chain = this._limbs[goal].chain;
-        for (let i = 0; i < chain.length; i++) localPositions[chain[i]].copyFrom(this._refPos[chain[i]]);
+        for (let i = 0; i < chain.length; i++) Vector3CopyToRef(this._refPos[chain[i]], localPositions[chain[i]]);
     }
 
     /**
@@ -155,39 +174,99 @@ export class HumanoidLimbIK {
         stretch: number,
         status: ILimbIKStatus,
     ): void {
+        const w = this._weights;
+        w[0] = positionWeight;
+        w[1] = rotationWeight;
+        w[2] = stretch;
+        this.solveWeighted(goal, world, positions, localRotations, localPositions, targetPosition, targetRotation, w, status);
+    }
+
+    /**
+     * {@link solve} for the per-frame path, its numbers in an array rather than passed (V8 boxes a
+     * number passed to a call it does not inline, which allocates): `weights[0]` the position
+     * weight, `weights[1]` the rotation weight, `weights[2]` the stretch. Same results. Allocation-free.
+     * @internal
+     */
+    public solveWeighted(
+        goal: HumanIKGoal,
+        world: readonly Quaternion[],
+        positions: readonly Vector3[],
+        localRotations: readonly Quaternion[],
+        localPositions: readonly Vector3[],
+        targetPosition: Vector3,
+        targetRotation: Quaternion,
+        weights: Float64Array,
+        status: ILimbIKStatus,
+    ): void {
+        // Babylon's arithmetic through `hotMath` and written out: no number crosses a call.
         const l = this._limbs[goal];
         const parent = this._parent;
-        a.copyFrom(positions[l.upper]);
-        b.copyFrom(positions[l.lower]);
-        c.copyFrom(positions[l.end]);
-        Vector3.LerpToRef(c, targetPosition, positionWeight, t);
+        const io = this._io;
+        Vector3CopyToRef(positions[l.upper], a);
+        Vector3CopyToRef(positions[l.lower], b);
+        Vector3CopyToRef(positions[l.end], c);
+        Vector3LerpToRef(c, targetPosition, weights, 0, t);
         l.poleLocal.applyRotationQuaternionToRef(world[l.upper], pole);
         // The soft stretch starts no nearer than the animation's own reach: what the pose already
         // reaches is solved exactly (IK corrects only what the proportions broke).
-        const k = SolveTwoBonePositionsToRef(a, b, c, t, pole, l.upperLength, l.lowerLength, stretch, Vector3.Distance(a, c), nb, nc);
+        const acx = a.x - c.x;
+        const acy = a.y - c.y;
+        const acz = a.z - c.z;
+        io[0] = l.upperLength;
+        io[1] = l.lowerLength;
+        io[2] = weights[2];
+        io[3] = Math.sqrt(acx * acx + acy * acy + acz * acz);
+        SolveTwoBonePositionsInPlace(a, b, c, t, pole, io, nb, nc);
+        const k = io[4];
         // Upper bone: swing its middle joint into place.
-        b.subtractToRef(a, u).normalize();
-        nb.subtractToRef(a, v).normalize();
-        Quaternion.FromUnitVectorsToRef(u, v, d1);
+        u.x = b.x - a.x;
+        u.y = b.y - a.y;
+        u.z = b.z - a.z;
+        Vector3NormalizeInPlace(u);
+        v.x = nb.x - a.x;
+        v.y = nb.y - a.y;
+        v.z = nb.z - a.z;
+        Vector3NormalizeInPlace(v);
+        QuaternionFromUnitVectorsToRef(u, v, d1);
         // Lower bone: swing the end (moved by the first swing and the stretch) into place.
-        c.subtractToRef(b, u).scaleInPlace(k).applyRotationQuaternionInPlace(d1).normalize();
-        nc.subtractToRef(nb, v).normalize();
-        Quaternion.FromUnitVectorsToRef(u, v, d2);
-        d2.multiplyToRef(d1, dd);
+        u.x = (c.x - b.x) * k;
+        u.y = (c.y - b.y) * k;
+        u.z = (c.z - b.z) * k;
+        Vector3NormalizeInPlace(u.applyRotationQuaternionInPlace(d1));
+        v.x = nc.x - nb.x;
+        v.y = nc.y - nb.y;
+        v.z = nc.z - nb.z;
+        Vector3NormalizeInPlace(v);
+        QuaternionFromUnitVectorsToRef(u, v, d2);
+        QuaternionMultiplyToRef(d2, d1, dd);
         // Locals: upper = P^-1 d1 W; lower = (d1 P)^-1 dd W; end = (dd P)^-1 R.
-        world[parent[l.upper]].conjugateToRef(q);
-        q.multiplyInPlace(d1).multiplyToRef(world[l.upper], localRotations[l.upper]);
+        QuaternionConjugateToRef(world[parent[l.upper]], q);
+        QuaternionMultiplyToRef(QuaternionMultiplyToRef(q, d1, q), world[l.upper], localRotations[l.upper]);
         const pl = parent[l.lower];
-        d1.multiplyToRef(world[pl], q).conjugateInPlace();
-        q.multiplyInPlace(dd).multiplyToRef(world[l.lower], localRotations[l.lower]);
-        dd.multiplyToRef(world[l.end], endWorld);
-        if (rotationWeight > 0) Quaternion.SlerpToRef(endWorld, targetRotation, rotationWeight >= 1 ? 1 : rotationWeight, endWorld);
-        dd.multiplyToRef(world[parent[l.end]], q2).conjugateInPlace();
-        q2.multiplyToRef(endWorld, localRotations[l.end]);
+        QuaternionMultiplyToRef(d1, world[pl], q).conjugateInPlace();
+        QuaternionMultiplyToRef(QuaternionMultiplyToRef(q, dd, q), world[l.lower], localRotations[l.lower]);
+        QuaternionMultiplyToRef(dd, world[l.end], endWorld);
+        const rotationWeight = weights[1];
+        if (rotationWeight > 0) {
+            io[0] = rotationWeight >= 1 ? 1 : rotationWeight;
+            QuaternionSlerpToRef(endWorld, targetRotation, io, 0, endWorld);
+        }
+        QuaternionMultiplyToRef(dd, world[parent[l.end]], q2).conjugateInPlace();
+        QuaternionMultiplyToRef(q2, endWorld, localRotations[l.end]);
         const chain = l.chain;
-        for (let i = 0; i < chain.length; i++) this._refPos[chain[i]].scaleToRef(k, localPositions[chain[i]]);
+        for (let i = 0; i < chain.length; i++) {
+            const rest = this._refPos[chain[i]];
+            const out = localPositions[chain[i]];
+            out.x = rest.x * k;
+            out.y = rest.y * k;
+            out.z = rest.z * k;
+        }
+        const ex = nc.x - t.x;
+        const ey = nc.y - t.y;
+        const ez = nc.z - t.z;
+        const error = Math.sqrt(ex * ex + ey * ey + ez * ez);
         status.stretch = k;
-        status.error = Vector3.Distance(nc, t);
-        status.unreachable = status.error > 1e-4 * (l.upperLength + l.lowerLength);
+        status.error = error;
+        status.unreachable = error > 1e-4 * (l.upperLength + l.lowerLength);
     }
 }

@@ -1,8 +1,7 @@
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 
-const dir = new Vector3();
-const bend = new Vector3();
-const tmp = new Vector3();
+/** Numbers of {@link SolveTwoBonePositionsToRef}'s call of {@link SolveTwoBonePositionsInPlace}. */
+const scratch = new Float64Array(5);
 
 /**
  * Where a two-bone chain (root `a`, middle joint `b`, end `c`) puts its middle joint and end to
@@ -46,18 +45,65 @@ export function SolveTwoBonePositionsToRef(
     outB: Vector3,
     outC: Vector3,
 ): number {
+    const io = scratch;
+    io[0] = upperLength;
+    io[1] = lowerLength;
+    io[2] = stretch;
+    io[3] = softStart;
+    SolveTwoBonePositionsInPlace(a, b, c, target, pole, io, outB, outC);
+    return io[4];
+}
+
+/**
+ * {@link SolveTwoBonePositionsToRef} for the per-frame path, its numbers in an array rather than
+ * passed and returned (V8 boxes a number passed to or returned from a call it does not inline,
+ * which allocates): reads `io[0]` upper length, `io[1]` lower length, `io[2]` stretch and `io[3]`
+ * soft start, writes the length factor k into `io[4]`. Same results. Allocation-free.
+ * @internal
+ */
+export function SolveTwoBonePositionsInPlace(
+    a: Vector3,
+    b: Vector3,
+    c: Vector3,
+    target: Vector3,
+    pole: Vector3,
+    io: Float64Array,
+    outB: Vector3,
+    outC: Vector3,
+): void {
+    // Babylon's vector arithmetic written out, coordinates read and written one by one (see `hotMath`).
+    const upperLength = io[0];
+    const lowerLength = io[1];
+    const stretch = io[2];
+    const softStart = io[3];
     const full = upperLength + lowerLength;
-    target.subtractToRef(a, dir);
-    let d = dir.length();
+    // dir: unit root -> target (or root -> end)
+    let dx = target.x - a.x;
+    let dy = target.y - a.y;
+    let dz = target.z - a.z;
+    let d = Math.sqrt(dx * dx + dy * dy + dz * dz);
     if (!(d > 1e-9 * full)) {
         // Target on the root: aim along the current end instead.
-        c.subtractToRef(a, dir);
+        dx = c.x - a.x;
+        dy = c.y - a.y;
+        dz = c.z - a.z;
         d = 0;
-        const l = dir.length();
-        if (l > 1e-12) dir.scaleInPlace(1 / l);
-        else dir.set(0, -1, 0);
+        const l = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (l > 1e-12) {
+            const inv = 1 / l;
+            dx *= inv;
+            dy *= inv;
+            dz *= inv;
+        } else {
+            dx = 0;
+            dy = -1;
+            dz = 0;
+        }
     } else {
-        dir.scaleInPlace(1 / d);
+        const inv = 1 / d;
+        dx *= inv;
+        dy *= inv;
+        dz *= inv;
     }
     let k = 1;
     let reach = d;
@@ -81,25 +127,43 @@ export function SolveTwoBonePositionsToRef(
     const shortest = Math.abs(l1 - l2) * 1.0001;
     if (reach < shortest) reach = shortest;
     // Bend direction: the middle joint's offset across the line, else the pole's.
-    b.subtractToRef(a, bend);
-    bend.subtractInPlace(tmp.copyFrom(dir).scaleInPlace(Vector3.Dot(bend, dir)));
-    let bl = bend.length();
+    let bx = b.x - a.x;
+    let by = b.y - a.y;
+    let bz = b.z - a.z;
+    let dot = bx * dx + by * dy + bz * dz;
+    bx -= dx * dot;
+    by -= dy * dot;
+    bz -= dz * dot;
+    let bl = Math.sqrt(bx * bx + by * by + bz * bz);
     if (bl < 1e-4 * upperLength) {
-        bend.copyFrom(pole);
-        bend.subtractInPlace(tmp.copyFrom(dir).scaleInPlace(Vector3.Dot(bend, dir)));
-        bl = bend.length();
+        bx = pole.x;
+        by = pole.y;
+        bz = pole.z;
+        dot = bx * dx + by * dy + bz * dz;
+        bx -= dx * dot;
+        by -= dy * dot;
+        bz -= dz * dot;
+        bl = Math.sqrt(bx * bx + by * by + bz * bz);
         if (bl < 1e-9) {
-            // Pole along the line too: any direction across it.
-            tmp.set(dir.y, dir.z, dir.x);
-            Vector3.CrossToRef(dir, tmp, bend);
-            bl = bend.length();
+            // Pole along the line too: any direction across it (dir x (dir.y, dir.z, dir.x)).
+            bx = dy * dx - dz * dz;
+            by = dz * dy - dx * dx;
+            bz = dx * dz - dy * dy;
+            bl = Math.sqrt(bx * bx + by * by + bz * bz);
         }
     }
-    bend.scaleInPlace(1 / bl);
+    const inv = 1 / bl;
+    bx *= inv;
+    by *= inv;
+    bz *= inv;
     const x = (reach * reach + l1 * l1 - l2 * l2) / (2 * reach);
     const y2 = l1 * l1 - x * x;
     const y = y2 > 0 ? Math.sqrt(y2) : 0;
-    outB.copyFrom(a).addInPlace(tmp.copyFrom(dir).scaleInPlace(x)).addInPlace(tmp.copyFrom(bend).scaleInPlace(y));
-    outC.copyFrom(a).addInPlace(tmp.copyFrom(dir).scaleInPlace(reach));
-    return k;
+    outB.x = a.x + dx * x + bx * y;
+    outB.y = a.y + dy * x + by * y;
+    outB.z = a.z + dz * x + bz * y;
+    outC.x = a.x + dx * reach;
+    outC.y = a.y + dy * reach;
+    outC.z = a.z + dz * reach;
+    io[4] = k;
 }

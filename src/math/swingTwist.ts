@@ -66,6 +66,27 @@ export function TwistAngleNear(q: Quaternion, axis: Vector3, near: number): numb
 }
 
 /**
+ * {@link TwistAngleNear} for the per-frame path: reads `near` from `angles[index]` and writes the
+ * twist angle there (same result), so that no number crosses a call: a number passed to or
+ * returned from a call that is not inlined is boxed, which allocates. Allocation-free.
+ * @internal
+ */
+export function TwistAngleNearInPlace(q: Quaternion, axis: Vector3, angles: Float64Array, index: number): void {
+    // As SwingTwistDecompose's angle.
+    const s = q.w < 0 ? -1 : 1;
+    const qx = q.x * s;
+    const qy = q.y * s;
+    const qz = q.z * s;
+    const qw = q.w * s;
+    const p = qx * axis.x + qy * axis.y + qz * axis.z;
+    const len = Math.sqrt(p * p + qw * qw);
+    const tw = len < 1e-12 ? 1 : qw / len;
+    let a = 2 * Math.atan2(p / (len || 1), tw);
+    if (a > Math.PI) a = a - 2 * Math.PI;
+    angles[index] = a + 2 * Math.PI * Math.round((angles[index] - a) / (2 * Math.PI));
+}
+
+/**
  * The rotation vector (axis times angle, radians) of a unit quaternion, shortest path: the log map.
  */
 export function QuaternionToRotationVectorToRef(q: Quaternion, result: Vector3): Vector3 {

@@ -2,10 +2,17 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { RotationVectorToQuaternionToRef, TwistAngleNear } from "../math/swingTwist.js";
+import {
+    QuaternionConjugateToRef,
+    QuaternionMultiplyToRef,
+    QuaternionNormalizeInPlace,
+    QuaternionRotationAxisToRef,
+    Vector3CopyToRef,
+} from "../math/hotMath.js";
+import { TwistAngleNearInPlace } from "../math/swingTwist.js";
 import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef } from "./kinematics.js";
-import { BoneMuscles } from "./muscles.js";
+import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
 import { MuscleSetup } from "./setup.js";
 
 const B = HumanBone;
@@ -16,29 +23,83 @@ const delta = new Quaternion();
 const comFk = new Vector3();
 const comTarget = new Vector3();
 const tmpV = new Vector3();
+/** Every muscle's angle (radians) of the pose being decoded. */
+const angles = new Float64Array(ALL_MUSCLE_COUNT);
+/** An angle handed to {@link QuaternionRotationAxisToRef} or {@link TwistAngleNearInPlace}. */
+const slot = new Float64Array(1);
 
-/** Twist angle (radians, about the bone's twist axis) a bone's muscles ask for. */
-function twistOf(setup: MuscleSetup, bone: number, muscles: Float32Array): number {
+// Numbers are handed between the functions below in typed arrays, never as arguments or return
+// values, and quaternions are combined with the helpers of `hotMath`: V8 boxes a number passed to
+// or returned from a call it does not inline, which would allocate on every decode.
+
+/** The twist angle (radians, about the bone's twist axis) a bone's muscles ask for, into `out[index]`, from the muscles' angles. */
+function twistInto(setup: MuscleSetup, bone: number, angles: Float64Array, out: Float64Array, index: number): void {
     const mx = BoneMuscles[bone][0];
-    return mx >= 0 ? setup.twistSign[bone] * setup.muscleToRadians(mx, muscles[mx]) : 0;
+    out[index] = mx >= 0 ? setup.twistSign[bone] * angles[mx] : 0;
 }
 
-/** The swing of a bone (Y and Z muscles) into `result`. */
-function swingOf(setup: MuscleSetup, bone: number, muscles: Float32Array, result: Quaternion): Quaternion {
-    const my = BoneMuscles[bone][1];
-    const mz = BoneMuscles[bone][2];
-    const y = my >= 0 ? setup.muscleToRadians(my, muscles[my]) : 0;
-    const z = mz >= 0 ? setup.muscleToRadians(mz, muscles[mz]) : 0;
-    const ay = setup.axisY[bone];
-    const az = setup.axisZ[bone];
-    return RotationVectorToQuaternionToRef(ay.x * y + az.x * z, ay.y * y + az.y * z, ay.z * y + az.z * z, result);
-}
-
-/** q = swing * twist(angle about the bone's twist axis). */
-function swingTwist(setup: MuscleSetup, bone: number, muscles: Float32Array, twist: number, result: Quaternion): Quaternion {
-    swingOf(setup, bone, muscles, result);
-    Quaternion.RotationAxisToRef(setup.twistAxis[bone], twist, tmpQ);
-    return result.multiplyInPlace(tmpQ);
+/**
+ * Every bone's rotation from its muscles' angles (radians), from the hips' first child on:
+ * `q[b] = swing * twist`, the swing the rotation vector `y * axisY + z * axisZ` (Y and Z muscles)
+ * and the twist about the bone's twist axis (X muscle). The arithmetic of
+ * `RotationVectorToQuaternionToRef`, `Quaternion.RotationAxisToRef` and `multiplyToRef`, written
+ * out so that no number crosses a call.
+ */
+function boneRotationsToRef(setup: MuscleSetup, angles: Float64Array, q: Quaternion[]): void {
+    const twistSign = setup.twistSign;
+    for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
+        const m = BoneMuscles[b];
+        const mx = m[0];
+        const my = m[1];
+        const mz = m[2];
+        const twist = mx >= 0 ? twistSign[b] * angles[mx] : 0;
+        const y = my >= 0 ? angles[my] : 0;
+        const z = mz >= 0 ? angles[mz] : 0;
+        // Swing: the exp map of the rotation vector.
+        const ay = setup.axisY[b];
+        const az = setup.axisZ[b];
+        const rx = ay.x * y + az.x * z;
+        const ry = ay.y * y + az.y * z;
+        const rz = ay.z * y + az.z * z;
+        const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
+        let sx: number;
+        let sy: number;
+        let sz: number;
+        let sw: number;
+        if (angle < 1e-12) {
+            sx = rx * 0.5;
+            sy = ry * 0.5;
+            sz = rz * 0.5;
+            sw = 1;
+            const len = Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
+            if (len !== 0 && len !== 1) {
+                const k = 1 / len;
+                sx *= k;
+                sy *= k;
+                sz *= k;
+                sw *= k;
+            }
+        } else {
+            const k = Math.sin(angle * 0.5) / angle;
+            sx = rx * k;
+            sy = ry * k;
+            sz = rz * k;
+            sw = Math.cos(angle * 0.5);
+        }
+        // Twist about the twist axis.
+        const t = setup.twistAxis[b];
+        const tw = Math.cos(twist / 2);
+        const sinByLength = Math.sin(twist / 2) / Math.sqrt(t.x * t.x + t.y * t.y + t.z * t.z);
+        const tx = t.x * sinByLength;
+        const ty = t.y * sinByLength;
+        const tz = t.z * sinByLength;
+        // swing * twist
+        const r = q[b];
+        r.x = sx * tw + sy * tz - sz * ty + sw * tx;
+        r.y = -sx * tz + sy * tw + sz * tx + sw * ty;
+        r.z = sx * ty - sy * tx + sz * tw + sw * tz;
+        r.w = -sx * tx - sy * ty - sz * tz + sw * tw;
+    }
 }
 
 /**
@@ -46,30 +107,25 @@ function swingTwist(setup: MuscleSetup, bone: number, muscles: Float32Array, twi
  * shoulder was folded in), the lower bone starts with the rest about the upper bone's axis; the
  * same between the lower bone and the hand or foot, which has no twist of its own.
  */
-function shareLimbTwist(
-    setup: MuscleSetup,
-    q: Quaternion[],
-    muscles: Float32Array,
-    upper: number,
-    lower: number,
-    end: number,
-    shareUpper: number,
-    shareLower: number,
-): void {
+function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Array, upper: number, lower: number, end: number, arm: boolean): void {
+    const share = setup.twistShare;
     const tu = setup.twistAxis[upper];
+    const tl = setup.twistAxis[lower];
     // The upper bone's twist as its muscle asks (past half a turn too), with what a missing
     // shoulder folded in.
-    const a = TwistAngleNear(q[upper], tu, twistOf(setup, upper, muscles)) * shareUpper;
-    Quaternion.RotationAxisToRef(tu, -a, tmpQ);
-    q[upper].multiplyInPlace(tmpQ);
-    const tl = setup.twistAxis[lower];
-    const b = twistOf(setup, lower, muscles) * shareLower;
-    Quaternion.RotationAxisToRef(tl, -b, tmpQ);
-    q[lower].multiplyInPlace(tmpQ);
-    Quaternion.RotationAxisToRef(tu, a, tmpQ);
-    tmpQ.multiplyToRef(q[lower], q[lower]);
-    Quaternion.RotationAxisToRef(tl, b, tmpQ);
-    tmpQ.multiplyToRef(q[end], q[end]);
+    twistInto(setup, upper, angles, slot, 0);
+    TwistAngleNearInPlace(q[upper], tu, slot, 0);
+    const a = slot[0] * (arm ? share.upperArm : share.upperLeg);
+    twistInto(setup, lower, angles, slot, 0);
+    const b = slot[0] * (arm ? share.lowerArm : share.lowerLeg);
+    slot[0] = -a;
+    QuaternionMultiplyToRef(q[upper], QuaternionRotationAxisToRef(tu, slot, 0, tmpQ), q[upper]);
+    slot[0] = -b;
+    QuaternionMultiplyToRef(q[lower], QuaternionRotationAxisToRef(tl, slot, 0, tmpQ), q[lower]);
+    slot[0] = a;
+    QuaternionMultiplyToRef(QuaternionRotationAxisToRef(tu, slot, 0, tmpQ), q[lower], q[lower]);
+    slot[0] = b;
+    QuaternionMultiplyToRef(QuaternionRotationAxisToRef(tl, slot, 0, tmpQ), q[end], q[end]);
 }
 
 /**
@@ -84,34 +140,36 @@ function shareLimbTwist(
 export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result: IRigPose): IRigPose {
     const setup = MuscleSetup.For(avatar);
     const { world, pos, dc, q } = setup.work;
-    const muscles = pose.values;
     const joint = setup.joint;
-    for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
-        swingTwist(setup, b, muscles, twistOf(setup, b, muscles), q[b]);
-    }
+    boneRotationsToRef(setup, setup.musclesToRadiansToRef(pose.values, angles), q);
     // Missing optional bones hand their rotation on.
-    if (joint[B.Chest] < 0) q[B.Spine].multiplyInPlace(q[B.Chest]);
-    if (joint[B.UpperChest] < 0) q[joint[B.Chest] >= 0 ? B.Chest : B.Spine].multiplyInPlace(q[B.UpperChest]);
-    if (joint[B.Neck] < 0) q[B.Neck].multiplyToRef(q[B.Head], q[B.Head]);
-    if (joint[B.LeftShoulder] < 0) q[B.LeftShoulder].multiplyToRef(q[B.LeftUpperArm], q[B.LeftUpperArm]);
-    if (joint[B.RightShoulder] < 0) q[B.RightShoulder].multiplyToRef(q[B.RightUpperArm], q[B.RightUpperArm]);
-    const s = setup.twistShare;
-    shareLimbTwist(setup, q, muscles, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, s.upperArm, s.lowerArm);
-    shareLimbTwist(setup, q, muscles, B.RightUpperArm, B.RightLowerArm, B.RightHand, s.upperArm, s.lowerArm);
-    shareLimbTwist(setup, q, muscles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, s.upperLeg, s.lowerLeg);
-    shareLimbTwist(setup, q, muscles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, s.upperLeg, s.lowerLeg);
+    if (joint[B.Chest] < 0) QuaternionMultiplyToRef(q[B.Spine], q[B.Chest], q[B.Spine]);
+    if (joint[B.UpperChest] < 0) {
+        const below = q[joint[B.Chest] >= 0 ? B.Chest : B.Spine];
+        QuaternionMultiplyToRef(below, q[B.UpperChest], below);
+    }
+    if (joint[B.Neck] < 0) QuaternionMultiplyToRef(q[B.Neck], q[B.Head], q[B.Head]);
+    if (joint[B.LeftShoulder] < 0) QuaternionMultiplyToRef(q[B.LeftShoulder], q[B.LeftUpperArm], q[B.LeftUpperArm]);
+    if (joint[B.RightShoulder] < 0) QuaternionMultiplyToRef(q[B.RightShoulder], q[B.RightUpperArm], q[B.RightUpperArm]);
+    shareLimbTwist(setup, q, angles, B.LeftUpperArm, B.LeftLowerArm, B.LeftHand, true);
+    shareLimbTwist(setup, q, angles, B.RightUpperArm, B.RightLowerArm, B.RightHand, true);
+    shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
+    shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
-    dc[B.Hips].set(0, 0, 0, 1);
+    const dh = dc[B.Hips];
+    dh.x = 0;
+    dh.y = 0;
+    dh.z = 0;
+    dh.w = 1;
     for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
         if (joint[b] < 0) continue;
-        dc[setup.parentBone[b]].multiplyToRef(q[b], dc[b]);
+        QuaternionMultiplyToRef(dc[setup.parentBone[b]], q[b], dc[b]);
     }
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
         const j = joint[b];
         if (j < 0) continue;
-        setup.c0.multiplyToRef(dc[b], tmpQ);
-        tmpQ.multiplyToRef(setup.tposeCanonical[b], world[j]);
+        QuaternionMultiplyToRef(QuaternionMultiplyToRef(setup.c0, dc[b], tmpQ), setup.tposeCanonical[b], world[j]);
     }
     // Forward kinematics: mapped joints as computed, every other joint in its T-pose.
     const refRot = avatar.referencePose.rotations;
@@ -123,9 +181,9 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
         const p = parent[j];
         if (p < 0) {
             if (setup.boneOfJoint[j] < 0) world[j].copyFrom(refRot[j]);
-            pos[j].copyFrom(refPos[j]);
+            Vector3CopyToRef(refPos[j], pos[j]);
         } else {
-            if (setup.boneOfJoint[j] < 0) world[p].multiplyToRef(refRot[j], world[j]);
+            if (setup.boneOfJoint[j] < 0) QuaternionMultiplyToRef(world[p], refRot[j], world[j]);
             refPos[j].multiplyToRef(setup.worldScale[p], tmpV);
             tmpV.applyRotationQuaternionToRef(world[p], tmpV);
             pos[p].addToRef(tmpV, pos[j]);
@@ -136,34 +194,38 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     for (let k = 0; k < fk.length; k++) {
         const j = fk[k];
         if (j === hips || !setup.belowHips[j]) continue;
-        world[parent[j]].conjugateToRef(tmpQ);
-        tmpQ.multiplyToRef(world[j], result.rotations[j]);
+        QuaternionMultiplyToRef(QuaternionConjugateToRef(world[parent[j]], tmpQ), world[j], result.rotations[j]);
     }
     // Place the body: turn about the hips so the body frame is the pose's, then move the hips so
     // the centre of mass is.
     CenterOfMassToRef(setup, world, pos, comFk);
     BodyFrameToRef(setup, pos, bodyFk);
     // target body frame = c0 * bodyRotation * c0^-1 * B0; delta = target * Bfk^-1
-    setup.c0.multiplyToRef(pose.bodyRotation, tmpQ);
-    tmpQ.multiplyToRef(setup.c0Inverse, tmpQ);
-    tmpQ.multiplyToRef(setup.bodyFrameTPose, tmpQ);
-    bodyFk.conjugateToRef(tmpQ2);
-    tmpQ.multiplyToRef(tmpQ2, delta);
-    delta.normalize();
-    pose.bodyPosition.scaleToRef(setup.scale, comTarget).applyRotationQuaternionToRef(setup.c0, comTarget).addInPlace(setup.groundOrigin);
+    QuaternionMultiplyToRef(setup.c0, pose.bodyRotation, tmpQ);
+    QuaternionMultiplyToRef(tmpQ, setup.c0Inverse, tmpQ);
+    QuaternionMultiplyToRef(tmpQ, setup.bodyFrameTPose, tmpQ);
+    QuaternionConjugateToRef(bodyFk, tmpQ2);
+    QuaternionNormalizeInPlace(QuaternionMultiplyToRef(tmpQ, tmpQ2, delta));
+    // target CoM = c0 * (bodyPosition * scale) + ground origin
+    const bp = pose.bodyPosition;
+    const scale = setup.scale;
+    comTarget.x = bp.x * scale;
+    comTarget.y = bp.y * scale;
+    comTarget.z = bp.z * scale;
+    comTarget.applyRotationQuaternionToRef(setup.c0, comTarget).addInPlace(setup.groundOrigin);
     // hips position = target CoM - delta * (CoM - hips)
     comFk.subtractInPlace(pos[hips]).applyRotationQuaternionToRef(delta, comFk);
     comTarget.subtractInPlace(comFk);
-    delta.multiplyToRef(world[hips], tmpQ);
+    QuaternionMultiplyToRef(delta, world[hips], tmpQ);
     const hp = parent[hips];
     if (hp >= 0) {
-        world[hp].conjugateToRef(tmpQ2);
-        tmpQ2.multiplyToRef(tmpQ, result.rotations[hips]);
+        QuaternionConjugateToRef(world[hp], tmpQ2);
+        QuaternionMultiplyToRef(tmpQ2, tmpQ, result.rotations[hips]);
         comTarget.subtractInPlace(pos[hp]).applyRotationQuaternionToRef(tmpQ2, tmpV);
         tmpV.divideToRef(setup.worldScale[hp], result.positions[hips]);
     } else {
         result.rotations[hips].copyFrom(tmpQ);
-        result.positions[hips].copyFrom(comTarget);
+        Vector3CopyToRef(comTarget, result.positions[hips]);
     }
     return result;
 }

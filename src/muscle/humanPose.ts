@@ -1,4 +1,5 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3CopyToRef } from "../math/hotMath.js";
 import { ALL_MUSCLE_COUNT, MuscleMirrors, MUSCLE_COUNT } from "./muscles.js";
 
 /** The four IK goals of a {@link HumanPose}, in Unity's AvatarIKGoal order. */
@@ -40,13 +41,13 @@ export class HumanPose {
     /** Feet and hands rotation relative to their T-pose and to the body (`bodyRotation^-1 * delta`). */
     public readonly goalRotations: Quaternion[] = [Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity()];
 
-    /** Copies another pose into this one. Returns this. */
+    /** Copies another pose into this one. Returns this. Allocation-free. */
     public copyFrom(other: HumanPose): HumanPose {
         this.values.set(other.values);
-        this.bodyPosition.copyFrom(other.bodyPosition);
+        Vector3CopyToRef(other.bodyPosition, this.bodyPosition);
         this.bodyRotation.copyFrom(other.bodyRotation);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            this.goalPositions[g].copyFrom(other.goalPositions[g]);
+            Vector3CopyToRef(other.goalPositions[g], this.goalPositions[g]);
             this.goalRotations[g].copyFrom(other.goalRotations[g]);
         }
         return this;

@@ -1,5 +1,6 @@
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
+import { QuaternionNormalizeInPlace, Vector3NormalizeInPlace } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
 
 const tmpV = new Vector3();
@@ -44,18 +45,31 @@ export function ForwardKinematicsToRef(
 
 /** Centre of mass (rig space) of the pose given by world rotations and positions. Allocation-free. */
 export function CenterOfMassToRef(setup: MuscleSetup, world: readonly Quaternion[], pos: readonly Vector3[], result: Vector3): Vector3 {
-    result.setAll(0);
+    // Sums kept in locals and coordinates written one by one: no number is passed to a call
+    // (V8 boxes those it does not inline, see `hotMath`).
+    let x = 0;
+    let y = 0;
+    let z = 0;
     let total = 0;
     for (let i = 0; i < setup.massJoint.length; i++) {
         const j = setup.massJoint[i];
         const m = setup.massWeight[i];
         setup.massOffset[i].applyRotationQuaternionToRef(world[j], tmpV);
-        tmpV.addInPlace(pos[j]);
-        result.addInPlace(tmpV.scaleInPlace(m));
+        const p = pos[j];
+        x += (tmpV.x + p.x) * m;
+        y += (tmpV.y + p.y) * m;
+        z += (tmpV.z + p.z) * m;
         total += m;
     }
-    return result.scaleInPlace(1 / total);
+    const k = 1 / total;
+    result.x = x * k;
+    result.y = y * k;
+    result.z = z * k;
+    return result;
 }
+
+/** Scratch matrix for {@link BodyFrameToRef} (Babylon's storage: the same rounding as `Quaternion.RotationQuaternionFromAxisToRef`). */
+const axes = new Matrix();
 
 /**
  * The body's orientation from joint positions (reference §3.3): left from the right to the left
@@ -63,19 +77,56 @@ export function CenterOfMassToRef(setup: MuscleSetup, world: readonly Quaternion
  * written as the rotation taking X, Y, Z to right, up, forward (rig space). Allocation-free.
  */
 export function BodyFrameToRef(setup: MuscleSetup, pos: readonly Vector3[], result: Quaternion): Quaternion {
+    // The arithmetic of Babylon's vector methods and of `Quaternion.RotationQuaternionFromAxisToRef`,
+    // written out so that no number is passed to or returned from a call (see `hotMath`).
     const j = setup.joint;
     const lul = pos[j[HumanBone.LeftUpperLeg]];
     const rul = pos[j[HumanBone.RightUpperLeg]];
     const lua = pos[j[HumanBone.LeftUpperArm]];
     const rua = pos[j[HumanBone.RightUpperArm]];
-    lul.subtractToRef(rul, tmpV).normalize();
-    lua.subtractToRef(rua, tmpV2).normalize();
-    tmpV.addToRef(tmpV2, left).normalize();
+    // left = normalize(normalize(lul - rul) + normalize(lua - rua))
+    tmpV.x = lul.x - rul.x;
+    tmpV.y = lul.y - rul.y;
+    tmpV.z = lul.z - rul.z;
+    Vector3NormalizeInPlace(tmpV);
+    tmpV2.x = lua.x - rua.x;
+    tmpV2.y = lua.y - rua.y;
+    tmpV2.z = lua.z - rua.z;
+    Vector3NormalizeInPlace(tmpV2);
+    left.x = tmpV.x + tmpV2.x;
+    left.y = tmpV.y + tmpV2.y;
+    left.z = tmpV.z + tmpV2.z;
+    Vector3NormalizeInPlace(left);
     // up = mid(arms) - mid(legs), made perpendicular to left
-    lua.addToRef(rua, tmpV).subtractInPlace(lul).subtractInPlace(rul);
-    tmpV.subtractToRef(left.scaleToRef(Vector3.Dot(tmpV, left), tmpV2), up).normalize();
-    Vector3.CrossToRef(up, left, fwd);
-    fwd.normalize();
-    left.scaleToRef(-1, right);
-    return Quaternion.RotationQuaternionFromAxisToRef(right, up, fwd, result).normalize();
+    const ux = lua.x + rua.x - lul.x - rul.x;
+    const uy = lua.y + rua.y - lul.y - rul.y;
+    const uz = lua.z + rua.z - lul.z - rul.z;
+    const d = ux * left.x + uy * left.y + uz * left.z;
+    up.x = ux - left.x * d;
+    up.y = uy - left.y * d;
+    up.z = uz - left.z * d;
+    Vector3NormalizeInPlace(up);
+    // forward = up x left
+    fwd.x = up.y * left.z - up.z * left.y;
+    fwd.y = up.z * left.x - up.x * left.z;
+    fwd.z = up.x * left.y - up.y * left.x;
+    Vector3NormalizeInPlace(fwd);
+    right.x = left.x * -1;
+    right.y = left.y * -1;
+    right.z = left.z * -1;
+    // Quaternion.RotationQuaternionFromAxisToRef(right, up, fwd): the axes normalized, as the rows of a rotation matrix.
+    Vector3NormalizeInPlace(right);
+    Vector3NormalizeInPlace(up);
+    Vector3NormalizeInPlace(fwd);
+    const m = axes.m as Float32Array | number[];
+    m[0] = right.x;
+    m[1] = right.y;
+    m[2] = right.z;
+    m[4] = up.x;
+    m[5] = up.y;
+    m[6] = up.z;
+    m[8] = fwd.x;
+    m[9] = fwd.y;
+    m[10] = fwd.z;
+    return QuaternionNormalizeInPlace(Quaternion.FromRotationMatrixToRef(axes, result));
 }

@@ -13,7 +13,7 @@ import {
     IsFingerBone,
 } from "../humanoid/humanBones.js";
 import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
-import { BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
+import { ALL_MUSCLE_COUNT, BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
 
 /**
  * Unity's default hierarchy masses (kg of a normal 82.5 kg person; reference §1): a bone's mass plus
@@ -487,6 +487,24 @@ export class MuscleSetup {
     public muscleToRadians(muscle: number, value: number): number {
         const deg = value >= 0 ? value * this.maxDeg[muscle] : value * -this.minDeg[muscle];
         return (deg * Math.PI) / 180;
+    }
+
+    /**
+     * Every muscle value -> radians at once (as {@link muscleToRadians}, muscle by muscle), into
+     * `result`: the per-frame form, with no call per muscle (a number passed to or returned from a
+     * call that is not inlined is boxed, which allocates). Allocation-free. Returns `result`.
+     * @param values all muscle values (`HumanPose.values`, {@link ALL_MUSCLE_COUNT} of them)
+     * @param result receives the angles, radians (at least {@link ALL_MUSCLE_COUNT} long)
+     */
+    public musclesToRadiansToRef(values: Float32Array, result: Float64Array): Float64Array {
+        const min = this.minDeg;
+        const max = this.maxDeg;
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
+            const value = values[i];
+            const deg = value >= 0 ? value * max[i] : value * -min[i];
+            result[i] = (deg * Math.PI) / 180;
+        }
+        return result;
     }
 
     /** Radians -> muscle value. */

@@ -6,6 +6,8 @@ import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
+import type { HumanPose } from "../muscle/humanPose.js";
+import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { HumanoidClipPlayer, type HumanBodyPart, type HumanoidClipState, type IClipPlayOptions, type RootMotionMode } from "../runtime/clipPlayer.js";
 import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
@@ -20,6 +22,12 @@ export interface IHumanoidAnimatorOptions {
     rootMotion?: RootMotionMode;
     /** The node `"apply"` moves. Default: the top ancestor of the hips' node (a glTF's `__root__`). */
     rootNode?: TransformNode;
+    /**
+     * The node whose local space is the rig's space: the root `CreateTransformNodesFromRig` made, so
+     * that the character may be moved before the animator is made. Default: the world as it is when
+     * the animator is made (right for rigs read from the scene with `BindRigToTransformNode`).
+     */
+    rigSpace?: TransformNode;
     /** Foot IK weight (true = 1). Default true. */
     footIK?: boolean | number;
     /** Hand IK weight (true = 1). Default false. */
@@ -44,6 +52,7 @@ const tmpV = new Vector3();
 const tmpV2 = new Vector3();
 const tmpQ = new Quaternion();
 const tmpQ2 = new Quaternion();
+const UP = new Vector3(0, 1, 0);
 
 /** A weight option as a number in [0, 1]. */
 function weightOf(option: boolean | number | undefined, fallback: number, what: string): number {
@@ -102,6 +111,8 @@ export class HumanoidAnimator {
     /** The root node's parent world when bound, as uniform scale, rotation, translation. */
     private readonly _parentBind = { s: 1, q: Quaternion.Identity(), p: new Vector3() };
     private _scene: Scene | null = null;
+    /** Numbers handed to `hotMath` (the root's turn). */
+    private readonly _num = new Float64Array(1);
 
     /**
      * @param avatar the character's avatar
@@ -138,7 +149,7 @@ export class HumanoidAnimator {
             const e = this.solver.ik.endJoint(g);
             for (let j = e; j !== u && j >= 0; j = avatar.rig.joints[j].parent) positions.add(j);
         }
-        this._writer = new HumanoidRigWriter(avatar, targets, joints, positions);
+        this._writer = new HumanoidRigWriter(avatar, targets, joints, positions, options.rigSpace);
         // Root node for "apply".
         const hipsTarget = targets[setup.joint[HumanBone.Hips]] as TransformNode | null | undefined;
         let root: TransformNode | null = options.rootNode ?? null;
@@ -239,16 +250,35 @@ export class HumanoidAnimator {
         player.clearJump();
     }
 
+    /**
+     * Poses the character from a {@link HumanPose} directly (as Unity's `HumanPoseHandler.SetHumanPose`),
+     * with the animator's IK settings; the goals are the pose's own, no planting, no root motion.
+     * Clips keep their time: the next {@link update} poses from them again. Never throws, logs or allocates.
+     * @param pose the pose (canonical frame, avatar scales)
+     */
+    public applyPose(pose: HumanPose): void {
+        if (this.isDisposed) return;
+        this.solver.decode(pose);
+        this.solver.resetSmoothing();
+        this.solver.solveIK(0);
+        this._writer.write(this.solver.pose, this.avatar.rig);
+    }
+
     /** The frame's root motion: the delta for the caller, and the root node in "apply" mode. */
     private _rootMotion(): void {
+        // Babylon's arithmetic through `hotMath` and written out: no number crosses a call (V8
+        // boxes those it does not inline, which allocates).
         const setup = this._setup;
         const player = this.player;
         const d = player.rootDelta;
         const sr = player.shownRoot;
+        const scale = setup.scale;
         // Delta: the root's own frame -> the shown frame (canonical) -> rig space, metres.
         const c = Math.cos(sr[2]);
         const s = Math.sin(sr[2]);
-        tmpV.set(d[0] * c + d[1] * s, 0, -d[0] * s + d[1] * c).scaleInPlace(setup.scale);
+        tmpV.x = (d[0] * c + d[1] * s) * scale;
+        tmpV.y = 0;
+        tmpV.z = (-d[0] * s + d[1] * c) * scale;
         tmpV.applyRotationQuaternionToRef(setup.c0, this.rootMotionDelta.deltaPosition);
         this.rootMotionDelta.deltaYaw = d[2];
         this.onRootMotionObservable.notifyObservers(this.rootMotionDelta);
@@ -256,44 +286,50 @@ export class HumanoidAnimator {
         if (player.rootMotion !== "apply" || !root) return;
         if (player.jumped) {
             this._rootStart.q.copyFrom(root.rotationQuaternion!);
-            this._rootStart.p.copyFrom(root.position);
+            Vector3CopyToRef(root.position, this._rootStart.p);
         }
         // G (canonical) = A * S^-1: turn by gamma = A.yaw - S.yaw, then move so S lands on A.
         const gr = player.groundRoot;
-        const gamma = gr[2] - sr[2];
+        const num = this._num;
+        const gamma = (num[0] = gr[2] - sr[2]);
         const cg = Math.cos(gamma);
         const sg = Math.sin(gamma);
         // t = A.pos - R(gamma) * S.pos
-        tmpV.set(gr[0] - (sr[0] * cg + sr[1] * sg), 0, gr[1] - (-sr[0] * sg + sr[1] * cg));
+        tmpV.x = (gr[0] - (sr[0] * cg + sr[1] * sg)) * scale;
+        tmpV.y = 0;
+        tmpV.z = (gr[1] - (-sr[0] * sg + sr[1] * cg)) * scale;
         // Rig space: q = c0 R c0^-1; t' = o - q o + c0 (t * scale).
-        Quaternion.RotationAxisToRef(Vector3.UpReadOnly, gamma, tmpQ);
-        setup.c0.multiplyToRef(tmpQ, tmpQ);
-        tmpQ.multiplyToRef(setup.c0Inverse, tmpQ);
-        tmpV.scaleInPlace(setup.scale).applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);
+        QuaternionRotationAxisToRef(UP, num, 0, tmpQ);
+        QuaternionMultiplyToRef(setup.c0, tmpQ, tmpQ);
+        QuaternionMultiplyToRef(tmpQ, setup.c0Inverse, tmpQ);
+        tmpV.applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);
         setup.groundOrigin.applyRotationQuaternionToRef(tmpQ, tmpV2);
         tmpV.subtractInPlace(tmpV2);
         // Into the root node's parent space (as bound): G' = P^-1 G P.
         const pb = this._parentBind;
         pb.p.applyRotationQuaternionToRef(tmpQ, tmpV2).addInPlace(tmpV).subtractInPlace(pb.p);
-        Quaternion.InverseToRef(pb.q, tmpQ2);
-        tmpV2.applyRotationQuaternionInPlace(tmpQ2).scaleInPlace(1 / pb.s);
-        tmpQ2.multiplyToRef(tmpQ, tmpQ);
-        tmpQ.multiplyToRef(pb.q, tmpQ);
+        QuaternionConjugateToRef(pb.q, tmpQ2);
+        tmpV2.applyRotationQuaternionInPlace(tmpQ2);
+        const k = 1 / pb.s;
+        tmpV2.x *= k;
+        tmpV2.y *= k;
+        tmpV2.z *= k;
+        QuaternionMultiplyToRef(tmpQ2, tmpQ, tmpQ);
+        QuaternionMultiplyToRef(tmpQ, pb.q, tmpQ);
         // K(t) = K0 after (Kb^-1 after (G' after Kb)), composing "first X then Y" as (qY qX, qY tX + tY).
         const kb = this._rootBind;
         const k0 = this._rootStart;
         const rq = root.rotationQuaternion!;
         const rp = root.position;
         // X = G' after Kb
-        tmpQ.multiplyToRef(kb.q, rq);
+        QuaternionMultiplyToRef(tmpQ, kb.q, rq);
         kb.p.applyRotationQuaternionToRef(tmpQ, rp).addInPlace(tmpV2);
         // Y = Kb^-1 after X: q = qb^-1 qX, t = qb^-1 (tX - tb)
-        Quaternion.InverseToRef(kb.q, tmpQ2);
-        tmpQ2.multiplyToRef(rq, rq);
+        QuaternionConjugateToRef(kb.q, tmpQ2);
+        QuaternionMultiplyToRef(tmpQ2, rq, rq);
         rp.subtractInPlace(kb.p).applyRotationQuaternionInPlace(tmpQ2);
         // K = K0 after Y: q = q0 qY, t = q0 tY + t0
-        k0.q.multiplyToRef(rq, tmpQ);
-        rq.copyFrom(tmpQ);
+        QuaternionMultiplyToRef(k0.q, rq, rq);
         rp.applyRotationQuaternionInPlace(k0.q).addInPlace(k0.p);
     }
 

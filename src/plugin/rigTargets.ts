@@ -2,6 +2,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { HumanoidError } from "../errors.js";
+import { Vector3CopyToRef } from "../math/hotMath.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import type { IRigPose } from "../humanoid/rig.js";
 
@@ -60,8 +61,11 @@ export class HumanoidRigWriter {
      * @param targets the scene object of every rig joint
      * @param joints the joints to write (rig indices)
      * @param positions the joints whose local position is written too
+     * @param rigSpace the node whose local space is the rig's space (the root made by
+     *   `CreateTransformNodesFromRig`); default: the world as it is now (a rig read from the scene,
+     *   `BindRigToTransformNode`). Only the rig's top joints depend on it.
      */
-    constructor(avatar: HumanoidAvatar, targets: HumanoidTargets, joints: Iterable<number>, positions: ReadonlySet<number>) {
+    constructor(avatar: HumanoidAvatar, targets: HumanoidTargets, joints: Iterable<number>, positions: ReadonlySet<number>, rigSpace?: TransformNode | null) {
         const rig = avatar.rig;
         if (targets.length !== rig.joints.length) {
             throw new HumanoidError(
@@ -70,6 +74,7 @@ export class HumanoidRigWriter {
             );
         }
         this._writes = [];
+        const rigSpaceInverse = rigSpace ? Matrix.Invert(rigSpace.computeWorldMatrix(true)) : null;
         for (const j of joints) {
             const target = targets[j];
             if (!target) continue;
@@ -78,7 +83,8 @@ export class HumanoidRigWriter {
                 const node = target as TransformNode;
                 if (!node.rotationQuaternion) node.rotationQuaternion = Quaternion.FromEulerVector(node.rotation);
             }
-            const parentWorld = parentWorldOf(target);
+            // The parent's transform in rig space (its world, relative to the rig space's node).
+            const parentWorld = rigSpaceInverse ? parentWorldOf(target).multiply(rigSpaceInverse) : parentWorldOf(target);
             const top = rig.joints[j].parent < 0;
             this._writes.push({
                 joint: j,
@@ -113,13 +119,19 @@ export class HumanoidRigWriter {
                 this._m.multiplyToRef(w.parentWorldInverse, this._m2);
                 this._m2.decompose(this._s, q, p);
             } else if (w.mirrored) {
+                // Coordinate by coordinate, not `set`: no number passed to a call (see `hotMath`).
                 const r = rot[j];
-                q.set(-r.x, -r.y, r.z, r.w);
+                q.x = -r.x;
+                q.y = -r.y;
+                q.z = r.z;
+                q.w = r.w;
                 const t = pos[j];
-                p.set(t.x, t.y, -t.z);
+                p.x = t.x;
+                p.y = t.y;
+                p.z = -t.z;
             } else {
                 q.copyFrom(rot[j]);
-                p.copyFrom(pos[j]);
+                Vector3CopyToRef(pos[j], p);
             }
             if (w.isBone) {
                 const bone = w.target as Bone;
@@ -128,7 +140,7 @@ export class HumanoidRigWriter {
             } else {
                 const node = w.target as TransformNode;
                 node.rotationQuaternion!.copyFrom(q);
-                if (w.writePosition || w.parentWorldInverse) node.position.copyFrom(p);
+                if (w.writePosition || w.parentWorldInverse) Vector3CopyToRef(p, node.position);
             }
         }
     }

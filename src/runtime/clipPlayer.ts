@@ -4,6 +4,7 @@ import { MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
+import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
 const B = HumanBone;
 
@@ -113,15 +114,24 @@ export class HumanoidClipState {
 
     /** Time within the clip, seconds (wrapped when looping, clamped otherwise). */
     public get localSeconds(): number {
-        const clip = this.clip;
-        if (!clip) return 0;
-        const d = clip.durationSeconds;
-        if (d <= 0) return 0;
-        if (this.loop) {
-            const r = this.timeSeconds % d;
-            return r < 0 ? r + d : r;
-        }
-        return this.timeSeconds < 0 ? 0 : this.timeSeconds > d ? d : this.timeSeconds;
+        localSecondsInto(this, localScratch, 0);
+        return localScratch[0];
+    }
+}
+
+const localScratch = new Float64Array(1);
+
+/** A state's {@link HumanoidClipState.localSeconds} into `out[index]` (the per-frame form: no number returned, see `hotMath`). */
+function localSecondsInto(s: HumanoidClipState, out: Float64Array, index: number): void {
+    const clip = s.clip;
+    const d = clip ? clip.durationSeconds : 0;
+    if (!clip || d <= 0) {
+        out[index] = 0;
+    } else if (s.loop) {
+        const r = s.timeSeconds % d;
+        out[index] = r < 0 ? r + d : r;
+    } else {
+        out[index] = s.timeSeconds < 0 ? 0 : s.timeSeconds > d ? d : s.timeSeconds;
     }
 }
 
@@ -158,16 +168,16 @@ export class HumanoidLayer {
     }
 }
 
-const v = new Vector3();
-const q = new Quaternion();
 const yawQ = new Quaternion();
 const UP = new Vector3(0, 1, 0);
 
-/** Writes the root of a state's clip at a local time into `out` (x, z, yaw). */
-function rootAt(sampler: MuscleClipSampler, seconds: number, out: Float64Array): void {
-    out[2] = sampler.sampleRootFrameToRef(seconds * sampler.clip.frameRate, v);
-    out[0] = v.x;
-    out[1] = v.z;
+// The per-frame path hands numbers over in typed arrays, not as arguments or return values: V8
+// boxes a number passed to or returned from a call it does not inline, which allocates.
+
+/** Writes the root of a state's clip at a local time (`seconds[index]`) into `out` (x, z, yaw). */
+function rootAt(sampler: MuscleClipSampler, seconds: Float64Array, index: number, out: Float64Array): void {
+    sampler.frameSlot[0] = seconds[index] * sampler.clip.frameRate;
+    sampler.sampleRootSlotInto(out);
 }
 
 /** Adds the motion from root `from` to root `to` onto `acc` (x, z, yaw), which is kept in the frame of the first root it started from. */
@@ -187,12 +197,29 @@ function addSegment(from: Float64Array, to: Float64Array, acc: Float64Array): vo
     acc[2] += to[2] - from[2];
 }
 
-/** Rotates (x, z) about +Y by `yaw` (Babylon's rotation about Y, left-handed), into out[0], out[1]. */
-function turn(x: number, z: number, yaw: number, out: Float64Array, at = 0): void {
-    const c = Math.cos(yaw);
-    const s = Math.sin(yaw);
-    out[at] = x * c + z * s;
-    out[at + 1] = -x * s + z * c;
+/** Rotates (x, z) = (io[0], io[1]) about +Y by the yaw io[2] (Babylon's rotation about Y, left-handed), in place. */
+function turn(io: Float64Array): void {
+    const x = io[0];
+    const z = io[1];
+    const c = Math.cos(io[2]);
+    const s = Math.sin(io[2]);
+    io[0] = x * c + z * s;
+    io[1] = -x * s + z * c;
+}
+
+/** `HumanPose.LerpToRef(a, b, amounts[index], result)`, the amount read from an array. */
+function lerpPoses(a: HumanPose, b: HumanPose, amounts: Float64Array, index: number, result: HumanPose): void {
+    const amount = amounts[index];
+    const av = a.values;
+    const bv = b.values;
+    const rv = result.values;
+    for (let i = 0; i < ALL_MUSCLE_COUNT; i++) rv[i] = av[i] + (bv[i] - av[i]) * amount;
+    Vector3LerpToRef(a.bodyPosition, b.bodyPosition, amounts, index, result.bodyPosition);
+    QuaternionSlerpToRef(a.bodyRotation, b.bodyRotation, amounts, index, result.bodyRotation);
+    for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+        Vector3LerpToRef(a.goalPositions[g], b.goalPositions[g], amounts, index, result.goalPositions[g]);
+        QuaternionSlerpToRef(a.goalRotations[g], b.goalRotations[g], amounts, index, result.goalRotations[g]);
+    }
 }
 
 /**
@@ -225,6 +252,8 @@ export class HumanoidClipPlayer {
     public readonly onEndObservable = new Observable<HumanoidClipState>();
     private readonly _tmp = new Float64Array(3);
     private readonly _tmp2 = new Float64Array(3);
+    /** Numbers of the update: [0] the time step, [1] a blend amount, [2] a state's local time. */
+    private readonly _num = new Float64Array(3);
 
     /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
     constructor(rootMotion: RootMotionMode = "in-place") {
@@ -317,8 +346,11 @@ export class HumanoidClipPlayer {
         slot.fadeRate = 0;
         slot.ended = false;
         slot.fresh = true;
-        rootAt(slot.sampler, 0, slot.startRoot);
-        rootAt(slot.sampler, clip.durationSeconds, slot.endRoot);
+        const at = this._num;
+        at[2] = 0;
+        rootAt(slot.sampler, at, 2, slot.startRoot);
+        at[2] = clip.durationSeconds;
+        rootAt(slot.sampler, at, 2, slot.endRoot);
         return slot;
     }
 
@@ -327,7 +359,8 @@ export class HumanoidClipPlayer {
      * is then left as it was).
      */
     public update(deltaSeconds: number): boolean {
-        const dt = Number.isFinite(deltaSeconds) && deltaSeconds > 0 ? deltaSeconds : 0;
+        const num = this._num;
+        num[0] = Number.isFinite(deltaSeconds) && deltaSeconds > 0 ? deltaSeconds : 0;
         let any = false;
         const base = this.layers[0];
         const hadBase = base.total > 0;
@@ -336,13 +369,17 @@ export class HumanoidClipPlayer {
             l.total = 0;
             for (const s of l.states) {
                 if (!s.clip) continue;
-                this._advance(s, dt);
+                this._advance(s);
                 if (!s.clip) continue;
                 const w = s.weight * s.fade;
                 if (!(w > 0)) continue;
                 l.total += w;
-                if (l.total === w) l.pose.copyFrom(s.pose);
-                else HumanPose.LerpToRef(l.pose, s.pose, w / l.total, l.pose);
+                if (l.total === w) {
+                    l.pose.copyFrom(s.pose);
+                } else {
+                    num[1] = w / l.total;
+                    lerpPoses(l.pose, s.pose, num, 1, l.pose);
+                }
                 any = true;
             }
         }
@@ -358,18 +395,19 @@ export class HumanoidClipPlayer {
             if (!(l.total > 0)) continue;
             let w = li === 0 || (base.total === 0 && li === this._firstActive()) ? 1 : l.weight * (l.total < 1 ? l.total : 1);
             w = w > 1 ? 1 : w < 0 ? 0 : w;
+            num[1] = w;
             const m = l.mask;
             const a = out.values;
             const bv = l.pose.values;
             for (let i = 0; i < ALL_MUSCLE_COUNT; i++) if (m[MUSCLE_PART[i]]) a[i] += (bv[i] - a[i]) * w;
             if (m[HumanBodyPart.Body]) {
-                Vector3.LerpToRef(out.bodyPosition, l.pose.bodyPosition, w, out.bodyPosition);
-                Quaternion.SlerpToRef(out.bodyRotation, l.pose.bodyRotation, w, out.bodyRotation);
+                Vector3LerpToRef(out.bodyPosition, l.pose.bodyPosition, num, 1, out.bodyPosition);
+                QuaternionSlerpToRef(out.bodyRotation, l.pose.bodyRotation, num, 1, out.bodyRotation);
             }
             for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
                 if (!m[GOAL_PART[g]]) continue;
-                Vector3.LerpToRef(out.goalPositions[g], l.pose.goalPositions[g], w, out.goalPositions[g]);
-                Quaternion.SlerpToRef(out.goalRotations[g], l.pose.goalRotations[g], w, out.goalRotations[g]);
+                Vector3LerpToRef(out.goalPositions[g], l.pose.goalPositions[g], num, 1, out.goalPositions[g]);
+                QuaternionSlerpToRef(out.goalRotations[g], l.pose.goalRotations[g], num, 1, out.goalRotations[g]);
             }
         }
         // Root motion and contacts from the base layer (or the first playing one).
@@ -391,7 +429,10 @@ export class HumanoidClipPlayer {
             sr[0] += s.shownRoot[0] * w;
             sr[1] += s.shownRoot[1] * w;
             sr[2] += s.shownRoot[2] * w;
-            const c = s.sampler!.contactsAtFrame(s.localSeconds * s.clip.frameRate);
+            const sampler = s.sampler!;
+            localSecondsInto(s, num, 2);
+            sampler.frameSlot[0] = num[2] * s.clip.frameRate;
+            const c = sampler.contactsAtSlot();
             if (c & 1) left += w;
             if (c & 2) right += w;
             if (s.fresh) clipJump = true;
@@ -403,9 +444,13 @@ export class HumanoidClipPlayer {
             gr.set(sr);
             this.jumped = true;
         } else {
-            turn(d[0], d[1], gr[2], this._tmp);
-            gr[0] += this._tmp[0];
-            gr[1] += this._tmp[1];
+            const t = this._tmp;
+            t[0] = d[0];
+            t[1] = d[1];
+            t[2] = gr[2];
+            turn(t);
+            gr[0] += t[0];
+            gr[1] += t[1];
             gr[2] += d[2];
         }
         for (const l of this.layers) for (const s of l.states) s.fresh = false;
@@ -422,8 +467,10 @@ export class HumanoidClipPlayer {
         return 0;
     }
 
-    /** Advances one state: time, fade, events, its pose and its root motion. */
-    private _advance(s: HumanoidClipState, dt: number): void {
+    /** Advances one state by the time step `_num[0]`: time, fade, events, its pose and its root motion. */
+    private _advance(s: HumanoidClipState): void {
+        const num = this._num;
+        const dt = num[0];
         const clip = s.clip!;
         const sampler = s.sampler!;
         const duration = clip.durationSeconds;
@@ -453,14 +500,15 @@ export class HumanoidClipPlayer {
             }
         }
         if (!s.clip) return; // stopped by an observer
-        const local = s.localSeconds;
         // By frame: the state's loop flag rules, not the clip's.
-        sampler.sampleFrameToRef(local * clip.frameRate, s.pose);
+        localSecondsInto(s, num, 2);
+        sampler.frameSlot[0] = num[2] * clip.frameRate;
+        sampler.sampleSlotToRef(s.pose);
         // Every character stands on its own ground, whatever floor height the source had.
         s.pose.bodyPosition.y -= clip.groundHeight;
         // Root motion of this step, in the previous root's frame.
         const now = this._tmp2;
-        rootAt(sampler, local, now);
+        rootAt(sampler, num, 2, now);
         s.delta.fill(0);
         if (!s.fresh) {
             if (wraps === 0) {
@@ -491,13 +539,14 @@ export class HumanoidClipPlayer {
             default: {
                 // "apply" and "delta": the root pinned at the clip's start.
                 sr.set(s.startRoot);
-                const turnBy = s.startRoot[2] - now[2];
-                turn(p.bodyPosition.x - now[0], p.bodyPosition.z - now[1], turnBy, this._tmp);
-                p.bodyPosition.x = this._tmp[0] + s.startRoot[0];
-                p.bodyPosition.z = this._tmp[1] + s.startRoot[1];
-                Quaternion.RotationAxisToRef(UP, turnBy, yawQ);
-                yawQ.multiplyToRef(p.bodyRotation, q);
-                p.bodyRotation.copyFrom(q);
+                const t = this._tmp;
+                t[0] = p.bodyPosition.x - now[0];
+                t[1] = p.bodyPosition.z - now[1];
+                t[2] = s.startRoot[2] - now[2];
+                turn(t);
+                p.bodyPosition.x = t[0] + s.startRoot[0];
+                p.bodyPosition.z = t[1] + s.startRoot[1];
+                QuaternionMultiplyToRef(QuaternionRotationAxisToRef(UP, t, 2, yawQ), p.bodyRotation, p.bodyRotation);
                 break;
             }
         }

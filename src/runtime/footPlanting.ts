@@ -1,6 +1,7 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
+import { Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import type { HumanoidClipPlayer } from "./clipPlayer.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
@@ -22,12 +23,19 @@ const FEET: ReadonlyArray<readonly [HumanBone, HumanBone]> = [
 
 const toe = new Vector3();
 const pg = new Vector3();
+/** Numbers of the update (a yaw, an amount), handed over in an array rather than passed: V8 boxes a number passed to a call it does not inline, which allocates. */
+const num = new Float64Array(2);
 
-/** Rotates (x, z) of `v` about +Y by `yaw` into `out` (y copied). */
-function turnToRef(v: Vector3, yaw: number, out: Vector3): Vector3 {
-    const c = Math.cos(yaw);
-    const s = Math.sin(yaw);
-    return out.set(v.x * c + v.z * s, v.y, -v.x * s + v.z * c);
+/** Rotates (x, z) of `v` about +Y by the yaw `yaw[index]` into `out` (y copied). `out` may be `v`. */
+function turnToRef(v: Vector3, yaw: Float64Array, index: number, out: Vector3): Vector3 {
+    const c = Math.cos(yaw[index]);
+    const s = Math.sin(yaw[index]);
+    const x = v.x;
+    const z = v.z;
+    out.x = x * c + z * s;
+    out.y = v.y;
+    out.z = -x * s + z * c;
+    return out;
 }
 
 /**
@@ -97,6 +105,7 @@ export class HumanoidFootPlanting {
         const gr = player.groundRoot;
         // Shown -> ground: p_g = A * S^-1 * p (A the ground root, S the shown root).
         const yawToGround = gr[2] - sr[2];
+        num[0] = yawToGround;
         for (let s = 0; s < 2; s++) {
             const goal = solver.goalPositions[s];
             // The pivot: ankle, or toes once they are clearly lower than the ankle (both from their T-pose height).
@@ -112,8 +121,10 @@ export class HumanoidFootPlanting {
                 if (this._onToes[s]) pivot = toe;
             }
             // The pivot on the ground.
-            pg.set(pivot.x - sr[0], pivot.y, pivot.z - sr[1]);
-            turnToRef(pg, yawToGround, pg);
+            pg.x = pivot.x - sr[0];
+            pg.y = pivot.y;
+            pg.z = pivot.z - sr[1];
+            turnToRef(pg, num, 0, pg);
             pg.x += gr[0];
             pg.z += gr[1];
             const corr = this._correction[s];
@@ -124,31 +135,39 @@ export class HumanoidFootPlanting {
                     // Touch down: hold where the foot is shown now (a release still easing out carries
                     // on), easing the hold in so a foot that lands moving slows down smoothly.
                     this.planted[s] = true;
-                    this._base[s].copyFrom(corr);
-                    this.anchors[s].copyFrom(pg).addInPlace(corr);
+                    Vector3CopyToRef(corr, this._base[s]);
+                    Vector3CopyToRef(pg, this.anchors[s]).addInPlace(corr);
                     this._in[s] = this.touchdownSeconds > 0 ? 0 : 1;
                     this._releaseLeft[s] = 0;
                 } else if (wasOnToes !== this._onToes[s]) {
                     // Pivot switch: the new point is held where it is shown, the correction goes on unchanged.
-                    this.anchors[s].copyFrom(pg).addInPlace(full);
+                    Vector3CopyToRef(pg, this.anchors[s]).addInPlace(full);
                 }
-                full.set(this.anchors[s].x - pg.x, 0, this.anchors[s].z - pg.z);
+                full.x = this.anchors[s].x - pg.x;
+                full.y = 0;
+                full.z = this.anchors[s].z - pg.z;
                 const step = this._in[s] + (this.touchdownSeconds > 0 ? deltaSeconds / this.touchdownSeconds : 1);
                 const w = (this._in[s] = step < 1 ? step : 1);
-                Vector3.LerpToRef(this._base[s], full, w * w * (3 - 2 * w), corr);
+                num[1] = w * w * (3 - 2 * w);
+                Vector3LerpToRef(this._base[s], full, num, 1, corr);
             } else {
                 if (this.planted[s]) {
                     this.planted[s] = false;
-                    this._release[s].copyFrom(corr);
+                    Vector3CopyToRef(corr, this._release[s]);
                     this._releaseLeft[s] = 1;
                 }
                 const left = this._releaseLeft[s] - (this.blendSeconds > 0 ? deltaSeconds / this.blendSeconds : 1);
                 this._releaseLeft[s] = left > 0 ? left : 0;
                 const u = this._releaseLeft[s];
-                this._release[s].scaleToRef(u * u * (3 - 2 * u), corr);
+                const k = u * u * (3 - 2 * u);
+                const r = this._release[s];
+                corr.x = r.x * k;
+                corr.y = r.y * k;
+                corr.z = r.z * k;
             }
             // Ground -> shown for the correction vector.
-            turnToRef(corr, -yawToGround, toe);
+            num[1] = -yawToGround;
+            turnToRef(corr, num, 1, toe);
             goal.x += toe.x;
             goal.z += toe.z;
         }

@@ -6,6 +6,7 @@ import { HumanoidLimbIK, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { QuaternionConjugateToRef, QuaternionMultiplyToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
@@ -73,6 +74,8 @@ export class HumanoidRigSolver {
     private readonly _target = new Vector3();
     private readonly _targetRot = new Quaternion();
     private readonly _up: Vector3;
+    /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
+    private readonly _weights = new Float64Array(3);
 
     /** @param avatar the avatar to solve for */
     constructor(avatar: HumanoidAvatar) {
@@ -95,7 +98,7 @@ export class HumanoidRigSolver {
         DecodeHumanPose(this.avatar, human, this.pose);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
-            human.bodyRotation.multiplyToRef(human.goalRotations[g], this.goalRotations[g]);
+            QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
         }
     }
 
@@ -126,15 +129,18 @@ export class HumanoidRigSolver {
             const p = parent[j];
             if (p < 0) {
                 world[j].copyFrom(rot[j]);
-                pos[j].copyFrom(lp[j]);
+                Vector3CopyToRef(lp[j], pos[j]);
             } else {
-                world[p].multiplyToRef(rot[j], world[j]);
+                QuaternionMultiplyToRef(world[p], rot[j], world[j]);
                 lp[j].multiplyToRef(setup.worldScale[p], tmpV);
                 tmpV.applyRotationQuaternionToRef(world[p], tmpV);
                 pos[p].addToRef(tmpV, pos[j]);
             }
         }
-        this.bodyDrop = this.lowerBodyForFeet ? this._lowerBody(deltaSeconds) : 0;
+        if (this.lowerBodyForFeet) this._lowerBody(deltaSeconds);
+        else this.bodyDrop = 0;
+        // Numbers go to the limb solver in an array (see `hotMath`).
+        const weights = this._weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             const wp = pw[g] > 0 ? (pw[g] < 1 ? pw[g] : 1) : 0;
             const wr = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
@@ -147,9 +153,19 @@ export class HumanoidRigSolver {
             }
             this.goalToRig(g, this._target, this._targetRot);
             // Hand goals are the body's: they go down with it.
-            if (g >= HumanIKGoal.LeftHand && this.bodyDrop > 0) this._target.subtractInPlace(this._up.scaleToRef(this.bodyDrop, tmpV));
-            this.ik.solve(g, world, pos, rot, lp, this._target, this._targetRot, wp, wr, this.stretch[g] > 0 ? this.stretch[g] : 0, this.status[g]);
-            Vector3.LerpToRef(pos[this.ik.endJoint(g)], this._target, wp, this.targets[g]);
+            const drop = this.bodyDrop;
+            if (g >= HumanIKGoal.LeftHand && drop > 0) {
+                const up = this._up;
+                const target = this._target;
+                target.x -= up.x * drop;
+                target.y -= up.y * drop;
+                target.z -= up.z * drop;
+            }
+            weights[0] = wp;
+            weights[1] = wr;
+            weights[2] = this.stretch[g] > 0 ? this.stretch[g] : 0;
+            this.ik.solveWeighted(g, world, pos, rot, lp, this._target, this._targetRot, weights, this.status[g]);
+            Vector3LerpToRef(pos[this.ik.endJoint(g)], this._target, weights, 0, this.targets[g]);
         }
         return this.pose;
     }
@@ -158,11 +174,12 @@ export class HumanoidRigSolver {
      * Lowers the hips (and everything below them) so that each weighted foot goal is within its
      * leg's length. The drop follows what the feet need through a critically damped spring (so the
      * body moves smoothly as one foot or the other sets it), but never lags by more than the legs
-     * can stretch. Returns the drop, metres.
+     * can stretch. Sets {@link bodyDrop} (metres).
      */
-    private _lowerBody(deltaSeconds: number): number {
+    private _lowerBody(deltaSeconds: number): void {
         const up = this._up;
         const pos = this.positions;
+        const weights = this._weights;
         let drop = 0;
         for (let g = 0; g < 2; g++) {
             const w = this.positionWeights[g];
@@ -170,16 +187,17 @@ export class HumanoidRigSolver {
             const upper = this.ik.upperJoint(g);
             const end = this.ik.endJoint(g);
             this.goalToRig(g, this._target, this._targetRot);
-            Vector3.LerpToRef(pos[end], this._target, w < 1 ? w : 1, this._target);
+            weights[0] = w < 1 ? w : 1;
+            Vector3LerpToRef(pos[end], this._target, weights, 0, this._target);
             const v = this._target.subtractInPlace(pos[upper]);
-            const along = Vector3.Dot(v, up);
-            const across2 = v.lengthSquared() - along * along;
-            const l = this.ik.limbLength(g);
+            const along = v.x * up.x + v.y * up.y + v.z * up.z;
+            const across2 = v.x * v.x + v.y * v.y + v.z * v.z - along * along;
+            const l = this.ik.limbLengths[g];
             // Need |along + drop| <= sqrt(l^2 - across^2); a goal too far sideways gets level with the hip at most.
             const need = -along - (across2 < l * l ? Math.sqrt(l * l - across2) : 0);
             if (need > drop) drop = need;
         }
-        const leg = this.ik.limbLength(0);
+        const leg = this.ik.limbLengths[0];
         const limit = MAX_BODY_DROP * leg;
         if (drop > limit) drop = limit;
         // Smooth it: x follows the need; it may lag by part of what the stretch can cover.
@@ -198,20 +216,25 @@ export class HumanoidRigSolver {
             if (this._dropX < drop - lag) this._dropX = drop - lag;
         }
         drop = this._dropX;
-        if (!(drop > 0)) return 0;
+        if (!(drop > 0)) {
+            this.bodyDrop = 0;
+            return;
+        }
+        this.bodyDrop = drop;
         // Move the hips in their parent's space, and the forward kinematics below them.
         const setup = this._setup;
         const hips = setup.joint[HumanBone.Hips];
         const hp = setup.rigParent[hips];
-        up.scaleToRef(-drop, tmpV);
+        tmpV.x = up.x * -drop;
+        tmpV.y = up.y * -drop;
+        tmpV.z = up.z * -drop;
         const fk = this.ik.fkJoints;
         for (let k = 0; k < fk.length; k++) if (setup.belowHips[fk[k]]) pos[fk[k]].addInPlace(tmpV);
         if (hp >= 0) {
-            this.world[hp].conjugateToRef(tmpQ);
+            QuaternionConjugateToRef(this.world[hp], tmpQ);
             tmpV.applyRotationQuaternionInPlace(tmpQ).divideInPlace(setup.worldScale[hp]);
         }
         this.pose.positions[hips].addInPlace(tmpV);
-        return drop;
     }
 
     /**
@@ -220,10 +243,15 @@ export class HumanoidRigSolver {
      */
     public goalToRig(goal: HumanIKGoal, position: Vector3, rotation: Quaternion): void {
         const setup = this._setup;
-        this.goalPositions[goal].scaleToRef(setup.scale, tmpV).applyRotationQuaternionToRef(setup.c0, position).addInPlace(setup.groundOrigin);
+        const p = this.goalPositions[goal];
+        const scale = setup.scale;
+        tmpV.x = p.x * scale;
+        tmpV.y = p.y * scale;
+        tmpV.z = p.z * scale;
+        tmpV.applyRotationQuaternionToRef(setup.c0, position).addInPlace(setup.groundOrigin);
         // W = c0 * Dc * (c0^-1 * W0)
-        setup.c0.multiplyToRef(this.goalRotations[goal], tmpQ);
-        tmpQ.multiplyToRef(setup.tposeCanonical[GOAL_BONES[goal]], rotation);
+        QuaternionMultiplyToRef(setup.c0, this.goalRotations[goal], tmpQ);
+        QuaternionMultiplyToRef(tmpQ, setup.tposeCanonical[GOAL_BONES[goal]], rotation);
     }
 
     /** Decodes and solves in one call. Returns {@link pose}. */
