@@ -185,3 +185,4 @@ export {
 } from "./io/rigNodes.js";
 export { MeasureFootSkate, CombineFootSkates, ComputeLegLength, SLIDING_SPEED, REFERENCE_LEG_LENGTH, type IFootSkate } from "./quality/footSkate.js";
 export { BakeMuscleClipToAnimationGroup, CreateBakeStats, type BakeRootMotionMode, type IBakeStats, type IBakeMuscleClipOptions } from "./plugin/bake.js";
+export { LoadHumanoidCharacterAsync, GltfJointFilter, type IHumanoidCharacter } from "./plugin/loadCharacter.js";

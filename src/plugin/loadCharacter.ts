@@ -1,0 +1,102 @@
+import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
+import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { Scene } from "@babylonjs/core/scene.js";
+import { HumanoidError } from "../errors.js";
+import { BuildHumanoidAvatar, type HumanoidAvatar, type IHumanoidAvatarOptions } from "../humanoid/avatar.js";
+import type { HumanBone } from "../humanoid/humanBones.js";
+import { BindRigToTransformNode, GetGltfNodeIndex, type IRigNodeBinding } from "../io/babylonRig.js";
+import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
+import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
+
+/**
+ * Which nodes of a glTF document are joints: the skins' joints when it has skins, else every node
+ * without a mesh. Used to read a loaded glTF's node hierarchy as a rig.
+ * @param doc the file's JSON
+ */
+export function GltfJointFilter(doc: IGltfDocument): (node: TransformNode) => boolean {
+    const skinJoints = new Set<number>((doc.skins ?? []).flatMap((s) => s.joints));
+    return (n: TransformNode): boolean => {
+        const i = GetGltfNodeIndex(n);
+        if (i < 0) return false;
+        return skinJoints.size ? skinJoints.has(i) : doc.nodes![i]?.mesh === undefined;
+    };
+}
+
+/** A character loaded into a scene by {@link LoadHumanoidCharacterAsync}. */
+export interface IHumanoidCharacter {
+    /** What the loader made (already added to the scene). */
+    readonly container: AssetContainer;
+    /** The rig read from the loaded nodes, with the node of every joint (the animator's targets). */
+    readonly binding: IRigNodeBinding;
+    /** The avatar. */
+    readonly avatar: HumanoidAvatar;
+    /** The file's JSON. */
+    readonly gltf: IGltfDocument;
+    /** For VRM files: the humanoid map the file declares. */
+    readonly vrm?: IVrmHumanoid;
+    /** The map the file declares, human bone -> rig joint (VRM), for rebuilding the avatar with other options. */
+    readonly declaredBoneMap?: ReadonlyMap<HumanBone, number>;
+}
+
+/**
+ * Loads a GLB, glTF (self-contained) or VRM file's bytes into a scene (browser or Node) with
+ * Babylon's glTF loader, adds it to the scene, and builds its humanoid avatar (a VRM file's own map
+ * is trusted). Animations are loaded but not started. Throws one {@link HumanoidError} naming the
+ * file; on error nothing stays in the scene. The glTF loader must be registered
+ * (`registerBuiltInLoaders()` from `@babylonjs/loaders/dynamic.js`, or a static import).
+ * @param bytes the file's content
+ * @param fileName the file's name (its extension picks the format), for messages
+ * @param scene where to load it
+ * @param options avatar options (bone map overrides, T-pose mode, muscle ranges, twist)
+ */
+export async function LoadHumanoidCharacterAsync(
+    bytes: Uint8Array,
+    fileName: string,
+    scene: Scene,
+    options: Omit<IHumanoidAvatarOptions, "declaredBoneMap"> = {},
+): Promise<IHumanoidCharacter> {
+    const ext = (/\.[^.]+$/.exec(fileName)?.[0] ?? "").toLowerCase();
+    if (![".glb", ".gltf", ".vrm"].includes(ext)) {
+        throw new HumanoidError("UNSUPPORTED_FORMAT", `${fileName}: a character must be a .glb, .gltf or .vrm file`);
+    }
+    const gltf = ReadGltfJson(bytes, fileName);
+    if (!gltf.nodes?.length) throw new HumanoidError("GLTF_PARSE", `${fileName}: the glTF file has no nodes, so no skeleton`);
+    const vrm = ReadVrmHumanoid(gltf, fileName);
+    let container: AssetContainer;
+    try {
+        container = await LoadAssetContainerAsync(bytes, scene, {
+            name: fileName,
+            pluginExtension: ext === ".gltf" ? ".gltf" : ".glb",
+            pluginOptions: { gltf: { animationStartMode: 0 /* NONE */ } },
+        });
+    } catch (e) {
+        const message = String((e as Error)?.message ?? e).slice(0, 400);
+        throw new HumanoidError("GLTF_PARSE", `${fileName}: Babylon's glTF loader failed: ${message}`);
+    }
+    try {
+        const root = container.meshes.find((m) => m.name === "__root__" && !m.parent) ?? container.rootNodes[0];
+        if (!root) throw new HumanoidError("GLTF_PARSE", `${fileName}: the glTF file has no scene nodes`);
+        const binding = BindRigToTransformNode(root, { source: fileName, gltfNodeNames: gltf.nodes.map((n) => n.name), isJoint: GltfJointFilter(gltf) });
+        let declaredBoneMap: Map<HumanBone, number> | undefined;
+        if (vrm) {
+            const byNode = new Map<number, number>(binding.rig.joints.map((j, i) => [j.sourceIndex, i]));
+            declaredBoneMap = new Map();
+            for (const [bone, node] of vrm.nodes) {
+                const joint = byNode.get(node);
+                if (joint === undefined)
+                    throw new HumanoidError(
+                        "BAD_BONE_MAP",
+                        `${fileName}: the ${vrm.kind} humanoid map points at node ${node}, which is not in the loaded hierarchy`,
+                    );
+                declaredBoneMap.set(bone, joint);
+            }
+        }
+        const avatar = BuildHumanoidAvatar(binding.rig, { ...options, declaredBoneMap });
+        container.addAllToScene();
+        return { container, binding, avatar, gltf, vrm, declaredBoneMap };
+    } catch (e) {
+        container.dispose();
+        throw e;
+    }
+}
