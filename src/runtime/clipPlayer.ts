@@ -52,10 +52,10 @@ const GOAL_PART: readonly HumanBodyPart[] = [HumanBodyPart.LeftLeg, HumanBodyPar
 /**
  * What happens to the clip's travel (its root: the centre of mass on the ground and the body's
  * turn about up):
- * - `"in-place"`: the body stays over the spot where the clip starts (horizontal travel removed;
- *   turning kept in the pose).
- * - `"apply"`: travel and turning are taken out of the pose and moved onto a root node, so the
- *   character walks through the scene.
+ * - `"in-place"`: the body's root (its centre of mass on the ground) stays over the character's
+ *   origin (the clip's travel, and where on its floor it starts, removed; turning kept in the pose).
+ * - `"apply"`: travel and turning are taken out of the pose (the root at the character's origin,
+ *   facing as the clip starts) and moved onto a root node, so the character walks through the scene.
  * - `"delta"`: as `"apply"`, but the motion is handed to the caller each frame instead.
  * - `"clip"`: the body goes where the clip puts it, relative to the character's place; a looping
  *   clip jumps back at each loop.
@@ -530,22 +530,25 @@ export class HumanoidClipPlayer {
                 sr.set(now);
                 break;
             case "in-place":
-                sr[0] = s.startRoot[0];
-                sr[1] = s.startRoot[1];
+                // The root over the character's origin, turning as in the clip.
+                sr[0] = 0;
+                sr[1] = 0;
                 sr[2] = now[2];
-                p.bodyPosition.x -= now[0] - s.startRoot[0];
-                p.bodyPosition.z -= now[1] - s.startRoot[1];
+                p.bodyPosition.x -= now[0];
+                p.bodyPosition.z -= now[1];
                 break;
             default: {
-                // "apply" and "delta": the root pinned at the clip's start.
-                sr.set(s.startRoot);
+                // "apply" and "delta": the root pinned at the character's origin, facing as the clip starts.
+                sr[0] = 0;
+                sr[1] = 0;
+                sr[2] = s.startRoot[2];
                 const t = this._tmp;
                 t[0] = p.bodyPosition.x - now[0];
                 t[1] = p.bodyPosition.z - now[1];
                 t[2] = s.startRoot[2] - now[2];
                 turn(t);
-                p.bodyPosition.x = t[0] + s.startRoot[0];
-                p.bodyPosition.z = t[1] + s.startRoot[1];
+                p.bodyPosition.x = t[0];
+                p.bodyPosition.z = t[1];
                 QuaternionMultiplyToRef(QuaternionRotationAxisToRef(UP, t, 2, yawQ), p.bodyRotation, p.bodyRotation);
                 break;
             }
