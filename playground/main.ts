@@ -145,7 +145,7 @@ interface ISource {
     name: string;
     clip: MuscleClip;
     /** A BVH file: its own poses are shown (not the clip). */
-    bvh?: { rig: IBvhRig; poses: BvhPoseSource; pose: IRigPose; hipsStart: Vector3 | null };
+    bvh?: { rig: IBvhRig; poses: BvhPoseSource; pose: IRigPose };
     /** The skeleton the clip was made on (its own avatar). */
     avatar: HumanoidAvatar;
 }
@@ -163,6 +163,8 @@ interface ITarget {
     character?: IHumanoidCharacter;
     /** The root made for a rig (samples): the rig's space. */
     rigSpace?: TransformNode;
+    /** For loaded characters: the inverse of the root's world matrix when loaded (rig space is that world). */
+    rootBindInverse: Matrix;
     debug: Mesh[];
     error: string;
 }
@@ -244,9 +246,10 @@ function rebuildTarget(t: ITarget): void {
     }
 }
 
-function addTarget(t: Omit<ITarget, "animator" | "figure" | "debug" | "error">): ITarget {
+function addTarget(t: Omit<ITarget, "animator" | "figure" | "debug" | "error" | "rootBindInverse">): ITarget {
     const target: ITarget = {
         ...t,
+        rootBindInverse: Matrix.Invert(t.root.computeWorldMatrix(true)),
         animator: null,
         figure: new StickFigure(`skeleton-${t.name}`, t.nodes, t.rig, new Color3(0.15, 0.35, 0.8)),
         debug: [],
@@ -353,11 +356,10 @@ function frameSource(dt = 0): void {
             n.position.copyFrom(b.pose.positions[j]);
             n.rotationQuaternion!.copyFrom(b.pose.rotations[j]);
         });
-        // In place: keep the hips over their first spot.
+        // In place: keep the hips over the figure's spot.
         const hipsJoint = source.avatar.getJoint(HumanBone.Hips);
         const hips = ComputeRigWorldPose(b.rig.rig, b.pose).positions[hipsJoint];
-        if (!b.hipsStart) b.hipsStart = hips.clone();
-        sourceFigure.root.position.set(SLOT - (hips.x - b.hipsStart.x), 0, -(hips.z - b.hipsStart.z));
+        sourceFigure.root.position.set(SLOT - hips.x, 0, -hips.z);
     } else if (sourceFigure.animator) {
         if (dt > 0) sourceFigure.animator.update(dt);
     }
@@ -375,7 +377,7 @@ async function openFile(file: File): Promise<void> {
             const bvh = CreateRigFromBvh(ParseBvh(new TextDecoder().decode(bytes), name));
             const avatar = BuildHumanoidAvatar(bvh.rig);
             const clip = ConvertBvhToMuscleClip(bvh, avatar);
-            addSource({ name, clip, avatar, bvh: { rig: bvh, poses: new BvhPoseSource(bvh), pose: GetRigRestPose(bvh.rig), hipsStart: null } });
+            addSource({ name, clip, avatar, bvh: { rig: bvh, poses: new BvhPoseSource(bvh), pose: GetRigRestPose(bvh.rig) } });
             status(`${name}: ${clip.frameCount} frames converted to a muscle clip, playing on ${targets.length} character(s)`);
         } else if (lower.endsWith(".json") || lower.endsWith(".bin")) {
             const clip = ParseMuscleClip(bytes, name);
@@ -760,6 +762,11 @@ function label(key: string, text: string, at: Vector3): void {
     el.style.left = `${p.x * scale}px`;
     el.style.top = `${p.y * scale}px`;
 }
+/** Rig space to world: the rig's own node (samples), or the world the character was loaded in, moved with its root. */
+function rigToWorld(t: ITarget): Matrix {
+    return t.rigSpace ? t.rigSpace.getWorldMatrix() : t.root.getWorldMatrix().multiply(t.rootBindInverse);
+}
+
 function topOf(nodes: readonly TransformNode[]): Vector3 {
     let best = nodes[0].getAbsolutePosition();
     for (const n of nodes) if (n.getAbsolutePosition().y > best.y) best = n.getAbsolutePosition();
@@ -797,11 +804,13 @@ scene.onAfterRenderObservable.add(() => {
             if (k === 0) {
                 // Centre of mass: the pose's body position on the character (rig space), then the world.
                 a.player.pose.bodyPosition.scaleToRef(setup.scale, tmp).applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);
-                m.position.copyFrom(Vector3.TransformCoordinates(tmp, t.root.getWorldMatrix()));
+                m.position.copyFrom(Vector3.TransformCoordinates(tmp, rigToWorld(t)));
                 q.copyFrom(a.player.pose.bodyRotation);
                 m.rotationQuaternion = setup.c0.multiply(q);
             } else {
-                m.position.copyFrom(Vector3.TransformCoordinates(a.solver.targets[k - 1], t.root.getWorldMatrix()));
+                // The clip's goal, scaled to the character (where IK aims when it is on).
+                a.solver.goalToRig(k - 1, tmp, q);
+                m.position.copyFrom(Vector3.TransformCoordinates(tmp, rigToWorld(t)));
                 if (k <= 2) m.material = a.planting.planted[k - 1] ? MATS.planted : MATS.free;
             }
         });
