@@ -1,4 +1,4 @@
-import { EvaluateCurveSegment, type IMuscleCurve } from "./muscleClip.js";
+import type { IMuscleCurve } from "./muscleClip.js";
 
 /** Relative precision of a float32 (2^-23): key values are stored as float32 and may move this much. */
 const FLOAT32_EPSILON = 1.1920928955078125e-7;
@@ -65,12 +65,27 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
     for (;;) {
         const keyValues = Float32Array.from(keyFrames, (f) => samples[f]);
         const add: number[] = [];
-        for (let k = 0; k < keyFrames.length - 1; k++) {
+        const last = keyFrames.length - 1;
+        for (let k = 0; k < last; k++) {
             if (check && !check[k]) continue;
+            // The segment as EvaluateCurveSegment computes it (same operations, so the same
+            // numbers), with its slopes worked out once rather than per sample.
+            const f0 = keyFrames[k];
+            const f1 = keyFrames[k + 1];
+            const h = f1 - f0;
+            const a0 = k > 0 ? k - 1 : 0;
+            const b1 = k + 2 <= last ? k + 2 : last;
+            const m0 = ((keyValues[k + 1] - keyValues[a0]) / (keyFrames[k + 1] - keyFrames[a0])) * h;
+            const m1 = ((keyValues[b1] - keyValues[k]) / (keyFrames[b1] - keyFrames[k])) * h;
+            const v0 = keyValues[k];
+            const v1 = keyValues[k + 1];
             let worst = tol;
             let at = -1;
-            for (let f = keyFrames[k] + 1; f < keyFrames[k + 1]; f++) {
-                const e = Math.abs(EvaluateCurveSegment(keyFrames, keyValues, k, f) - samples[f]);
+            for (let f = f0 + 1; f < f1; f++) {
+                const t = (f - f0) / h;
+                const t2 = t * t;
+                const t3 = t2 * t;
+                const e = Math.abs((2 * t3 - 3 * t2 + 1) * v0 + (t3 - 2 * t2 + t) * m0 + (3 * t2 - 2 * t3) * v1 + (t3 - t2) * m1 - samples[f]);
                 if (e > worst) {
                     worst = e;
                     at = f;
