@@ -5,7 +5,6 @@ import { Scene } from "@babylonjs/core/scene.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
 import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
 import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
 import { HumanoidError } from "../errors.js";
@@ -13,9 +12,10 @@ import type { HumanBone } from "../humanoid/humanBones.js";
 import type { IRig } from "../humanoid/rig.js";
 import { ParseBvh } from "../io/bvh.js";
 import { CreateRigFromBvh, type IBvhRig, type IBvhRigOptions } from "../io/bvhRig.js";
-import { BindRigToTransformNode, GetGltfNodeIndex, type IRigNodeBinding } from "../io/babylonRig.js";
+import { BindRigToTransformNode, type IRigNodeBinding } from "../io/babylonRig.js";
 import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
 import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
+import { GltfJointFilter } from "../plugin/loadCharacter.js";
 
 /** File formats {@link LoadRigFromFileAsync} reads. */
 export type RigFileFormat = "glb" | "gltf" | "vrm" | "vrma" | "bvh";
@@ -48,34 +48,52 @@ export interface ILoadedRig {
 export interface ILoadRigOptions {
     /** How to read BVH files (up axis, units). */
     bvh?: IBvhRigOptions;
+    /** Load the glTF file's materials and textures too (for writing the character out again). Default false: skeleton and meshes only. */
+    materials?: boolean;
 }
+
+/** Mime types of images a .gltf file may refer to, by extension. */
+const IMAGE_TYPES: Readonly<Record<string, string>> = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".webp": "image/webp",
+    ".ktx2": "image/ktx2",
+};
 
 const FORMATS: Readonly<Record<string, RigFileFormat>> = { ".glb": "glb", ".gltf": "gltf", ".vrm": "vrm", ".vrma": "vrma", ".bvh": "bvh" };
 
 let loadersRegistered = false;
 
 /**
- * The JSON text of a .gltf file with every external buffer read from disk (relative to the file)
- * and inlined as a base64 data URI. Throws a {@link HumanoidError} naming the missing buffer.
+ * The JSON text of a .gltf file with every external buffer (and, when asked, image) read from disk
+ * (relative to the file) and inlined as a data URI. Throws a {@link HumanoidError} naming the
+ * missing file.
  */
-async function InlineGltfBuffersAsync(bytes: Uint8Array, file: string): Promise<string> {
-    const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: Array<{ uri?: string }> };
+async function InlineGltfFilesAsync(bytes: Uint8Array, file: string, images: boolean): Promise<string> {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: Array<{ uri?: string }>; images?: Array<{ uri?: string; mimeType?: string }> };
     const dir = dirname(file);
-    for (const [i, b] of (json.buffers ?? []).entries()) {
-        if (!b || typeof b.uri !== "string" || b.uri.startsWith("data:")) continue;
+    const inline = async (entry: { uri?: string } | undefined, what: string, noun: string, type: string): Promise<void> => {
+        if (!entry || typeof entry.uri !== "string" || entry.uri.startsWith("data:")) return;
         let uri: string;
         try {
-            uri = decodeURIComponent(b.uri);
+            uri = decodeURIComponent(entry.uri);
         } catch {
-            throw new HumanoidError("GLTF_PARSE", `${file}: buffers[${i}].uri '${b.uri}' is not a valid URI`);
+            throw new HumanoidError("GLTF_PARSE", `${file}: ${what}.uri '${entry.uri}' is not a valid URI`);
         }
         let data: Uint8Array;
         try {
             data = await readBytes(join(dir, uri));
         } catch (e) {
-            throw new HumanoidError("FILE_READ", `${file}: its buffer '${uri}' cannot be read (${(e as Error).message.replace(/^.*\((.*)\)$/, "$1")})`);
+            throw new HumanoidError("FILE_READ", `${file}: its ${noun} '${uri}' cannot be read (${(e as Error).message.replace(/^.*\((.*)\)$/, "$1")})`);
         }
-        b.uri = "data:application/octet-stream;base64," + Buffer.from(data).toString("base64");
+        entry.uri = `data:${type};base64,` + Buffer.from(data).toString("base64");
+    };
+    for (const [i, b] of (json.buffers ?? []).entries()) await inline(b, `buffers[${i}]`, "buffer", "application/octet-stream");
+    if (images) {
+        for (const [i, im] of (json.images ?? []).entries()) {
+            await inline(im, `images[${i}]`, "image", im?.mimeType ?? IMAGE_TYPES[extname(im?.uri ?? "").toLowerCase()] ?? "application/octet-stream");
+        }
     }
     return JSON.stringify(json);
 }
@@ -139,14 +157,14 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
     try {
         // Every external buffer is read first and inlined, so the loader never waits on the disk
         // (Babylon's loader crashes the process if it fails while such a read is pending).
-        source = format === "gltf" ? "data:" + (await InlineGltfBuffersAsync(bytes, file)) : bytes;
+        source = format === "gltf" ? "data:" + (await InlineGltfFilesAsync(bytes, file, !!options.materials)) : bytes;
         container = await LoadAssetContainerAsync(source, scene, {
             name,
             pluginExtension: format === "gltf" ? ".gltf" : ".glb",
             pluginOptions: {
                 gltf: {
                     animationStartMode: GLTFLoaderAnimationStartMode.NONE,
-                    skipMaterials: true,
+                    skipMaterials: !options.materials,
                     preprocessUrlAsync: async (url: string) => {
                         if (url.startsWith("data:")) return url;
                         throw new HumanoidError("GLTF_PARSE", `${file}: refers to '${url}', which was not read`);
@@ -173,15 +191,8 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
         dispose();
         throw new HumanoidError("GLTF_PARSE", `${file}: the glTF file has no scene nodes`);
     }
-    const skinJoints = new Set<number>((doc.skins ?? []).flatMap((s) => s.joints));
     const nodeNames = doc.nodes.map((n) => n.name);
-    const isJoint = (n: TransformNode): boolean => {
-        const i = GetGltfNodeIndex(n);
-        if (i < 0) {
-            return false;
-        }
-        return skinJoints.size ? skinJoints.has(i) : doc.nodes![i].mesh === undefined;
-    };
+    const isJoint = GltfJointFilter(doc);
     let binding: IRigNodeBinding;
     try {
         binding = BindRigToTransformNode(root, { source: file, gltfNodeNames: nodeNames, isJoint });

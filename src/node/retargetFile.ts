@@ -1,19 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, extname } from "node:path";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import type { Animation } from "@babylonjs/core/Animations/animation.js";
-import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
-import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
-import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
-import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Node } from "@babylonjs/core/node.js";
-import { Scene } from "@babylonjs/core/scene.js";
-import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
 import { ParseMuscleClip } from "../clip/clipFile.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
-import { BindRigToTransformNode } from "../io/babylonRig.js";
 import { BakeMuscleClipToAnimationGroup, CreateBakeStats } from "../plugin/bake.js";
 import { ConvertFileToMuscleClipsAsync, WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
@@ -93,15 +86,6 @@ const MAX_RATE = 10_000;
 /** Largest squash-and-stretch share accepted (as the animator). */
 const MAX_STRETCH = 0.5;
 
-/** Image types by extension, for inlining a .gltf file's external images. */
-const IMAGE_TYPES: Readonly<Record<string, string>> = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".webp": "image/webp",
-    ".ktx2": "image/ktx2",
-};
-
 /** A file's bytes, or a {@link HumanoidError} `FILE_READ` naming it. */
 async function readBytesAsync(file: string, what = "the file"): Promise<Uint8Array> {
     try {
@@ -164,99 +148,6 @@ async function readSourceClipsAsync(source: string, options: IRetargetFileOption
     return converted.map((c) => c.clip);
 }
 
-/**
- * The JSON text of a .gltf file with its external buffers and images read from disk (relative to
- * the file) and inlined as data URIs, so Babylon's loader needs no web requests.
- */
-async function inlineGltfAsync(bytes: Uint8Array, file: string): Promise<string> {
-    let json: { buffers?: Array<{ uri?: string }>; images?: Array<{ uri?: string; mimeType?: string }> };
-    try {
-        json = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (e) {
-        throw new HumanoidError("GLTF_PARSE", `${file}: not a glTF file: its JSON does not parse (${(e as Error).message})`);
-    }
-    const inline = async (entry: { uri?: string } | undefined, what: string, type: string): Promise<void> => {
-        if (!entry || typeof entry.uri !== "string" || entry.uri.startsWith("data:")) return;
-        let uri: string;
-        try {
-            uri = decodeURIComponent(entry.uri);
-        } catch {
-            throw new HumanoidError("GLTF_PARSE", `${file}: ${what}.uri '${entry.uri}' is not a valid URI`);
-        }
-        const data = await readBytesAsync(join(dirname(file), uri), `its ${what} '${uri}'`).catch((e: HumanoidError) => {
-            throw new HumanoidError("FILE_READ", e.message.replace(/^[^:]*: /, `${file}: `));
-        });
-        entry.uri = `data:${type};base64,${Buffer.from(data).toString("base64")}`;
-    };
-    for (const [i, b] of (json.buffers ?? []).entries()) await inline(b, `buffers[${i}]`, "application/octet-stream");
-    for (const [i, im] of (json.images ?? []).entries()) {
-        await inline(im, `images[${i}]`, im?.mimeType ?? IMAGE_TYPES[extname(im?.uri ?? "").toLowerCase()] ?? "application/octet-stream");
-    }
-    return JSON.stringify(json);
-}
-
-/** A character loaded for export: its own NullEngine scene, with materials and textures. */
-interface IExportCharacter {
-    readonly scene: Scene;
-    readonly container: AssetContainer;
-    /** The node of every rig joint, in the order of the avatar's rig. */
-    readonly nodes: readonly TransformNode[];
-    dispose(): void;
-}
-
-/**
- * Loads the character file again, this time with its materials and textures (the avatar loader
- * skips them), and finds the node of every rig joint: the same traversal as the avatar's binding,
- * checked node by node by name and glTF index. Throws a {@link HumanoidError} naming the file.
- */
-async function loadCharacterForExportAsync(file: string, avatarNodes: readonly TransformNode[]): Promise<IExportCharacter> {
-    const bytes = await readBytesAsync(file);
-    const isGltf = extname(file).toLowerCase() === ".gltf";
-    const source: string | Uint8Array = isGltf ? "data:" + (await inlineGltfAsync(bytes, file)) : bytes;
-    const saved = { log: Logger.Log, warn: Logger.Warn };
-    Logger.Log = () => undefined;
-    Logger.Warn = () => undefined;
-    const engine = new NullEngine();
-    const scene = new Scene(engine);
-    const dispose = (): void => {
-        scene.dispose();
-        engine.dispose();
-    };
-    try {
-        const container = await LoadAssetContainerAsync(source, scene, {
-            name: basename(file),
-            pluginExtension: isGltf ? ".gltf" : ".glb",
-            pluginOptions: {
-                gltf: {
-                    animationStartMode: GLTFLoaderAnimationStartMode.NONE,
-                    preprocessUrlAsync: async (url: string) => {
-                        if (url.startsWith("data:")) return url;
-                        throw new HumanoidError("GLTF_PARSE", `${file}: refers to '${url}', which was not read`);
-                    },
-                },
-            },
-        });
-        const root = container.meshes.find((m) => m.name === "__root__" && !m.parent) ?? container.rootNodes[0];
-        const nodes = root ? BindRigToTransformNode(root, { source: file }).nodes : [];
-        const same =
-            nodes.length === avatarNodes.length &&
-            nodes.every(
-                (n, i) => n.name === avatarNodes[i].name && n.getChildren(undefined, true).length === avatarNodes[i].getChildren(undefined, true).length,
-            );
-        if (!same) throw new HumanoidError("GLTF_PARSE", `${file}: the file's nodes came out differently when loaded with materials`);
-        return { scene, container, nodes, dispose };
-    } catch (e) {
-        dispose();
-        if (e instanceof HumanoidError) throw e;
-        let message = String((e as Error)?.message ?? e);
-        if (typeof source === "string") message = message.split(source).join(basename(file));
-        throw new HumanoidError("GLTF_PARSE", `${file}: Babylon's glTF loader failed: ${message.slice(0, 400)}`);
-    } finally {
-        Logger.Log = saved.log;
-        Logger.Warn = saved.warn;
-    }
-}
-
 /** Names made unique in order: a repeated name gets `-2`, `-3`... */
 function uniqueNames(names: readonly string[]): string[] {
     const seen = new Map<string, number>();
@@ -301,26 +192,17 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
     };
     const clips = await readSourceClipsAsync(source, options);
     const sourceMs = lap();
-    const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(target, { tPose: options.tPose, boneMap: options.boneMap });
-    let character: IExportCharacter | null = null;
-    let loadedDisposed = false;
+    // Loaded once, with its materials and textures, since it is written out again.
+    const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(target, { tPose: options.tPose, boneMap: options.boneMap, materials: true });
     const groups: AnimationGroup[] = [];
     try {
         const exportWarnings: string[] = [];
         if (extname(target).toLowerCase() === ".vrm") {
             exportWarnings.push("written as plain glTF: the VRM extensions (humanoid map, expressions, MToon materials) are not kept");
         }
-        try {
-            character = await loadCharacterForExportAsync(target, loaded.binding!.nodes);
-            loaded.dispose();
-            loadedDisposed = true;
-        } catch (e) {
-            // The character still goes out, without its materials.
-            exportWarnings.push(`materials and textures not kept: ${(e as Error).message}`);
-        }
-        const container = character?.container ?? loaded.container!;
-        const scene = character?.scene ?? container.scene;
-        const nodes = character?.nodes ?? loaded.binding!.nodes;
+        const container = loaded.container!;
+        const scene = container.scene;
+        const nodes = loaded.binding!.nodes;
         const characterMs = lap();
 
         const names = uniqueNames(clips.map((c) => c.name));
@@ -390,7 +272,6 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
         };
     } finally {
         for (const g of groups) g.dispose();
-        character?.dispose();
-        if (!loadedDisposed) loaded.dispose();
+        loaded.dispose();
     }
 }
