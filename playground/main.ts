@@ -764,7 +764,7 @@ function label(key: string, text: string, at: Vector3): void {
 }
 /** Rig space to world: the rig's own node (samples), or the world the character was loaded in, moved with its root. */
 function rigToWorld(t: ITarget): Matrix {
-    return t.rigSpace ? t.rigSpace.getWorldMatrix() : t.root.getWorldMatrix().multiply(t.rootBindInverse);
+    return t.rigSpace ? t.rigSpace.getWorldMatrix() : t.rootBindInverse.multiply(t.root.getWorldMatrix());
 }
 
 function topOf(nodes: readonly TransformNode[]): Vector3 {

@@ -77,6 +77,14 @@ export function SolveTwoBonePositionsInPlace(
     const stretch = io[2];
     const softStart = io[3];
     const full = upperLength + lowerLength;
+    if (!(full > 0)) {
+        // No length to bend: the chain stays a point on its root.
+        outB.x = outC.x = a.x;
+        outB.y = outC.y = a.y;
+        outB.z = outC.z = a.z;
+        io[4] = 1;
+        return;
+    }
     // dir: unit root -> target (or root -> end)
     let dx = target.x - a.x;
     let dy = target.y - a.y;
@@ -135,7 +143,7 @@ export function SolveTwoBonePositionsInPlace(
     by -= dy * dot;
     bz -= dz * dot;
     let bl = Math.sqrt(bx * bx + by * by + bz * bz);
-    if (bl < 1e-4 * upperLength) {
+    if (!(bl > 1e-4 * upperLength)) {
         bx = pole.x;
         by = pole.y;
         bz = pole.z;
@@ -144,11 +152,18 @@ export function SolveTwoBonePositionsInPlace(
         by -= dy * dot;
         bz -= dz * dot;
         bl = Math.sqrt(bx * bx + by * by + bz * bz);
-        if (bl < 1e-9) {
-            // Pole along the line too: any direction across it (dir x (dir.y, dir.z, dir.x)).
-            bx = dy * dx - dz * dz;
-            by = dz * dy - dx * dx;
-            bz = dx * dz - dy * dy;
+        if (!(bl > 1e-9)) {
+            // Pole along the line too: any direction across it, from the axis the line leans on least.
+            const ax = Math.abs(dx);
+            const ay = Math.abs(dy);
+            const az = Math.abs(dz);
+            bx = ax <= ay && ax <= az ? 1 : 0;
+            by = bx === 0 && ay <= az ? 1 : 0;
+            bz = bx === 0 && by === 0 ? 1 : 0;
+            dot = bx * dx + by * dy + bz * dz;
+            bx -= dx * dot;
+            by -= dy * dot;
+            bz -= dz * dot;
             bl = Math.sqrt(bx * bx + by * by + bz * bz);
         }
     }

@@ -1,5 +1,5 @@
 import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
@@ -7,7 +7,7 @@ import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { HumanPose } from "../muscle/humanPose.js";
-import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef } from "../math/hotMath.js";
+import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { HumanoidClipPlayer, type HumanBodyPart, type HumanoidClipState, type IClipPlayOptions, type RootMotionMode } from "../runtime/clipPlayer.js";
 import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
@@ -51,7 +51,7 @@ export interface IHumanoidRootMotion {
 const tmpV = new Vector3();
 const tmpV2 = new Vector3();
 const tmpQ = new Quaternion();
-const tmpQ2 = new Quaternion();
+const ONE = Vector3.One();
 const UP = new Vector3(0, 1, 0);
 
 /** A weight option as a number in [0, 1]. */
@@ -105,14 +105,20 @@ export class HumanoidAnimator {
     private readonly _writer: HumanoidRigWriter;
     private readonly _setup: MuscleSetup;
     private readonly _rootNode: TransformNode | null;
-    /** The root node's local rotation and position when bound, and at the last re-anchoring. */
-    private readonly _rootBind = { q: new Quaternion(), p: new Vector3() };
+    /** The root node's local rotation and position at the last re-anchoring. */
     private readonly _rootStart = { q: new Quaternion(), p: new Vector3() };
-    /** The root node's parent world when bound, as uniform scale, rotation, translation. */
-    private readonly _parentBind = { s: 1, q: Quaternion.Identity(), p: new Vector3() };
+    /**
+     * Y = (rig space -> the root's parent space) * inverse(the root's rigid local transform), as
+     * bound, and its inverse: the root node moves by `Y^-1 * G * Y` after its start transform, G
+     * being the root motion in rig space (row-vector matrices, Babylon's order).
+     */
+    private readonly _y = new Matrix();
+    private readonly _yInverse = new Matrix();
+    private readonly _m = [new Matrix(), new Matrix(), new Matrix()];
+    private readonly _scaleOut = new Vector3();
     private _scene: Scene | null = null;
-    /** Numbers handed to `hotMath` (the root's turn). */
-    private readonly _num = new Float64Array(1);
+    /** Numbers handed over without boxing: [0] the root's turn, [1] the update's time step. */
+    private readonly _num = new Float64Array(2);
 
     /**
      * @param avatar the character's avatar
@@ -160,14 +166,14 @@ export class HumanoidAnimator {
         this._rootNode = root;
         if (root) {
             if (!root.rotationQuaternion) root.rotationQuaternion = Quaternion.FromEulerVector(root.rotation);
-            this._rootBind.q.copyFrom(root.rotationQuaternion);
-            this._rootBind.p.copyFrom(root.position);
+            // Rig space -> world: the rig's own node, or the world as it is now; then -> the root's parent.
+            const rigToWorld = options.rigSpace ? options.rigSpace.computeWorldMatrix(true).clone() : Matrix.Identity();
             const parent = root.parent as TransformNode | null;
-            if (parent && typeof parent.computeWorldMatrix === "function") {
-                const s = new Vector3();
-                parent.computeWorldMatrix(true).decompose(s, this._parentBind.q, this._parentBind.p);
-                this._parentBind.s = (Math.abs(s.x) + Math.abs(s.y) + Math.abs(s.z)) / 3;
-            }
+            const parentWorld = parent && typeof parent.computeWorldMatrix === "function" ? parent.computeWorldMatrix(true) : Matrix.Identity();
+            const rigToParent = rigToWorld.multiply(Matrix.Invert(parentWorld));
+            const rootRigid = Matrix.Compose(Vector3.One(), root.rotationQuaternion, root.position);
+            rigToParent.multiplyToRef(Matrix.Invert(rootRigid), this._y);
+            this._y.invertToRef(this._yInverse);
         }
         if (options.scene) this.attachToScene(options.scene);
     }
@@ -237,14 +243,17 @@ export class HumanoidAnimator {
      * nothing when no clip plays.
      */
     public update(deltaSeconds: number): void {
-        if (this.isDisposed || !this.player.update(deltaSeconds)) return;
+        // One clean time step for every part (NaN, infinite or negative steps count as 0).
+        const dt = this._num;
+        dt[1] = deltaSeconds > 0 && deltaSeconds < Infinity ? deltaSeconds : 0;
+        if (this.isDisposed || !this.player.update(dt[1])) return;
         const player = this.player;
         const solver = this.solver;
         solver.decode(player.pose);
-        if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) this.planting.update(player, solver, deltaSeconds);
+        if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) this.planting.update(player, solver, dt[1]);
         else if (player.jumped) this.planting.reset();
         if (player.jumped) solver.resetSmoothing();
-        solver.solveIK(deltaSeconds);
+        solver.solveIK(dt[1]);
         this._writer.write(solver.pose, this.avatar.rig);
         this._rootMotion();
         player.clearJump();
@@ -305,32 +314,15 @@ export class HumanoidAnimator {
         tmpV.applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);
         setup.groundOrigin.applyRotationQuaternionToRef(tmpQ, tmpV2);
         tmpV.subtractInPlace(tmpV2);
-        // Into the root node's parent space (as bound): G' = P^-1 G P.
-        const pb = this._parentBind;
-        pb.p.applyRotationQuaternionToRef(tmpQ, tmpV2).addInPlace(tmpV).subtractInPlace(pb.p);
-        QuaternionConjugateToRef(pb.q, tmpQ2);
-        tmpV2.applyRotationQuaternionInPlace(tmpQ2);
-        const k = 1 / pb.s;
-        tmpV2.x *= k;
-        tmpV2.y *= k;
-        tmpV2.z *= k;
-        QuaternionMultiplyToRef(tmpQ2, tmpQ, tmpQ);
-        QuaternionMultiplyToRef(tmpQ, pb.q, tmpQ);
-        // K(t) = K0 after (Kb^-1 after (G' after Kb)), composing "first X then Y" as (qY qX, qY tX + tY).
-        const kb = this._rootBind;
+        // The root's new rigid local transform: K = Y^-1 * G * Y * K0.
+        const [g, a, b] = this._m;
+        Matrix.ComposeToRef(ONE, tmpQ, tmpV, g);
+        this._yInverse.multiplyToRef(g, a);
+        a.multiplyToRef(this._y, b);
         const k0 = this._rootStart;
-        const rq = root.rotationQuaternion!;
-        const rp = root.position;
-        // X = G' after Kb
-        QuaternionMultiplyToRef(tmpQ, kb.q, rq);
-        kb.p.applyRotationQuaternionToRef(tmpQ, rp).addInPlace(tmpV2);
-        // Y = Kb^-1 after X: q = qb^-1 qX, t = qb^-1 (tX - tb)
-        QuaternionConjugateToRef(kb.q, tmpQ2);
-        QuaternionMultiplyToRef(tmpQ2, rq, rq);
-        rp.subtractInPlace(kb.p).applyRotationQuaternionInPlace(tmpQ2);
-        // K = K0 after Y: q = q0 qY, t = q0 tY + t0
-        QuaternionMultiplyToRef(k0.q, rq, rq);
-        rp.applyRotationQuaternionInPlace(k0.q).addInPlace(k0.p);
+        Matrix.ComposeToRef(ONE, k0.q, k0.p, g);
+        b.multiplyToRef(g, a);
+        a.decompose(this._scaleOut, root.rotationQuaternion!, root.position);
     }
 
     /** Stops, leaves the scene and frees the observers. The character keeps its last pose. */
@@ -359,15 +351,27 @@ export class HumanoidScenePlugin {
     /** The animators it updates. */
     public readonly animators: HumanoidAnimator[] = [];
     private _afterAnimations: Observer<Scene> | null;
+    private readonly _running: (HumanoidAnimator | null)[] = [];
     private _onDispose: Observer<Scene> | null;
 
     private constructor(scene: Scene) {
         this.scene = scene;
         this._afterAnimations = scene.onAfterAnimationsObservable.add(() => {
             if (!scene.animationsEnabled) return;
-            const dt = (scene.getEngine().getDeltaTime() / 1000) * scene.animationTimeScale;
-            const list = this.animators;
-            for (let i = 0; i < list.length; i++) list[i].update(dt);
+            // The time Babylon's own animations just advanced by: one lockstep step, or the
+            // constant 16 ms, or the frame's time; scaled as they are.
+            const engine = scene.getEngine();
+            const ms = engine.isDeterministicLockStep() ? engine.getTimeStep() : scene.useConstantAnimationDeltaTime ? 16 : engine.getDeltaTime();
+            const dt = (ms / 1000) * scene.animationTimeScale;
+            // A copy of the list: an animator may leave it from an event during its update.
+            const list = this._running;
+            const n = this.animators.length;
+            for (let i = 0; i < n; i++) list[i] = this.animators[i];
+            for (let i = 0; i < n; i++) {
+                const animator = list[i]!;
+                list[i] = null;
+                animator.update(dt);
+            }
         });
         this._onDispose = scene.onDisposeObservable.add(() => this.dispose());
     }

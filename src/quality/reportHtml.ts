@@ -198,9 +198,10 @@ export function RenderQualityReportHtml(
             const cells = SUMMARY_METRICS.map(([key, , digits]) => {
                 const o = p.ours[key];
                 const a = p.animatorAvatar ? p.animatorAvatar[key] : null;
-                // Lower is better for every figure (jerk and stretch: nearer 1 from above).
-                const oursBetter = a !== null && o < a - 1e-12;
-                const theirsBetter = a !== null && a < o - 1e-12;
+                // Lower is better, except the jerk ratio, where nearer 1 is (below 1 the source's motion was smoothed away).
+                const off = (v: number): number => (key === "jerkRatio" ? Math.abs(Math.log(v > 0 ? v : 1e-9)) : v);
+                const oursBetter = a !== null && off(o) < off(a) - 1e-12;
+                const theirsBetter = a !== null && off(a) < off(o) - 1e-12;
                 return `<td class="${oursBetter ? "better" : ""}">${o.toFixed(digits)}</td><td class="${theirsBetter ? "better" : ""}">${a === null ? "n/a" : a.toFixed(digits)}</td>`;
             }).join("");
             return `<tr><td><a href="#pair-${k}">${esc(p.clip)}</a>${self}</td><td title="${esc(p.target)}">${esc(fileName(p.target))}</td><td>${p.frames}</td>${cells}</tr>`;
@@ -241,7 +242,7 @@ section { margin-top: 2em; border-top: 1px solid #ddd; }
 <body>
 <h1>${esc(title)}</h1>
 <p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, default settings) against Babylon's
-<code>AnimatorAvatar.retargetAnimationGroup</code> on the same pair. Lower is better for every figure; the better of each pair is green.
+<code>AnimatorAvatar.retargetAnimationGroup</code> on the same pair. Lower is better (the jerk ratio: nearer 1); the better of each pair is green.
 Formulas and thresholds: docs/metrics.md.</p>
 <table id="summary">
 <thead><tr><th rowspan="2">clip</th><th rowspan="2">target</th><th rowspan="2">frames</th>${head}</tr><tr>${sub}</tr></thead>

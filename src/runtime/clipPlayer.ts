@@ -169,6 +169,7 @@ export class HumanoidLayer {
 }
 
 const yawQ = new Quaternion();
+const TWO_PI = 2 * Math.PI;
 const UP = new Vector3(0, 1, 0);
 
 // The per-frame path hands numbers over in typed arrays, not as arguments or return values: V8
@@ -232,8 +233,18 @@ function lerpPoses(a: HumanPose, b: HumanPose, amounts: Float64Array, index: num
 export class HumanoidClipPlayer {
     /** The layers, base first. Add more with {@link addLayer}. */
     public readonly layers: HumanoidLayer[] = [new HumanoidLayer()];
-    /** What happens to the clips' travel. Default `"in-place"`. */
-    public rootMotion: RootMotionMode;
+    private _rootMotion: RootMotionMode;
+    private _hadRoot = false;
+
+    /** What happens to the clips' travel. Default `"in-place"`. Changing it re-anchors the ground (as a jump). */
+    public get rootMotion(): RootMotionMode {
+        return this._rootMotion;
+    }
+
+    public set rootMotion(mode: RootMotionMode) {
+        if (mode !== this._rootMotion) this.jumped = true;
+        this._rootMotion = mode;
+    }
     /** The blended pose of the last update. */
     public readonly pose = new HumanPose();
     /** Root motion of the last update in the shown root's frame (canonical, avatar scales): x, z and yaw (radians about up). */
@@ -257,7 +268,7 @@ export class HumanoidClipPlayer {
 
     /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
     constructor(rootMotion: RootMotionMode = "in-place") {
-        this.rootMotion = rootMotion;
+        this._rootMotion = rootMotion;
     }
 
     /** Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index. */
@@ -363,7 +374,7 @@ export class HumanoidClipPlayer {
         num[0] = Number.isFinite(deltaSeconds) && deltaSeconds > 0 ? deltaSeconds : 0;
         let any = false;
         const base = this.layers[0];
-        const hadBase = base.total > 0;
+        const hadRoot = this._hadRoot;
         for (let li = 0; li < this.layers.length; li++) {
             const l = this.layers[li];
             l.total = 0;
@@ -385,6 +396,7 @@ export class HumanoidClipPlayer {
         }
         if (!any) {
             this.rootDelta.fill(0);
+            this._hadRoot = false;
             return false;
         }
         // Layers over the base, on their parts.
@@ -419,6 +431,10 @@ export class HumanoidClipPlayer {
         let left = 0;
         let right = 0;
         let clipJump = false;
+        // Yaws blend as offsets from the strongest clip's, each within half a turn of it (two
+        // clips facing the same way may carry yaws a turn apart).
+        const strongest = rl.dominant;
+        const yaw0 = strongest ? strongest.shownRoot[2] : 0;
         for (const s of rl.states) {
             if (!s.clip) continue;
             const w = (s.weight * s.fade) / rl.total;
@@ -428,7 +444,9 @@ export class HumanoidClipPlayer {
             d[2] += s.delta[2] * w;
             sr[0] += s.shownRoot[0] * w;
             sr[1] += s.shownRoot[1] * w;
-            sr[2] += s.shownRoot[2] * w;
+            let off = s.shownRoot[2] - yaw0;
+            off -= TWO_PI * Math.round(off / TWO_PI);
+            sr[2] += off * w;
             const sampler = s.sampler!;
             localSecondsInto(s, num, 2);
             sampler.frameSlot[0] = num[2] * s.clip.frameRate;
@@ -437,10 +455,12 @@ export class HumanoidClipPlayer {
             if (c & 2) right += w;
             if (s.fresh) clipJump = true;
         }
+        sr[2] += yaw0;
         this.contacts = (left >= 0.5 ? 1 : 0) | (right >= 0.5 ? 2 : 0);
         // The ground root moves by the delta (in its own frame); a jump re-anchors it on the shown root.
         const gr = this.groundRoot;
-        if (this.jumped || !hadBase || (this.rootMotion === "clip" && clipJump)) {
+        this._hadRoot = true;
+        if (this.jumped || !hadRoot || (this.rootMotion === "clip" && clipJump)) {
             gr.set(sr);
             this.jumped = true;
         } else {
@@ -493,11 +513,16 @@ export class HumanoidClipPlayer {
         if (duration > 0 && !s.fresh) {
             if (s.loop) {
                 wraps = Math.floor(s.timeSeconds / duration) - Math.floor(before / duration);
-                if (wraps !== 0) this.onLoopObservable.notifyObservers(s);
+                // One event per loop, even when a long step crosses several.
+                for (let k = wraps < 0 ? -wraps : wraps; k > 0 && s.clip; k--) this.onLoopObservable.notifyObservers(s);
             } else if (!s.ended && (s.speed >= 0 ? s.timeSeconds >= duration : s.timeSeconds <= 0)) {
                 s.ended = true;
                 this.onEndObservable.notifyObservers(s);
             }
+        } else if (duration <= 0 && !s.fresh && !s.loop && !s.ended && dt > 0) {
+            // A clip of one frame ends as soon as it has been shown.
+            s.ended = true;
+            this.onEndObservable.notifyObservers(s);
         }
         if (!s.clip) return; // stopped by an observer
         // By frame: the state's loop flag rules, not the clip's.
@@ -515,9 +540,11 @@ export class HumanoidClipPlayer {
                 addSegment(s.lastRoot, now, s.delta);
             } else if (wraps > 0) {
                 addSegment(s.lastRoot, s.endRoot, s.delta);
+                for (let k = 1; k < wraps; k++) addSegment(s.startRoot, s.endRoot, s.delta);
                 addSegment(s.startRoot, now, s.delta);
             } else {
                 addSegment(s.lastRoot, s.startRoot, s.delta);
+                for (let k = -1; k > wraps; k--) addSegment(s.endRoot, s.startRoot, s.delta);
                 addSegment(s.endRoot, now, s.delta);
             }
         }

@@ -146,7 +146,8 @@ export class HumanoidFootPlanting {
                 full.x = this.anchors[s].x - pg.x;
                 full.y = 0;
                 full.z = this.anchors[s].z - pg.z;
-                const step = this._in[s] + (this.touchdownSeconds > 0 ? deltaSeconds / this.touchdownSeconds : 1);
+                const step =
+                    this._in[s] + (this.touchdownSeconds > 0 ? (deltaSeconds > 0 && deltaSeconds < Infinity ? deltaSeconds : 0) / this.touchdownSeconds : 1);
                 const w = (this._in[s] = step < 1 ? step : 1);
                 num[1] = w * w * (3 - 2 * w);
                 Vector3LerpToRef(this._base[s], full, num, 1, corr);
@@ -156,7 +157,8 @@ export class HumanoidFootPlanting {
                     Vector3CopyToRef(corr, this._release[s]);
                     this._releaseLeft[s] = 1;
                 }
-                const left = this._releaseLeft[s] - (this.blendSeconds > 0 ? deltaSeconds / this.blendSeconds : 1);
+                const step = deltaSeconds > 0 && deltaSeconds < Infinity ? deltaSeconds : 0;
+                const left = this._releaseLeft[s] - (this.blendSeconds > 0 ? step / this.blendSeconds : 1);
                 this._releaseLeft[s] = left > 0 ? left : 0;
                 const u = this._releaseLeft[s];
                 const k = u * u * (3 - 2 * u);

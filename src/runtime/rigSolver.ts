@@ -201,7 +201,7 @@ export class HumanoidRigSolver {
         const limit = MAX_BODY_DROP * leg;
         if (drop > limit) drop = limit;
         // Smooth it: x follows the need; it may lag by part of what the stretch can cover.
-        if (this._dropFresh || !(deltaSeconds > 0)) {
+        if (this._dropFresh || !(deltaSeconds > 0 && deltaSeconds < Infinity) || !Number.isFinite(this._dropX + this._dropV)) {
             this._dropX = drop;
             this._dropV = 0;
             this._dropFresh = false;

@@ -61,7 +61,8 @@ describe("the muscle table", () => {
 });
 
 describeWithReference("the muscle table against ../shared/reference/humanoid.md", () => {
-    const text = readFileSync(REFERENCE, "utf8");
+    // describe.skip still runs this body: read only when the file is there.
+    const text = existsSync(REFERENCE) ? readFileSync(REFERENCE, "utf8") : "";
     const muscleRows = [...text.matchAll(/^\| (\d+) \| ([^|]+?) \| (\w+) \((\d+)\) \| ([XYZ]) \| (-?[\d.]+) \| (-?[\d.]+) \|/gm)];
     it("names, order, bones, axes and ranges of the 95 muscles", () => {
         expect(muscleRows).toHaveLength(95);

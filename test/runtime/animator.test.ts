@@ -324,3 +324,111 @@ describe("HumanoidAnimator on sample characters", () => {
         }
     });
 });
+
+describe("HumanoidAnimator edge cases (found in review)", () => {
+    const clip = sampleWalkClip(0);
+
+    test("apply mode follows the character's own frame when its rig space is turned and moved", () => {
+        const scene = newScene();
+        const ends: Vector3[] = [];
+        for (const mode of ["clip", "apply"] as const) {
+            const { avatar, nodes, root } = sampleCharacter(0, scene);
+            root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), Math.PI / 2);
+            root.position.set(5, 0, -2.8);
+            refresh([root, ...nodes]);
+            const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: mode, rigSpace: root, rootNode: root, footPlanting: false });
+            animator.play(clip, { loop: false });
+            let worst = 0;
+            for (let f = 0; f < clip.frameCount; f++) {
+                animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+                refresh([root, ...nodes]);
+                if (mode === "apply") worst = Math.max(worst, Vector3.Distance(world(nodes[avatar.getJoint(HumanBone.Hips)]), ends[f]));
+                else ends.push(world(nodes[avatar.getJoint(HumanBone.Hips)]));
+            }
+            if (mode === "apply") expect(worst).toBeLessThan(1e-3);
+        }
+        // Turned a quarter about up: the walk goes along world +X.
+        expect(ends[ends.length - 1].x - ends[0].x).toBeGreaterThan(1.5);
+    });
+
+    test("one long step travels and loops as many short ones", () => {
+        const scene = newScene();
+        const run = (steps: number, dt: number): [number, number] => {
+            const { avatar, nodes } = sampleCharacter(1, scene);
+            const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "delta" });
+            let loops = 0;
+            let travel = 0;
+            animator.onLoopObservable.add(() => loops++);
+            animator.onRootMotionObservable.add((m) => (travel += Vector3.Dot(m.deltaPosition, avatar.frame.forward)));
+            animator.play(clip, { loop: true });
+            animator.update(0);
+            for (let i = 0; i < steps; i++) animator.update(dt);
+            return [travel, loops];
+        };
+        const [shortTravel, shortLoops] = run(150, 1 / 30);
+        const [longTravel, longLoops] = run(1, 5);
+        expect(longLoops).toBe(shortLoops);
+        expect(Math.abs(longTravel - shortTravel)).toBeLessThan(0.02 * shortTravel);
+    });
+
+    test("a clip on an upper layer alone still moves the root and keeps feet planted", () => {
+        const scene = newScene();
+        const { avatar, nodes, root } = sampleCharacter(0, scene);
+        const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "apply", rootNode: root, rigSpace: root });
+        const layer = animator.addLayer(1);
+        animator.play(clip, { loop: false }, layer);
+        let planted = 0;
+        for (let f = 0; f < clip.frameCount; f++) {
+            animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+            if (animator.planting.planted[0]) planted++;
+        }
+        expect(root.position.length()).toBeGreaterThan(1.5);
+        expect(planted).toBeGreaterThan(3);
+    });
+
+    test("bad time steps (NaN, infinite, negative) change nothing and make no NaN", () => {
+        const scene = newScene();
+        const { avatar, nodes } = sampleCharacter(2, scene);
+        const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip" });
+        animator.play(clip, { loop: true });
+        for (let i = 0; i < 20; i++) animator.update(1 / 30);
+        const foot = nodes[avatar.getJoint(HumanBone.LeftFoot)];
+        for (const bad of [NaN, Infinity, -Infinity, -0.5, 0]) {
+            refresh(nodes);
+            const before = world(foot);
+            animator.update(bad);
+            refresh(nodes);
+            expect(Vector3.Distance(world(foot), before)).toBeLessThan(1e-6);
+            animator.update(1 / 30);
+            for (const n of nodes) expect(Number.isFinite(n.rotationQuaternion!.w + n.position.x + n.position.y + n.position.z)).toBe(true);
+        }
+    });
+
+    test("two-bone IK of zero-length bones or a pole along the line stays finite", () => {
+        const out = [new Vector3(), new Vector3()];
+        const a = new Vector3(0, 1, 0);
+        SolveTwoBonePositionsToRef(a, a, a, new Vector3(0, 0, 0), new Vector3(0, 0, 1), 0, 0, 0.05, 0, out[0], out[1]);
+        expect(out.every((v) => Number.isFinite(v.x + v.y + v.z))).toBe(true);
+        const d = new Vector3(1, 1, 1).normalize();
+        SolveTwoBonePositionsToRef(Vector3.Zero(), d.scale(0.5), d, d.scale(0.5), d, 0.5, 0.5, 0, 0, out[0], out[1]);
+        expect(out.every((v) => Number.isFinite(v.x + v.y + v.z))).toBe(true);
+        expect(out[0].length()).toBeCloseTo(0.5, 6);
+    });
+
+    test("an animator that leaves the scene from its own end event does not make the next one skip a frame", () => {
+        const scene = newScene();
+        new FreeCamera("camera", new Vector3(0, 1, -5), scene);
+        const a = sampleCharacter(0, scene);
+        const b = sampleCharacter(1, scene);
+        const first = new HumanoidAnimator(a.avatar, a.nodes, { scene });
+        const second = new HumanoidAnimator(b.avatar, b.nodes, { scene });
+        first.onEndObservable.add(() => first.dispose());
+        first.play(clip, { loop: false, startSeconds: clip.durationSeconds });
+        const state = second.play(clip, { loop: true });
+        const engine = scene.getEngine() as NullEngine & { getDeltaTime: () => number };
+        engine.getDeltaTime = () => 50;
+        for (let i = 0; i < 5; i++) scene.render();
+        // The first render shows the start (a fresh clip does not advance); four steps of 50 ms follow.
+        expect(state.timeSeconds).toBeCloseTo(0.2, 6);
+    });
+});
