@@ -117,8 +117,8 @@ export class HumanoidAnimator {
     private readonly _m = [new Matrix(), new Matrix(), new Matrix()];
     private readonly _scaleOut = new Vector3();
     private _scene: Scene | null = null;
-    /** Numbers handed over without boxing: [0] the root's turn, [1] the update's time step. */
-    private readonly _num = new Float64Array(2);
+    /** Numbers handed over without boxing: [0] the root's turn. */
+    private readonly _num = new Float64Array(1);
 
     /**
      * @param avatar the character's avatar
@@ -243,17 +243,16 @@ export class HumanoidAnimator {
      * nothing when no clip plays.
      */
     public update(deltaSeconds: number): void {
-        // One clean time step for every part (NaN, infinite or negative steps count as 0).
-        const dt = this._num;
-        dt[1] = deltaSeconds > 0 && deltaSeconds < Infinity ? deltaSeconds : 0;
-        if (this.isDisposed || !this.player.update(dt[1])) return;
+        // One clean time step for every part (NaN, infinite or negative steps count as 0): the
+        // player's, read from its array so that no number is boxed on the way.
+        if (this.isDisposed || !this.player.update(deltaSeconds)) return;
         const player = this.player;
         const solver = this.solver;
         solver.decode(player.pose);
-        if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) this.planting.update(player, solver, dt[1]);
+        if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) this.planting.update(player, solver);
         else if (player.jumped) this.planting.reset();
         if (player.jumped) solver.resetSmoothing();
-        solver.solveIK(dt[1]);
+        solver.solveIK(0, player.step);
         this._writer.write(solver.pose, this.avatar.rig);
         this._rootMotion();
         player.clearJump();
@@ -315,7 +314,10 @@ export class HumanoidAnimator {
         setup.groundOrigin.applyRotationQuaternionToRef(tmpQ, tmpV2);
         tmpV.subtractInPlace(tmpV2);
         // The root's new rigid local transform: K = Y^-1 * G * Y * K0.
-        const [g, a, b] = this._m;
+        const m = this._m;
+        const g = m[0];
+        const a = m[1];
+        const b = m[2];
         Matrix.ComposeToRef(ONE, tmpQ, tmpV, g);
         this._yInverse.multiplyToRef(g, a);
         a.multiplyToRef(this._y, b);

@@ -255,6 +255,8 @@ export class HumanoidClipPlayer {
     public readonly groundRoot = new Float64Array(3);
     /** `FootContact` flags of the last update (from the base layer). */
     public contacts = 0;
+    /** The time step of the last update, seconds (NaN, infinite and negative steps count as 0), in an array so it passes unboxed. */
+    public readonly step = new Float64Array(1);
     /** Set when the last update jumped (a play without fade, a seek, a loop in `"clip"` mode): ground-fixed things should be let go. */
     public jumped = false;
     /** A clip looped (the state is passed). */
@@ -372,6 +374,7 @@ export class HumanoidClipPlayer {
     public update(deltaSeconds: number): boolean {
         const num = this._num;
         num[0] = Number.isFinite(deltaSeconds) && deltaSeconds > 0 ? deltaSeconds : 0;
+        this.step[0] = num[0];
         let any = false;
         const base = this.layers[0];
         const hadRoot = this._hadRoot;

@@ -66,6 +66,7 @@ export class HumanoidFootPlanting {
     private readonly _full = [new Vector3(), new Vector3()];
     private readonly _base = [new Vector3(), new Vector3()];
     private readonly _in = [0, 0];
+    private readonly _step = new Float64Array(1);
 
     /** @param avatar the avatar whose feet are planted */
     constructor(avatar: HumanoidAvatar) {
@@ -97,9 +98,20 @@ export class HumanoidFootPlanting {
      * Moves the solver's foot goals (after `decode`, before `solveIK`) so that planted feet hold.
      * @param player the clip player (contacts and the ground frame)
      * @param solver the solver whose foot goals are adjusted
-     * @param deltaSeconds time since the last update
+     * @param deltaSeconds time since the last update (default: the player's last step)
      */
-    public update(player: HumanoidClipPlayer, solver: HumanoidRigSolver, deltaSeconds: number): void {
+    public update(player: HumanoidClipPlayer, solver: HumanoidRigSolver, deltaSeconds?: number): void {
+        // Default: the player's own step, read from its array (no number boxed on the way).
+        if (deltaSeconds === undefined) {
+            this._update(player, solver, player.step);
+        } else {
+            this._step[0] = deltaSeconds;
+            this._update(player, solver, this._step);
+        }
+    }
+
+    private _update(player: HumanoidClipPlayer, solver: HumanoidRigSolver, stepSlot: Float64Array): void {
+        const deltaSeconds = stepSlot[0];
         if (player.jumped) this.reset();
         const sr = player.shownRoot;
         const gr = player.groundRoot;

@@ -70,6 +70,7 @@ export class HumanoidRigSolver {
     private _dropX = 0;
     private _dropV = 0;
     private _dropFresh = true;
+    private readonly _step = new Float64Array(1);
     private readonly _setup: MuscleSetup;
     private readonly _target = new Vector3();
     private readonly _targetRot = new Quaternion();
@@ -110,9 +111,15 @@ export class HumanoidRigSolver {
     /**
      * Moves the limbs whose weights are above 0 to their goals. Call after {@link decode}.
      * @param deltaSeconds time since the last solve, for the body drop's smoothing (0: no smoothing)
+     * @param step if given, the time step is read from `step[0]` instead (the player's `step`)
      * @returns the pose ({@link pose})
      */
-    public solveIK(deltaSeconds = 0): IRigPose {
+    public solveIK(deltaSeconds = 0, step?: Float64Array): IRigPose {
+        // The step goes on in an array (the player's, or ours), so no number is boxed on the way.
+        if (!step) {
+            this._step[0] = deltaSeconds;
+            step = this._step;
+        }
         const pw = this.positionWeights;
         const rw = this.rotationWeights;
         if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) return this.pose;
@@ -137,7 +144,7 @@ export class HumanoidRigSolver {
                 pos[p].addToRef(tmpV, pos[j]);
             }
         }
-        if (this.lowerBodyForFeet) this._lowerBody(deltaSeconds);
+        if (this.lowerBodyForFeet) this._lowerBody(step);
         else this.bodyDrop = 0;
         // Numbers go to the limb solver in an array (see `hotMath`).
         const weights = this._weights;
@@ -176,7 +183,8 @@ export class HumanoidRigSolver {
      * body moves smoothly as one foot or the other sets it), but never lags by more than the legs
      * can stretch. Sets {@link bodyDrop} (metres).
      */
-    private _lowerBody(deltaSeconds: number): void {
+    private _lowerBody(step: Float64Array): void {
+        const deltaSeconds = step[0];
         const up = this._up;
         const pos = this.positions;
         const weights = this._weights;
