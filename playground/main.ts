@@ -10,7 +10,7 @@ import { HemisphericLight } from "@babylonjs/core/Lights/hemisphericLight.js";
 import { Color3, Color4 } from "@babylonjs/core/Maths/math.color.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CreateSphere } from "@babylonjs/core/Meshes/Builders/sphereBuilder.js";
-import { CreateLineSystem } from "@babylonjs/core/Meshes/Builders/linesBuilder.js";
+import { CreateLines, CreateLineSystem } from "@babylonjs/core/Meshes/Builders/linesBuilder.js";
 import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
 import type { LinesMesh } from "@babylonjs/core/Meshes/linesMesh.js";
@@ -166,6 +166,8 @@ interface ITarget {
     /** For loaded characters: the inverse of the root's world matrix when loaded (rig space is that world). */
     rootBindInverse: Matrix;
     debug: Mesh[];
+    /** The body-orientation arrow. */
+    facing?: LinesMesh;
     error: string;
 }
 
@@ -805,8 +807,13 @@ scene.onAfterRenderObservable.add(() => {
                 // Centre of mass: the pose's body position on the character (rig space), then the world.
                 a.player.pose.bodyPosition.scaleToRef(setup.scale, tmp).applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);
                 m.position.copyFrom(Vector3.TransformCoordinates(tmp, rigToWorld(t)));
-                q.copyFrom(a.player.pose.bodyRotation);
-                m.rotationQuaternion = setup.c0.multiply(q);
+                // Body orientation: an arrow along the body's forward (canonical +Z turned by the body rotation).
+                const fwd = new Vector3(0, 0, 0.35).applyRotationQuaternion(a.player.pose.bodyRotation).applyRotationQuaternion(setup.c0);
+                const tip = Vector3.TransformCoordinates(tmp.add(fwd.scale(setup.scale / 1.7)), rigToWorld(t));
+                t.facing = CreateLines(`facing-${t.name}`, { points: [m.position.clone(), tip], instance: t.facing ?? undefined, updatable: true }, scene);
+                t.facing.color = new Color3(0.95, 0.6, 0.05);
+                t.facing.renderingGroupId = 1;
+                t.facing.isVisible = settings.show.body;
             } else {
                 // The clip's goal, scaled to the character (where IK aims when it is on).
                 a.solver.goalToRig(k - 1, tmp, q);
