@@ -60,10 +60,11 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
     // The smooth curve through the keys, which go on the samples: add the worst missed sample of
     // each segment until none misses. A segment's curve depends on keys k-1..k+2, so after the first
     // round only segments near a new key are checked again.
-    let keyFrames = frames;
-    let check: boolean[] | null = null;
+    let keyFrames = Uint32Array.from(frames);
+    let check: Uint8Array | null = null;
     for (;;) {
-        const keyValues = Float32Array.from(keyFrames, (f) => samples[f]);
+        const keyValues = new Float32Array(keyFrames.length);
+        for (let k = 0; k < keyFrames.length; k++) keyValues[k] = samples[keyFrames[k]];
         const add: number[] = [];
         const last = keyFrames.length - 1;
         for (let k = 0; k < last; k++) {
@@ -93,12 +94,20 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
             }
             if (at >= 0) add.push(at);
         }
-        if (!add.length) return { frames: Uint32Array.from(keyFrames), values: keyValues };
-        const added = new Set(add);
-        keyFrames = [...keyFrames, ...add].sort((a, b) => a - b);
-        check = keyFrames.map((_, k) => {
-            for (let i = Math.max(0, k - 1); i <= Math.min(keyFrames.length - 1, k + 2); i++) if (added.has(keyFrames[i])) return true;
-            return false;
-        });
+        if (!add.length) return { frames: keyFrames, values: keyValues };
+        // Merge the new keys in (both lists are in order; each new key lies inside its segment),
+        // and mark the segments whose curve they change: k-2..k+1 around a new key k.
+        const merged = new Uint32Array(keyFrames.length + add.length);
+        const next = new Uint8Array(merged.length);
+        for (let i = 0, j = 0, m = 0; m < merged.length; m++) {
+            if (j >= add.length || (i < keyFrames.length && keyFrames[i] < add[j])) {
+                merged[m] = keyFrames[i++];
+            } else {
+                merged[m] = add[j++];
+                for (let c = m > 1 ? m - 2 : 0; c <= m + 1 && c < merged.length; c++) next[c] = 1;
+            }
+        }
+        keyFrames = merged;
+        check = next;
     }
 }
