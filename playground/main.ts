@@ -271,6 +271,9 @@ function addTarget(t: Omit<ITarget, "animator" | "figure" | "debug" | "error" | 
     }
     for (const m of target.debug) m.renderingGroupId = 1;
     targets.push(target);
+    // Frame everyone: the source on the left (+X seen from the front), the characters to its right.
+    camera.target.x = (SLOT - (targets.length - 1) * SLOT) / 2;
+    camera.radius = Math.max(5, 1.7 * (targets.length + 1));
     restartAll();
     refreshPanels();
     return target;

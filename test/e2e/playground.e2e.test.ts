@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { SampleCharacters } from "../../src/index.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
+import { WriteSampleCharacterGlbAsync } from "../../src/cli/demo.js";
 import { dataFile, HAS_SHARED_DATA } from "../helpers/data.js";
 import { ARTIFACTS, LaunchChromiumAsync } from "./browser.js";
 import { ServeDirectoryAsync } from "./server.js";
@@ -49,7 +50,7 @@ describe("the playground in a real browser", () => {
         if (!existsSync(join(DIST, "index.html"))) throw new Error("build the playground first: npm run build:playground (npm run test:e2e does)");
         server = await ServeDirectoryAsync(DIST);
         browser = await LaunchChromiumAsync();
-        page = await browser.newPage({ viewport: { width: 1366, height: 800 } });
+        page = await browser.newPage({ viewport: { width: 1366, height: 800 }, acceptDownloads: true });
         page.on("console", (m) => {
             if (m.type() === "error") errors.push(m.text());
         });
@@ -124,6 +125,45 @@ describe("the playground in a real browser", () => {
         if (process.env.UPDATE_DOCS_SCREENSHOT) copyFileSync(join(ARTIFACTS, "playground-bvh.png"), resolve("docs/playground.png"));
     });
 
+    test("a character file dropped on the page is added and plays the source", async () => {
+        const file = HAS_SHARED_DATA ? dataFile("glb/mixamo_xbot.glb") : null;
+        let bytes: Buffer;
+        let name: string;
+        if (file) {
+            bytes = readFileSync(file);
+            name = "mixamo_xbot.glb";
+        } else {
+            const out = join(ARTIFACTS, "sample-character.glb");
+            await WriteSampleCharacterGlbAsync(SampleCharacters[1], out);
+            bytes = readFileSync(out);
+            name = "sample-character.glb";
+        }
+        const count = await studio(page, (s) => s.targets().length);
+        await page.evaluate(
+            ({ data, name }) => {
+                const dt = new DataTransfer();
+                dt.items.add(new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name));
+                document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+            },
+            { data: bytes.toString("base64"), name },
+        );
+        await page.waitForFunction((n) => (window.__studio as IStudio).targets().length === n, count + 1, { timeout: 60000 });
+        const added = (await studio(page, (s) => s.targets())).at(-1)!;
+        expect(added.name).toBe(name);
+        expect(added.error).toBe("");
+        const index = count;
+        // The clip may have ended (the CMU walk does not loop): loop it from the start.
+        if (!(await page.isChecked("#loop"))) await page.check("#loop");
+        await page.click("#canvas");
+        await page.keyboard.press("Home");
+        if (!(await studio(page, (s) => s.playing()))) await page.click("#play");
+        const r0 = await page.evaluate(`window.__studio.boneRotation(${index}, "leftUpperLeg")`);
+        await page.waitForTimeout(400);
+        const r1 = await page.evaluate(`window.__studio.boneRotation(${index}, "leftUpperLeg")`);
+        expect(r1).not.toEqual(r0);
+        await page.screenshot({ path: join(ARTIFACTS, "playground-character.png") });
+    });
+
     test("a bone-map override changes the map", async () => {
         await page.click("details:has(#map) > summary");
         const map = async (): Promise<Record<string, string | null>> => (await studio(page, (s) => s.targets()[0].boneMap)).bones;
@@ -134,6 +174,21 @@ describe("the playground in a real browser", () => {
         expect(after.leftShoulder ?? null).toBeNull();
         expect(after.leftUpperArm).toBe(before.leftUpperArm);
         expect(await studio(page, (s) => s.targets()[0].error)).toBe("");
+    });
+
+    test("exports the muscle clip and the retargeted GLB", async () => {
+        const [clipDownload] = await Promise.all([page.waitForEvent("download"), page.click("#export-clip")]);
+        expect(clipDownload.suggestedFilename()).toMatch(/\.muscle\.json$/);
+        const clipText = readFileSync((await clipDownload.path())!, "utf8");
+        expect(JSON.parse(clipText).format).toBe("babylon-humanoid/muscle-clip");
+        const [glbDownload] = await Promise.all([page.waitForEvent("download", { timeout: 60000 }), page.click("#export-glb")]);
+        expect(glbDownload.suggestedFilename()).toMatch(/\.glb$/);
+        const glb = readFileSync((await glbDownload.path())!);
+        expect(glb.subarray(0, 4).toString("latin1")).toBe("glTF");
+        // One animation in it: the retargeted clip.
+        const jsonLength = glb.readUInt32LE(12);
+        const gltf = JSON.parse(glb.subarray(20, 20 + jsonLength).toString("utf8")) as { animations?: unknown[] };
+        expect(gltf.animations).toHaveLength(1);
     });
 
     test("no errors in the console", () => {
