@@ -121,8 +121,6 @@ describe("the playground in a real browser", () => {
         expect(h1).not.toEqual(h0); // the thigh swings: it plays
         expect(await page.textContent("#status")).toContain(name);
         await page.screenshot({ path: join(ARTIFACTS, "playground-bvh.png") });
-        // The README's picture (UPDATE_DOCS_SCREENSHOT=1 npm run test:e2e).
-        if (process.env.UPDATE_DOCS_SCREENSHOT) copyFileSync(join(ARTIFACTS, "playground-bvh.png"), resolve("docs/playground.png"));
     });
 
     test("a character file dropped on the page is added and plays the source", async () => {
@@ -162,6 +160,8 @@ describe("the playground in a real browser", () => {
         const r1 = await page.evaluate(`window.__studio.boneRotation(${index}, "leftUpperLeg")`);
         expect(r1).not.toEqual(r0);
         await page.screenshot({ path: join(ARTIFACTS, "playground-character.png") });
+        // The README's picture (UPDATE_DOCS_SCREENSHOT=1 npm run test:e2e, with ../shared/data beside the project).
+        if (process.env.UPDATE_DOCS_SCREENSHOT && file) copyFileSync(join(ARTIFACTS, "playground-character.png"), resolve("docs/playground.png"));
     });
 
     test("a bone-map override changes the map", async () => {
