@@ -95,6 +95,7 @@ const MATS = {
     goal: material("goal", new Color3(0.6, 0.2, 0.8)),
     planted: material("planted", new Color3(0.1, 0.7, 0.2)),
     free: material("free", new Color3(0.75, 0.75, 0.75)),
+    sliding: material("sliding", new Color3(0.9, 0.1, 0.1)),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +169,8 @@ interface ITarget {
     debug: Mesh[];
     /** The body-orientation arrow. */
     facing?: LinesMesh;
+    /** Where each foot was last frame (world), for its speed. */
+    lastFeet: [Vector3, Vector3];
     error: string;
 }
 
@@ -248,9 +251,10 @@ function rebuildTarget(t: ITarget): void {
     }
 }
 
-function addTarget(t: Omit<ITarget, "animator" | "figure" | "debug" | "error" | "rootBindInverse">): ITarget {
+function addTarget(t: Omit<ITarget, "animator" | "figure" | "debug" | "error" | "rootBindInverse" | "lastFeet">): ITarget {
     const target: ITarget = {
         ...t,
+        lastFeet: [new Vector3(), new Vector3()],
         rootBindInverse: Matrix.Invert(t.root.computeWorldMatrix(true)),
         animator: null,
         figure: new StickFigure(`skeleton-${t.name}`, t.nodes, t.rig, new Color3(0.15, 0.35, 0.8)),
@@ -821,7 +825,18 @@ scene.onAfterRenderObservable.add(() => {
                 // The clip's goal, scaled to the character (where IK aims when it is on).
                 a.solver.goalToRig(k - 1, tmp, q);
                 m.position.copyFrom(Vector3.TransformCoordinates(tmp, rigToWorld(t)));
-                if (k <= 2) m.material = a.planting.planted[k - 1] ? MATS.planted : MATS.free;
+                if (k <= 2) {
+                    // Feet, coloured by the quality metric: green planted, red when the clip says the foot
+                    // is down but it slides faster than the report's threshold (0.5 m/s at a 0.9 m leg).
+                    const foot = t.nodes[t.avatar.getJoint(k === 1 ? HumanBone.LeftFoot : HumanBone.RightFoot)].getAbsolutePosition();
+                    const last = t.lastFeet[k - 1];
+                    const dt = engine.getDeltaTime() / 1000;
+                    const speed = dt > 0 ? Math.hypot(foot.x - last.x, foot.z - last.z) / dt : 0;
+                    last.copyFrom(foot);
+                    const contact = (a.player.contacts & k) !== 0;
+                    const limit = (0.5 * a.solver.ik.limbLength(k - 1)) / 0.9;
+                    m.material = contact && playing && speed > limit ? MATS.sliding : a.planting.planted[k - 1] ? MATS.planted : MATS.free;
+                }
             }
         });
     }
