@@ -95,15 +95,26 @@ export function MeasureFootSkate(
         if (speed > maxSpeed) maxSpeed = speed;
         if (speed > threshold) sliding++;
     }
-    const contactSeconds = intervals / frameRate;
+    return skateOf(pathLength, intervals / frameRate, intervals, sliding, maxSpeed, legLength);
+}
+
+/** The figures of a measure from its sums: drift and sliding share derived, as one formula for both the measure and combinations. */
+function skateOf(
+    pathLength: number,
+    contactSeconds: number,
+    contactIntervals: number,
+    slidingIntervals: number,
+    maxSpeed: number,
+    legLength: number,
+): IFootSkate {
     return {
         drift: contactSeconds > 0 ? pathLength / legLength / contactSeconds : 0,
         maxSpeed,
-        slidingShare: intervals > 0 ? sliding / intervals : 0,
+        slidingShare: contactIntervals > 0 ? slidingIntervals / contactIntervals : 0,
         pathLength,
         contactSeconds,
-        contactIntervals: intervals,
-        slidingIntervals: sliding,
+        contactIntervals,
+        slidingIntervals,
         legLength,
     };
 }
@@ -137,16 +148,7 @@ export function CombineFootSkates(parts: readonly IFootSkate[]): IFootSkate {
         slidingIntervals += p.slidingIntervals;
         maxSpeed = Math.max(maxSpeed, p.maxSpeed);
     }
-    return {
-        drift: contactSeconds > 0 ? pathLength / legLength / contactSeconds : 0,
-        maxSpeed,
-        slidingShare: contactIntervals > 0 ? slidingIntervals / contactIntervals : 0,
-        pathLength,
-        contactSeconds,
-        contactIntervals,
-        slidingIntervals,
-        legLength,
-    };
+    return skateOf(pathLength, contactSeconds, contactIntervals, slidingIntervals, maxSpeed, legLength);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.js";
 import { HumanPose } from "../muscle/humanPose.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { ComputeLegLength, MeasureFootSkate } from "./footSkate.js";
+import { CombineFootSkates, ComputeLegLength, MeasureFootSkate } from "./footSkate.js";
 
 const B = HumanBone;
 
@@ -140,11 +140,7 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
         }),
     );
     const contactsOf = (bit: number): Uint8Array => Uint8Array.from(clip.contacts.subarray(0, frames), (c) => c & bit);
-    const skates = [1, 2].map((bit, s) => MeasureFootSkate(tracks[s], contactsOf(bit), rate, leg, up));
-    const contactSeconds = skates[0].contactSeconds + skates[1].contactSeconds;
-    const footSkate = contactSeconds > 0 ? (skates[0].pathLength + skates[1].pathLength) / leg / contactSeconds : 0;
-    const intervals = skates[0].contactIntervals + skates[1].contactIntervals;
-    const slidingShare = intervals > 0 ? (skates[0].slidingIntervals + skates[1].slidingIntervals) / intervals : 0;
+    const skate = CombineFootSkates([1, 2].map((bit, s) => MeasureFootSkate(tracks[s], contactsOf(bit), rate, leg, up)));
     const footHeight: [Float32Array, Float32Array] = [new Float32Array(frames), new Float32Array(frames)];
     const footSpeed: [Float32Array, Float32Array] = [new Float32Array(frames), new Float32Array(frames)];
     let heightSum = 0;
@@ -277,8 +273,8 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
     return {
         frames,
         frameRate: rate,
-        footSkate,
-        slidingShare,
+        footSkate: skate.drift,
+        slidingShare: skate.slidingShare,
         contactHeightError: heightCount ? heightSum / heightCount / leg : 0,
         goalError: frames ? goalSum / frames : 0,
         maxStretch: stretch.reduce((a, b) => Math.max(a, b), 0),
