@@ -17,7 +17,7 @@ import { SolveTwoBonePositionsInPlace } from "./twoBone.js";
 const B = HumanBone;
 
 /** Upper bone, lower bone and end of each limb, in {@link HumanIKGoal} order. */
-const LIMB_BONES: ReadonlyArray<readonly [HumanBone, HumanBone, HumanBone]> = [
+export const LIMB_BONES: ReadonlyArray<readonly [HumanBone, HumanBone, HumanBone]> = [
     [B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot],
     [B.RightUpperLeg, B.RightLowerLeg, B.RightFoot],
     [B.LeftUpperArm, B.LeftLowerArm, B.LeftHand],

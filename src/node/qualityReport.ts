@@ -15,29 +15,14 @@ import { BvhPoseSource } from "../io/bvhClip.js";
 import { CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.js";
 import { HumanoidAnimator } from "../plugin/humanoidAnimator.js";
 import { MeasureRetargetQuality, type IMotionRecording, type IRetargetQuality } from "../quality/metrics.js";
-import { QualityReportJson, RenderQualityReportHtml } from "../quality/reportHtml.js";
+import { QualityReportJson, RenderQualityReportHtml, type IQualityReportPair } from "../quality/reportHtml.js";
 import { RetargetWithAnimatorAvatarAsync } from "./animatorAvatarBaseline.js";
 import { WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync } from "./loadAvatar.js";
 import { LoadRigFromFileAsync } from "./loadFile.js";
 
-/** One source clip onto one target character, measured for our runtime and for Babylon's AnimatorAvatar. */
-export interface IQualityPair {
-    /** The source file, as given. */
-    readonly source: string;
-    /** The clip's name. */
-    readonly clip: string;
-    /** The target file, as given. */
-    readonly target: string;
-    /** Frames compared. */
-    readonly frames: number;
-    /** Our retarget (default animator settings, `rootMotion: "clip"`). */
-    readonly ours: IRetargetQuality;
-    /** Babylon's `AnimatorAvatar.retargetAnimationGroup`, or null when it could not run (see `warnings`). */
-    readonly animatorAvatar: IRetargetQuality | null;
-    /** What went wrong or was worked around. */
-    readonly warnings: readonly string[];
-}
+/** One source clip onto one target character, measured for our runtime and for Babylon's AnimatorAvatar (the report's pair). */
+export type IQualityPair = IQualityReportPair;
 
 /** Options of {@link MeasureQualityPairAsync}. */
 export interface IQualityPairOptions {

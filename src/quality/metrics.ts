@@ -4,6 +4,8 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.js";
 import { HumanPose } from "../muscle/humanPose.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { GOAL_BONES } from "../muscle/encode.js";
+import { LIMB_BONES } from "../ik/limbIK.js";
 import { CombineFootSkates, ComputeLegLength, MeasureFootSkate } from "./footSkate.js";
 
 const B = HumanBone;
@@ -74,15 +76,6 @@ const SEGMENTS: ReadonlyArray<readonly [string, HumanBone, HumanBone]> = [
     ["left foot", B.LeftFoot, B.LeftToes],
     ["right foot", B.RightFoot, B.RightToes],
 ];
-
-const LIMBS: ReadonlyArray<readonly [HumanBone, HumanBone, HumanBone]> = [
-    [B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot],
-    [B.RightUpperLeg, B.RightLowerLeg, B.RightFoot],
-    [B.LeftUpperArm, B.LeftLowerArm, B.LeftHand],
-    [B.RightUpperArm, B.RightLowerArm, B.RightHand],
-];
-
-const GOALS: readonly HumanBone[] = [B.LeftFoot, B.RightFoot, B.LeftHand, B.RightHand];
 
 /** A joint's position at a frame. */
 function at(rec: IMotionRecording, frame: number, joint: number, out: Vector3): Vector3 {
@@ -179,14 +172,14 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
         for (let g = 0; g < 4; g++) {
             pose.goalPositions[g].applyRotationQuaternionToRef(pose.bodyRotation, v).addInPlace(pose.bodyPosition);
             v.scaleInPlace(ts.scale).applyRotationQuaternionInPlace(ts.c0).addInPlace(ts.groundOrigin);
-            sum += Vector3.Distance(v, at(target, f, ta.getJoint(GOALS[g]), w)) / leg;
+            sum += Vector3.Distance(v, at(target, f, ta.getJoint(GOAL_BONES[g]), w)) / leg;
         }
         goalErrorPerFrame[f] = sum / 4;
         goalSum += sum / 4;
     }
 
     // Stretch.
-    const rest = LIMBS.map(([a, b, c]) => {
+    const rest = LIMB_BONES.map(([a, b, c]) => {
         const p = ta.referenceWorld.positions;
         return Vector3.Distance(p[ta.getJoint(a)], p[ta.getJoint(b)]) + Vector3.Distance(p[ta.getJoint(b)], p[ta.getJoint(c)]);
     });
@@ -197,7 +190,7 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
     const pc = new Vector3();
     for (let f = 0; f < frames; f++) {
         let most = 0;
-        LIMBS.forEach(([a, b, c], l) => {
+        LIMB_BONES.forEach(([a, b, c], l) => {
             at(target, f, ta.getJoint(a), pa);
             at(target, f, ta.getJoint(b), pb);
             at(target, f, ta.getJoint(c), pc);

@@ -2,19 +2,19 @@ import type { IRetargetQuality, IRetargetQualitySummary } from "./metrics.js";
 
 /** One pair of a report: a source clip onto a target, ours and Babylon's AnimatorAvatar. */
 export interface IQualityReportPair {
-    /** Source file (as shown). */
+    /** The source file, as given. */
     readonly source: string;
-    /** Clip name. */
+    /** The clip's name. */
     readonly clip: string;
-    /** Target file (as shown). */
+    /** The target file, as given. */
     readonly target: string;
     /** Frames compared. */
     readonly frames: number;
-    /** Our retarget. */
+    /** Our retarget (default animator settings, `rootMotion: "clip"`). */
     readonly ours: IRetargetQuality;
-    /** Babylon's AnimatorAvatar, or null when it could not run. */
+    /** Babylon's `AnimatorAvatar.retargetAnimationGroup`, or null when it could not run (see `warnings`). */
     readonly animatorAvatar: IRetargetQuality | null;
-    /** Notes. */
+    /** What went wrong or was worked around. */
     readonly warnings: readonly string[];
 }
 

@@ -6,13 +6,11 @@ import { HumanoidLimbIK, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { GOAL_BONES } from "../muscle/encode.js";
 import { QuaternionConjugateToRef, QuaternionMultiplyToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
-
-/** The bones the IK goals move, in {@link HumanIKGoal} order. */
-const GOAL_BONES: readonly HumanBone[] = [HumanBone.LeftFoot, HumanBone.RightFoot, HumanBone.LeftHand, HumanBone.RightHand];
 
 /** The body is never lowered by more than this share of the leg's length for the feet. */
 const MAX_BODY_DROP = 0.3;
