@@ -10,6 +10,7 @@ import {
     QuaternionSlerpToRef,
     Vector3CopyToRef,
     Vector3LerpToRef,
+    Vector3DirectionToRef,
     Vector3NormalizeInPlace,
 } from "../math/hotMath.js";
 import { SolveTwoBonePositionsInPlace } from "./twoBone.js";
@@ -219,24 +220,15 @@ export class HumanoidLimbIK {
         SolveTwoBonePositionsInPlace(a, b, c, t, pole, io, nb, nc);
         const k = io[4];
         // Upper bone: swing its middle joint into place.
-        u.x = b.x - a.x;
-        u.y = b.y - a.y;
-        u.z = b.z - a.z;
-        Vector3NormalizeInPlace(u);
-        v.x = nb.x - a.x;
-        v.y = nb.y - a.y;
-        v.z = nb.z - a.z;
-        Vector3NormalizeInPlace(v);
+        Vector3DirectionToRef(a, b, u);
+        Vector3DirectionToRef(a, nb, v);
         QuaternionFromUnitVectorsToRef(u, v, d1);
         // Lower bone: swing the end (moved by the first swing and the stretch) into place.
         u.x = (c.x - b.x) * k;
         u.y = (c.y - b.y) * k;
         u.z = (c.z - b.z) * k;
         Vector3NormalizeInPlace(u.applyRotationQuaternionInPlace(d1));
-        v.x = nc.x - nb.x;
-        v.y = nc.y - nb.y;
-        v.z = nc.z - nb.z;
-        Vector3NormalizeInPlace(v);
+        Vector3DirectionToRef(nb, nc, v);
         QuaternionFromUnitVectorsToRef(u, v, d2);
         QuaternionMultiplyToRef(d2, d1, dd);
         // Locals: upper = P^-1 d1 W; lower = (d1 P)^-1 dd W; end = (dd P)^-1 R.

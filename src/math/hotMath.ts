@@ -70,6 +70,14 @@ export function Vector3NormalizeInPlace(v: Vector3): Vector3 {
     return v;
 }
 
+/** `result = normalize(to - from)` (as `to.subtractToRef(from, result).normalize()`): the direction from one point to another. Returns `result`. */
+export function Vector3DirectionToRef(from: Vector3, to: Vector3, result: Vector3): Vector3 {
+    result.x = to.x - from.x;
+    result.y = to.y - from.y;
+    result.z = to.z - from.z;
+    return Vector3NormalizeInPlace(result);
+}
+
 /** `result = source` (as `result.copyFrom(source)`). Returns `result`. */
 export function Vector3CopyToRef(source: Vector3, result: Vector3): Vector3 {
     result.x = source.x;

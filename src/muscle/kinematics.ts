@@ -1,6 +1,6 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
-import { QuaternionNormalizeInPlace, Vector3NormalizeInPlace } from "../math/hotMath.js";
+import { QuaternionNormalizeInPlace, Vector3DirectionToRef, Vector3NormalizeInPlace } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
 
 const tmpV = new Vector3();
@@ -85,14 +85,8 @@ export function BodyFrameToRef(setup: MuscleSetup, pos: readonly Vector3[], resu
     const lua = pos[j[HumanBone.LeftUpperArm]];
     const rua = pos[j[HumanBone.RightUpperArm]];
     // left = normalize(normalize(lul - rul) + normalize(lua - rua))
-    tmpV.x = lul.x - rul.x;
-    tmpV.y = lul.y - rul.y;
-    tmpV.z = lul.z - rul.z;
-    Vector3NormalizeInPlace(tmpV);
-    tmpV2.x = lua.x - rua.x;
-    tmpV2.y = lua.y - rua.y;
-    tmpV2.z = lua.z - rua.z;
-    Vector3NormalizeInPlace(tmpV2);
+    Vector3DirectionToRef(rul, lul, tmpV);
+    Vector3DirectionToRef(rua, lua, tmpV2);
     left.x = tmpV.x + tmpV2.x;
     left.y = tmpV.y + tmpV2.y;
     left.z = tmpV.z + tmpV2.z;
