@@ -13,7 +13,7 @@ import { ComputeRigWorldPose, GetRigRestPose } from "../humanoid/rig.js";
 import { AnimationGroupPoseSource } from "../io/animationGroupClip.js";
 import { BvhPoseSource } from "../io/bvhClip.js";
 import { CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.js";
-import { HumanoidAnimator } from "../plugin/humanoidAnimator.js";
+import { HumanoidAnimator, type IHumanoidAnimatorOptions } from "../plugin/humanoidAnimator.js";
 import { MeasureRetargetQuality, type IMotionRecording, type IRetargetQuality } from "../quality/metrics.js";
 import { QualityReportJson, RenderQualityReportHtml, type IQualityReportPair } from "../quality/reportHtml.js";
 import { RetargetWithAnimatorAvatarAsync } from "./animatorAvatarBaseline.js";
@@ -30,7 +30,18 @@ export interface IQualityPairOptions {
     clip?: string;
     /** Skip Babylon's AnimatorAvatar (faster). Default false. */
     skipAnimatorAvatar?: boolean;
+    /**
+     * Runtime settings of our animator for the pair (foot IK, planting, stretch...): the animator's
+     * defaults where not given. `rootMotion` is always `"clip"` (the travel stays in the pose, as the
+     * source's does).
+     */
+    animator?: QualityAnimatorOptions;
+    /** Reduction tolerance of the source's conversion to a muscle clip, degrees. Default the converter's (0.1). */
+    toleranceDeg?: number;
 }
+
+/** The animator settings a quality run may change (see {@link IHumanoidAnimatorOptions}). */
+export type QualityAnimatorOptions = Pick<IHumanoidAnimatorOptions, "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds">;
 
 /** The source's poses and its avatar. */
 async function loadSourceAsync(
@@ -72,9 +83,17 @@ function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: 
     return { avatar, frameRate, positions };
 }
 
-/** Our runtime's retarget of a clip onto a character's nodes, recorded on the clip's grid. */
-export function RecordHumanoidRetarget(clip: MuscleClip, avatar: HumanoidAvatar, nodes: readonly TransformNode[]): IMotionRecording {
-    const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip" });
+/**
+ * Our runtime's retarget of a clip onto a character's nodes, recorded on the clip's grid.
+ * @param options animator settings (default the animator's own); the root motion is always `"clip"`
+ */
+export function RecordHumanoidRetarget(
+    clip: MuscleClip,
+    avatar: HumanoidAvatar,
+    nodes: readonly TransformNode[],
+    options: QualityAnimatorOptions = {},
+): IMotionRecording {
+    const animator = new HumanoidAnimator(avatar, nodes, { ...options, rootMotion: "clip" });
     animator.play(clip, { loop: false });
     const positions: Float32Array[] = [];
     for (let f = 0; f < clip.frameCount; f++) {
@@ -99,7 +118,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
     const warnings: string[] = [];
     const source = await loadSourceAsync(sourceFile, options.clip);
     try {
-        const clip = ConvertRigPosesToMuscleClip(source.avatar, source.poses);
+        const clip = ConvertRigPosesToMuscleClip(source.avatar, source.poses, { toleranceDeg: options.toleranceDeg });
         const frames = RigPoseFrameCount(source.poses.durationSeconds, source.poses.frameRate);
         const sourceMotion = recordSource(source.avatar, source.poses, clip.frameRate, Math.min(frames, clip.frameCount));
         const target = await LoadHumanoidAvatarFromFileAsync(targetFile);
@@ -114,7 +133,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
                 Logger.Log = saved;
                 nodes = CreateTransformNodesFromRig(target.avatar.rig, scene).nodes;
             }
-            oursMotion = RecordHumanoidRetarget(clip, target.avatar, nodes);
+            oursMotion = RecordHumanoidRetarget(clip, target.avatar, nodes, options.animator);
             if (scene) {
                 scene.getEngine().dispose();
             }

@@ -34,6 +34,10 @@ export interface IRetargetQualitySummary {
     poseErrorDeg: number;
     /** RMS jerk of the target's joints over the source's, both in their own scales (1 = as smooth as the source). */
     jerkRatio: number;
+    /** The largest per-bone jerk ratio among the knees, elbows, ankles, wrists and head ({@link JERK_WATCHED_BONES}). */
+    boneJerkMax: number;
+    /** Signed mean height of planted feet above the target's floor, against their T-pose height (leg lengths; + floats, - sinks). */
+    floorOffset: number;
 }
 
 /** Everything measured on one retarget: the summary and what the report plots. */
@@ -50,6 +54,10 @@ export interface IRetargetQuality extends IRetargetQualitySummary {
     rootTrajectoryError: number;
     /** Mean angle per limb segment, degrees (segment name -> angle). */
     segmentErrorDeg: Record<string, number>;
+    /** Jerk ratio per human bone (its joint's RMS jerk over the source's, each in its own scale), by bone name; body bones mapped on both. */
+    boneJerkRatio: Record<string, number>;
+    /** The bone of {@link JERK_WATCHED_BONES} with the largest jerk ratio (its name), "" when none is mapped on both. */
+    boneJerkWorst: string;
     /** Per frame: height of the lowest point of each foot above its T-pose height, metres ([left, right]). */
     footHeight: [Float32Array, Float32Array];
     /** Per frame: horizontal speed of the standing point of each foot, m/s ([left, right]). */
@@ -75,6 +83,19 @@ const SEGMENTS: ReadonlyArray<readonly [string, HumanBone, HumanBone]> = [
     ["right shin", B.RightLowerLeg, B.RightFoot],
     ["left foot", B.LeftFoot, B.LeftToes],
     ["right foot", B.RightFoot, B.RightToes],
+];
+
+/** The bones whose jerk ratio {@link IRetargetQualitySummary.boneJerkMax} watches: knees, elbows, ankles, wrists and head (where jitter shows first). */
+export const JERK_WATCHED_BONES: readonly HumanBone[] = [
+    B.LeftLowerLeg,
+    B.RightLowerLeg,
+    B.LeftLowerArm,
+    B.RightLowerArm,
+    B.LeftFoot,
+    B.RightFoot,
+    B.LeftHand,
+    B.RightHand,
+    B.Head,
 ];
 
 /** A joint's position at a frame. */
@@ -137,6 +158,7 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
     const footHeight: [Float32Array, Float32Array] = [new Float32Array(frames), new Float32Array(frames)];
     const footSpeed: [Float32Array, Float32Array] = [new Float32Array(frames), new Float32Array(frames)];
     let heightSum = 0;
+    let signedSum = 0;
     let heightCount = 0;
     for (let s = 0; s < 2; s++) {
         for (let f = 0; f < frames; f++) {
@@ -155,6 +177,7 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
             footSpeed[s][f] = f > 0 ? speed : 0;
             if (clip.contacts[f] & (s === 0 ? 1 : 2)) {
                 heightSum += Math.abs(h);
+                signedSum += h;
                 heightCount++;
             }
         }
@@ -227,26 +250,41 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
     segments.forEach(([name], k) => (segmentErrorDeg[name] = segmentSum[k] / Math.max(1, frames)));
     const poseErrorDeg = segments.length ? segmentSum.reduce((x, y) => x + y, 0) / segments.length / Math.max(1, frames) : 0;
 
-    // Jerk: RMS third difference of the body's joints (no fingers), each in its own scale.
+    // Jerk: RMS third difference of the body's joints (no fingers), each in its own scale; overall and per bone.
     const bodyBones = HumanBoneNames.map((_, b) => b as HumanBone).filter((b) => !IsFingerBone(b) && ta.getJoint(b) >= 0 && sa.getJoint(b) >= 0);
-    const jerk = (rec: IMotionRecording, scale: number): number => {
+    /** Sum over frames and axes of the squared third differences of one bone's joint, in the recording's scale. */
+    const jerkSum = (rec: IMotionRecording, bone: HumanBone, scale: number): number => {
+        const j = rec.avatar.getJoint(bone);
         let sum = 0;
-        let n = 0;
-        for (const b of bodyBones) {
-            const j = rec.avatar.getJoint(b);
-            for (let f = 3; f < frames; f++) {
-                for (let c = 0; c < 3; c++) {
-                    const x = (k: number): number => rec.positions[f - k][3 * j + c];
-                    const d = (x(0) - 3 * x(1) + 3 * x(2) - x(3)) / scale;
-                    sum += d * d;
-                }
-                n++;
+        for (let f = 3; f < frames; f++) {
+            for (let c = 0; c < 3; c++) {
+                const x = (k: number): number => rec.positions[f - k][3 * j + c];
+                const d = (x(0) - 3 * x(1) + 3 * x(2) - x(3)) / scale;
+                sum += d * d;
             }
         }
-        return n ? Math.sqrt(sum / n) : 0;
+        return sum;
     };
-    const sourceJerk = jerk(source, ss.scale);
-    const jerkRatio = sourceJerk > 0 ? jerk(target, ts.scale) / sourceJerk : 1;
+    const perFrames = Math.max(0, frames - 3);
+    const sourceSums = bodyBones.map((b) => jerkSum(source, b, ss.scale));
+    const targetSums = bodyBones.map((b) => jerkSum(target, b, ts.scale));
+    const total = (sums: number[]): number => (perFrames && sums.length ? Math.sqrt(sums.reduce((x, y) => x + y, 0) / (perFrames * sums.length)) : 0);
+    const sourceJerk = total(sourceSums);
+    const jerkRatio = sourceJerk > 0 ? total(targetSums) / sourceJerk : 1;
+    const boneJerkRatio: Record<string, number> = {};
+    let boneJerkMax = 0;
+    let boneJerkWorst = "";
+    bodyBones.forEach((b, k) => {
+        // A bone that does not move in the source (a still head) has no jerk to compare with: the
+        // body's overall jerk stands in, so that its ratio stays meaningful.
+        const floor = (sourceJerk * 1e-3) ** 2 * perFrames;
+        const ratio = Math.sqrt(targetSums[k] / Math.max(sourceSums[k], floor, 1e-300));
+        boneJerkRatio[HumanBoneNames[b]] = perFrames ? ratio : 1;
+        if (JERK_WATCHED_BONES.includes(b) && perFrames && ratio > boneJerkMax) {
+            boneJerkMax = ratio;
+            boneJerkWorst = HumanBoneNames[b];
+        }
+    });
 
     // Root path: the hips on the ground plane, from their start, in each character's canonical frame and scale.
     const path = (rec: IMotionRecording, setup: MuscleSetup, f: number, out: Vector3): Vector3 =>
@@ -275,6 +313,10 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
         poseErrorDeg,
         segmentErrorDeg,
         jerkRatio,
+        boneJerkMax,
+        boneJerkRatio,
+        boneJerkWorst,
+        floorOffset: heightCount ? signedSum / heightCount / leg : 0,
         rootTrajectoryError: frames ? rootSum / frames : 0,
         footHeight,
         footSpeed,
