@@ -100,7 +100,7 @@ export {
 export { HumanPose, HumanIKGoal, HUMAN_IK_GOAL_COUNT } from "./muscle/humanPose.js";
 export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
 export { DecodeHumanPose, CreateReferenceRigPose } from "./muscle/decode.js";
-export { MuscleSetup, HIERARCHY_MASS, HINGE_MIN_BEND_DEG, HINGE_FULL_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
+export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
 export { SwingTwistDecompose, TwistAngleNear, QuaternionToRotationVectorToRef, RotationVectorToQuaternionToRef } from "./math/swingTwist.js";
 export { BindRigToTransformNode, ReadRigPoseFromNodes, type IRigNodeBinding } from "./io/babylonRig.js";
 export { RigPoseFromWorldMatrices } from "./humanoid/rig.js";

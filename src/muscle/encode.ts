@@ -6,23 +6,22 @@ import { QuaternionToRotationVectorToRef, SwingTwistDecompose, TwistAngleNear } 
 import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef, ForwardKinematicsToRef } from "./kinematics.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
-import { HINGE_FULL_BEND_DEG, HINGE_MIN_BEND_DEG, MuscleSetup } from "./setup.js";
+import { HINGE_BLEND_BEND_DEG, MuscleSetup } from "./setup.js";
 
 const B = HumanBone;
 const swing = new Quaternion();
 const tmpQ = new Quaternion();
 const rv = new Vector3();
-const dir = new Vector3();
 const tmpV = new Vector3();
 const bodyQ = new Quaternion();
 const bodyInv = new Quaternion();
-const perp = new Vector3();
-const azPerp = new Vector3();
-const MIN_BEND = (HINGE_MIN_BEND_DEG * Math.PI) / 180;
-const FULL_BEND = (HINGE_FULL_BEND_DEG * Math.PI) / 180;
+/** Steps of the hinge split (one when the limb's two axes are parallel; 3 or 4 to rounding on real rigs). */
+const HINGE_STEPS = 8;
+/** Trial turns of the hinge split's fallback scan. */
+const HINGE_SCAN = 72;
 const turned = new Quaternion();
-/** Secant steps for a partial hinge turn (converges to rounding in 3 or 4 on real rigs). */
-const SECANT_STEPS = 8;
+/** {@link HINGE_BLEND_BEND_DEG} in radians. */
+const HINGE_BLEND = (HINGE_BLEND_BEND_DEG * Math.PI) / 180;
 
 /**
  * Muscles of one bone from its rotation relative to its mapped parent (canonical axes). `twist`
@@ -50,11 +49,6 @@ function moveTwistToParent(child: Quaternion, parent: Quaternion, axis: Vector3)
     Quaternion.RotationAxisToRef(axis, -a, tmpQ);
     tmpQ.multiplyToRef(child, child);
     return a;
-}
-
-/** An angle wrapped into (-pi, pi]. */
-function wrap(a: number): number {
-    return a - 2 * Math.PI * Math.floor((a + Math.PI) / (2 * Math.PI));
 }
 
 /** Moves a bone's twist about `axis` onto its child: the bone keeps only its swing, the world stays. Returns the angle moved. */
@@ -87,58 +81,30 @@ function lowerSwing(setup: MuscleSetup, bone: number, q: Quaternion): number {
     return Math.sqrt(swingY * swingY + swingZ * swingZ);
 }
 
-/** The lower bone's bend direction (radians, see encodeLimb) once the upper bone turns by `tau`. */
-function bendDirectionAfter(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, lower: number, tau: number): number {
+/** Real and imaginary parts of the hinge blend z of the last {@link blendAfter} call (see encodeLimb's hinge step). */
+let blendRe = 0;
+let blendIm = 0;
+
+/**
+ * The hinge blend `z = bend e^(i psi) + HINGE_BLEND e^(i chi)` of a lower bone (rotation `qLower`
+ * relative to its upper bone, twist `lowerTwist` tracked as a number) once the upper bone turns by
+ * `tau` about its axis `tu` (and the lower bone back), into blendRe and blendIm.
+ */
+function blendAfter(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, lower: number, lowerTwist: number, along: number, tau: number): void {
     Quaternion.RotationAxisToRef(tu, -tau, turned);
     turned.multiplyInPlace(qLower);
-    lowerSwing(setup, lower, turned);
-    return Math.atan2(swingY, -swingZ);
+    const twist = TwistAngleNear(turned, setup.twistAxis[lower], lowerTwist - tau * along);
+    const bend = lowerSwing(setup, lower, turned);
+    const psi = Math.atan2(swingY, -swingZ);
+    const chi = (setup.hingeSign[lower] * twist) / (along > 0.5 ? along : 0.5);
+    blendRe = bend * Math.cos(psi) + HINGE_BLEND * Math.cos(chi);
+    blendIm = bend * Math.sin(psi) + HINGE_BLEND * Math.sin(chi);
 }
 
-/**
- * The turn of the upper bone about its axis (radians, within half a turn) that makes the lower
- * bone flex as a pure hinge: its direction d in the bending plane (d.az = 0 after turning d by
- * -tau about tu) and bent the natural way (negative Stretch). With d = dPar tu + dPerp the plane
- * condition is dPar (tu.az) + |dPerp| |azPerp| cos(phi - tau) = 0, two roots phi +- alpha. NaN
- * when the lower bone lies along the upper bone's axis.
- */
-function flexingTurn(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, tl: Vector3, lower: number): number {
-    tl.applyRotationQuaternionToRef(qLower, dir);
-    const dPar = Vector3.Dot(dir, tu);
-    dir.subtractToRef(tu.scaleToRef(dPar, tmpV), perp);
-    const r = perp.length();
-    const az = setup.axisZ[lower];
-    const azTu = Vector3.Dot(az, tu);
-    az.subtractToRef(tu.scaleToRef(azTu, tmpV), azPerp);
-    const sLen = azPerp.length();
-    if (r < 1e-9 || sLen < 1e-9) return NaN;
-    const phi = Math.atan2(Vector3.Dot(Vector3.CrossToRef(azPerp, perp, tmpV), tu), Vector3.Dot(azPerp, perp));
-    const alpha = Math.acos(Math.max(-1, Math.min(1, (-dPar * azTu) / (r * sLen))));
-    const a = wrap(phi - alpha);
-    const b = wrap(phi + alpha);
-    return Math.abs(bendDirectionAfter(setup, qLower, tu, lower, a)) <= Math.abs(bendDirectionAfter(setup, qLower, tu, lower, b)) ? a : b;
-}
-
-/**
- * The turn of the upper bone that brings the lower bone's bend direction from `psi` (turn 0) to
- * `target`, on the way to the pure hinge at `sigma` (where it is 0): secant steps, exact when the
- * two bones' axes are parallel and a few steps otherwise.
- */
-function turnForBendDirection(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, lower: number, psi: number, sigma: number, target: number): number {
-    let t0 = 0;
-    let p0 = psi;
-    let t1 = sigma;
-    let p1 = 0;
-    for (let k = 0; k < SECANT_STEPS && Math.abs(p1 - p0) > 1e-15; k++) {
-        const t2 = t1 + ((target - p1) * (t1 - t0)) / (p1 - p0);
-        const p2 = bendDirectionAfter(setup, qLower, tu, lower, t2);
-        t0 = t1;
-        p0 = p1;
-        t1 = t2;
-        p1 = p2;
-        if (Math.abs(p1 - target) < 1e-13) break;
-    }
-    return t1;
+/** The turn (radians) that brings the hinge blend to the flexing way, exact when the two axes are parallel: `s * arg z`. */
+function hingeTurn(setup: MuscleSetup, qLower: Quaternion, tu: Vector3, lower: number, lowerTwist: number, along: number): number {
+    blendAfter(setup, qLower, tu, lower, lowerTwist, along, 0);
+    return setup.hingeSign[lower] * Math.atan2(blendIm, blendRe);
 }
 
 /**
@@ -183,25 +149,60 @@ function encodeLimb(
         upperTwist = a + extra;
         lowerTwist -= extra * along;
     }
-    // Hinge: the lower bone's swing has a bend (angle) and a bend direction psi (0: flexing,
-    // +-pi: hyperextending, +-pi/2: sideways). Bent more than HINGE_MIN_BEND_DEG, the joint should
-    // flex as a hinge: turning the upper bone about its own axis (and the lower bone back, so no
-    // bone moves) changes psi. psi may keep a slack that shrinks from pi to 0 between the two
-    // bend thresholds, so values change smoothly with the bend; the turn brings psi just within
-    // the slack. The slack depends on the lower bone's muscles only, so encoding a decoded pose,
-    // on any avatar, turns nothing.
-    const bend = lowerSwing(setup, lower, q[lower]);
-    const psi = Math.atan2(swingY, -swingZ);
-    const weight = bend <= MIN_BEND ? 0 : bend >= FULL_BEND ? 1 : smoothStep((bend - MIN_BEND) / (FULL_BEND - MIN_BEND));
-    const slack = Math.PI * (1 - weight);
-    if (weight > 0 && Math.abs(psi) > slack) {
-        const sigma = flexingTurn(setup, q[lower], tu, tl, lower);
-        if (sigma === sigma) {
-            const tau = slack <= 0 ? sigma : turnForBendDirection(setup, q[lower], tu, lower, psi, sigma, psi > 0 ? slack : -slack);
-            turnWithChild(q, upper, lower, tu, tau);
-            upperTwist += tau;
-            lowerTwist -= tau * along;
+    // Hinge. Turning the upper bone about its own axis by tau and the lower bone back moves no
+    // bone, so how the limb's twist is split between the two is a choice. It is made from the
+    // lower bone's own muscles, so that encoding a decoded pose turns nothing on any avatar (with
+    // or without shoulders), and continuously. In the plane across the bones, the lower bone's
+    // bend is the vector b e^(i psi) (b its angle, psi its direction: 0 flexes, pi hyperextends)
+    // and its twist the direction e^(i chi), chi = s * twist / along (s = setup.hingeSign); a turn
+    // tau moves both by -s tau. The upper bone turns until their blend
+    //     z = b e^(i psi) + HINGE_BLEND e^(i chi)
+    // points the flexing way (arg z = 0): a limb bent well past HINGE_BLEND flexes as a pure hinge
+    // (the sideways bend becomes twist of the upper bone), a straight one keeps no twist of its own
+    // (a straight knee is locked: its twist is the thigh's), and in between z turns smoothly (it
+    // is 0 only for a limb bent backwards by exactly HINGE_BLEND against its twist). The
+    // sideways part left stays in the lower bone's extra muscle. Where the two axes are not
+    // parallel a turn moves psi and the twist a little differently: a few steps settle it.
+    let tau = hingeTurn(setup, q[lower], tu, lower, lowerTwist, along);
+    for (let k = 0; k < HINGE_STEPS && Math.abs(tau) > 1e-10; k++) {
+        turnWithChild(q, upper, lower, tu, tau);
+        upperTwist += tau;
+        // The lower bone's twist as it now is (a turn changes it by tau * along only when the axes are parallel).
+        lowerTwist = TwistAngleNear(q[lower], tl, lowerTwist - tau * along);
+        tau = hingeTurn(setup, q[lower], tu, lower, lowerTwist, along);
+    }
+    if (Math.abs(tau) > 1e-8) {
+        // Not settled (a limb bent backwards against its twist by about HINGE_BLEND, where z is
+        // near 0 and the axes are far from parallel): the best of a scan over the whole turn.
+        let best = 0;
+        let bestRe = -Infinity;
+        for (let k = 0; k < HINGE_SCAN; k++) {
+            const trial = ((k - HINGE_SCAN / 2) * 2 * Math.PI) / HINGE_SCAN;
+            blendAfter(setup, q[lower], tu, lower, lowerTwist, along, trial);
+            if (blendRe > bestRe) {
+                bestRe = blendRe;
+                best = trial;
+            }
         }
+        // Refine: the root of Im z beside the best trial, by bisection.
+        const step = (2 * Math.PI) / HINGE_SCAN;
+        let lo = best - step;
+        let hi = best + step;
+        blendAfter(setup, q[lower], tu, lower, lowerTwist, along, lo);
+        const imLo = blendIm;
+        blendAfter(setup, q[lower], tu, lower, lowerTwist, along, hi);
+        if (imLo * blendIm < 0) {
+            for (let k = 0; k < 50; k++) {
+                const mid = 0.5 * (lo + hi);
+                blendAfter(setup, q[lower], tu, lower, lowerTwist, along, mid);
+                if (blendIm * imLo > 0) lo = mid;
+                else hi = mid;
+            }
+            best = 0.5 * (lo + hi);
+        }
+        turnWithChild(q, upper, lower, tu, best);
+        upperTwist += best;
+        lowerTwist = TwistAngleNear(q[lower], tl, lowerTwist - best * along);
     }
     // Undo the lower bone's share for a foot: decoding gives the shin (1 - share) of its twist and
     // the foot the rest as a prefix about the shin's axis.
@@ -215,11 +216,6 @@ function encodeLimb(
     writeBone(setup, upper, q[upper], muscles, TwistAngleNear(q[upper], tu, upperTwist));
     writeBone(setup, lower, q[lower], muscles, TwistAngleNear(q[lower], tl, lowerTwist));
     writeBone(setup, end, q[end], muscles);
-}
-
-/** 3t^2 - 2t^3: 0 at 0, 1 at 1, flat at both ends. */
-function smoothStep(t: number): number {
-    return t * t * (3 - 2 * t);
 }
 
 /**

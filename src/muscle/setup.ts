@@ -46,15 +46,13 @@ export const HIERARCHY_MASS: Readonly<Partial<Record<HumanBone, number>>> = {
 };
 
 /**
- * An elbow or knee bent less than this (degrees) keeps its sideways swing in its extra muscle;
- * bent more, the sideways part becomes twist of the bone above so the joint bends as a hinge (the
- * bending plane is well defined from here on; a small bend would make the twist jump). The hinge
- * turn fades in from here to {@link HINGE_FULL_BEND_DEG}.
+ * How an elbow or knee is read (degrees): a limb bent well past this flexes as a pure hinge (its
+ * sideways bend is read as twist of the bone above), a straighter one keeps its twist on the upper
+ * bone; at this bend the two weigh the same. Encoding blends them continuously (docs/muscles.md,
+ * step 5), so no muscle jumps as a limb straightens: the old reading, a hinge from 25 degrees of
+ * bend and none below 10, turned a knee's thigh twist by 20 degrees in one frame.
  */
-export const HINGE_MIN_BEND_DEG = 10;
-
-/** Bend (degrees) from which an elbow or knee is read fully as a hinge (see {@link HINGE_MIN_BEND_DEG}). */
-export const HINGE_FULL_BEND_DEG = 25;
+export const HINGE_BLEND_BEND_DEG = 30;
 
 /** Per-avatar muscle settings (see {@link IHumanoidAvatarOptions}). */
 export interface IMuscleSettings {
@@ -137,6 +135,12 @@ export class MuscleSetup {
     public readonly axisZ: Vector3[];
     /** +1 or -1: the sign of a positive twist muscle about {@link twistAxis}. */
     public readonly twistSign: Float32Array;
+    /**
+     * +1 or -1 per bone: how a bone's bend direction `psi = atan2(Y swing, -Z swing)` turns when
+     * its parent turns about its own axis by tau (and the bone back): `psi - hingeSign * tau`.
+     * Used for elbows and knees (the sign of `(axisY x axisZ) . twistAxis`).
+     */
+    public readonly hingeSign: Float32Array;
     /** Range of every muscle (degrees), defaults or the avatar's overrides. */
     public readonly minDeg: Float32Array;
     public readonly maxDeg: Float32Array;
@@ -275,6 +279,7 @@ export class MuscleSetup {
         this.axisY = [];
         this.axisZ = [];
         this.twistSign = new Float32Array(HUMAN_BONE_COUNT).fill(1);
+        this.hingeSign = new Float32Array(HUMAN_BONE_COUNT).fill(1);
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
             const t = this.twistAxis[b];
             const [mx, my, mz] = BoneMuscles[b];
@@ -293,6 +298,7 @@ export class MuscleSetup {
             }
             this.axisY.push(ay);
             this.axisZ.push(az);
+            this.hingeSign[b] = Vector3.Dot(Vector3.Cross(ay, az), t) < 0 ? -1 : 1;
             if (mx >= 0) {
                 const m = Muscles[mx].motion;
                 const turn = Vector3.Dot(Vector3.Cross(t, new Vector3(...m.tip)), new Vector3(...m.toward));

@@ -7,8 +7,7 @@ import {
     HumanBoneChainChild,
     HumanBoneParents,
     HUMAN_BONE_COUNT,
-    HINGE_FULL_BEND_DEG,
-    HINGE_MIN_BEND_DEG,
+    HINGE_BLEND_BEND_DEG,
     LimbBones,
     MuscleSetup,
     Muscles,
@@ -198,46 +197,46 @@ export function ReferenceEncode(avatar: HumanoidAvatar, pose: IRigPose): Float64
             upTwist = a + extra;
             loTwist -= extra * along;
         }
-        // The lower bone's bend (swing angle) and bend direction psi = atan2(Y swing, -Z swing)
-        // (0 flexes). Bent past HINGE_MIN_BEND_DEG, psi may keep a slack shrinking from pi to 0 at
-        // HINGE_FULL_BEND_DEG; beyond it the upper bone turns about its axis (the lower bone back)
-        // by the smallest turn that brings psi to the slack, found by scanning.
-        const bendDir = (tau: number): { bend: number; psi: number } => {
-            const { swing } = swingTwist(compose(axisAngle(t[up], -tau), Q[lo]), t[lo]);
+        // The split of the limb's twist (docs/muscles.md step 5): turn the upper bone about its
+        // axis by tau (the lower bone back) until z = bend e^(i psi) + blend e^(i chi) points the
+        // flexing way, psi the lower bone's bend direction (atan2(Y swing, -Z swing)), chi =
+        // s * its twist / along, s = sign((Y x Z) . twist axis). Found by scanning tau over a
+        // whole turn for the root of Im z with Re z > 0 nearest 0, then bisecting.
+        const hs = Vector3.Dot(Vector3.Cross(d.ay[lo], d.az[lo]), t[lo]) < 0 ? -1 : 1;
+        const blend = (HINGE_BLEND_BEND_DEG * Math.PI) / 180;
+        const z = (tau: number): { re: number; im: number } => {
+            const q = compose(axisAngle(t[up], -tau), Q[lo]);
+            const { swing, twist } = swingTwist(q, t[lo]);
             const y = Vector3.Dot(swing, d.ay[lo]);
-            const z = Vector3.Dot(swing, d.az[lo]);
-            return { bend: Math.hypot(y, z), psi: Math.atan2(y, -z) };
+            const zz = Vector3.Dot(swing, d.az[lo]);
+            const bend = Math.hypot(y, zz);
+            const psi = Math.atan2(y, -zz);
+            const chi = (hs * near(twist, loTwist - tau * along)) / Math.max(0.5, along);
+            return { re: bend * Math.cos(psi) + blend * Math.cos(chi), im: bend * Math.sin(psi) + blend * Math.sin(chi) };
         };
-        const { bend, psi } = bendDir(0);
-        const bendDeg = (bend * 180) / Math.PI;
-        const x = Math.max(0, Math.min(1, (bendDeg - HINGE_MIN_BEND_DEG) / (HINGE_FULL_BEND_DEG - HINGE_MIN_BEND_DEG)));
-        const slack = Math.PI * (1 - x * x * (3 - 2 * x));
-        if (bendDeg > HINGE_MIN_BEND_DEG && Math.abs(psi) > slack) {
-            const target = psi > 0 ? slack : -slack;
-            const g = (tau: number): number => bendDir(tau).psi - target;
-            const steps = 1440;
-            let best = NaN;
-            for (let k = -steps / 2; k < steps / 2; k++) {
-                const a = (k / steps) * 2 * Math.PI;
-                const b = ((k + 1) / steps) * 2 * Math.PI;
-                if (g(a) * g(b) > 0) continue;
-                let lo2 = a;
-                let hi2 = b;
-                for (let it = 0; it < 60; it++) {
-                    const mid = (lo2 + hi2) / 2;
-                    if (g(lo2) * g(mid) <= 0) hi2 = mid;
-                    else lo2 = mid;
-                }
-                const root = (lo2 + hi2) / 2;
-                // A true root, not psi jumping across +-pi.
-                if (Math.abs(g(root)) < 1e-6 && !(Math.abs(root) >= Math.abs(best))) best = root;
+        const steps = 1440;
+        let best = NaN;
+        for (let k = -steps / 2; k < steps / 2; k++) {
+            const a = (k / steps) * 2 * Math.PI;
+            const b = ((k + 1) / steps) * 2 * Math.PI;
+            const za = z(a);
+            const zb = z(b);
+            if (za.im * zb.im > 0 || za.re + zb.re <= 0) continue;
+            let lo2 = a;
+            let hi2 = b;
+            for (let it = 0; it < 60; it++) {
+                const mid = (lo2 + hi2) / 2;
+                if (z(lo2).im * z(mid).im <= 0) hi2 = mid;
+                else lo2 = mid;
             }
-            if (best === best) {
-                Q[up] = compose(Q[up], axisAngle(t[up], best));
-                Q[lo] = compose(axisAngle(t[up], -best), Q[lo]);
-                upTwist += best;
-                loTwist -= best * along;
-            }
+            const root = (lo2 + hi2) / 2;
+            if (z(root).re > 0 && !(Math.abs(root) >= Math.abs(best))) best = root;
+        }
+        if (best === best) {
+            Q[up] = compose(Q[up], axisAngle(t[up], best));
+            Q[lo] = compose(axisAngle(t[up], -best), Q[lo]);
+            upTwist += best;
+            loTwist = near(swingTwist(Q[lo], t[lo]).twist, loTwist - best * along);
         }
         if (endTwists && lowerShare < 0.999) {
             // The shin keeps (1 - share) of its twist when decoded, the foot gets the rest.

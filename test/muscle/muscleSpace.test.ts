@@ -8,7 +8,6 @@ import {
     DecodeHumanPose,
     EncodeHumanPose,
     HumanBoneNames,
-    HINGE_MIN_BEND_DEG,
     HumanPose,
     MuscleNames,
     Muscles,
@@ -28,31 +27,19 @@ function rng(seed: number): () => number {
 }
 
 /**
- * A random pose with every muscle of a mapped bone within [-amp, amp], in canonical form: an elbow
- * or knee bent more than HINGE_MIN_BEND_DEG bends the natural way (negative Stretch) and has no
- * sideways swing (encoding turns a sideways swing into twist of the bone above, a different but
- * equivalent set of values); bent less, it may swing sideways or hyperextend.
+ * A random pose with every muscle of a mapped bone within [-amp, amp], in canonical form: decoded
+ * and encoded once on the avatar. Encoding chooses how each limb's twist is split between its two
+ * bones (docs/muscles.md step 5), so a random set of values is one of many that give the same
+ * pose; the encoder's own output is the one it gives back.
  */
 function randomPose(avatar: HumanoidAvatar, rand: () => number, amp = 0.8): HumanPose {
     const p = new HumanPose();
     for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
         p.values[i] = avatar.isMapped(Muscles[i].bone) ? (rand() * 2 - 1) * amp : 0;
     }
-    for (const [side, hinge] of [
-        ["Left Lower Leg In-Out", "Left Lower Leg Stretch"],
-        ["Right Lower Leg In-Out", "Right Lower Leg Stretch"],
-        ["Left Forearm Down-Up", "Left Forearm Stretch"],
-        ["Right Forearm Down-Up", "Right Forearm Stretch"],
-    ]) {
-        const h = MuscleNames.indexOf(hinge);
-        const z = Math.abs(p.values[h]) * 80; // degrees (range 80)
-        if (z >= HINGE_MIN_BEND_DEG) p.values[h] = -Math.abs(p.values[h]);
-        const maxSide = z >= HINGE_MIN_BEND_DEG ? 0 : 0.9 * Math.sqrt(HINGE_MIN_BEND_DEG ** 2 - z * z);
-        p.values[MuscleNames.indexOf(side)] = ((rand() * 2 - 1) * maxSide) / 20; // range 20 degrees
-    }
     p.bodyPosition.set(rand() - 0.5, 0.9 + 0.2 * rand(), rand() - 0.5);
     p.bodyRotation.copyFrom(Quaternion.RotationAxis(new Vector3(rand() - 0.5, 1, rand() - 0.5).normalize(), rand() * 2 - 1));
-    return p;
+    return EncodeHumanPose(avatar, DecodeHumanPose(avatar, p, CreateReferenceRigPose(avatar)), p);
 }
 
 const avatars = SampleCharacters.map((spec) => [spec.name, BuildHumanoidAvatar(BuildSampleRig(spec))] as const);
