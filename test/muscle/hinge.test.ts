@@ -36,12 +36,31 @@ const LIMBS: Limb[] = [
     {
         side: "Left",
         bones: [HumanBone.LeftUpperLeg, HumanBone.LeftLowerLeg, HumanBone.LeftFoot],
-        muscles: ["Upper Leg Front-Back", "Upper Leg In-Out", "Upper Leg Twist In-Out", "Lower Leg Stretch", "Lower Leg In-Out", "Lower Leg Twist In-Out", "Foot Up-Down", "Foot Twist In-Out", "Foot Roll In-Out"],
+        muscles: [
+            "Upper Leg Front-Back",
+            "Upper Leg In-Out",
+            "Upper Leg Twist In-Out",
+            "Lower Leg Stretch",
+            "Lower Leg In-Out",
+            "Lower Leg Twist In-Out",
+            "Foot Up-Down",
+            "Foot Twist In-Out",
+            "Foot Roll In-Out",
+        ],
     },
     {
         side: "Right",
         bones: [HumanBone.RightUpperArm, HumanBone.RightLowerArm, HumanBone.RightHand],
-        muscles: ["Arm Down-Up", "Arm Front-Back", "Arm Twist In-Out", "Forearm Stretch", "Forearm Down-Up", "Forearm Twist In-Out", "Hand Down-Up", "Hand In-Out"],
+        muscles: [
+            "Arm Down-Up",
+            "Arm Front-Back",
+            "Arm Twist In-Out",
+            "Forearm Stretch",
+            "Forearm Down-Up",
+            "Forearm Twist In-Out",
+            "Hand Down-Up",
+            "Hand In-Out",
+        ],
     },
 ];
 
@@ -90,50 +109,60 @@ function worstSlope(avatar: HumanoidAvatar, poses: IRigPose[], limb: Limb): { sl
 describe("hinge reading of elbows and knees", () => {
     const avatars = SampleCharacters.map((spec) => [spec.name, BuildHumanoidAvatar(BuildSampleRig(spec))] as const);
 
-    it.each(avatars)("%s: along random smooth limb paths through the hinge zone, no muscle moves more than 8 degrees per degree of joint motion", (_n, avatar) => {
-        for (const limb of LIMBS) {
-            const m = (n: string): number => MuscleIndexFromName(`${limb.side} ${n}`);
-            const knee = limb.bones[0] === HumanBone.LeftUpperLeg;
-            const [upTwist, stretch, side, loTwist, swing1, swing2] = knee
-                ? [m("Upper Leg Twist In-Out"), m("Lower Leg Stretch"), m("Lower Leg In-Out"), m("Lower Leg Twist In-Out"), m("Upper Leg Front-Back"), m("Upper Leg In-Out")]
-                : [m("Arm Twist In-Out"), m("Forearm Stretch"), m("Forearm Down-Up"), m("Forearm Twist In-Out"), m("Arm Down-Up"), m("Arm Front-Back")];
-            const setup = MuscleSetup.For(avatar);
-            const deg = (i: number, d: number): number => (d >= 0 ? d / setup.maxDeg[i] : d / -setup.minDeg[i]);
-            // One end of a path: the lower bone bent by 0 to 60 degrees in a direction within 100
-            // degrees of flexing (a limb bent backwards against its own twist by the blend angle is
-            // where the reading has to choose a side), twists and the upper bone's swing.
-            const end = fc.record({
-                bend: fc.double({ min: 0, max: 60, noNaN: true }),
-                dir: fc.double({ min: -100, max: 100, noNaN: true }),
-                up: fc.double({ min: -40, max: 40, noNaN: true }),
-                lo: fc.double({ min: -30, max: 30, noNaN: true }),
-                s1: fc.double({ min: -0.5, max: 0.5, noNaN: true }),
-                s2: fc.double({ min: -0.3, max: 0.3, noNaN: true }),
-            });
-            fc.assert(
-                fc.property(end, end, (a, b) => {
-                    const poses: IRigPose[] = [];
-                    for (let k = 0; k <= 60; k++) {
-                        const t = k / 60;
-                        const lerp = (x: number, y: number): number => x + (y - x) * t;
-                        const bend = lerp(a.bend, b.bend);
-                        const dir = (lerp(a.dir, b.dir) * Math.PI) / 180;
-                        const p = new HumanPose();
-                        p.values[stretch] = deg(stretch, -bend * Math.cos(dir));
-                        p.values[side] = deg(side, bend * Math.sin(dir));
-                        p.values[upTwist] = deg(upTwist, lerp(a.up, b.up));
-                        p.values[loTwist] = deg(loTwist, lerp(a.lo, b.lo));
-                        p.values[swing1] = lerp(a.s1, b.s1);
-                        p.values[swing2] = lerp(a.s2, b.s2);
-                        poses.push(DecodeHumanPose(avatar, p, CreateReferenceRigPose(avatar)));
-                    }
-                    const { slope } = worstSlope(avatar, poses, limb);
-                    expect(slope).toBeLessThanOrEqual(MAX_MUSCLE_DEG_PER_JOINT_DEG);
-                }),
-                { numRuns: 40, seed: 11 },
-            );
-        }
-    });
+    it.each(avatars)(
+        "%s: along random smooth limb paths through the hinge zone, no muscle moves more than 8 degrees per degree of joint motion",
+        (_n, avatar) => {
+            for (const limb of LIMBS) {
+                const m = (n: string): number => MuscleIndexFromName(`${limb.side} ${n}`);
+                const knee = limb.bones[0] === HumanBone.LeftUpperLeg;
+                const [upTwist, stretch, side, loTwist, swing1, swing2] = knee
+                    ? [
+                          m("Upper Leg Twist In-Out"),
+                          m("Lower Leg Stretch"),
+                          m("Lower Leg In-Out"),
+                          m("Lower Leg Twist In-Out"),
+                          m("Upper Leg Front-Back"),
+                          m("Upper Leg In-Out"),
+                      ]
+                    : [m("Arm Twist In-Out"), m("Forearm Stretch"), m("Forearm Down-Up"), m("Forearm Twist In-Out"), m("Arm Down-Up"), m("Arm Front-Back")];
+                const setup = MuscleSetup.For(avatar);
+                const deg = (i: number, d: number): number => (d >= 0 ? d / setup.maxDeg[i] : d / -setup.minDeg[i]);
+                // One end of a path: the lower bone bent by 0 to 60 degrees in a direction within 100
+                // degrees of flexing (a limb bent backwards against its own twist by the blend angle is
+                // where the reading has to choose a side), twists and the upper bone's swing.
+                const end = fc.record({
+                    bend: fc.double({ min: 0, max: 60, noNaN: true }),
+                    dir: fc.double({ min: -100, max: 100, noNaN: true }),
+                    up: fc.double({ min: -40, max: 40, noNaN: true }),
+                    lo: fc.double({ min: -30, max: 30, noNaN: true }),
+                    s1: fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+                    s2: fc.double({ min: -0.3, max: 0.3, noNaN: true }),
+                });
+                fc.assert(
+                    fc.property(end, end, (a, b) => {
+                        const poses: IRigPose[] = [];
+                        for (let k = 0; k <= 60; k++) {
+                            const t = k / 60;
+                            const lerp = (x: number, y: number): number => x + (y - x) * t;
+                            const bend = lerp(a.bend, b.bend);
+                            const dir = (lerp(a.dir, b.dir) * Math.PI) / 180;
+                            const p = new HumanPose();
+                            p.values[stretch] = deg(stretch, -bend * Math.cos(dir));
+                            p.values[side] = deg(side, bend * Math.sin(dir));
+                            p.values[upTwist] = deg(upTwist, lerp(a.up, b.up));
+                            p.values[loTwist] = deg(loTwist, lerp(a.lo, b.lo));
+                            p.values[swing1] = lerp(a.s1, b.s1);
+                            p.values[swing2] = lerp(a.s2, b.s2);
+                            poses.push(DecodeHumanPose(avatar, p, CreateReferenceRigPose(avatar)));
+                        }
+                        const { slope } = worstSlope(avatar, poses, limb);
+                        expect(slope).toBeLessThanOrEqual(MAX_MUSCLE_DEG_PER_JOINT_DEG);
+                    }),
+                    { numRuns: 40, seed: 11 },
+                );
+            }
+        },
+    );
 
     it("a decoded pose encodes back to the same muscles inside the zone too (the reading is a fixed point)", () => {
         const avatar = avatars[0][1];
