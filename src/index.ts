@@ -120,7 +120,10 @@ export {
     CURVE_GOALS,
     CURVES_PER_GOAL,
     CURVE_ROOT,
+    CURVE_HIPS,
+    MUSCLE_CLIP_CURVE_COUNT_V1,
     type IMuscleCurve,
+    type IClipProportions,
     type IMuscleClipInit,
 } from "./clip/muscleClip.js";
 export { ReduceCurve } from "./clip/reduce.js";
@@ -146,6 +149,7 @@ export {
     ParseMuscleClip,
     MUSCLE_CLIP_FORMAT,
     MUSCLE_CLIP_VERSION,
+    MUSCLE_CLIP_OLDEST_VERSION,
     MUSCLE_CLIP_MAGIC,
 } from "./clip/clipFile.js";
 export { BvhPoseSource, ConvertBvhToMuscleClip } from "./io/bvhClip.js";

@@ -42,6 +42,25 @@ function parseUnits(value: string): NonNullable<NonNullable<ILoadAvatarOptions["
     return n;
 }
 
+/** `--stretch <fraction>`: a share of the limb's length from 0 to 0.5. */
+function parseStretch(v: string): number {
+    const n = Number(v);
+    if (!(v.trim() !== "" && n >= 0 && n <= 0.5)) {
+        throw new InvalidArgumentError("--stretch must be a share of the limb's length from 0 to 0.5, for example 0.05");
+    }
+    return n;
+}
+
+/** `--proportions legs|com`: how a clip's positions scale to the character (the runtime's `proportions`). */
+function proportionsOption(): Option {
+    return new Option(
+        "--proportions <mode>",
+        "how the clip's stride, feet and travel scale to the character: legs (by the leg length, body on the legs) or com (Mecanim: by the centre-of-mass height)",
+    )
+        .choices(["legs", "com"])
+        .default("legs");
+}
+
 const program = new Command();
 program.name("babylon-humanoid").description("Humanoid retargeting for Babylon.js: map skeletons onto a normalized humanoid.").version(packageVersion());
 
@@ -179,13 +198,43 @@ program
     .option("--json <out.json>", "also write the summary figures as JSON")
     .option("--clip <name>", "the clip of glTF sources (default: their first)")
     .option("--no-animator-avatar", "skip Babylon's AnimatorAvatar (faster)")
-    .action(async (sources: string[], opts: { onto: string[]; output: string; json?: string; clip?: string; animatorAvatar: boolean }) => {
-        try {
-            process.exitCode = await RunReportAsync(sources, opts, { err: (s) => process.stderr.write(s), out: (s) => process.stdout.write(s) });
-        } catch (e) {
-            fail(opts.output, e);
-        }
-    });
+    .option("--no-foot-ik", "our runtime without foot IK (and so without planting)")
+    .option("--no-planting", "our runtime without foot planting")
+    .option("--stretch <fraction>", "our runtime's squash-and-stretch, share of the limb's length (0 disables)", parseStretch, 0.05)
+    .addOption(proportionsOption())
+    .action(
+        async (
+            sources: string[],
+            opts: {
+                onto: string[];
+                output: string;
+                json?: string;
+                clip?: string;
+                animatorAvatar: boolean;
+                footIk: boolean;
+                planting: boolean;
+                stretch: number;
+                proportions: "legs" | "com";
+            },
+        ) => {
+            try {
+                process.exitCode = await RunReportAsync(
+                    sources,
+                    {
+                        onto: opts.onto,
+                        output: opts.output,
+                        json: opts.json,
+                        clip: opts.clip,
+                        animatorAvatar: opts.animatorAvatar,
+                        animator: { footIK: opts.footIk, footPlanting: opts.planting, stretch: opts.stretch, proportions: opts.proportions },
+                    },
+                    { err: (s) => process.stderr.write(s), out: (s) => process.stdout.write(s) },
+                );
+            } catch (e) {
+                fail(opts.output, e);
+            }
+        },
+    );
 
 program
     .command("retarget")
@@ -198,18 +247,8 @@ program
     .option("--clip <name>", "only the source clip of this name (default: every clip of the source, one animation each)")
     .option("--no-foot-ik", "leave the feet where the muscles put them (no foot IK, no planting)")
     .option("--hand-ik", "move the hands onto the clip's hand goals with IK")
-    .option(
-        "--stretch <fraction>",
-        "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables)",
-        (v: string) => {
-            const n = Number(v);
-            if (!(v.trim() !== "" && n >= 0 && n <= 0.5)) {
-                throw new InvalidArgumentError("--stretch must be a share of the limb's length from 0 to 0.5, for example 0.05");
-            }
-            return n;
-        },
-        0.05,
-    )
+    .option("--stretch <fraction>", "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables)", parseStretch, 0.05)
+    .addOption(proportionsOption())
     .addOption(
         new Option(
             "--root-motion <mode>",
@@ -234,6 +273,7 @@ program
                 handIk?: boolean;
                 stretch: number;
                 rootMotion: "in-place" | "clip" | "apply";
+                proportions: "legs" | "com";
                 rate?: number;
                 boneMap?: string;
                 tPose: "auto" | "rest" | "strict";
@@ -251,6 +291,7 @@ program
                         footIK: opts.footIk,
                         handIK: Boolean(opts.handIk),
                         stretch: opts.stretch,
+                        proportions: opts.proportions,
                         rootMotion: opts.rootMotion,
                         frameRate: opts.rate,
                         boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,

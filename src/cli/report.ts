@@ -1,7 +1,8 @@
 import { access, mkdir } from "node:fs/promises";
 import { dirname, extname } from "node:path";
 import { HumanoidError } from "../errors.js";
-import { BuildQualityReportAsync, WriteQualityReportAsync } from "../node/qualityReport.js";
+import { BuildQualityReportAsync, WriteQualityReportAsync, type QualityAnimatorOptions } from "../node/qualityReport.js";
+import { SortQualityPairsWorstFirst } from "../quality/reportHtml.js";
 import { ErrorLine } from "./errorLine.js";
 
 /** Options of the `report` command. */
@@ -16,6 +17,8 @@ export interface IReportCommandOptions {
     clip?: string;
     /** Skip Babylon's AnimatorAvatar. */
     animatorAvatar?: boolean;
+    /** Our runtime's settings (foot IK, planting, stretch, proportions). Default the animator's. */
+    animator?: QualityAnimatorOptions;
 }
 
 /**
@@ -44,11 +47,13 @@ export async function RunReportAsync(
     const report = await BuildQualityReportAsync(sources, options.onto, {
         clip: options.clip,
         skipAnimatorAvatar: options.animatorAvatar === false,
+        animator: options.animator,
         onProgress: (done, total, pair, error) => {
             if (pair) {
                 const theirs = pair.animatorAvatar ? pair.animatorAvatar.footSkate.toFixed(4) : "n/a";
+                const missed = pair.misses.length ? `; misses ${pair.misses.map((m) => m.check).join(", ")}` : "";
                 io.err(
-                    `[${done}/${total}] ${pair.clip} -> ${pair.target}: foot skating ${pair.ours.footSkate.toFixed(4)} (AnimatorAvatar ${theirs}), pose error ${pair.ours.poseErrorDeg.toFixed(2)} deg\n`,
+                    `[${done}/${total}] ${pair.clip} -> ${pair.target}: foot skating ${pair.ours.footSkate.toFixed(4)} (AnimatorAvatar ${theirs}), pose error ${pair.ours.poseErrorDeg.toFixed(2)} deg, jerk ${pair.ours.jerkRatio.toFixed(2)}${missed}\n`,
                 );
             } else {
                 io.err(`[${done}/${total}] ${ErrorLine("", error)}\n`);
@@ -58,10 +63,20 @@ export async function RunReportAsync(
     await mkdir(dirname(options.output), { recursive: true });
     if (options.json) await mkdir(dirname(options.json), { recursive: true });
     await WriteQualityReportAsync(report, options.output, options.json);
+    const worst = SortQualityPairsWorstFirst(report.pairs).filter((p) => p.misses.length);
     io.out(
         `wrote ${options.output}${options.json ? ` and ${options.json}` : ""}: ${report.pairs.length} pairs in ${((performance.now() - t0) / 1000).toFixed(1)} s` +
             (report.failures.length ? `; ${report.failures.length} failed` : "") +
-            "\n",
+            `; ${report.pairs.length - worst.length} meet every threshold` +
+            (worst.length ? `, ${worst.length} miss one or more (worst first):` : "") +
+            "\n" +
+            worst
+                .slice(0, 10)
+                .map(
+                    (p) =>
+                        `  ${p.clip} -> ${p.target.split(/[\\/]/).pop()}: ${p.misses.map((m) => `${m.check} ${m.value.toPrecision(3)} > ${m.limit.toPrecision(3)}`).join("; ")}\n`,
+                )
+                .join(""),
     );
     return report.failures.length ? 1 : 0;
 }

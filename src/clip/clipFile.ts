@@ -1,11 +1,27 @@
 import { HumanoidError } from "../errors.js";
 import { MAX_CLIP_FRAMES } from "./convert.js";
-import { FootContact, MuscleClip, MuscleCurveNames, MUSCLE_CLIP_CURVE_COUNT, type IMuscleCurve } from "./muscleClip.js";
+import {
+    FootContact,
+    MuscleClip,
+    MuscleCurveNames,
+    MUSCLE_CLIP_CURVE_COUNT,
+    MUSCLE_CLIP_CURVE_COUNT_V1,
+    type IClipProportions,
+    type IMuscleCurve,
+} from "./muscleClip.js";
 
 /** The `format` field of a JSON muscle clip. */
 export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
-/** The file version this library writes and reads (both formats). */
-export const MUSCLE_CLIP_VERSION = 1;
+/**
+ * The file version this library writes (both formats). Version 2 added the source's proportions
+ * (`proportions`, binary flag bit 2) and the hips curves (`hips.position.x|y|z`, `hips.turn.x|y|z`); version 1 files, which
+ * have neither, are still read (their hips curves read as 0, and they play as `"com"` clips).
+ */
+export const MUSCLE_CLIP_VERSION = 2;
+/** The oldest file version this library reads. */
+export const MUSCLE_CLIP_OLDEST_VERSION = 1;
+/** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
+const PROPORTION_RANGE = { legLength: [0.05, 5], ankleHeight: [0, 1], hipWidth: [0, 2] } as const;
 /** First four bytes of a binary muscle clip ("BHMC"). */
 export const MUSCLE_CLIP_MAGIC = "BHMC";
 /** Longest name, source or warning a file may hold, in bytes. */
@@ -35,6 +51,15 @@ function validate(source: string, clip: MuscleClip): MuscleClip {
     }
     if (!(Number.isFinite(clip.toleranceDeg) && clip.toleranceDeg >= 0)) throw bad(source, `toleranceDeg must be a number >= 0, found ${clip.toleranceDeg}`);
     if (!Number.isFinite(clip.groundHeight)) throw bad(source, `groundHeight must be a finite number, found ${clip.groundHeight}`);
+    if (clip.proportions) {
+        for (const [k, [lo, hi]] of Object.entries(PROPORTION_RANGE)) {
+            const v = clip.proportions[k as keyof typeof PROPORTION_RANGE];
+            if (!(v >= lo && v <= hi)) throw bad(source, `proportions.${k} must be a number from ${lo} to ${hi} (source scales), found ${v}`);
+        }
+        const d = clip.proportions.footDirection;
+        const len = Math.hypot(d[0], d[1], d[2]);
+        if (!(Math.abs(len - 1) < 1e-3)) throw bad(source, `proportions.footDirection must be a unit vector [x, y, z], found [${d.join(", ")}]`);
+    }
     if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);
     const last = clip.frameCount - 1;
     clip.curves.forEach((c, i) => {
@@ -96,6 +121,16 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
         loop: clip.loop,
         toleranceDeg: clip.toleranceDeg,
         ...(clip.groundHeight !== 0 ? { groundHeight: clip.groundHeight } : {}),
+        ...(clip.proportions
+            ? {
+                  proportions: {
+                      legLength: clip.proportions.legLength,
+                      ankleHeight: clip.proportions.ankleHeight,
+                      hipWidth: clip.proportions.hipWidth,
+                      footDirection: [...clip.proportions.footDirection],
+                  },
+              }
+            : {}),
         warnings: clip.warnings,
         contacts: Object.fromEntries(FEET.map(([name, bit]) => [name, contactRuns(clip.contacts, bit)])),
     };
@@ -110,8 +145,8 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
 }
 
 const JSON_KEYS = ["format", "version", "name", "source", "frameRate", "frameCount", "loop", "toleranceDeg", "warnings", "contacts", "curves"];
-/** Keys a JSON clip may leave out. */
-const OPTIONAL_JSON_KEYS = ["groundHeight"];
+/** Keys a JSON clip may leave out (`proportions` since version 2). */
+const OPTIONAL_JSON_KEYS = ["groundHeight", "proportions"];
 
 /**
  * Reads a JSON muscle clip. Nothing in the file is trusted: unknown or missing keys, another
@@ -130,8 +165,12 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw bad(source, "not a JSON muscle clip: the top level is not an object");
     const o = doc as Record<string, unknown>;
     if (o.format !== MUSCLE_CLIP_FORMAT) throw bad(source, `not a muscle clip: format is ${JSON.stringify(o.format)}, expected "${MUSCLE_CLIP_FORMAT}"`);
-    if (o.version !== MUSCLE_CLIP_VERSION)
-        throw bad(source, `unknown muscle clip version ${JSON.stringify(o.version)} (this library reads version ${MUSCLE_CLIP_VERSION})`);
+    if (!(Number.isInteger(o.version) && (o.version as number) >= MUSCLE_CLIP_OLDEST_VERSION && (o.version as number) <= MUSCLE_CLIP_VERSION))
+        throw bad(
+            source,
+            `unknown muscle clip version ${JSON.stringify(o.version)} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`,
+        );
+    if (o.version === 1 && "proportions" in o) throw bad(source, "proportions is a version 2 key, the file says version 1");
     for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k) && !OPTIONAL_JSON_KEYS.includes(k)) throw bad(source, `unknown key '${k}'`);
     for (const k of JSON_KEYS) if (!(k in o)) throw bad(source, `missing key '${k}'`);
     const str = (k: string): string => {
@@ -174,8 +213,11 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     const curvesObj = o.curves;
     if (typeof curvesObj !== "object" || curvesObj === null || Array.isArray(curvesObj)) throw bad(source, "curves must be an object of named curves");
     const co = curvesObj as Record<string, unknown>;
-    for (const k of Object.keys(co)) if (!MuscleCurveNames.includes(k)) throw bad(source, `curves: unknown curve '${k}'`);
-    const curves: IMuscleCurve[] = MuscleCurveNames.map((name) => {
+    const names = o.version === 1 ? MuscleCurveNames.slice(0, MUSCLE_CLIP_CURVE_COUNT_V1) : MuscleCurveNames;
+    for (const k of Object.keys(co))
+        if (!names.includes(k)) throw bad(source, `curves: unknown curve '${k}'${MuscleCurveNames.includes(k) ? ` in a version ${o.version} file` : ""}`);
+    const curves: IMuscleCurve[] = MuscleCurveNames.map((name, i) => {
+        if (i >= names.length) return absentCurve();
         const cv = co[name];
         if (cv === undefined) throw bad(source, `curves: missing curve '${name}'`);
         if (typeof cv !== "object" || cv === null || Array.isArray(cv)) throw bad(source, `curve '${name}' must be {frames, values}`);
@@ -202,8 +244,31 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
             toleranceDeg: num("toleranceDeg"),
             warnings: o.warnings as string[],
             groundHeight: o.groundHeight === undefined ? 0 : num("groundHeight"),
+            proportions: o.proportions === undefined ? null : jsonProportions(source, o.proportions),
         }),
     );
+}
+
+/** A curve a version 1 file does not have: one key, 0. */
+function absentCurve(): IMuscleCurve {
+    return { frames: new Uint32Array(1), values: new Float32Array(1) };
+}
+
+/** The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth, footDirection}` (their ranges are checked with the clip). */
+function jsonProportions(source: string, v: unknown): IClipProportions {
+    if (typeof v !== "object" || v === null || Array.isArray(v))
+        throw bad(source, "proportions must be an object {legLength, ankleHeight, hipWidth, footDirection}");
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!(k in PROPORTION_RANGE) && k !== "footDirection") throw bad(source, `proportions: unknown key '${k}'`);
+    for (const k of Object.keys(PROPORTION_RANGE)) if (typeof o[k] !== "number") throw bad(source, `proportions.${k} must be a number`);
+    const d = o.footDirection;
+    if (!Array.isArray(d) || d.length !== 3 || !d.every((x) => typeof x === "number")) throw bad(source, "proportions.footDirection must be [x, y, z]");
+    return {
+        legLength: o.legLength as number,
+        ankleHeight: o.ankleHeight as number,
+        hipWidth: o.hipWidth as number,
+        footDirection: [d[0], d[1], d[2]],
+    };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +334,8 @@ class Writer {
 
 /**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
- * loop, bit 1 ground height present), f64 frame rate, u32 frame count, f64 tolerance, [f64 ground height], name, source and warnings (LEB128 length +
+ * loop, bit 1 ground height present, bit 2 proportions present), f64 frame rate, u32 frame count,
+ * f64 tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y, z], name, source and warnings (LEB128 length +
  * UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key count, the key
  * frames as differences (LEB128) and the values (float32); last, per foot, the contact runs
  * (count, then gap and length of each, LEB128). About 5 bytes a key.
@@ -278,11 +344,17 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     const w = new Writer();
     for (let i = 0; i < 4; i++) w.u8(MUSCLE_CLIP_MAGIC.charCodeAt(i));
     w.u16(MUSCLE_CLIP_VERSION);
-    w.u16((clip.loop ? 1 : 0) | (clip.groundHeight !== 0 ? 2 : 0));
+    w.u16((clip.loop ? 1 : 0) | (clip.groundHeight !== 0 ? 2 : 0) | (clip.proportions ? 4 : 0));
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
     w.f64(clip.toleranceDeg);
     if (clip.groundHeight !== 0) w.f64(clip.groundHeight);
+    if (clip.proportions) {
+        w.f64(clip.proportions.legLength);
+        w.f64(clip.proportions.ankleHeight);
+        w.f64(clip.proportions.hipWidth);
+        for (const x of clip.proportions.footDirection) w.f64(x);
+    }
     w.string(clip.name);
     w.string(clip.source);
     w.varint(clip.warnings.length);
@@ -393,21 +465,32 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     for (let i = 0; i < 4 && r.remaining > 0; i++) magic += String.fromCharCode(r.u8("the magic"));
     if (magic !== MUSCLE_CLIP_MAGIC) throw bad(source, `not a binary muscle clip (it does not start with "${MUSCLE_CLIP_MAGIC}")`);
     const version = r.u16("the version");
-    if (version !== MUSCLE_CLIP_VERSION) throw bad(source, `unknown muscle clip version ${version} (this library reads version ${MUSCLE_CLIP_VERSION})`);
+    if (version < MUSCLE_CLIP_OLDEST_VERSION || version > MUSCLE_CLIP_VERSION)
+        throw bad(source, `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`);
     const flags = r.u16("the flags");
-    if (flags & ~3) throw bad(source, `unknown flags 0x${flags.toString(16)}`);
+    if (flags & ~(version >= 2 ? 7 : 3)) throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) throw bad(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
     const toleranceDeg = r.f64("the tolerance");
     const groundHeight = flags & 2 ? r.f64("the ground height") : 0;
+    const proportions: IClipProportions | null =
+        flags & 4
+            ? {
+                  legLength: r.f64("the leg length"),
+                  ankleHeight: r.f64("the ankle height"),
+                  hipWidth: r.f64("the hip width"),
+                  footDirection: [r.f64("the foot direction"), r.f64("the foot direction"), r.f64("the foot direction")],
+              }
+            : null;
     const name = r.string("the name");
     const src = r.string("the source");
     const warnings: string[] = [];
     const warningCount = r.varint("the warning count", MAX_WARNINGS);
     for (let i = 0; i < warningCount; i++) warnings.push(r.string(`warning ${i}`));
     const curveCount = r.u16("the curve count");
-    if (curveCount !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${curveCount}`);
+    const expected = version === 1 ? MUSCLE_CLIP_CURVE_COUNT_V1 : MUSCLE_CLIP_CURVE_COUNT;
+    if (curveCount !== expected) throw bad(source, `expected ${expected} curves in a version ${version} file, found ${curveCount}`);
     const curves: IMuscleCurve[] = [];
     for (let i = 0; i < curveCount; i++) {
         const what = `curve '${MuscleCurveNames[i]}'`;
@@ -424,6 +507,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
         for (let k = 0; k < n; k++) values[k] = r.f32(`${what} values`);
         curves.push({ frames, values });
     }
+    while (curves.length < MUSCLE_CLIP_CURVE_COUNT) curves.push(absentCurve());
     const contacts = new Uint8Array(frameCount);
     for (const [foot, bit] of FEET) {
         const runs = r.varint(`${foot} contact count`, frameCount);
@@ -439,7 +523,19 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     if (r.remaining !== 0) throw bad(source, `${r.remaining} unexpected bytes after the clip`);
     return validate(
         source,
-        new MuscleClip({ name, source: src, frameRate, frameCount, loop: (flags & 1) === 1, curves, contacts, toleranceDeg, warnings, groundHeight }),
+        new MuscleClip({
+            name,
+            source: src,
+            frameRate,
+            frameCount,
+            loop: (flags & 1) === 1,
+            curves,
+            contacts,
+            toleranceDeg,
+            warnings,
+            groundHeight,
+            proportions,
+        }),
     );
 }
 

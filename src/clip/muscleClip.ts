@@ -12,8 +12,16 @@ export const CURVE_GOALS = CURVE_BODY_ROTATION + 4;
 export const CURVES_PER_GOAL = 7;
 /** First curve of the root motion: x, z (the body on the ground plane, avatar scales) and yaw (radians about up, unwrapped). */
 export const CURVE_ROOT = CURVE_GOALS + HUMAN_IK_GOAL_COUNT * CURVES_PER_GOAL;
-/** Number of curves in every muscle clip (123 muscles, 7 body, 28 goals, 3 root). */
-export const MUSCLE_CLIP_CURVE_COUNT = CURVE_ROOT + 3;
+/**
+ * First curve of the hips, files of version 2 on: `HumanPose.hipsPosition` (x, y, z, relative to
+ * the body, avatar scales), then `HumanPose.hipsRotation` as a rotation vector (x, y, z: axis
+ * times angle, radians).
+ */
+export const CURVE_HIPS = CURVE_ROOT + 3;
+/** Number of curves in every muscle clip (123 muscles, 7 body, 28 goals, 3 root, 6 hips). */
+export const MUSCLE_CLIP_CURVE_COUNT = CURVE_HIPS + 6;
+/** Number of curves in a file of version 1 (no hips curves). */
+export const MUSCLE_CLIP_CURVE_COUNT_V1 = CURVE_HIPS;
 
 /** What a curve measures, which sets its unit and its reduction tolerance. */
 export enum MuscleCurveKind {
@@ -32,7 +40,11 @@ const GOAL_NAMES = ["leftFoot", "rightFoot", "leftHand", "rightHand"] as const;
 /**
  * The name of every curve, in clip order: the 123 muscle names, then `bodyPosition.x|y|z`,
  * `bodyRotation.x|y|z|w`, `goals.<leftFoot|rightFoot|leftHand|rightHand>.position.x|y|z` and
- * `.rotation.x|y|z|w`, `root.x`, `root.z`, `root.yaw`. Files use these names, never indices.
+ * `.rotation.x|y|z|w`, `root.x`, `root.z`, `root.yaw`, `hips.position.x|y|z`, `hips.turn.x|y|z`. Files use these names, never indices.
+ * The foot goals' position curves hold the foot less the hips (`HumanPose.goalPositions[foot] -
+ * HumanPose.hipsPosition`, both relative to the body): what places a foot under its leg comes from
+ * one curve, kept fine (a version 1 file has no hips curves, which read as 0, so its feet are
+ * relative to the body as they were).
  */
 export const MuscleCurveNames: readonly string[] = [
     ...MuscleNames,
@@ -42,12 +54,14 @@ export const MuscleCurveNames: readonly string[] = [
     "root.x",
     "root.z",
     "root.yaw",
+    ...["x", "y", "z"].map((c) => `hips.position.${c}`),
+    ...["x", "y", "z"].map((c) => `hips.turn.${c}`),
 ];
 
 /** The kind of every curve, in clip order. */
 export const MuscleCurveKinds: readonly MuscleCurveKind[] = MuscleCurveNames.map((n, i) => {
     if (i < ALL_MUSCLE_COUNT) return MuscleCurveKind.Muscle;
-    if (n === "root.yaw") return MuscleCurveKind.Angle;
+    if (n === "root.yaw" || n.startsWith("hips.turn.")) return MuscleCurveKind.Angle;
     return n.includes("otation.") ? MuscleCurveKind.Rotation : MuscleCurveKind.Position;
 });
 
@@ -104,6 +118,49 @@ export enum FootContact {
     Right = 2,
 }
 
+/**
+ * What a clip keeps of its source character's proportions, in the source's avatar scales (its
+ * T-pose centre-of-mass height): what the runtime needs to scale stride, foot goals and root travel
+ * by the legs of the character it plays on (`proportions: "legs"`, docs/runtime.md).
+ */
+export interface IClipProportions {
+    /** The source's leg length (upper plus lower leg, T-pose, mean of both) over its scale. */
+    readonly legLength: number;
+    /** The source's T-pose ankle height above its ground over its scale. */
+    readonly ankleHeight: number;
+    /** The source's T-pose distance between its two upper-leg joints over its scale. */
+    readonly hipWidth: number;
+    /**
+     * The direction the source's left foot points in its T-pose (heel or ankle to toes: its twist
+     * axis), canonical frame, unit; the right foot's is its mirror image. Foot goal rotations are
+     * carried from this foot onto the character's (a foot that rolls about its own axis on the
+     * source rolls about the character's).
+     */
+    readonly footDirection: readonly [number, number, number];
+}
+
+/** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
+export const CLIP_PROPORTION_COUNT = 6;
+
+/**
+ * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
+ * [2] hip width, [3..5] foot direction (see {@link IClipProportions}); all NaN
+ * when `proportions` is null. Allocation-free. Returns `out`.
+ */
+export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
+    if (!proportions) {
+        for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) out[i] = NaN;
+        return out;
+    }
+    out[0] = proportions.legLength;
+    out[1] = proportions.ankleHeight;
+    out[2] = proportions.hipWidth;
+    out[3] = proportions.footDirection[0];
+    out[4] = proportions.footDirection[1];
+    out[5] = proportions.footDirection[2];
+    return out;
+}
+
 /** What {@link MuscleClip} is made from. */
 export interface IMuscleClipInit {
     /** Clip name (the AnimationGroup's name, or the BVH file's base name). */
@@ -126,6 +183,8 @@ export interface IMuscleClipInit {
     warnings: string[];
     /** Height of the clip's floor above the T-pose ground, avatar scales (see {@link MuscleClip.groundHeight}). Default 0. */
     groundHeight?: number;
+    /** The source's proportions (see {@link MuscleClip.proportions}). Default null (not known). */
+    proportions?: IClipProportions | null;
 }
 
 /**
@@ -161,6 +220,12 @@ export class MuscleClip {
      * ground; `bodyPosition` keeps the source's own heights.
      */
     public readonly groundHeight: number;
+    /**
+     * The source character's leg length, ankle height and hip width over its scale, or null when the clip
+     * does not say (files of version 1): the runtime then takes the proportions of the character it
+     * plays on as the source's.
+     */
+    public readonly proportions: IClipProportions | null;
 
     /** Builds a clip from its parts; they are not copied. Use the converters or the file readers rather than this. */
     constructor(init: IMuscleClipInit) {
@@ -174,6 +239,7 @@ export class MuscleClip {
         this.toleranceDeg = init.toleranceDeg;
         this.warnings = init.warnings;
         this.groundHeight = init.groundHeight ?? 0;
+        this.proportions = init.proportions ?? null;
     }
 
     /** Length in seconds: `(frameCount - 1) / frameRate`. */
@@ -277,11 +343,16 @@ export class MuscleClipSampler {
         for (let i = 0; i < ALL_MUSCLE_COUNT; i++) this._evalInto(i, v, i);
         this._vec(CURVE_BODY_POSITION, result.bodyPosition);
         this._quat(CURVE_BODY_ROTATION, result.bodyRotation);
+        this._vec(CURVE_HIPS, result.hipsPosition);
+        this._turn(CURVE_HIPS + 3, result.hipsRotation);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             const c = CURVE_GOALS + g * CURVES_PER_GOAL;
             this._vec(c, result.goalPositions[g]);
             this._quat(c + 3, result.goalRotations[g]);
         }
+        // The feet are kept from the hips (see MuscleCurveNames).
+        result.goalPositions[0].addInPlace(result.hipsPosition);
+        result.goalPositions[1].addInPlace(result.hipsPosition);
         return result;
     }
 
@@ -398,6 +469,27 @@ export class MuscleClipSampler {
         out.x = t[0];
         out.y = t[1];
         out.z = t[2];
+    }
+
+    /** A rotation vector (three curves from `c`) as a quaternion: the exp map, written out (see `RotationVectorToQuaternionToRef`). */
+    private _turn(c: number, out: Quaternion): void {
+        const t = this._tmp;
+        this._evalInto(c, t, 0);
+        this._evalInto(c + 1, t, 1);
+        this._evalInto(c + 2, t, 2);
+        const angle = Math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        if (angle < 1e-12) {
+            out.x = t[0] * 0.5;
+            out.y = t[1] * 0.5;
+            out.z = t[2] * 0.5;
+            out.w = 1;
+            return;
+        }
+        const k = Math.sin(angle * 0.5) / angle;
+        out.x = t[0] * k;
+        out.y = t[1] * k;
+        out.z = t[2] * k;
+        out.w = Math.cos(angle * 0.5);
     }
 
     private _quat(c: number, out: Quaternion): void {

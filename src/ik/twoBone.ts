@@ -15,8 +15,11 @@ const scratch = new Float64Array(5);
  * short on the line to the target. With s = 0 the chain is rigid and reaches up to L (a straight
  * limb).
  *
- * Bend direction: the plane of the current middle joint (its offset from the root-target line);
- * when the chain is straight along that line, `pole` (any vector; its part across the line is used).
+ * Bend direction, continuous from frame to frame: the current middle joint's offset from the
+ * chain's own line (root to end), turned onto the root-target line by the shortest rotation
+ * between the two lines, plus, for any bend the chain must add, `pole` (any vector; its part across
+ * the line is used): a straight chain bends the pole's way, a bent one keeps its plane, and a goal
+ * passing the chain's line flips nothing. Reaching the end where it is changes nothing.
  *
  * Allocation-free. `outB` and `outC` must not alias the inputs.
  * @param a root joint position (world)
@@ -134,24 +137,77 @@ export function SolveTwoBonePositionsInPlace(
     const l2 = lowerLength * k;
     const shortest = Math.abs(l1 - l2) * 1.0001;
     if (reach < shortest) reach = shortest;
-    // Bend direction: the middle joint's offset across the line, else the pole's.
+    // Bend direction, continuous frame to frame: the middle joint's offset across the limb's own
+    // line (root to end, not root to target, so a goal passing the limb's line flips nothing),
+    // carried onto the target line by the shortest rotation between the two; any bend the limb
+    // must add goes toward the pole, so a straight limb bends the pole's way and a bent one keeps
+    // its plane (reaching the end as it is changes nothing).
+    let ex = c.x - a.x;
+    let ey = c.y - a.y;
+    let ez = c.z - a.z;
+    const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    if (el > 1e-12) {
+        ex /= el;
+        ey /= el;
+        ez /= el;
+    } else {
+        ex = dx;
+        ey = dy;
+        ez = dz;
+    }
     let bx = b.x - a.x;
     let by = b.y - a.y;
     let bz = b.z - a.z;
-    let dot = bx * dx + by * dy + bz * dz;
+    let dot = bx * ex + by * ey + bz * ez;
+    bx -= ex * dot;
+    by -= ey * dot;
+    bz -= ez * dot;
+    const y0 = Math.sqrt(bx * bx + by * by + bz * bz);
+    // Rotate it by the shortest rotation taking e (the end's direction) to d (the target's):
+    // v' = v cos + (k x v) sin + k (k.v)(1 - cos), k = e x d / |e x d|; here v is across e.
+    const cx = ey * dz - ez * dy;
+    const cy = ez * dx - ex * dz;
+    const cz = ex * dy - ey * dx;
+    const cosT = ex * dx + ey * dy + ez * dz;
+    if (cosT > -0.999) {
+        // With s = |e x d|: v' = v cos + (c x v) + c (c.v)(1 - cos) / s^2, c = e x d.
+        const kx = cy * bz - cz * by;
+        const ky = cz * bx - cx * bz;
+        const kz = cx * by - cy * bx;
+        const kv = (cx * bx + cy * by + cz * bz) / (1 + cosT);
+        bx = bx * cosT + kx + cx * kv;
+        by = by * cosT + ky + cy * kv;
+        bz = bz * cosT + kz + cz * kv;
+    }
+    // The new bend (the middle joint's distance from the target line), to know how much is added.
+    const xNew = (reach * reach + l1 * l1 - l2 * l2) / (2 * reach);
+    const yNewSq = l1 * l1 - xNew * xNew;
+    const yNew = yNewSq > 0 ? Math.sqrt(yNewSq) : 0;
+    const added = yNew > y0 ? yNew - y0 : 0;
+    let px = pole.x;
+    let py = pole.y;
+    let pz = pole.z;
+    dot = px * dx + py * dy + pz * dz;
+    px -= dx * dot;
+    py -= dy * dot;
+    pz -= dz * dot;
+    const pl = Math.sqrt(px * px + py * py + pz * pz);
+    if (pl > 1e-9) {
+        const k = added / pl;
+        bx += px * k;
+        by += py * k;
+        bz += pz * k;
+    }
+    dot = bx * dx + by * dy + bz * dz;
     bx -= dx * dot;
     by -= dy * dot;
     bz -= dz * dot;
     let bl = Math.sqrt(bx * bx + by * by + bz * bz);
-    if (!(bl > 1e-4 * upperLength)) {
-        bx = pole.x;
-        by = pole.y;
-        bz = pole.z;
-        dot = bx * dx + by * dy + bz * dz;
-        bx -= dx * dot;
-        by -= dy * dot;
-        bz -= dz * dot;
-        bl = Math.sqrt(bx * bx + by * by + bz * bz);
+    if (!(bl > 1e-9 * upperLength)) {
+        bx = pl > 1e-9 ? px : 0;
+        by = pl > 1e-9 ? py : 0;
+        bz = pl > 1e-9 ? pz : 0;
+        bl = pl;
         if (!(bl > 1e-9)) {
             // Pole along the line too: any direction across it, from the axis the line leans on least.
             const ax = Math.abs(dx);
@@ -171,9 +227,8 @@ export function SolveTwoBonePositionsInPlace(
     bx *= inv;
     by *= inv;
     bz *= inv;
-    const x = (reach * reach + l1 * l1 - l2 * l2) / (2 * reach);
-    const y2 = l1 * l1 - x * x;
-    const y = y2 > 0 ? Math.sqrt(y2) : 0;
+    const x = xNew;
+    const y = yNew;
     outB.x = a.x + dx * x + bx * y;
     outB.y = a.y + dy * x + by * y;
     outB.z = a.z + dz * x + bz * y;

@@ -309,6 +309,15 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
         tmpV.subtractInPlace(result.bodyPosition).applyRotationQuaternionToRef(bodyInv, result.goalPositions[g]);
         bodyInv.multiplyToRef(dc[bone], result.goalRotations[g]);
     }
+    // The hips (middle of the two upper-leg joints) relative to the body, as the goals.
+    pos[setup.joint[B.LeftUpperLeg]].addToRef(pos[setup.joint[B.RightUpperLeg]], tmpV).scaleInPlace(0.5);
+    tmpV.subtractInPlace(setup.groundOrigin)
+        .applyRotationQuaternionInPlace(setup.c0Inverse)
+        .scaleInPlace(1 / setup.scale)
+        .subtractInPlace(result.bodyPosition)
+        .applyRotationQuaternionToRef(bodyInv, result.hipsPosition);
+    // ...and the hips' rotation relative to the body's.
+    bodyInv.multiplyToRef(dc[B.Hips], result.hipsRotation);
     return result;
 }
 

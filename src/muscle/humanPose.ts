@@ -40,6 +40,19 @@ export class HumanPose {
     public readonly goalPositions: Vector3[] = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];
     /** Feet and hands rotation relative to their T-pose and to the body (`bodyRotation^-1 * delta`). */
     public readonly goalRotations: Quaternion[] = [Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity(), Quaternion.Identity()];
+    /**
+     * The hips, where the legs hang from (the middle of the two upper-leg joints), relative to the
+     * body as the goals are (`bodyRotation^-1 * (p - bodyPosition)`), in avatar scales: with the
+     * feet, what places the body on the legs of a character of other proportions
+     * (`proportions: "legs"`, docs/runtime.md). Not part of Unity's HumanPose.
+     */
+    public readonly hipsPosition = new Vector3(0, -0.05, 0);
+    /**
+     * The hips' (pelvis') rotation from its T-pose relative to the body's (`bodyRotation^-1 * Dc`,
+     * canonical frame): what orients the legs' root on a character whose spine differs
+     * (`proportions: "legs"`). Not part of Unity's HumanPose.
+     */
+    public readonly hipsRotation = Quaternion.Identity();
 
     /** Copies another pose into this one. Returns this. Allocation-free. */
     public copyFrom(other: HumanPose): HumanPose {
@@ -50,6 +63,8 @@ export class HumanPose {
             Vector3CopyToRef(other.goalPositions[g], this.goalPositions[g]);
             this.goalRotations[g].copyFrom(other.goalRotations[g]);
         }
+        Vector3CopyToRef(other.hipsPosition, this.hipsPosition);
+        this.hipsRotation.copyFrom(other.hipsRotation);
         return this;
     }
 
@@ -73,6 +88,8 @@ export class HumanPose {
             Vector3.LerpToRef(a.goalPositions[g], b.goalPositions[g], amount, result.goalPositions[g]);
             Quaternion.SlerpToRef(a.goalRotations[g], b.goalRotations[g], amount, result.goalRotations[g]);
         }
+        Vector3.LerpToRef(a.hipsPosition, b.hipsPosition, amount, result.hipsPosition);
+        Quaternion.SlerpToRef(a.hipsRotation, b.hipsRotation, amount, result.hipsRotation);
         return result;
     }
 
@@ -96,6 +113,9 @@ export class HumanPose {
             result.goalPositions[MIRROR_GOAL[g]].set(-p.x, p.y, p.z);
             result.goalRotations[MIRROR_GOAL[g]].set(q.x, -q.y, -q.z, q.w);
         }
+        result.hipsPosition.set(-pose.hipsPosition.x, pose.hipsPosition.y, pose.hipsPosition.z);
+        const h = pose.hipsRotation;
+        result.hipsRotation.set(h.x, -h.y, -h.z, h.w);
         return result;
     }
 }

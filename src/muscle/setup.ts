@@ -170,6 +170,12 @@ export class MuscleSetup {
     public readonly scale: number;
     /** A point of the T-pose ground plane (the rig origin dropped onto it), rig space. */
     public readonly groundOrigin: Vector3;
+    /** Leg length in the T-pose: upper plus lower leg, mean of both legs (metres). */
+    public readonly legLength: number;
+    /** T-pose height of the ankles (the foot joints) above the ground, mean of both (metres). */
+    public readonly ankleHeight: number;
+    /** T-pose distance between the two upper-leg joints (metres): where the legs hang from. */
+    public readonly hipWidth: number;
     /** T-pose geometric body frame (from hips and shoulders) as a rotation, rig space. */
     public readonly bodyFrameTPose: Quaternion;
     /** Reusable scratch for encode and decode (they are not re-entrant), so neither allocates. */
@@ -457,6 +463,12 @@ export class MuscleSetup {
             throw new HumanoidError("BAD_HIERARCHY", `${avatar.name}: the centre of mass is not above the feet in the T-pose`);
         }
         this.groundOrigin = f.up.scale(ground);
+        const leg = (u: HumanBone, l: HumanBone, e: HumanBone): number =>
+            Vector3.Distance(ref.positions[this.joint[u]], ref.positions[this.joint[l]]) +
+            Vector3.Distance(ref.positions[this.joint[l]], ref.positions[this.joint[e]]);
+        this.legLength = (leg(B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot) + leg(B.RightUpperLeg, B.RightLowerLeg, B.RightFoot)) / 2;
+        this.ankleHeight = (Vector3.Dot(ref.positions[this.joint[B.LeftFoot]], f.up) + Vector3.Dot(ref.positions[this.joint[B.RightFoot]], f.up)) / 2 - ground;
+        this.hipWidth = Vector3.Distance(ref.positions[this.joint[B.LeftUpperLeg]], ref.positions[this.joint[B.RightUpperLeg]]);
         this.work = {
             world: rig.joints.map(() => Quaternion.Identity()),
             pos: rig.joints.map(() => Vector3.Zero()),

@@ -16,6 +16,8 @@ import { CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.j
 import { HumanoidAnimator, type IHumanoidAnimatorOptions } from "../plugin/humanoidAnimator.js";
 import { MeasureRetargetQuality, type IMotionRecording, type IRetargetQuality } from "../quality/metrics.js";
 import { QualityReportJson, RenderQualityReportHtml, type IQualityReportPair } from "../quality/reportHtml.js";
+import { GradeQualityPair } from "../quality/grade.js";
+import { MuscleSetup } from "../muscle/setup.js";
 import { RetargetWithAnimatorAvatarAsync } from "./animatorAvatarBaseline.js";
 import { WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync } from "./loadAvatar.js";
@@ -41,7 +43,7 @@ export interface IQualityPairOptions {
 }
 
 /** The animator settings a quality run may change (see {@link IHumanoidAnimatorOptions}). */
-export type QualityAnimatorOptions = Pick<IHumanoidAnimatorOptions, "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds">;
+export type QualityAnimatorOptions = Pick<IHumanoidAnimatorOptions, "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds" | "proportions">;
 
 /** The source's poses and its avatar. */
 async function loadSourceAsync(
@@ -140,7 +142,8 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
         } finally {
             target.loaded.dispose();
         }
-        const ours = MeasureRetargetQuality(sourceMotion, oursMotion, clip);
+        const measure = { proportions: options.animator?.proportions ?? "legs" } as const;
+        const ours = MeasureRetargetQuality(sourceMotion, oursMotion, clip, measure);
         let theirs: IRetargetQuality | null = null;
         if (!options.skipAnimatorAvatar) {
             try {
@@ -151,6 +154,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
                         sourceMotion,
                         { avatar: target.avatar, frameRate: base.frameRate, positions: base.jointWorldPositions },
                         clip,
+                        measure,
                     );
                 } finally {
                     base.dispose();
@@ -159,7 +163,33 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
                 warnings.push(`AnimatorAvatar could not retarget: ${(e as Error).message}`);
             }
         }
-        return { source: sourceFile, clip: source.clip, target: targetFile, frames: ours.frames, ours, animatorAvatar: theirs, warnings };
+        // The source's own sliding, and the proportions: what the thresholds depend on.
+        const sourceFootSkate = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, measure).footSkate;
+        const ratio = (a: HumanoidAvatar): number => MuscleSetup.For(a).legLength / MuscleSetup.For(a).scale;
+        const settings = { proportions: measure.proportions, planting: options.animator?.footPlanting ?? true, footIK: options.animator?.footIK !== false };
+        const graded = {
+            selfRoundTrip: sourceFile === targetFile,
+            sourceLegRatio: ratio(source.avatar),
+            targetLegRatio: ratio(target.avatar),
+            sourceFootSkate,
+            planting: settings.planting && settings.footIK,
+            ours,
+            animatorAvatar: theirs,
+        };
+        return {
+            source: sourceFile,
+            clip: source.clip,
+            target: targetFile,
+            frames: ours.frames,
+            ours,
+            animatorAvatar: theirs,
+            warnings,
+            sourceFootSkate,
+            sourceLegRatio: graded.sourceLegRatio,
+            targetLegRatio: graded.targetLegRatio,
+            settings,
+            misses: GradeQualityPair(graded),
+        };
     } finally {
         source.dispose();
     }

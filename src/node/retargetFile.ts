@@ -10,6 +10,7 @@ import { HumanoidError } from "../errors.js";
 import { BakeMuscleClipToAnimationGroup, CreateBakeStats } from "../plugin/bake.js";
 import { ConvertFileToMuscleClipsAsync, WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
+import type { ProportionMode } from "../runtime/rigSolver.js";
 
 /**
  * What happens to the clip's travel in the written file:
@@ -31,6 +32,8 @@ export interface IRetargetFileOptions extends Pick<ILoadAvatarOptions, "bvh" | "
     handIK?: boolean;
     /** Squash-and-stretch: the most a limb may lengthen, share of its length, 0 to 0.5 (0 disables). Default 0.05. */
     stretch?: number;
+    /** How the clip's positions scale to the character: `"legs"` (default) or Mecanim's `"com"` (see `ProportionMode`). */
+    proportions?: ProportionMode;
     /** What happens to the clip's travel (see {@link RetargetRootMotion}). Default `"clip"`. */
     rootMotion?: RetargetRootMotion;
     /** Frames per second of the written keys (above 0, at most 10000). Default: each clip's own rate. */
@@ -219,6 +222,7 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
                     footIK: options.footIK ?? true,
                     handIK: options.handIK ?? false,
                     stretch: options.stretch,
+                    proportions: options.proportions,
                     stats,
                 }),
             );

@@ -11,7 +11,7 @@ import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef 
 import { MuscleSetup } from "../muscle/setup.js";
 import { HumanoidClipPlayer, type HumanBodyPart, type HumanoidClipState, type IClipPlayOptions, type RootMotionMode } from "../runtime/clipPlayer.js";
 import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
-import { DEFAULT_LIMB_STRETCH, HumanoidRigSolver } from "../runtime/rigSolver.js";
+import { DEFAULT_LIMB_STRETCH, HumanoidRigSolver, type ProportionMode } from "../runtime/rigSolver.js";
 import { HumanoidRigWriter, type HumanoidTargets } from "./rigTargets.js";
 
 /** Options of {@link HumanoidAnimator}. */
@@ -38,6 +38,12 @@ export interface IHumanoidAnimatorOptions {
     footPlanting?: boolean;
     /** Seconds a released foot takes to rejoin the clip's path. Default 0.2. */
     contactBlendSeconds?: number;
+    /**
+     * How the clip's positions scale to this character: `"legs"` (default) scales stride, foot
+     * goals and root travel by the legs and seats the body on them; `"com"` is Mecanim's
+     * centre-of-mass scaling. See docs/runtime.md.
+     */
+    proportions?: ProportionMode;
 }
 
 /** Root motion of one frame, for `rootMotion: "delta"` (also filled in the other modes). */
@@ -142,6 +148,11 @@ export class HumanoidAnimator {
         const legs = stretchOf(typeof st === "number" ? st : st?.legs, "stretch.legs");
         const arms = stretchOf(typeof st === "number" ? st : st?.arms, "stretch.arms");
         this.solver.stretch.set([legs, legs, arms, arms]);
+        const proportions = options.proportions ?? "legs";
+        if (proportions !== "legs" && proportions !== "com") {
+            throw new HumanoidError("BAD_OPTION", `proportions must be "legs" or "com" (got ${JSON.stringify(proportions)})`);
+        }
+        this.solver.proportions = proportions;
         this.planting = new HumanoidFootPlanting(avatar);
         this.planting.blendSeconds = options.contactBlendSeconds ?? DEFAULT_CONTACT_BLEND_SECONDS;
         this.footPlanting = options.footPlanting ?? true;
@@ -248,9 +259,14 @@ export class HumanoidAnimator {
         if (this.isDisposed || !this.player.update(deltaSeconds)) return;
         const player = this.player;
         const solver = this.solver;
+        solver.sourceProportions.set(player.proportions);
         solver.decode(player.pose);
-        if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) this.planting.update(player, solver);
-        else if (player.jumped) this.planting.reset();
+        if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) {
+            this.planting.update(player, solver);
+        } else {
+            if (player.jumped) this.planting.reset();
+            solver.footGrounded.fill(0);
+        }
         if (player.jumped) solver.resetSmoothing();
         solver.solveIK(0, player.step);
         this._writer.write(solver.pose, this.avatar.rig);
@@ -280,7 +296,8 @@ export class HumanoidAnimator {
         const player = this.player;
         const d = player.rootDelta;
         const sr = player.shownRoot;
-        const scale = setup.scale;
+        // The travel scales as the feet do (the legs, or the centre of mass: solver.proportions).
+        const scale = this.solver.positionScale[0];
         // Delta: the root's own frame -> the shown frame (canonical) -> rig space, metres.
         const c = Math.cos(sr[2]);
         const s = Math.sin(sr[2]);

@@ -1,11 +1,13 @@
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { QuaternionFromUnitVectorsToRef } from "../math/hotMath.js";
+import { ClipProportionsToArray, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.js";
 import { HumanPose } from "../muscle/humanPose.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import { LIMB_BONES } from "../ik/limbIK.js";
+import { HumanoidRigSolver, type ProportionMode } from "../runtime/rigSolver.js";
 import { CombineFootSkates, ComputeLegLength, MeasureFootSkate } from "./footSkate.js";
 
 const B = HumanBone;
@@ -30,7 +32,7 @@ export interface IRetargetQualitySummary {
     goalError: number;
     /** Longest limb over all frames, as a share of its rest length (1 = never stretched). */
     maxStretch: number;
-    /** Mean angle between limb-segment directions of source and target in their body frames, degrees. */
+    /** Mean angle between limb-segment directions of source and target in their body frames, each from its T-pose, degrees. */
     poseErrorDeg: number;
     /** RMS jerk of the target's joints over the source's, both in their own scales (1 = as smooth as the source). */
     jerkRatio: number;
@@ -50,7 +52,7 @@ export interface IRetargetQuality extends IRetargetQualitySummary {
     slidingShare: number;
     /** Share of frames with a limb more than 0.1% longer than at rest. */
     stretchShare: number;
-    /** Mean horizontal distance between the target's and the source's hips paths (each from its start, in its own scale), CoM heights. */
+    /** Mean horizontal distance between the target's and the source's hips paths (each from its start, in its own leg lengths with "legs" proportions, else its scale). */
     rootTrajectoryError: number;
     /** Mean angle per limb segment, degrees (segment name -> angle). */
     segmentErrorDeg: Record<string, number>;
@@ -120,6 +122,16 @@ function bodyFrame(rec: IMotionRecording, frame: number, right: Vector3, up: Vec
     right.copyFrom(left).scaleInPlace(-1);
 }
 
+/** Options of {@link MeasureRetargetQuality}. */
+export interface IRetargetQualityOptions {
+    /**
+     * How the clip's goals and travel are scaled to the target for the goal error and the root
+     * path, as the runtime's `proportions` setting: `"legs"` (default; the root path in leg
+     * lengths) or `"com"` (in centre-of-mass heights).
+     */
+    proportions?: ProportionMode;
+}
+
 /**
  * Measures a retarget: the target's recorded motion against the source's and the clip's (contacts,
  * IK goals). Both recordings are on the clip's frame grid (frame f = f / frameRate seconds); the
@@ -127,8 +139,15 @@ function bodyFrame(rec: IMotionRecording, frame: number, right: Vector3, up: Vec
  * @param source the source motion on its own skeleton
  * @param target the retargeted motion on the target character
  * @param clip the source converted to a muscle clip (contacts, goals)
+ * @param options how goals scale to the target (the runtime's proportions)
  */
-export function MeasureRetargetQuality(source: IMotionRecording, target: IMotionRecording, clip: MuscleClip): IRetargetQuality {
+export function MeasureRetargetQuality(
+    source: IMotionRecording,
+    target: IMotionRecording,
+    clip: MuscleClip,
+    options: IRetargetQualityOptions = {},
+): IRetargetQuality {
+    const mode = options.proportions ?? "legs";
     const frames = Math.min(source.positions.length, target.positions.length, clip.frameCount);
     const rate = target.frameRate;
     const ta = target.avatar;
@@ -183,18 +202,23 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
         }
     }
 
-    // Goals: the clip's IK goals scaled to the target (its floor on the target's ground).
+    // Goals: the clip's IK goals as the runtime scales them to the target (its floor on the
+    // target's ground): the solver's own mapping, before IK and planting.
     const sampler = new MuscleClipSampler(clip);
     const pose = new HumanPose();
+    const solver = new HumanoidRigSolver(ta);
+    solver.proportions = mode;
+    ClipProportionsToArray(clip.proportions, solver.sourceProportions);
     const goalErrorPerFrame = new Float32Array(frames);
+    const rot = new Quaternion();
     let goalSum = 0;
     for (let f = 0; f < frames; f++) {
         sampler.sampleFrameToRef(f, pose);
         pose.bodyPosition.y -= clip.groundHeight;
+        solver.decode(pose);
         let sum = 0;
         for (let g = 0; g < 4; g++) {
-            pose.goalPositions[g].applyRotationQuaternionToRef(pose.bodyRotation, v).addInPlace(pose.bodyPosition);
-            v.scaleInPlace(ts.scale).applyRotationQuaternionInPlace(ts.c0).addInPlace(ts.groundOrigin);
+            solver.goalToRig(g, v, rot);
             sum += Vector3.Distance(v, at(target, f, ta.getJoint(GOAL_BONES[g]), w)) / leg;
         }
         goalErrorPerFrame[f] = sum / 4;
@@ -223,25 +247,67 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
         if (most > 1.001) stretched++;
     }
 
-    // Pose fidelity: segment directions in each body's own frame.
+    // Pose fidelity: segment directions in each character's heading frame (its canonical frame,
+    // right, up and forward as it stands in its T-pose, turned about up as its body faces now),
+    // each from its T-pose: the target's segment should have turned from its T-pose direction as
+    // the source's turned from its own (the shortest rotation from the source's rest direction to
+    // its direction now, applied to the target's rest direction), so that rest shapes that differ
+    // (a foot pitched down more, a head further forward) are not counted as errors.
     const segments = SEGMENTS.filter(([, a, b]) => ta.getJoint(a) >= 0 && ta.getJoint(b) >= 0 && sa.getJoint(a) >= 0 && sa.getJoint(b) >= 0);
     const segmentSum = new Float64Array(segments.length);
-    const sr = new Vector3();
-    const su = new Vector3();
-    const sf = new Vector3();
-    const tr = new Vector3();
-    const tu = new Vector3();
-    const tf = new Vector3();
     const ds = new Vector3();
     const dt = new Vector3();
+    const restDir = (av: HumanoidAvatar, a: HumanBone, b: HumanBone): Vector3 => {
+        const p = av.referenceWorld.positions;
+        return p[av.getJoint(b)].subtract(p[av.getJoint(a)]).applyRotationQuaternion(MuscleSetup.For(av).c0Inverse).normalize();
+    };
+    const sourceRest = segments.map(([, a, b]) => restDir(sa, a, b));
+    const targetRest = segments.map(([, a, b]) => restDir(ta, a, b));
+    const turn = new Quaternion();
+    const sHeading = new Quaternion();
+    const tHeading = new Quaternion();
+    const fr = new Vector3();
+    const fu = new Vector3();
+    const ff = new Vector3();
+    const axes = new Matrix();
+    const frameQ = new Quaternion();
+    /** The body frame of a recording at a frame as a rotation in canonical axes (right, up, forward as columns). */
+    const frameRotation = (rec: IMotionRecording, setup: MuscleSetup, f: number, out: Quaternion): Quaternion => {
+        bodyFrame(rec, f, fr, fu, ff);
+        fr.applyRotationQuaternionInPlace(setup.c0Inverse);
+        fu.applyRotationQuaternionInPlace(setup.c0Inverse);
+        ff.applyRotationQuaternionInPlace(setup.c0Inverse);
+        Matrix.FromXYZAxesToRef(fr, fu, ff, axes);
+        return Quaternion.FromRotationMatrixToRef(axes, out).normalize();
+    };
+    const restFrame = (rec: IMotionRecording): Quaternion => {
+        const av = rec.avatar;
+        const p = av.referenceWorld.positions;
+        const rest: IMotionRecording = { avatar: av, frameRate: 1, positions: [Float32Array.from(p.flatMap((x) => [x.x, x.y, x.z]))] };
+        return Quaternion.Inverse(frameRotation(rest, MuscleSetup.For(av), 0, new Quaternion()));
+    };
+    const sRest = restFrame(source);
+    const tRest = restFrame(target);
+    /**
+     * Canonical -> heading frame: the turn about up that undoes where the body faces, the twist
+     * about up of its frame's turn from the T-pose (well defined lying down or crawling too, where
+     * the frame's forward points at the floor).
+     */
+    const heading = (rec: IMotionRecording, setup: MuscleSetup, rest: Quaternion, f: number, out: Quaternion): Quaternion => {
+        frameRotation(rec, setup, f, frameQ).multiplyInPlace(rest);
+        const yaw = 2 * Math.atan2(frameQ.y, frameQ.w);
+        return Quaternion.RotationAxisToRef(Vector3.UpReadOnly, -yaw, out).multiplyInPlace(setup.c0Inverse);
+    };
     for (let f = 0; f < frames; f++) {
-        bodyFrame(source, f, sr, su, sf);
-        bodyFrame(target, f, tr, tu, tf);
+        heading(source, ss, sRest, f, sHeading);
+        heading(target, ts, tRest, f, tHeading);
         segments.forEach(([, a, b], k) => {
             at(source, f, sa.getJoint(b), v).subtractInPlace(at(source, f, sa.getJoint(a), w));
-            ds.set(Vector3.Dot(v, sr), Vector3.Dot(v, su), Vector3.Dot(v, sf)).normalize();
+            v.applyRotationQuaternionToRef(sHeading, ds).normalize();
+            QuaternionFromUnitVectorsToRef(sourceRest[k], ds, turn);
+            targetRest[k].applyRotationQuaternionToRef(turn, ds);
             at(target, f, ta.getJoint(b), v).subtractInPlace(at(target, f, ta.getJoint(a), w));
-            dt.set(Vector3.Dot(v, tr), Vector3.Dot(v, tu), Vector3.Dot(v, tf)).normalize();
+            v.applyRotationQuaternionToRef(tHeading, dt).normalize();
             const c = Math.max(-1, Math.min(1, Vector3.Dot(ds, dt)));
             segmentSum[k] += (Math.acos(c) * 180) / Math.PI;
         });
@@ -286,12 +352,14 @@ export function MeasureRetargetQuality(source: IMotionRecording, target: IMotion
         }
     });
 
-    // Root path: the hips on the ground plane, from their start, in each character's canonical frame and scale.
+    // Root path: the hips on the ground plane, from their start, in each character's canonical
+    // frame, in its leg lengths ("legs": travel scales by the legs) or its scale ("com").
+    const unit = (setup: MuscleSetup): number => (mode === "legs" && clip.proportions ? setup.legLength : setup.scale);
     const path = (rec: IMotionRecording, setup: MuscleSetup, f: number, out: Vector3): Vector3 =>
         at(rec, f, rec.avatar.getJoint(B.Hips), out)
             .subtractInPlace(setup.groundOrigin)
             .applyRotationQuaternionInPlace(setup.c0Inverse)
-            .scaleInPlace(1 / setup.scale);
+            .scaleInPlace(1 / unit(setup));
     const s0 = path(source, ss, 0, new Vector3());
     const t0 = path(target, ts, 0, new Vector3());
     let rootSum = 0;

@@ -1,3 +1,4 @@
+import type { IQualityMiss } from "./grade.js";
 import type { IRetargetQuality, IRetargetQualitySummary } from "./metrics.js";
 
 /** One pair of a report: a source clip onto a target, ours and Babylon's AnimatorAvatar. */
@@ -16,6 +17,15 @@ export interface IQualityReportPair {
     readonly animatorAvatar: IRetargetQuality | null;
     /** What went wrong or was worked around. */
     readonly warnings: readonly string[];
+    /** Foot skating of the source's own motion on its own contacts (leg lengths per contact second). */
+    readonly sourceFootSkate: number;
+    /** Leg length over the centre-of-mass height of the source and the target (`GradeQualityPair`). */
+    readonly sourceLegRatio: number;
+    readonly targetLegRatio: number;
+    /** Our runtime's settings for the pair (proportions, whether feet were planted). */
+    readonly settings: { readonly proportions: "legs" | "com"; readonly planting: boolean; readonly footIK: boolean };
+    /** The thresholds the pair misses, worst first (`GradeQualityPair`); empty when it meets them all. */
+    readonly misses: readonly IQualityMiss[];
 }
 
 /** The headline figures, in the order of the summary table: key, label, digits. */
@@ -26,9 +36,23 @@ export const SUMMARY_METRICS: ReadonlyArray<readonly [keyof IRetargetQualitySumm
     ["maxStretch", "max stretch (x rest)", 3],
     ["poseErrorDeg", "pose error (deg)", 2],
     ["jerkRatio", "jerk / source", 2],
+    ["boneJerkMax", "worst bone jerk / source", 2],
+    ["floorOffset", "planted feet above floor (leg)", 4],
 ];
 
-/** The report's JSON (`--json`): the summary figures of every pair. */
+/**
+ * The pairs worst first: by how far past its worst-missed threshold each is (figure over limit),
+ * then those that meet every threshold, in their order. Returns a new array.
+ */
+export function SortQualityPairsWorstFirst<T extends Pick<IQualityReportPair, "misses">>(pairs: readonly T[]): T[] {
+    const worst = (p: T): number => (p.misses.length ? p.misses[0].excess : 0);
+    return pairs
+        .map((p, i) => [p, i] as const)
+        .sort(([a, i], [b, j]) => worst(b) - worst(a) || i - j)
+        .map(([p]) => p);
+}
+
+/** The report's JSON (`--json`): the summary figures of every pair, worst first, with the thresholds it misses and the per-segment and per-bone figures. */
 export function QualityReportJson(pairs: readonly IQualityReportPair[]): {
     pairs: Array<{
         source: string;
@@ -37,20 +61,41 @@ export function QualityReportJson(pairs: readonly IQualityReportPair[]): {
         frames: number;
         ours: IRetargetQualitySummary;
         animatorAvatar: IRetargetQualitySummary | null;
+        misses: readonly IQualityMiss[];
+        sourceFootSkate: number;
+        sourceLegRatio: number;
+        targetLegRatio: number;
+        settings: IQualityReportPair["settings"];
+        segmentErrorDeg: Record<string, number>;
+        boneJerkRatio: Record<string, number>;
     }>;
 } {
     const pick = (q: IRetargetQuality | null): IRetargetQualitySummary | null =>
         q && (Object.fromEntries(SUMMARY_METRICS.map(([k]) => [k, q[k]])) as unknown as IRetargetQualitySummary);
     return {
-        pairs: pairs.map((p) => ({
+        pairs: SortQualityPairsWorstFirst(pairs).map((p) => ({
             source: p.source,
             clip: p.clip,
             target: p.target,
             frames: p.frames,
             ours: pick(p.ours)!,
             animatorAvatar: pick(p.animatorAvatar),
+            misses: p.misses,
+            sourceFootSkate: p.sourceFootSkate,
+            sourceLegRatio: p.sourceLegRatio,
+            targetLegRatio: p.targetLegRatio,
+            settings: p.settings,
+            segmentErrorDeg: p.ours.segmentErrorDeg,
+            boneJerkRatio: p.ours.boneJerkRatio,
         })),
     };
+}
+
+/** The runtime settings of a report's pairs, in words. */
+function settingsText(pairs: readonly IQualityReportPair[]): string {
+    const s = pairs[0]?.settings;
+    if (!s) return "default settings";
+    return `proportions ${s.proportions}${s.footIK ? "" : ", no foot IK"}${s.planting ? "" : ", no planting"}`;
 }
 
 /** The last part of a path, for the table. */
@@ -192,8 +237,9 @@ export function RenderQualityReportHtml(
 ): string {
     const head = SUMMARY_METRICS.map(([, label]) => `<th colspan="2">${esc(label)}</th>`).join("");
     const sub = SUMMARY_METRICS.map(() => "<th>ours</th><th>AnimatorAvatar</th>").join("");
-    const rows = pairs
-        .map((p, k) => {
+    const order = SortQualityPairsWorstFirst(pairs.map((p, k) => ({ p, k, misses: p.misses })));
+    const rows = order
+        .map(({ p, k }) => {
             const self = p.source === p.target ? ' <span class="tag">self round trip</span>' : "";
             const cells = SUMMARY_METRICS.map(([key, , digits]) => {
                 const o = p.ours[key];
@@ -204,7 +250,10 @@ export function RenderQualityReportHtml(
                 const theirsBetter = a !== null && off(a) < off(o) - 1e-12;
                 return `<td class="${oursBetter ? "better" : ""}">${o.toFixed(digits)}</td><td class="${theirsBetter ? "better" : ""}">${a === null ? "n/a" : a.toFixed(digits)}</td>`;
             }).join("");
-            return `<tr><td><a href="#pair-${k}">${esc(p.clip)}</a>${self}</td><td title="${esc(p.target)}">${esc(fileName(p.target))}</td><td>${p.frames}</td>${cells}</tr>`;
+            const missed = p.misses.length
+                ? `<td class="miss">${p.misses.map((m) => `${esc(m.check)} ${m.value.toPrecision(3)} &gt; ${m.limit.toPrecision(3)}`).join("<br>")}</td>`
+                : '<td class="ok">all met</td>';
+            return `<tr><td><a href="#pair-${k}">${esc(p.clip)}</a>${self}</td><td title="${esc(p.target)}">${esc(fileName(p.target))}</td><td>${p.frames}</td>${cells}${missed}</tr>`;
         })
         .join("\n");
     const sections = pairs
@@ -232,6 +281,8 @@ th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: right; }
 th { background: #f3f3f3; }
 td:first-child, td:nth-child(2) { text-align: left; }
 td.better { background: #d9f2d9; font-weight: 600; }
+td.miss { background: #fbe3e3; text-align: left; font-size: 12px; }
+td.ok { color: #2a7a2a; text-align: left; }
 .tag { font-size: 11px; background: #eee; border-radius: 3px; padding: 0 4px; }
 .grid { display: flex; flex-wrap: wrap; gap: 12px; }
 .plot { min-width: 320px; }
@@ -241,11 +292,11 @@ section { margin-top: 2em; border-top: 1px solid #ddd; }
 </head>
 <body>
 <h1>${esc(title)}</h1>
-<p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, default settings) against Babylon's
+<p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, ${esc(settingsText(pairs))}) against Babylon's
 <code>AnimatorAvatar.retargetAnimationGroup</code> on the same pair. Lower is better (the jerk ratio: nearer 1); the better of each pair is green.
-Formulas and thresholds: docs/metrics.md.</p>
+The pairs that miss a threshold come first, worst first. Formulas and thresholds: docs/metrics.md.</p>
 <table id="summary">
-<thead><tr><th rowspan="2">clip</th><th rowspan="2">target</th><th rowspan="2">frames</th>${head}</tr><tr>${sub}</tr></thead>
+<thead><tr><th rowspan="2">clip</th><th rowspan="2">target</th><th rowspan="2">frames</th>${head}<th rowspan="2">thresholds missed (docs/metrics.md)</th></tr><tr>${sub}</tr></thead>
 <tbody>
 ${rows}
 </tbody>

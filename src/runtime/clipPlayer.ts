@@ -1,6 +1,6 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { ClipProportionsToArray, CLIP_PROPORTION_COUNT, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
@@ -221,6 +221,8 @@ function lerpPoses(a: HumanPose, b: HumanPose, amounts: Float64Array, index: num
         Vector3LerpToRef(a.goalPositions[g], b.goalPositions[g], amounts, index, result.goalPositions[g]);
         QuaternionSlerpToRef(a.goalRotations[g], b.goalRotations[g], amounts, index, result.goalRotations[g]);
     }
+    Vector3LerpToRef(a.hipsPosition, b.hipsPosition, amounts, index, result.hipsPosition);
+    QuaternionSlerpToRef(a.hipsRotation, b.hipsRotation, amounts, index, result.hipsRotation);
 }
 
 /**
@@ -255,6 +257,13 @@ export class HumanoidClipPlayer {
     public readonly groundRoot = new Float64Array(3);
     /** `FootContact` flags of the last update (from the base layer). */
     public contacts = 0;
+    /**
+     * The source proportions of the last update (the base layer's clips', by weight), in the
+     * array form of `ClipProportionsToArray`: leg length, ankle height and hip width over the
+     * source's scale, and the left foot's T-pose direction; NaN when no playing clip says.
+     */
+    public readonly proportions = new Float64Array(CLIP_PROPORTION_COUNT).fill(NaN);
+    private readonly _clipProportions = new Float64Array(CLIP_PROPORTION_COUNT);
     /** The time step of the last update, seconds (NaN, infinite and negative steps count as 0), in an array so it passes unboxed. */
     public readonly step = new Float64Array(1);
     /** Set when the last update jumped (a play without fade, a seek, a loop in `"clip"` mode): ground-fixed things should be let go. */
@@ -418,6 +427,8 @@ export class HumanoidClipPlayer {
             if (m[HumanBodyPart.Body]) {
                 Vector3LerpToRef(out.bodyPosition, l.pose.bodyPosition, num, 1, out.bodyPosition);
                 QuaternionSlerpToRef(out.bodyRotation, l.pose.bodyRotation, num, 1, out.bodyRotation);
+                Vector3LerpToRef(out.hipsPosition, l.pose.hipsPosition, num, 1, out.hipsPosition);
+                QuaternionSlerpToRef(out.hipsRotation, l.pose.hipsRotation, num, 1, out.hipsRotation);
             }
             for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
                 if (!m[GOAL_PART[g]]) continue;
@@ -434,6 +445,9 @@ export class HumanoidClipPlayer {
         let left = 0;
         let right = 0;
         let clipJump = false;
+        let propWeight = 0;
+        const props = this.proportions;
+        props.fill(0);
         // Yaws blend as offsets from the strongest clip's, each within half a turn of it (two
         // clips facing the same way may carry yaws a turn apart).
         const strongest = rl.dominant;
@@ -457,6 +471,19 @@ export class HumanoidClipPlayer {
             if (c & 1) left += w;
             if (c & 2) right += w;
             if (s.fresh) clipJump = true;
+            if (s.clip.proportions) {
+                propWeight += w;
+                const cp = ClipProportionsToArray(s.clip.proportions, this._clipProportions);
+                for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] += cp[i] * w;
+            }
+        }
+        if (propWeight > 0) {
+            for (let i = 0; i < 3; i++) props[i] /= propWeight;
+            // The foot direction, a blend of unit vectors, back to unit length.
+            const l = Math.sqrt(props[3] * props[3] + props[4] * props[4] + props[5] * props[5]);
+            for (let i = 3; i < 6; i++) props[i] = l > 0 ? props[i] / l : NaN;
+        } else {
+            props.fill(NaN);
         }
         sr[2] += yaw0;
         this.contacts = (left >= 0.5 ? 1 : 0) | (right >= 0.5 ? 2 : 0);

@@ -5,12 +5,31 @@ import type { IRigPose } from "../humanoid/rig.js";
 import { HumanoidLimbIK, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
+import { CLIP_PROPORTION_COUNT } from "../clip/muscleClip.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { GOAL_BONES } from "../muscle/encode.js";
-import { QuaternionConjugateToRef, QuaternionMultiplyToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
+
+/**
+ * How a clip's positions are scaled to the character (docs/runtime.md, proportions):
+ * - `"legs"` (default): stride, foot goals and root travel scale by the legs (the character's leg
+ *   length over the source's), and the body sits where the character's own legs put it under the
+ *   feet, so a short-legged character walks with bent knees and planted feet;
+ * - `"com"`: Mecanim's rule: everything scales by the centre-of-mass height, and the body is
+ *   lowered only when the feet could not reach otherwise.
+ */
+export type ProportionMode = "legs" | "com";
+
+/**
+ * With `"legs"` proportions a foot goal weighs fully while the ankle is within this height above its
+ * T-pose height (source avatar scales; a contact is within 0.05) ...
+ */
+const FOOT_IK_GROUND = 0.05;
+/** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
+const FOOT_IK_AIR = 0.25;
 
 /** The body is never lowered by more than this share of the leg's length for the feet. */
 const MAX_BODY_DROP = 0.3;
@@ -63,14 +82,57 @@ export class HumanoidRigSolver {
      * down with the body. 0 when the feet reach on their own.
      */
     public bodyDrop = 0;
-    /** Whether the body may be lowered for the feet (see {@link bodyDrop}). Default true. */
+    /** Whether the body may be lowered for the feet (see {@link bodyDrop}; `"com"` proportions). Default true. */
     public lowerBodyForFeet = true;
+    /**
+     * Per foot, 0 to 1: how firmly the foot is held on the ground this frame (foot planting sets it:
+     * 1 while planted, easing to 0 after lift-off). With `"legs"` proportions a foot off the ground
+     * follows its goal less the higher it is, unless it is held. Default 0.
+     */
+    public readonly footGrounded = new Float64Array(2);
+    /** How positions scale from the clip's source to this avatar. Default `"legs"`. */
+    public proportions: ProportionMode = "legs";
+    /**
+     * The source's proportions for the next {@link decode}, in the array form of
+     * `ClipProportionsToArray`: [0] its leg length, [1] its ankle height and [2] its hip width,
+     * over its scale, [3..5] its left foot's T-pose direction (canonical); NaN
+     * when not known, which takes this avatar's own. The animator copies its clip player's here
+     * every frame.
+     */
+    public readonly sourceProportions = new Float64Array(CLIP_PROPORTION_COUNT).fill(NaN);
+    /**
+     * How the last {@link decode} maps the pose's feet and travel to the avatar: [0] metres per
+     * avatar scale of the pose (the avatar's scale with `"com"`, its leg length over the source's
+     * with `"legs"`), [1] the source's ankle height over its scale, [2] the avatar's ankle height
+     * (metres), [3] how much wider than the scaled source's this avatar stands, per foot (metres:
+     * half its hip width less the scaled source's half; 0 with `"com"`). A foot goal's height maps
+     * as `(y - [1]) * [0] + [2]` above the ground; decoding has moved each foot goal out by [3]
+     * along the body's heading.
+     */
+    public readonly positionScale = new Float64Array(4);
+    /**
+     * How far the last solve moved the body from where its centre of mass put it (rig space,
+     * metres): with `"legs"` proportions, onto the legs under the feet; with `"com"`, down by
+     * {@link bodyDrop}.
+     */
+    public readonly bodyOffset = new Vector3();
     private _dropX = 0;
     private _dropV = 0;
     private _dropFresh = true;
     private readonly _step = new Float64Array(1);
     private readonly _setup: MuscleSetup;
     private readonly _target = new Vector3();
+    private readonly _footFrom = new Vector3();
+    private readonly _hipsWorld = new Quaternion();
+    /** The body's heading of the last decode: its turn about up (canonical). */
+    private readonly _heading = new Quaternion();
+    private readonly _footTurn = new Quaternion();
+    /** The body's heading's right of the last decode (canonical, unit). */
+    private readonly _headingRight = new Vector3(1, 0, 0);
+    /** The clip's hips of the last decode (canonical, pose units). */
+    private readonly _clipHips = new Vector3();
+    /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
+    private _legs = false;
     private readonly _targetRot = new Quaternion();
     private readonly _up: Vector3;
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
@@ -86,6 +148,10 @@ export class HumanoidRigSolver {
         this.world = Array.from({ length: n }, () => Quaternion.Identity());
         this.positions = Array.from({ length: n }, () => new Vector3());
         this._up = avatar.frame.up.clone();
+        this.positionScale[0] = this._setup.scale;
+        this.positionScale[1] = this._setup.ankleHeight / this._setup.scale;
+        this.positionScale[2] = this._setup.ankleHeight;
+        this.positionScale[3] = 0;
     }
 
     /**
@@ -93,12 +159,75 @@ export class HumanoidRigSolver {
      * {@link goalPositions} and {@link goalRotations}.
      */
     public decode(human: HumanPose): void {
+        const setup = this._setup;
+        const sp = this.sourceProportions;
+        const ps = this.positionScale;
+        this._legs = this.proportions === "legs" && sp[0] > 0 && sp[1] >= 0 && sp[2] >= 0;
+        if (this._legs) {
+            ps[0] = setup.legLength / sp[0];
+            ps[1] = sp[1];
+            ps[3] = (setup.hipWidth - sp[2] * ps[0]) / 2;
+        } else {
+            ps[0] = setup.scale;
+            ps[1] = setup.ankleHeight / setup.scale;
+            ps[3] = 0;
+        }
+        // The body's heading (its turn about up): the feet move out along its right.
+        const br = human.bodyRotation;
+        const yawLength = Math.sqrt(br.y * br.y + br.w * br.w);
+        const hy = yawLength > 1e-9 ? br.y / yawLength : 0;
+        const hw = yawLength > 1e-9 ? br.w / yawLength : 1;
+        // right = yaw * (1, 0, 0), canonical
+        this._headingRight.x = 1 - 2 * hy * hy;
+        this._headingRight.y = 0;
+        this._headingRight.z = -2 * hy * hw;
+        const hq = this._heading;
+        hq.x = 0;
+        hq.y = hy;
+        hq.z = 0;
+        hq.w = hw;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
         DecodeHumanPose(this.avatar, human, this.pose);
+        if (this._legs) this._turnHipsAsSource(human);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
         }
+        // Foot rotations: a turn of the source's foot about its own axis is a turn of this avatar's
+        // foot about its own. Relative to the body's heading H (its turn about up), each goal
+        // rotation is carried by the shortest rotation A from the source's T-pose foot direction
+        // onto this avatar's: R' = H * A * (H^-1 * R) * A^-1 (a foot flat on the ground stays flat).
+        if (sp[3] === sp[3]) {
+            const h = this._heading;
+            for (let g = 0; g < 2; g++) {
+                const from = this._footFrom;
+                from.x = g === 0 ? sp[3] : -sp[3];
+                from.y = sp[4];
+                from.z = sp[5];
+                QuaternionFromUnitVectorsToRef(from, setup.twistAxis[g === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot], this._footTurn);
+                const r = this.goalRotations[g];
+                QuaternionConjugateToRef(h, tmpQ);
+                QuaternionMultiplyToRef(tmpQ, r, r);
+                QuaternionMultiplyToRef(this._footTurn, r, r);
+                QuaternionConjugateToRef(this._footTurn, tmpQ);
+                QuaternionMultiplyToRef(r, tmpQ, r);
+                QuaternionMultiplyToRef(h, r, r);
+            }
+        }
+        // Stance: each foot as far out from its hip as the source's was, scaled (along the body's
+        // heading; in the goals, so that a planted foot holds where it touched down).
+        const out = ps[3] / ps[0];
+        if (out !== 0) {
+            const r = this._headingRight;
+            const left = this.goalPositions[0];
+            const right = this.goalPositions[1];
+            left.x -= r.x * out;
+            left.z -= r.z * out;
+            right.x += r.x * out;
+            right.z += r.z * out;
+        }
+        // The hips as the clip puts them (canonical, pose units): "legs" seats the body on them.
+        human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._clipHips).addInPlace(human.bodyPosition);
     }
 
     /** Forgets the body drop's motion (after a jump in time or place), so the next solve starts from what it needs. */
@@ -142,12 +271,25 @@ export class HumanoidRigSolver {
                 pos[p].addToRef(tmpV, pos[j]);
             }
         }
-        if (this.lowerBodyForFeet) this._lowerBody(step);
-        else this.bodyDrop = 0;
+        this.bodyOffset.setAll(0);
+        this.bodyDrop = 0;
+        if (this._legs) this._seatBodyOnLegs();
+        else if (this.lowerBodyForFeet) this._lowerBody(step);
         // Numbers go to the limb solver in an array (see `hotMath`).
         const weights = this._weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            const wp = pw[g] > 0 ? (pw[g] < 1 ? pw[g] : 1) : 0;
+            let wp = pw[g] > 0 ? (pw[g] < 1 ? pw[g] : 1) : 0;
+            // "legs": a foot off the ground keeps the leg's own shape (its rotations, as the
+            // source's) and only a foot near the ground is moved onto its goal; nothing else forces
+            // where a foot in the air is, and legs of other segment lengths would bend otherwise.
+            if (this._legs && g < HumanIKGoal.LeftHand && wp > 0) {
+                const height = this.goalPositions[g].y - this.positionScale[1];
+                const x = height <= FOOT_IK_GROUND ? 0 : height >= FOOT_IK_AIR ? 1 : (height - FOOT_IK_GROUND) / (FOOT_IK_AIR - FOOT_IK_GROUND);
+                const air = 1 - x * x * x * (x * (6 * x - 15) + 10);
+                // A planted foot (footGrounded, set by planting) is held whatever its ankle's height.
+                const grounded = this.footGrounded[g];
+                wp *= air > grounded ? air : grounded;
+            }
             const wr = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
             if (wp === 0 && wr === 0) {
                 const s = this.status[g];
@@ -157,15 +299,8 @@ export class HumanoidRigSolver {
                 continue;
             }
             this.goalToRig(g, this._target, this._targetRot);
-            // Hand goals are the body's: they go down with it.
-            const drop = this.bodyDrop;
-            if (g >= HumanIKGoal.LeftHand && drop > 0) {
-                const up = this._up;
-                const target = this._target;
-                target.x -= up.x * drop;
-                target.y -= up.y * drop;
-                target.z -= up.z * drop;
-            }
+            // Hand goals are the body's: they move with it.
+            if (g >= HumanIKGoal.LeftHand) this._target.addInPlace(this.bodyOffset);
             weights[0] = wp;
             weights[1] = wr;
             weights[2] = this.stretch[g] > 0 ? this.stretch[g] : 0;
@@ -227,15 +362,40 @@ export class HumanoidRigSolver {
             return;
         }
         this.bodyDrop = drop;
-        // Move the hips in their parent's space, and the forward kinematics below them.
+        const o = this.bodyOffset;
+        o.x = up.x * -drop;
+        o.y = up.y * -drop;
+        o.z = up.z * -drop;
+        this._moveBody(o);
+    }
+
+    /**
+     * `"legs"` proportions: moves the body so that the hips (the middle of the upper-leg joints)
+     * are where the clip's are, scaled as the feet are (by the legs, heights from the ankles): the
+     * body then sits where the character's own legs put it under the feet, and the limb IK corrects
+     * only what the leg shapes differ by. Sets {@link bodyOffset}.
+     */
+    private _seatBodyOnLegs(): void {
+        const pos = this.positions;
+        const o = this.bodyOffset;
+        this._footToRig(this._clipHips, o);
+        const l = pos[this.ik.upperJoint(0)];
+        const r = pos[this.ik.upperJoint(1)];
+        o.x -= (l.x + r.x) * 0.5;
+        o.y -= (l.y + r.y) * 0.5;
+        o.z -= (l.z + r.z) * 0.5;
+        this._moveBody(o);
+    }
+
+    /** Moves the hips (in their parent's space) and the forward kinematics below them by `offset` (rig space). */
+    private _moveBody(offset: Vector3): void {
         const setup = this._setup;
+        const pos = this.positions;
         const hips = setup.joint[HumanBone.Hips];
         const hp = setup.rigParent[hips];
-        tmpV.x = up.x * -drop;
-        tmpV.y = up.y * -drop;
-        tmpV.z = up.z * -drop;
         const fk = this.ik.fkJoints;
-        for (let k = 0; k < fk.length; k++) if (setup.belowHips[fk[k]]) pos[fk[k]].addInPlace(tmpV);
+        for (let k = 0; k < fk.length; k++) if (setup.belowHips[fk[k]]) pos[fk[k]].addInPlace(offset);
+        Vector3CopyToRef(offset, tmpV);
         if (hp >= 0) {
             QuaternionConjugateToRef(this.world[hp], tmpQ);
             tmpV.applyRotationQuaternionInPlace(tmpQ).divideInPlace(setup.worldScale[hp]);
@@ -244,20 +404,60 @@ export class HumanoidRigSolver {
     }
 
     /**
-     * A goal in rig space: position (metres) and world rotation of its bone.
+     * A goal in rig space: position (metres) and world rotation of its bone, as the last
+     * {@link decode} maps it (feet by {@link positionScale}, hands with the body; before the body
+     * is moved by {@link bodyOffset}).
      * @param goal which goal
      */
     public goalToRig(goal: HumanIKGoal, position: Vector3, rotation: Quaternion): void {
         const setup = this._setup;
         const p = this.goalPositions[goal];
-        const scale = setup.scale;
-        tmpV.x = p.x * scale;
-        tmpV.y = p.y * scale;
-        tmpV.z = p.z * scale;
-        tmpV.applyRotationQuaternionToRef(setup.c0, position).addInPlace(setup.groundOrigin);
+        if (goal < HumanIKGoal.LeftHand) {
+            this._footToRig(p, position);
+        } else {
+            // Hands: relative to the body, which decoding placed by the avatar's scale.
+            const scale = setup.scale;
+            tmpV.x = p.x * scale;
+            tmpV.y = p.y * scale;
+            tmpV.z = p.z * scale;
+            tmpV.applyRotationQuaternionToRef(setup.c0, position).addInPlace(setup.groundOrigin);
+        }
         // W = c0 * Dc * (c0^-1 * W0)
         QuaternionMultiplyToRef(setup.c0, this.goalRotations[goal], tmpQ);
         QuaternionMultiplyToRef(tmpQ, setup.tposeCanonical[GOAL_BONES[goal]], rotation);
+    }
+
+    /**
+     * `"legs"`: the hips turned as the source's were, not as the body frame (from hips and
+     * shoulders together) puts them: the legs hang from the hips, and a spine of other proportions
+     * would otherwise swing them forward or back (and the foot IK bend them back), as it turns the
+     * torso and arms. `W = c0 * (bodyRotation * hipsRotation) * (c0^-1 * W0)`, local = `P^-1 * W`
+     * with P the hips' parent's world rotation (T-pose).
+     */
+    private _turnHipsAsSource(human: HumanPose): void {
+        const setup = this._setup;
+        const hips = setup.joint[HumanBone.Hips];
+        const hp = setup.rigParent[hips];
+        const w = this._hipsWorld;
+        QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, w);
+        QuaternionMultiplyToRef(setup.c0, w, w);
+        QuaternionMultiplyToRef(w, setup.tposeCanonical[HumanBone.Hips], w);
+        if (hp >= 0) {
+            QuaternionConjugateToRef(setup.work.world[hp], tmpQ);
+            QuaternionMultiplyToRef(tmpQ, w, this.pose.rotations[hips]);
+        } else {
+            this.pose.rotations[hips].copyFrom(w);
+        }
+    }
+
+    /** A foot or hips position (canonical, pose units) in rig space (metres): by the position scale, its height from the source's ankle onto the avatar's. */
+    private _footToRig(p: Vector3, position: Vector3): void {
+        const ps = this.positionScale;
+        const scale = ps[0];
+        tmpV.x = p.x * scale;
+        tmpV.y = (p.y - ps[1]) * scale + ps[2];
+        tmpV.z = p.z * scale;
+        tmpV.applyRotationQuaternionToRef(this._setup.c0, position).addInPlace(this._setup.groundOrigin);
     }
 
     /** Decodes and solves in one call. Returns {@link pose}. */

@@ -3,6 +3,7 @@ import {
     BuildSampleRig,
     ConvertRigPosesToMuscleClip,
     CURVE_BODY_POSITION,
+    CURVE_HIPS,
     EncodeHumanPose,
     HumanPose,
     HumanoidError,
@@ -152,9 +153,10 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const bin = SerializeMuscleClipToBinary(clip);
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
-    // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when flag 2], then the name.
+    // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when
+    // flag 2], [six proportions, 48 bytes, when flag 4], then the name.
     const firstCurve = (() => {
-        let p = bin[6] & 2 ? 36 : 28;
+        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0);
         const varint = (): number => {
             let v = 0;
             let s = 1;
@@ -178,8 +180,10 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const cases: Array<[string, Patch, RegExp]> = [
         ["an empty file", () => new Uint8Array(0), /not a binary muscle clip/],
         ["another magic", (b) => (b.set([0x42, 0x48, 0x4d, 0x58], 0), b), /not a binary muscle clip/],
-        ["version 2", (b) => (dv(b).setUint16(4, 2, true), b), /unknown muscle clip version 2/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 6, true), b), /unknown flags 0x6/],
+        ["version 3", (b) => (dv(b).setUint16(4, 3, true), b), /unknown muscle clip version 3 \(this library reads versions 1 to 2\)/],
+        ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 12, true), b), /unknown flags 0xc for version 2/],
+        ["proportions in a version 1 file", (b) => (dv(b).setUint16(4, 1, true), b), /unknown flags 0x6 for version 1/],
         ["a NaN frame rate", (b) => (dv(b).setFloat64(8, NaN, true), b), /frameRate must be in/],
         ["no frames", (b) => (dv(b).setUint32(16, 0, true), b), /frameCount must be from 1/],
         ["a huge key count", (b) => (b.set([0xff, 0xff, 0xff, 0x7f], firstCurve), b), /key count is \d+, more than/],
@@ -187,7 +191,11 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         ["a NaN value", (b) => (dv(b).setFloat32(firstCurve + 1 + b[firstCurve], NaN, true), b), /is not a finite number/],
         ["keys that do not start on frame 0", (b) => ((b[firstCurve + 1] = 3), b), /first key must be on frame 0/],
         ["a trailing byte", (b) => Uint8Array.from([...b, 0]), /1 unexpected bytes after the clip/],
-        ["a wrong curve count", (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b), new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found 150`)],
+        [
+            "a wrong curve count",
+            (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b),
+            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 2 file, found 150`),
+        ],
         ["a truncated file", (b) => b.subarray(0, b.length - 3), /truncated/],
     ];
     return cases.map(([what, f, re]) => [what, () => f(copy()), re]);
@@ -252,6 +260,14 @@ describe("reading invalid muscle clip files", () => {
         ],
         ["an unknown foot", edit((o) => (o.contacts.leftHand = [])), /contacts: unknown key 'leftHand'/],
         ["warnings that are not strings", edit((o) => (o.warnings = [1])), /warnings must be a list of strings/],
+        ["proportions in a version 1 file", edit((o) => (o.version = 1)), /proportions is a version 2 key/],
+        ["a hips curve in a version 1 file", edit((o) => ((o.version = 1), delete o.proportions)), /unknown curve 'hips.position.x' in a version 1 file/],
+        ["a missing hips curve", edit((o) => delete o.curves["hips.turn.y"]), /missing curve 'hips.turn.y'/],
+        ["proportions that are not an object", edit((o) => (o.proportions = 1)), /proportions must be an object/],
+        ["an unknown proportion", edit((o) => (o.proportions.tailLength = 1)), /proportions: unknown key 'tailLength'/],
+        ["a leg length of 0", edit((o) => (o.proportions.legLength = 0)), /proportions.legLength must be a number from 0.05 to 5/],
+        ["a foot direction that is not a unit vector", edit((o) => (o.proportions.footDirection = [0, 0, 2])), /footDirection must be a unit vector/],
+        ["a foot direction of two numbers", edit((o) => (o.proportions.footDirection = [0, 1])), /footDirection must be \[x, y, z\]/],
     ];
     it.each(cases)("JSON: %s gives one clear error naming the file", (_what, text, re) => {
         const e = errorOf(() => ParseMuscleClipJson(text, "bad.muscle.json"));
@@ -260,8 +276,104 @@ describe("reading invalid muscle clip files", () => {
         expect(e.message).toMatch(re);
     });
 
-    it("the body position curve is where the layout says", () => {
+    it("the body position and hips curves are where the layout says", () => {
         expect(MuscleCurveNames[CURVE_BODY_POSITION]).toBe("bodyPosition.x");
-        expect(MUSCLE_CLIP_CURVE_COUNT).toBe(ALL_MUSCLE_COUNT + 7 + 28 + 3);
+        expect(MuscleCurveNames[CURVE_HIPS]).toBe("hips.position.x");
+        expect(MuscleCurveNames[CURVE_HIPS + 3]).toBe("hips.turn.x");
+        expect(MUSCLE_CLIP_CURVE_COUNT).toBe(ALL_MUSCLE_COUNT + 7 + 28 + 3 + 6);
     });
 });
+
+describe("version 1 muscle clips (before the source's proportions)", () => {
+    /** The clip as a version 1 file would have it: no proportions, no hips curves. */
+    const v1Json = (): string => {
+        const o = JSON.parse(SerializeMuscleClipToJson(clip));
+        o.version = 1;
+        delete o.proportions;
+        for (const c of MuscleCurveNames.slice(CURVE_HIPS)) delete o.curves[c];
+        return JSON.stringify(o);
+    };
+    it("JSON: still reads, without proportions, hips curves as 0", () => {
+        const old = ParseMuscleClipJson(v1Json(), "old.muscle.json");
+        expect(old.proportions).toBeNull();
+        expect(old.curves).toHaveLength(MUSCLE_CLIP_CURVE_COUNT);
+        expect(Array.from(old.curves[CURVE_HIPS].values)).toEqual([0]);
+        expect(Array.from(old.curves[0].values)).toEqual(Array.from(clip.curves[0].values));
+    });
+
+    it("binary: still reads a version 1 file (161 curves, no proportions flag)", () => {
+        // A version 1 file by hand: the version 2 writer's bytes of the clip without proportions,
+        // with version 1 and the hips curves (the last three before the contacts) cut.
+        const noProps = new MuscleClip({ ...clip, curves: [...clip.curves], proportions: null, warnings: [...clip.warnings], contacts: clip.contacts });
+        const v2 = SerializeMuscleClipToBinary(noProps);
+        const dv = new DataView(v2.buffer, v2.byteOffset, v2.byteLength);
+        dv.setUint16(4, 1, true);
+        // Find the curve count (after the strings), set it to 161 and cut the last three curves.
+        const lengths = clip.curves.map((c) => varintSize(c.frames.length) + framesSize(c.frames) + 4 * c.values.length);
+        const hipsBytes = lengths.slice(CURVE_HIPS).reduce((a, b) => a + b, 0);
+        const curvesEnd = v2.length - contactBytes(clip.contacts);
+        const countAt = curvesEnd - lengths.reduce((a, b) => a + b, 0) - 2;
+        expect(dv.getUint16(countAt, true)).toBe(MUSCLE_CLIP_CURVE_COUNT);
+        const v1 = Uint8Array.from([...v2.subarray(0, curvesEnd - hipsBytes), ...v2.subarray(curvesEnd)]);
+        new DataView(v1.buffer).setUint16(countAt, CURVE_HIPS, true);
+        const old = ParseMuscleClipBinary(v1, "old.muscle.bin");
+        expect(old.proportions).toBeNull();
+        expect(Array.from(old.curves[CURVE_HIPS].values)).toEqual([0]);
+        expect(Array.from(old.curves[5].values)).toEqual(Array.from(clip.curves[5].values));
+    });
+
+    it("the converter records the source's proportions, and both formats keep them exactly", () => {
+        const p = clip.proportions!;
+        const setup = MuscleSetup.For(avatar);
+        expect(p.legLength).toBeCloseTo(setup.legLength / setup.scale, 12);
+        expect(p.ankleHeight).toBeCloseTo(setup.ankleHeight / setup.scale, 12);
+        expect(p.hipWidth).toBeCloseTo(setup.hipWidth / setup.scale, 12);
+        expect(Math.hypot(...p.footDirection)).toBeCloseTo(1, 9);
+        for (const back of [
+            ParseMuscleClip(SerializeMuscleClipToBinary(clip), "a.bin"),
+            ParseMuscleClip(new TextEncoder().encode(SerializeMuscleClipToJson(clip)), "a.json"),
+        ]) {
+            expect(back.proportions).toEqual(p);
+        }
+    });
+});
+
+/** Bytes of an unsigned LEB128 number. */
+function varintSize(v: number): number {
+    let n = 1;
+    while (v >= 128) {
+        v = Math.floor(v / 128);
+        n++;
+    }
+    return n;
+}
+/** Bytes of a curve's key frames as LEB128 differences. */
+function framesSize(frames: Uint32Array): number {
+    let n = 0;
+    let prev = 0;
+    for (const f of frames) {
+        n += varintSize(f - prev);
+        prev = f;
+    }
+    return n;
+}
+/** Bytes of the contact runs of both feet. */
+function contactBytes(contacts: Uint8Array): number {
+    let n = 0;
+    for (const bit of [1, 2]) {
+        const runs: [number, number][] = [];
+        for (let f = 0; f < contacts.length; f++) {
+            if (!(contacts[f] & bit)) continue;
+            const start = f;
+            while (f + 1 < contacts.length && contacts[f + 1] & bit) f++;
+            runs.push([start, f - start + 1]);
+        }
+        n += varintSize(runs.length);
+        let end = 0;
+        for (const [start, length] of runs) {
+            n += varintSize(start - end) + varintSize(length);
+            end = start + length;
+        }
+    }
+    return n;
+}

@@ -64,9 +64,37 @@ describe("quality report (short version, built-in samples)", () => {
         await WriteQualityReportAsync(report, html, json);
         const j = JSON.parse(readFileSync(json, "utf8"));
         expect(Object.keys(j)).toEqual(["pairs"]);
-        expect(Object.keys(j.pairs[0])).toEqual(["source", "clip", "target", "frames", "ours", "animatorAvatar"]);
-        expect(Object.keys(j.pairs[0].ours)).toEqual(["footSkate", "contactHeightError", "goalError", "maxStretch", "poseErrorDeg", "jerkRatio"]);
+        expect(Object.keys(j.pairs[0])).toEqual([
+            "source",
+            "clip",
+            "target",
+            "frames",
+            "ours",
+            "animatorAvatar",
+            "misses",
+            "sourceFootSkate",
+            "sourceLegRatio",
+            "targetLegRatio",
+            "settings",
+            "segmentErrorDeg",
+            "boneJerkRatio",
+        ]);
+        expect(Object.keys(j.pairs[0].ours)).toEqual([
+            "footSkate",
+            "contactHeightError",
+            "goalError",
+            "maxStretch",
+            "poseErrorDeg",
+            "jerkRatio",
+            "boneJerkMax",
+            "floorOffset",
+        ]);
         expect(j.pairs[0].animatorAvatar).toBeNull();
+        expect(j.pairs[0].settings).toEqual({ proportions: "legs", planting: true, footIK: true });
+        // Per-segment direction errors and per-bone jerk ratios for the report's charts.
+        expect(Object.keys(j.pairs[0].segmentErrorDeg)).toContain("left shin");
+        expect(Object.keys(j.pairs[0].boneJerkRatio)).toContain("leftLowerLeg");
+        expect(Array.isArray(j.pairs[0].misses)).toBe(true);
         const page = readFileSync(html, "utf8");
         expect(page).toContain("uPlot");
         expect(page).toContain('id="height-0"');
