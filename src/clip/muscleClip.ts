@@ -226,6 +226,12 @@ export class MuscleClip {
      * plays on as the source's.
      */
     public readonly proportions: IClipProportions | null;
+    /**
+     * {@link proportions} in the array form of {@link ClipProportionsToArray} (NaN when null), for
+     * the per-frame path (typed-array reads box nothing).
+     * @internal
+     */
+    public readonly proportionValues: Float64Array;
 
     /** Builds a clip from its parts; they are not copied. Use the converters or the file readers rather than this. */
     constructor(init: IMuscleClipInit) {
@@ -240,6 +246,7 @@ export class MuscleClip {
         this.warnings = init.warnings;
         this.groundHeight = init.groundHeight ?? 0;
         this.proportions = init.proportions ?? null;
+        this.proportionValues = ClipProportionsToArray(this.proportions, new Float64Array(CLIP_PROPORTION_COUNT));
     }
 
     /** Length in seconds: `(frameCount - 1) / frameRate`. */

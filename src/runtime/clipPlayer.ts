@@ -1,6 +1,6 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { ClipProportionsToArray, CLIP_PROPORTION_COUNT, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { CLIP_PROPORTION_COUNT, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
@@ -263,7 +263,6 @@ export class HumanoidClipPlayer {
      * source's scale, and the left foot's T-pose direction; NaN when no playing clip says.
      */
     public readonly proportions = new Float64Array(CLIP_PROPORTION_COUNT).fill(NaN);
-    private readonly _clipProportions = new Float64Array(CLIP_PROPORTION_COUNT);
     /** The time step of the last update, seconds (NaN, infinite and negative steps count as 0), in an array so it passes unboxed. */
     public readonly step = new Float64Array(1);
     /** Set when the last update jumped (a play without fade, a seek, a loop in `"clip"` mode): ground-fixed things should be let go. */
@@ -280,6 +279,44 @@ export class HumanoidClipPlayer {
     /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
     constructor(rootMotion: RootMotionMode = "in-place") {
         this._rootMotion = rootMotion;
+    }
+
+    /**
+     * The source proportions of a layer's clips, by weight, into {@link proportions} (the foot
+     * direction back to unit length); NaN when no clip says.
+     */
+    private _blendProportions(layer: HumanoidLayer): void {
+        const props = this.proportions;
+        props.fill(0);
+        let total = 0;
+        const states = layer.states;
+        for (let k = 0; k < states.length; k++) {
+            const s = states[k];
+            if (!s.clip || !s.clip.proportions) continue;
+            const w = (s.weight * s.fade) / layer.total;
+            if (!(w > 0)) continue;
+            total += w;
+            const p = s.clip.proportionValues;
+            for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] += p[i] * w;
+        }
+        if (!(total > 0)) {
+            for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
+            return;
+        }
+        // Written out: the same as loops over `props`, which boxed two numbers a frame.
+        const inv = 1 / total;
+        props[0] *= inv;
+        props[1] *= inv;
+        props[2] *= inv;
+        // The foot direction, a blend of unit vectors, back to unit length.
+        const x = props[3];
+        const y = props[4];
+        const z = props[5];
+        const l = Math.sqrt(x * x + y * y + z * z);
+        const k = l > 0 ? 1 / l : NaN;
+        props[3] = x * k;
+        props[4] = y * k;
+        props[5] = z * k;
     }
 
     /** Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index. */
@@ -445,9 +482,7 @@ export class HumanoidClipPlayer {
         let left = 0;
         let right = 0;
         let clipJump = false;
-        let propWeight = 0;
-        const props = this.proportions;
-        props.fill(0);
+
         // Yaws blend as offsets from the strongest clip's, each within half a turn of it (two
         // clips facing the same way may carry yaws a turn apart).
         const strongest = rl.dominant;
@@ -471,20 +506,8 @@ export class HumanoidClipPlayer {
             if (c & 1) left += w;
             if (c & 2) right += w;
             if (s.fresh) clipJump = true;
-            if (s.clip.proportions) {
-                propWeight += w;
-                const cp = ClipProportionsToArray(s.clip.proportions, this._clipProportions);
-                for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] += cp[i] * w;
-            }
         }
-        if (propWeight > 0) {
-            for (let i = 0; i < 3; i++) props[i] /= propWeight;
-            // The foot direction, a blend of unit vectors, back to unit length.
-            const l = Math.sqrt(props[3] * props[3] + props[4] * props[4] + props[5] * props[5]);
-            for (let i = 3; i < 6; i++) props[i] = l > 0 ? props[i] / l : NaN;
-        } else {
-            props.fill(NaN);
-        }
+        this._blendProportions(rl);
         sr[2] += yaw0;
         this.contacts = (left >= 0.5 ? 1 : 0) | (right >= 0.5 ? 2 : 0);
         // The ground root moves by the delta (in its own frame); a jump re-anchors it on the shown root.
