@@ -15,6 +15,7 @@ import { CreateGround } from "@babylonjs/core/Meshes/Builders/groundBuilder.js";
 import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js";
 import type { LinesMesh } from "@babylonjs/core/Meshes/linesMesh.js";
 import type { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import type { Node as BabylonNode } from "@babylonjs/core/node.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
 import {
@@ -48,6 +49,7 @@ import {
     RigJointKind,
     SampleCharacters,
     SerializeMuscleClipToJson,
+    SetGltfExportNodeNames,
     type HumanBoneMapJson,
     type HumanoidAvatar,
     type IBvhRig,
@@ -727,12 +729,14 @@ $("export-glb").addEventListener("click", async () => {
             rootMotion: settings.rootMotion === "apply" ? "clip" : settings.rootMotion === "delta" ? "in-place" : settings.rootMotion,
         });
         const { GLTF2Export } = await import("@babylonjs/serializers/glTF/2.0/index.js");
-        const keep = new Set<unknown>([t.root, ...t.root.getChildren(undefined, false)]);
+        const keep = new Set<BabylonNode>([t.root, ...t.root.getChildren(undefined, false)]);
+        // Every node under a name of its own (`node<N>` for an unnamed node N of the character file), put back after.
+        const restoreNames = SetGltfExportNodeNames(keep, t.character?.gltf);
         const data = await GLTF2Export.GLBAsync(scene, "retargeted", {
             exportWithoutWaitingForScene: true,
             shouldExportNode: (n) => keep.has(n),
             shouldExportAnimation: (a) => group.targetedAnimations.some((ta) => ta.animation === a),
-        });
+        }).finally(restoreNames);
         group.dispose();
         const blob = Object.values(data.files)[0] as Blob;
         download(`${source.clip.name.replace(/[^\w.-]+/g, "_")}-on-${t.name.replace(/\.[^.]+$/, "")}.glb`, blob, "model/gltf-binary");

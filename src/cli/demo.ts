@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Scene } from "@babylonjs/core/scene.js";
+import { SetGltfExportNodeNames } from "../io/gltfExportNames.js";
 import { CreateTransformNodesFromRig } from "../io/rigNodes.js";
 import { MeasureQualityPairAsync } from "../node/qualityReport.js";
 import { RetargetFileToGlbAsync } from "../node/retargetFile.js";
@@ -153,7 +154,11 @@ export function RunDemo(): string {
     return out.join("\n");
 }
 
-/** A built-in sample character written as a GLB file (its skeleton as nodes, no mesh). */
+/**
+ * A built-in sample character written as a GLB file (its skeleton as nodes under a `__rig__` node,
+ * no mesh). Nodes are named as the joints, `joint<N>` (N the rig joint's index) for unnamed joints,
+ * made unique with `_2`... if a name would repeat.
+ */
 export async function WriteSampleCharacterGlbAsync(spec: ISampleCharacterSpec, file: string): Promise<void> {
     const saved = { log: Logger.Log, warn: Logger.Warn };
     Logger.Log = () => undefined;
@@ -162,6 +167,7 @@ export async function WriteSampleCharacterGlbAsync(spec: ISampleCharacterSpec, f
     try {
         const scene = new Scene(engine);
         CreateTransformNodesFromRig(BuildSampleRig(spec), scene);
+        SetGltfExportNodeNames(scene.transformNodes);
         const { GLTF2Export } = await import("@babylonjs/serializers/glTF/2.0/index.js");
         const data = await GLTF2Export.GLBAsync(scene, spec.name, { exportWithoutWaitingForScene: true });
         const blob = Object.values(data.files)[0] as Blob;

@@ -7,6 +7,7 @@ import type { Node } from "@babylonjs/core/node.js";
 import { ParseMuscleClip } from "../clip/clipFile.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
+import { SetGltfExportNodeNames } from "../io/gltfExportNames.js";
 import { BakeMuscleClipToAnimationGroup, CreateBakeStats } from "../plugin/bake.js";
 import { ConvertFileToMuscleClipsAsync, WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
@@ -172,7 +173,9 @@ function uniqueNames(names: readonly string[]): string[] {
  * motion as asked) and baked into one animation ({@link BakeMuscleClipToAnimationGroup}). The file
  * written holds the character as loaded (nodes, meshes, skin, materials and textures; a VRM's own
  * extensions are not kept) and only the new animations, not the character file's own clips. Keys
- * are at each clip's rate (or `frameRate`), linear.
+ * are at each clip's rate (or `frameRate`), linear. Every node has a name of its own: its name in
+ * the character file, `node<N>` for node N of the file when it had none, with `_2`, `_3`... where
+ * a name would repeat (see `GetGltfExportNodeNames`).
  *
  * The output is written whole or not at all (temporary name, then rename). Throws one
  * {@link HumanoidError} naming the file or option: unreadable or unsupported file, not a humanoid,
@@ -243,6 +246,8 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
         container.addAllToScene();
         const exportedNodes = new Set<Node>([...container.transformNodes, ...container.meshes, ...container.cameras, ...container.lights]);
         const exportedAnimations = new Set<Animation>(groups.flatMap((g) => g.targetedAnimations.map((ta) => ta.animation)));
+        // Every node under a name of its own that tells which node of the character file it is (`node<N>` where it had none).
+        const restoreNames = SetGltfExportNodeNames(exportedNodes, loaded.gltf);
         const saved = { log: Logger.Log, warn: Logger.Warn };
         Logger.Log = () => undefined;
         Logger.Warn = () => undefined;
@@ -263,6 +268,7 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
         } finally {
             Logger.Log = saved.log;
             Logger.Warn = saved.warn;
+            restoreNames();
         }
         await WriteFilesAtomicallyAsync([{ path: output, bytes }]);
         const exportMs = lap();

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ParseMuscleClip, ParseMuscleClipJson, type HumanoidError } from "../../src/index.js";
+import { ParseMuscleClip, ParseMuscleClipJson, ReadGltfJson, type HumanoidError } from "../../src/index.js";
 import { MuscleClipOutputPaths, WriteFilesAtomicallyAsync } from "../../src/node/index.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
 import { TINY_BVH } from "../helpers/bvhText.js";
@@ -69,6 +69,13 @@ describe("babylon-humanoid CLI", () => {
         // The retarget: a GLB written, feet on their goals, and less foot skating than AnimatorAvatar.
         expect(r.stdout).toMatch(/-> .*sample-walk-on-sample-chibi-unnamed\.glb: \d+ bytes, 67 frames at 30 fps; feet within 0\.\d mm of their goals/);
         expect(readdirSync(dir).sort()).toEqual(["sample-chibi-unnamed.glb", "sample-walk-on-sample-chibi-unnamed.glb", "sample-walk.bvh"]);
+        // Both GLBs name every node, none twice (the chibi's joints have no names of their own).
+        for (const glb of ["sample-chibi-unnamed.glb", "sample-walk-on-sample-chibi-unnamed.glb"]) {
+            const names = ReadGltfJson(new Uint8Array(readFileSync(join(dir, glb))), glb).nodes!.map((n) => n.name);
+            expect(names.length).toBeGreaterThan(20);
+            expect(names.every((n) => typeof n === "string" && n !== "")).toBe(true);
+            expect(new Set(names).size).toBe(names.length);
+        }
         const [, ours, theirs] = /foot skating \(leg lengths per contact second\)\s+([\d.]+)\s+([\d.]+)/.exec(r.stdout) ?? [];
         expect(Number(ours)).toBeLessThan(Number(theirs) / 5);
         rmSync(dir, { recursive: true, force: true });
