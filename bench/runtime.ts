@@ -1,7 +1,8 @@
 /**
- * Runtime benchmark: our {@link HumanoidAnimator} against Babylon playing the
- * `AnimatorAvatar`-retargeted `AnimationGroup` of the same clip, on the same 50 characters, in the
- * same scene and the same run.
+ * Runtime benchmark: our {@link HumanoidAnimator} against two anchors, Babylon playing the
+ * `AnimatorAvatar`-retargeted `AnimationGroup` of the same clip and Babylon playing our own clip
+ * baked into an `AnimationGroup` (`BakeMuscleClipToAnimationGroup`), on the same 50 characters, in
+ * the same scene and the same run.
  *
  * One NullEngine scene holds 50 Mixamo X Bots (`instantiateModelsToScene` of one loaded file, every
  * mesh always active, as if all were on screen). The clip is the X Bot's own `walk`: for Babylon,
@@ -9,10 +10,15 @@
  * renamed `SRC_`, `mapNodeNames`, `fixRootPosition: false`, as bench/convert.ts) onto the first
  * character, then cloned onto the others with their own nodes and played with `start(true)`; for
  * us, converted once into a muscle clip and played by one animator per character (one shared
- * avatar). Every condition times `scene.render()` (the whole frame: animation, world matrices,
- * skeletons) over the same frames, and the animation step alone inside it; the conditions are
- * interleaved over several rounds and the best round of each is kept, so that drift and noise on a
- * shared machine hit them alike.
+ * avatar). The baked anchor is that muscle clip baked once onto character 0 with the live
+ * animator's settings (foot IK on, hand IK off, default stretch and planting, root motion in place,
+ * keys at the clip's own rate), cloned onto the others as Babylon's group is and played the same
+ * way: the same motion, with all the per-frame work of the live animator done ahead of time.
+ *
+ * Every condition times `scene.render()` (the whole frame: animation, world matrices, skeletons)
+ * over the same frames, and the animation step alone inside it; the conditions are interleaved over
+ * several rounds and the best round of each is kept, so that drift and noise on a shared machine
+ * hit them alike. Costs are taken over the idle scene (nothing playing) in the same run.
  *
  * Both systems advance by 16 ms a frame: Babylon's groups through
  * `scene.useConstantAnimationDeltaTime`, our plugin (which reads `engine.getDeltaTime()`, 0 when
@@ -38,9 +44,11 @@ import { Scene } from "@babylonjs/core/scene.js";
 import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
 import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
 import {
+    BakeMuscleClipToAnimationGroup,
     BindRigToTransformNode,
     BuildHumanoidAvatar,
     ConvertAnimationGroupToMuscleClip,
+    CreateBakeStats,
     HumanoidAnimator,
     RegisterHumanoidPlugin,
     type HumanoidAvatar,
@@ -79,6 +87,8 @@ export interface IRuntimeBenchResult {
     frames: number;
     /** `scene.render()` with Babylon's retargeted AnimationGroups playing on every character (a). */
     animatorAvatarMicrosecondsPerCharacterFrame: number;
+    /** `scene.render()` with Babylon playing our clip baked by `BakeMuscleClipToAnimationGroup` (live settings) on every character (e). */
+    bakedMicrosecondsPerCharacterFrame: number;
     /** `scene.render()` with our animators playing (foot IK and planting on, default options) (b). */
     oursMicrosecondsPerCharacterFrame: number;
     /** `scene.render()` with our animators playing, foot IK off (d). */
@@ -87,6 +97,8 @@ export interface IRuntimeBenchResult {
     idleMicrosecondsPerCharacterFrame: number;
     /** The animation step alone inside `scene.render()`: Babylon's `animate()` (a). */
     animatorAvatarAnimateMicrosecondsPerCharacterFrame: number;
+    /** The animation step alone inside `scene.render()`: Babylon's `animate()` playing the baked groups (e). */
+    bakedAnimateMicrosecondsPerCharacterFrame: number;
     /** The animation step alone inside `scene.render()`: our plugin's updates (b). */
     oursAnimateMicrosecondsPerCharacterFrame: number;
     /** The animation step alone inside `scene.render()`: our plugin's updates, IK off (d). */
@@ -99,6 +111,19 @@ export interface IRuntimeBenchResult {
     runtimeCostRatioVsAnimatorAvatar: number;
     /** Same, foot IK off: (d - c) / (a - c). */
     runtimeCostRatioNoIKVsAnimatorAvatar: number;
+    /**
+     * What playing costs over the idle scene, ours (IK on, live) over Babylon playing the same motion
+     * baked from our clip: (b - c) / (e - c). Below 1: live is cheaper than its own bake.
+     */
+    runtimeCostRatioVsBakedPlayback: number;
+    /** Same, foot IK off (the bake keeps IK on): (d - c) / (e - c). */
+    runtimeCostRatioNoIKVsBakedPlayback: number;
+    /** Babylon playing the baked groups over Babylon playing the AnimatorAvatar groups, over the idle scene: (e - c) / (a - c). */
+    bakedCostRatioVsAnimatorAvatar: number;
+    /** Whole frames, ours (IK on) over the baked playback: b / e. */
+    renderTimeRatioVsBakedPlayback: number;
+    /** The animation steps alone, ours (IK on) over the baked playback. */
+    animateTimeRatioVsBakedPlayback: number;
     /** Whole frames, ours (IK on) over Babylon's: b / a. */
     renderTimeRatioVsAnimatorAvatar: number;
     /** The animation steps alone, ours (IK on) over Babylon's. */
@@ -111,6 +136,12 @@ export interface IRuntimeBenchResult {
     allocatedBytesPerUpdate: number;
     /** Animations Babylon's retargeted group plays per character. */
     animatorAvatarTracksPerCharacter: number;
+    /** Animations the baked group plays per character (rotations and positions). */
+    bakedTracksPerCharacter: number;
+    /** Keys per second of the baked group (the clip's own rate). */
+    bakedFrameRate: number;
+    /** Largest distance between a joint of character 7 under the live animator and under the baked group, after the same frames (world space, metres): the bake is the same motion when this is small. */
+    bakedVsLiveMaxJointDistanceMetres: number;
     /** Nodes our animator writes per character. */
     oursNodesWrittenPerCharacter: number;
     /** One avatar shared by every animator (the characters' joints in the same order), else one per character. */
@@ -144,6 +175,10 @@ const HEAP_SETTLED_BYTES = 1024;
 const SPACING = 1.5;
 const GRID_COLUMNS = 10;
 const PREFIX = (i: number): string => `c${i}_`;
+/** The live animators' settings (foot IK on, defaults otherwise), which the baked anchor is baked with too. */
+const LIVE_OPTIONS = { rootMotion: "in-place", footIK: true, handIK: false } as const;
+/** Most distance a joint under the baked groups may be from the live animator's after the same frames before a note, metres. */
+const BAKED_VS_LIVE_TOLERANCE = 0.02;
 
 const data = (p: string): string => resolve(process.cwd(), "../shared/data", p);
 
@@ -286,6 +321,30 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         }
         if (unmapped) notes.push(`${unmapped / (CHARACTERS - 1)} retargeted tracks per character target nodes outside the rig: left on character 0`);
 
+        // Babylon playing our clip: baked once onto character 0 with the live animator's settings, cloned onto the others.
+        const bakeStats = CreateBakeStats();
+        const baked = BakeMuscleClipToAnimationGroup(clip, characters[0].avatar, {
+            ...LIVE_OPTIONS,
+            targets: characters[0].nodes,
+            scene,
+            name: `baked_${clipName}`,
+            stats: bakeStats,
+        });
+        const bakedGroups: AnimationGroup[] = [baked];
+        let bakedUnmapped = 0;
+        for (let i = 1; i < CHARACTERS; i++) {
+            bakedGroups.push(
+                baked.clone(`${PREFIX(i)}baked_${clipName}`, (target: Node) => {
+                    if (target === characters[0].root) return characters[i].root;
+                    const j = index0.get(target);
+                    if (j === undefined) bakedUnmapped++;
+                    return j === undefined ? target : characters[i].nodes[j];
+                }),
+            );
+        }
+        if (bakedUnmapped) notes.push(`${bakedUnmapped / (CHARACTERS - 1)} baked tracks per character target nodes outside the rig: left on character 0`);
+        if (bakeStats.unreachableFrames) notes.push(`bake: ${bakeStats.unreachableFrames} of ${bakeStats.frames} frames had a limb goal out of reach`);
+
         // Place the characters on a grid, every mesh drawn (no frustum culling), a camera looking on.
         characters.forEach((c, i) => c.root.position.set((i % GRID_COLUMNS) * SPACING, 0, Math.floor(i / GRID_COLUMNS) * SPACING));
         for (const m of scene.meshes) if (m instanceof AbstractMesh) m.alwaysSelectAsActiveMesh = true;
@@ -293,8 +352,8 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         camera.setTarget(new Vector3(((GRID_COLUMNS - 1) * SPACING) / 2, 1, 3));
 
         // Ours: one animator per character with foot IK (defaults), one without; attached only while timed.
-        const animators = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { rootMotion: "in-place", footIK: true, handIK: false }));
-        const animatorsNoIK = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { rootMotion: "in-place", footIK: false, handIK: false }));
+        const animators = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS }));
+        const animatorsNoIK = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS, footIK: false }));
 
         // Timing marks inside the frame: before Babylon's animations, around our plugin's observer.
         RegisterHumanoidPlugin(scene);
@@ -303,10 +362,11 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         scene.onAfterAnimationsObservable.add(() => (marks.pluginStart = performance.now()), undefined, true);
         scene.onAfterAnimationsObservable.add(() => (marks.pluginEnd = performance.now()));
 
-        type Condition = "babylon" | "ours" | "oursNoIK" | "idle";
-        const conditions: Condition[] = ["babylon", "ours", "oursNoIK", "idle"];
+        type Condition = "babylon" | "baked" | "ours" | "oursNoIK" | "idle";
+        const conditions: Condition[] = ["babylon", "baked", "ours", "oursNoIK", "idle"];
         const start = (c: Condition): void => {
             if (c === "babylon") for (const g of groups) g.start(true);
+            if (c === "baked") for (const g of bakedGroups) g.start(true);
             const list = c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : null;
             if (list)
                 for (const a of list) {
@@ -316,6 +376,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         };
         const stop = (c: Condition): void => {
             if (c === "babylon") for (const g of groups) g.stop();
+            if (c === "baked") for (const g of bakedGroups) g.stop();
             const list = c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : null;
             if (list)
                 for (const a of list) {
@@ -331,14 +392,14 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
                 const t0 = performance.now();
                 scene.render();
                 render += performance.now() - t0;
-                animate += c === "babylon" ? marks.pluginStart - marks.beforeAnimations : marks.pluginEnd - marks.pluginStart;
+                animate += c === "babylon" || c === "baked" ? marks.pluginStart - marks.beforeAnimations : marks.pluginEnd - marks.pluginStart;
             }
             return { render: render / frames, animate: animate / frames };
         };
 
         // Sanity: every condition moves (or keeps still) what it should, and characters stay on their spots.
         const hipsJoint = avatar.rig.joints.findIndex((j) => j.name === "mixamorig:Hips");
-        const probe = (c: Condition): { moved: number; offSpot: number } => {
+        const probe = (c: Condition): { moved: number; offSpot: number; joints: Vector3[] } => {
             const hips = characters[7].nodes[hipsJoint];
             const foot = characters[7].nodes[avatar.rig.joints.findIndex((j) => j.name === "mixamorig:LeftFoot")];
             start(c);
@@ -347,19 +408,28 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             timeFrames(c, 15);
             const b = foot.computeWorldMatrix(true).getTranslation();
             const h = hips.computeWorldMatrix(true).getTranslation();
+            const joints = characters[7].nodes.map((n) => n.computeWorldMatrix(true).getTranslation());
             stop(c);
             const spot = characters[7].root.position;
-            return { moved: Vector3.Distance(a, b), offSpot: Math.hypot(h.x - spot.x, h.z - spot.z) };
+            return { moved: Vector3.Distance(a, b), offSpot: Math.hypot(h.x - spot.x, h.z - spot.z), joints };
         };
+        const probed = new Map<Condition, Vector3[]>();
         for (const c of conditions) {
-            const { moved, offSpot } = probe(c);
+            const { moved, offSpot, joints } = probe(c);
+            probed.set(c, joints);
             if (c === "idle" ? moved > 1e-6 : moved < 0.01) notes.push(`${c}: the left foot moved ${moved.toFixed(3)} m over 15 frames`);
             if (offSpot > 0.5) notes.push(`${c}: the hips are ${offSpot.toFixed(2)} m from the character's spot`);
         }
+        // The baked groups play the live motion: every joint where the live animator put it after the same 25 frames.
+        const live = probed.get("ours")!;
+        const bakedVsLive = Math.max(...probed.get("baked")!.map((p, j) => Vector3.Distance(p, live[j])));
+        if (bakedVsLive > BAKED_VS_LIVE_TOLERANCE)
+            notes.push(`baked: a joint is ${bakedVsLive.toFixed(3)} m from where the live animator puts it after the same frames`);
 
         // Interleaved rounds; the best round of each condition.
         const best: Record<Condition, { render: number; animate: number }> = {
             babylon: { render: Infinity, animate: Infinity },
+            baked: { render: Infinity, animate: Infinity },
             ours: { render: Infinity, animate: Infinity },
             oursNoIK: { render: Infinity, animate: Infinity },
             idle: { render: Infinity, animate: Infinity },
@@ -375,10 +445,12 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         }
         const us = (ms: number): number => (ms * 1000) / CHARACTERS;
         const a = us(best.babylon.render);
+        const e = us(best.baked.render);
         const b = us(best.ours.render);
         const d = us(best.oursNoIK.render);
         const idle = us(best.idle.render);
         if (a - idle < 0.1 * a) notes.push("Babylon's groups cost less than a tenth of the frame over the idle scene: the net ratio is noisy");
+        if (e - idle < 0.1 * e) notes.push("the baked groups cost less than a tenth of the frame over the idle scene: the net ratio is noisy");
 
         // Heap and split: one animator on its own, outside the scene.
         const solo = animators[0];
@@ -397,20 +469,30 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             characters: CHARACTERS,
             frames: FRAMES,
             animatorAvatarMicrosecondsPerCharacterFrame: a,
+            bakedMicrosecondsPerCharacterFrame: e,
             oursMicrosecondsPerCharacterFrame: b,
             oursNoIKMicrosecondsPerCharacterFrame: d,
             idleMicrosecondsPerCharacterFrame: idle,
             animatorAvatarAnimateMicrosecondsPerCharacterFrame: us(best.babylon.animate),
+            bakedAnimateMicrosecondsPerCharacterFrame: us(best.baked.animate),
             oursAnimateMicrosecondsPerCharacterFrame: us(best.ours.animate),
             oursNoIKAnimateMicrosecondsPerCharacterFrame: us(best.oursNoIK.animate),
             runtimeCostRatioVsAnimatorAvatar: (b - idle) / (a - idle),
             runtimeCostRatioNoIKVsAnimatorAvatar: (d - idle) / (a - idle),
+            runtimeCostRatioVsBakedPlayback: (b - idle) / (e - idle),
+            runtimeCostRatioNoIKVsBakedPlayback: (d - idle) / (e - idle),
+            bakedCostRatioVsAnimatorAvatar: (e - idle) / (a - idle),
+            renderTimeRatioVsBakedPlayback: b / e,
+            animateTimeRatioVsBakedPlayback: best.ours.animate / best.baked.animate,
             renderTimeRatioVsAnimatorAvatar: b / a,
             animateTimeRatioVsAnimatorAvatar: best.ours.animate / best.babylon.animate,
             heapGrowthBytesPer100kFrames: heapGrowth * (100_000 / HEAP_FRAMES),
             heapMeasuredAfterGc: gc !== null,
             allocatedBytesPerUpdate: allocatedPerUpdate,
             animatorAvatarTracksPerCharacter: retargeted.targetedAnimations.length,
+            bakedTracksPerCharacter: baked.targetedAnimations.length,
+            bakedFrameRate: bakeStats.frameRate,
+            bakedVsLiveMaxJointDistanceMetres: bakedVsLive,
             oursNodesWrittenPerCharacter: writerOf(animators[0])?.jointCount ?? NaN,
             sharedAvatar,
             updateSplit,
