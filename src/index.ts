@@ -127,7 +127,7 @@ export {
     type IClipProportions,
     type IMuscleClipInit,
 } from "./clip/muscleClip.js";
-export { ReduceCurve } from "./clip/reduce.js";
+export { GetCurveValueStep, ReduceCurve, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
 export {
     ConvertRigPosesToMuscleClip,
     GetCurveTolerance,

@@ -107,8 +107,9 @@ function contactRuns(contacts: Uint8Array, bit: number): [number, number][] {
 
 /**
  * A clip as readable JSON (`.muscle.json`): the header fields, foot contacts as inclusive frame
- * ranges, and every curve by name as `{frames, values}`, one curve per line. Values are written
- * with the fewest digits that read back as the same float32, so the file round-trips exactly.
+ * ranges, and every curve by name as `{frames, values}` (and `step` for a curve whose values are
+ * on a grid, see `IMuscleCurve.step`), one curve per line. Values are written with the fewest
+ * digits that read back as the same float32, so the file round-trips exactly.
  */
 export function SerializeMuscleClipToJson(clip: MuscleClip): string {
     const header = {
@@ -138,7 +139,8 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
     clip.curves.forEach((c, i) => {
         const frames = Array.from(c.frames).join(",");
         const values = Array.from(c.values, float32Text).join(",");
-        lines.push(`    ${JSON.stringify(MuscleCurveNames[i])}: {"frames": [${frames}], "values": [${values}]}${i < clip.curves.length - 1 ? "," : ""}`);
+        const step = c.step !== undefined ? `, "step": ${float32Text(c.step)}` : "";
+        lines.push(`    ${JSON.stringify(MuscleCurveNames[i])}: {"frames": [${frames}], "values": [${values}]${step}}${i < clip.curves.length - 1 ? "," : ""}`);
     });
     lines.push("  }", "}", "");
     return lines.join("\n");
@@ -222,14 +224,20 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
         if (cv === undefined) throw bad(source, `curves: missing curve '${name}'`);
         if (typeof cv !== "object" || cv === null || Array.isArray(cv)) throw bad(source, `curve '${name}' must be {frames, values}`);
         const keys = Object.keys(cv);
-        if (keys.length !== 2 || !keys.includes("frames") || !keys.includes("values"))
-            throw bad(source, `curve '${name}' must have exactly the keys frames and values`);
-        const { frames, values } = cv as { frames: unknown; values: unknown };
+        const stepped = o.version !== 1 && keys.includes("step");
+        if (keys.length !== (stepped ? 3 : 2) || !keys.includes("frames") || !keys.includes("values"))
+            throw bad(
+                source,
+                `curve '${name}' must have exactly the keys frames and values${o.version !== 1 ? " (and step, if its values are on a grid)" : ""}`,
+            );
+        const { frames, values, step } = cv as { frames: unknown; values: unknown; step?: unknown };
         if (!Array.isArray(frames) || !frames.every((x) => Number.isInteger(x) && x >= 0 && x < frameCount)) {
             throw bad(source, `curve '${name}': frames must be whole frame numbers within 0..${frameCount - 1}`);
         }
         if (!Array.isArray(values) || !values.every((x) => typeof x === "number")) throw bad(source, `curve '${name}': values must be numbers`);
-        return { frames: Uint32Array.from(frames as number[]), values: Float32Array.from(values as number[]) };
+        if (!stepped) return { frames: Uint32Array.from(frames as number[]), values: Float32Array.from(values as number[]) };
+        if (!(typeof step === "number" && step > 0 && step < Infinity)) throw bad(source, `curve '${name}': step must be a positive number`);
+        return { frames: Uint32Array.from(frames as number[]), values: Float32Array.from(values as number[]), step: Math.fround(step) };
     });
     return validate(
         source,
@@ -332,13 +340,58 @@ class Writer {
     }
 }
 
+/** Value encodings of a binary curve (version 2 on). */
+const enum ValueEncoding {
+    /** One float32 a key. */
+    Float32 = 0,
+    /** A float32 step, then each key's whole multiple of it less the previous key's (the first less 0), zigzag LEB128. */
+    Steps = 1,
+}
+/** Largest whole multiple of a step a binary curve stores (so differences and their zigzag forms stay exact doubles). */
+const MAX_STEPS = 2 ** 50;
+
+/** The whole multiples of `curve.step` its values are, or null when it has no step or a value is off its grid. */
+function valueSteps(curve: IMuscleCurve): Float64Array | null {
+    const step = curve.step;
+    if (step === undefined || !(step > 0 && step < Infinity) || Math.fround(step) !== step) return null;
+    const q = new Float64Array(curve.values.length);
+    for (let k = 0; k < q.length; k++) {
+        const n = Math.round(curve.values[k] / step) + 0; // + 0: never -0, which reads back as 0
+        // Exactly what the reader computes, or the curve goes as float32s (a -0 does).
+        if (!(Math.abs(n) <= MAX_STEPS) || !Object.is(Math.fround(n * step), curve.values[k])) return null;
+        q[k] = n;
+    }
+    return q;
+}
+
+/** A curve's values: on its step's grid as small differences when it has one, else float32s. */
+function writeValues(w: Writer, curve: IMuscleCurve): void {
+    const q = valueSteps(curve);
+    if (!q) {
+        w.u8(ValueEncoding.Float32);
+        for (let k = 0; k < curve.values.length; k++) w.f32(curve.values[k]);
+        return;
+    }
+    w.u8(ValueEncoding.Steps);
+    w.f32(curve.step!);
+    let prev = 0;
+    for (let k = 0; k < q.length; k++) {
+        const d = q[k] - prev;
+        w.varint(d >= 0 ? 2 * d : -2 * d - 1);
+        prev = q[k];
+    }
+}
+
 /**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
  * loop, bit 1 ground height present, bit 2 proportions present), f64 frame rate, u32 frame count,
  * f64 tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y, z], name, source and warnings (LEB128 length +
  * UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key count, the key
- * frames as differences (LEB128) and the values (float32); last, per foot, the contact runs
- * (count, then gap and length of each, LEB128). About 5 bytes a key.
+ * frames as differences (LEB128) and the values: a u8 encoding, 0 for a float32 a key, 1 for a
+ * float32 step and then each key's whole multiple of the step less the previous key's, zigzag
+ * LEB128 (curves with a `step`, as the converter makes them; version 1 files have float32s and no
+ * encoding byte); last, per foot, the contact runs (count, then gap and length of each, LEB128).
+ * About 2.5 bytes a key for a converted clip.
  */
 export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     const w = new Writer();
@@ -367,7 +420,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             w.varint(c.frames[k] - prev);
             prev = c.frames[k];
         }
-        for (let k = 0; k < c.values.length; k++) w.f32(c.values[k]);
+        writeValues(w, c);
     }
     for (const [, bit] of FEET) {
         const runs = contactRuns(clip.contacts, bit);
@@ -494,8 +547,8 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     const curves: IMuscleCurve[] = [];
     for (let i = 0; i < curveCount; i++) {
         const what = `curve '${MuscleCurveNames[i]}'`;
-        // Each key takes at least 5 bytes: a count beyond what is left is a lie, caught before allocating.
-        const n = r.varint(`${what} key count`, Math.min(frameCount, Math.floor(r.remaining / 5)));
+        // Each key takes at least 2 bytes (5 in version 1): a count beyond what is left is a lie, caught before allocating.
+        const n = r.varint(`${what} key count`, Math.min(frameCount, Math.floor(r.remaining / (version === 1 ? 5 : 2))));
         if (n < 1) throw bad(source, `${what} has no keys`);
         const frames = new Uint32Array(n);
         let f = 0;
@@ -504,8 +557,24 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
             frames[k] = f;
         }
         const values = new Float32Array(n);
-        for (let k = 0; k < n; k++) values[k] = r.f32(`${what} values`);
-        curves.push({ frames, values });
+        const encoding = version === 1 ? ValueEncoding.Float32 : r.u8(`${what} value encoding`);
+        if (encoding === ValueEncoding.Float32) {
+            for (let k = 0; k < n; k++) values[k] = r.f32(`${what} values`);
+            curves.push({ frames, values });
+        } else if (encoding === ValueEncoding.Steps) {
+            const step = r.f32(`${what} value step`);
+            if (!(step > 0 && step < Infinity)) throw bad(source, `${what}: the value step must be a positive number, found ${step}`);
+            let q = 0;
+            for (let k = 0; k < n; k++) {
+                const z = r.varint(`${what} values`, 2 * MAX_STEPS);
+                q += z % 2 ? -(z + 1) / 2 : z / 2;
+                if (!(Math.abs(q) <= MAX_STEPS)) throw bad(source, `${what}: value ${k} is more than ${MAX_STEPS} steps from 0`);
+                values[k] = q * step;
+            }
+            curves.push({ frames, values, step });
+        } else {
+            throw bad(source, `${what}: unknown value encoding ${encoding}`);
+        }
     }
     while (curves.length < MUSCLE_CLIP_CURVE_COUNT) curves.push(absentCurve());
     const contacts = new Uint8Array(frameCount);

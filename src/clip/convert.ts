@@ -21,7 +21,7 @@ import {
     MUSCLE_CLIP_CURVE_COUNT,
     type IMuscleCurve,
 } from "./muscleClip.js";
-import { ReduceCurve } from "./reduce.js";
+import { GetCurveValueStep, ReduceCurve } from "./reduce.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
 /**
@@ -183,7 +183,10 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         }
         if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) options.onProgress(f + 1, frameCount);
     }
-    const curves: IMuscleCurve[] = samples.map((s, c) => ReduceCurve(s, GetCurveTolerance(setup, c, toleranceDeg)));
+    const curves: IMuscleCurve[] = samples.map((s, c) => {
+        const tolerance = GetCurveTolerance(setup, c, toleranceDeg);
+        return ReduceCurve(s, tolerance, GetCurveValueStep(tolerance));
+    });
     const loop = options.loop ?? loops(setup, samples, frameCount);
     const ground = footContacts(feet, frameCount, rate);
     return new MuscleClip({

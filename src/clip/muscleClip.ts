@@ -77,6 +77,13 @@ export interface IMuscleCurve {
     readonly frames: Uint32Array;
     /** Value of every key. */
     readonly values: Float32Array;
+    /**
+     * When set (> 0), every value is a whole multiple of it (as float32, see `SnapToStep`): the
+     * binary file then stores the values as integer differences, a byte or two a key. The
+     * converter sets it to a sixteenth of the curve's reduction tolerance; absent, values are any
+     * float32 (stored as four bytes).
+     */
+    readonly step?: number;
 }
 
 /** Slope (value per frame) of a curve at key k: the centred difference of its neighbours, one-sided at the ends. */

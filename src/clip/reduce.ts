@@ -4,6 +4,24 @@ import type { IMuscleCurve } from "./muscleClip.js";
 const FLOAT32_EPSILON = 1.1920928955078125e-7;
 
 /**
+ * How many value steps one tolerance spans when key values are kept on a grid
+ * ({@link GetCurveValueStep}): fine enough that the grid costs the fit a sixteenth of its
+ * tolerance, coarse enough that a key's change from the last takes one or two bytes in a binary
+ * file instead of a float's four.
+ */
+export const VALUE_STEPS_PER_TOLERANCE = 16;
+
+/** The grid step of a curve's key values for a reduction tolerance (see {@link VALUE_STEPS_PER_TOLERANCE}): a float32, 0 for a tolerance of 0 (no grid). */
+export function GetCurveValueStep(tolerance: number): number {
+    return tolerance > 0 ? Math.fround(tolerance / VALUE_STEPS_PER_TOLERANCE) : 0;
+}
+
+/** `v` on the grid of `step` (whole multiples, as float32, never -0); `v` as float32 when `step` is 0. */
+export function SnapToStep(v: number, step: number): number {
+    return step > 0 ? Math.fround((Math.round(v / step) + 0) * step) : Math.fround(v);
+}
+
+/**
  * Keyframe reduction of one curve sampled on a frame grid, with an error bound: the curve the
  * returned keys make (cubic Hermite, see `IMuscleCurve`) is within `tolerance` of every sample.
  *
@@ -13,10 +31,15 @@ const FLOAT32_EPSILON = 1.1920928955078125e-7;
  * curve through the keys is checked on every sample, and the worst sample of each segment that
  * misses becomes a key, until none misses (the first round is O(n), later ones only look near new
  * keys). A curve that stays within `tolerance` of one value becomes a single key.
+ *
+ * With a `step`, key values are whole multiples of it ({@link SnapToStep}), which the binary file
+ * stores as small integer differences; the check runs on the snapped values, so the bound holds
+ * as stated.
  * @param samples the value at every frame (at least one)
  * @param tolerance largest allowed error, in the curve's unit (>= 0; 0 keeps every change of slope)
+ * @param step grid of the key values, in the curve's unit (default 0: none; at most a quarter of `tolerance`)
  */
-export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMuscleCurve {
+export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step = 0): IMuscleCurve {
     const n = samples.length;
     let lo = Infinity;
     let hi = -Infinity;
@@ -27,11 +50,16 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
         if (v > hi) hi = v;
         peak = Math.max(peak, Math.abs(v));
     }
-    // Leave room for rounding the key values to float32.
+    if (!(step >= 0 && step <= tolerance / 4)) step = 0;
+    const snap = step > 0;
+    // Leave room for rounding the key values to float32 (and to the grid).
     const tol = Math.max(0, tolerance - 2 * FLOAT32_EPSILON * peak);
-    if (n === 1 || hi - lo <= 2 * tol) {
-        return { frames: Uint32Array.of(0), values: Float32Array.of(n === 1 ? samples[0] : (lo + hi) / 2) };
+    const done = (frames: Uint32Array, values: Float32Array): IMuscleCurve => (snap ? { frames, values, step } : { frames, values });
+    if (n === 1 || hi - lo <= 2 * tol - step) {
+        return done(Uint32Array.of(0), Float32Array.of(SnapToStep(n === 1 ? samples[0] : (lo + hi) / 2, step)));
     }
+    // The fan leaves the grid its half step each side; the check below is on the snapped keys.
+    const fan = tol - step;
     const frames: number[] = [0];
     let anchor = 0;
     let anchorValue = samples[0];
@@ -39,8 +67,8 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
     let maxSlope = Infinity;
     for (let k = 1; k < n; k++) {
         const d = k - anchor;
-        const a = (samples[k] - tol - anchorValue) / d;
-        const b = (samples[k] + tol - anchorValue) / d;
+        const a = (samples[k] - fan - anchorValue) / d;
+        const b = (samples[k] + fan - anchorValue) / d;
         const newMin = a > minSlope ? a : minSlope;
         const newMax = b < maxSlope ? b : maxSlope;
         if (newMin <= newMax) {
@@ -53,8 +81,8 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
         anchorValue += ((minSlope + maxSlope) / 2) * (end - anchor);
         anchor = end;
         frames.push(end);
-        minSlope = samples[k] - tol - anchorValue;
-        maxSlope = samples[k] + tol - anchorValue;
+        minSlope = samples[k] - fan - anchorValue;
+        maxSlope = samples[k] + fan - anchorValue;
     }
     frames.push(n - 1);
     // The smooth curve through the keys, which go on the samples: add the worst missed sample of
@@ -64,7 +92,7 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
     let check: Uint8Array | null = null;
     for (;;) {
         const keyValues = new Float32Array(keyFrames.length);
-        for (let k = 0; k < keyFrames.length; k++) keyValues[k] = samples[keyFrames[k]];
+        for (let k = 0; k < keyFrames.length; k++) keyValues[k] = SnapToStep(samples[keyFrames[k]], step);
         const add: number[] = [];
         const last = keyFrames.length - 1;
         for (let k = 0; k < last; k++) {
@@ -94,7 +122,7 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number): IMus
             }
             if (at >= 0) add.push(at);
         }
-        if (!add.length) return { frames: keyFrames, values: keyValues };
+        if (!add.length) return done(keyFrames, keyValues);
         // Merge the new keys in (both lists are in order; each new key lies inside its segment),
         // and mark the segments whose curve they change: k-2..k+1 around a new key k.
         const merged = new Uint32Array(keyFrames.length + add.length);

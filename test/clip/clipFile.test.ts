@@ -5,6 +5,7 @@ import {
     CURVE_BODY_POSITION,
     CURVE_HIPS,
     EncodeHumanPose,
+    GetCurveTolerance,
     HumanPose,
     HumanoidError,
     MuscleClip,
@@ -141,12 +142,43 @@ describe("muscle clips from the built-in sample walk", () => {
             clip.toleranceDeg,
             clip.groundHeight,
         ]);
-        // The binary file is compact: about five bytes a key.
-        expect(bin.length).toBeLessThan(6 * clip.keyCount + 200);
+        // The binary file is compact: under four bytes a key (a frame step, a value step or two), five as float32s.
+        expect(bin.length).toBeLessThan(4 * clip.keyCount);
+        // Values off their grid (or a clip made without steps) go as float32s, and read back the same.
+        const raw = unstepped(clip);
+        const rawBin = SerializeMuscleClipToBinary(raw);
+        expect(rawBin.length).toBeGreaterThan(4 * clip.keyCount);
+        const rawBack = ParseMuscleClipBinary(rawBin, "raw.bin");
+        for (const c of [0, CURVE_HIPS]) expect(Array.from(rawBack.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
+        const offGrid = new MuscleClip({
+            ...clip,
+            curves: clip.curves.map((c, i) => (i === 0 ? { ...c, values: c.values.map((v) => v + c.step! / 3) } : c)),
+            warnings: [],
+        });
+        const offBack = ParseMuscleClipBinary(SerializeMuscleClipToBinary(offGrid), "off.bin");
+        expect(Array.from(offBack.curves[0].values)).toEqual(Array.from(offGrid.curves[0].values));
+        expect(offBack.curves[0].step).toBeUndefined();
+        // Every converted curve is on its grid, so every other curve kept its step.
+        for (let c = 1; c < MUSCLE_CLIP_CURVE_COUNT; c++) expect(offBack.curves[c].step).toBe(clip.curves[c].step);
+    });
+
+    it("keeps converted key values on a grid a sixteenth of each curve's tolerance, and the pose within the tolerance", () => {
+        const setup = MuscleSetup.For(avatar);
+        for (let c = 0; c < MUSCLE_CLIP_CURVE_COUNT; c++) {
+            const curve = clip.curves[c];
+            const tolerance = GetCurveTolerance(setup, c, clip.toleranceDeg);
+            expect(curve.step).toBe(Math.fround(tolerance / 16));
+            for (const v of curve.values) expect(Math.fround((Math.round(v / curve.step!) + 0) * curve.step!)).toBe(v);
+        }
     });
 });
 
 type Patch = (b: Uint8Array) => Uint8Array;
+
+/** The clip with every curve's step dropped: its values go into a binary file as float32s. */
+function unstepped(c: MuscleClip): MuscleClip {
+    return new MuscleClip({ ...c, curves: c.curves.map((k) => ({ frames: k.frames, values: k.values })), warnings: [...c.warnings] });
+}
 
 /** Binary patches: [what, change to a copy of the bytes, expected message]. */
 function binaryCases(): Array<[string, Patch, RegExp]> {
@@ -187,8 +219,20 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         ["a NaN frame rate", (b) => (dv(b).setFloat64(8, NaN, true), b), /frameRate must be in/],
         ["no frames", (b) => (dv(b).setUint32(16, 0, true), b), /frameCount must be from 1/],
         ["a huge key count", (b) => (b.set([0xff, 0xff, 0xff, 0x7f], firstCurve), b), /key count is \d+, more than/],
-        // One-byte key count n and n one-byte frame steps, then the values.
-        ["a NaN value", (b) => (dv(b).setFloat32(firstCurve + 1 + b[firstCurve], NaN, true), b), /is not a finite number/],
+        // One-byte key count n and n one-byte frame steps, then the value encoding (1: on a grid), the step and the values.
+        ["an unknown value encoding", (b) => ((b[firstCurve + 1 + b[firstCurve]] = 7), b), /curve 'Spine Front-Back': unknown value encoding 7/],
+        ["a NaN value step", (b) => (dv(b).setFloat32(firstCurve + 2 + b[firstCurve], NaN, true), b), /value step must be a positive number, found NaN/],
+        ["a negative value step", (b) => (dv(b).setFloat32(firstCurve + 2 + b[firstCurve], -0.5, true), b), /value step must be a positive number, found -0.5/],
+        [
+            "a NaN value (float32 values)",
+            () => {
+                const raw = SerializeMuscleClipToBinary(unstepped(clip));
+                expect(raw[firstCurve + 1 + raw[firstCurve]]).toBe(0);
+                dv(raw).setFloat32(firstCurve + 2 + raw[firstCurve], NaN, true);
+                return raw;
+            },
+            /is not a finite number/,
+        ],
         ["keys that do not start on frame 0", (b) => ((b[firstCurve + 1] = 3), b), /first key must be on frame 0/],
         ["a trailing byte", (b) => Uint8Array.from([...b, 0]), /1 unexpected bytes after the clip/],
         [
@@ -291,6 +335,7 @@ describe("version 1 muscle clips (before the source's proportions)", () => {
         o.version = 1;
         delete o.proportions;
         for (const c of MuscleCurveNames.slice(CURVE_HIPS)) delete o.curves[c];
+        for (const c of Object.values(o.curves) as Array<{ step?: number }>) delete c.step;
         return JSON.stringify(o);
     };
     it("JSON: still reads, without proportions, hips curves as 0", () => {
@@ -301,25 +346,14 @@ describe("version 1 muscle clips (before the source's proportions)", () => {
         expect(Array.from(old.curves[0].values)).toEqual(Array.from(clip.curves[0].values));
     });
 
-    it("binary: still reads a version 1 file (161 curves, no proportions flag)", () => {
-        // A version 1 file by hand: the version 2 writer's bytes of the clip without proportions,
-        // with version 1 and the hips curves (the last three before the contacts) cut.
-        const noProps = new MuscleClip({ ...clip, curves: [...clip.curves], proportions: null, warnings: [...clip.warnings], contacts: clip.contacts });
-        const v2 = SerializeMuscleClipToBinary(noProps);
-        const dv = new DataView(v2.buffer, v2.byteOffset, v2.byteLength);
-        dv.setUint16(4, 1, true);
-        // Find the curve count (after the strings), set it to 161 and cut the last three curves.
-        const lengths = clip.curves.map((c) => varintSize(c.frames.length) + framesSize(c.frames) + 4 * c.values.length);
-        const hipsBytes = lengths.slice(CURVE_HIPS).reduce((a, b) => a + b, 0);
-        const curvesEnd = v2.length - contactBytes(clip.contacts);
-        const countAt = curvesEnd - lengths.reduce((a, b) => a + b, 0) - 2;
-        expect(dv.getUint16(countAt, true)).toBe(MUSCLE_CLIP_CURVE_COUNT);
-        const v1 = Uint8Array.from([...v2.subarray(0, curvesEnd - hipsBytes), ...v2.subarray(curvesEnd)]);
-        new DataView(v1.buffer).setUint16(countAt, CURVE_HIPS, true);
-        const old = ParseMuscleClipBinary(v1, "old.muscle.bin");
+    it("binary: still reads a version 1 file (161 curves, float32 values, no proportions flag)", () => {
+        const old = ParseMuscleClipBinary(versionOneBinary(clip), "old.muscle.bin");
         expect(old.proportions).toBeNull();
+        expect(old.curves).toHaveLength(MUSCLE_CLIP_CURVE_COUNT);
         expect(Array.from(old.curves[CURVE_HIPS].values)).toEqual([0]);
-        expect(Array.from(old.curves[5].values)).toEqual(Array.from(clip.curves[5].values));
+        for (const c of [0, 5, CURVE_BODY_POSITION, CURVE_HIPS - 1]) expect(Array.from(old.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
+        expect(Array.from(old.contacts)).toEqual(Array.from(clip.contacts));
+        expect([old.name, old.frameRate, old.frameCount, old.groundHeight]).toEqual([clip.name, clip.frameRate, clip.frameCount, clip.groundHeight]);
     });
 
     it("the converter records the source's proportions, and both formats keep them exactly", () => {
@@ -338,42 +372,64 @@ describe("version 1 muscle clips (before the source's proportions)", () => {
     });
 });
 
-/** Bytes of an unsigned LEB128 number. */
-function varintSize(v: number): number {
-    let n = 1;
-    while (v >= 128) {
-        v = Math.floor(v / 128);
-        n++;
+/**
+ * A clip as a version 1 binary file, written here from the layout of version 1 (not by the
+ * library): header without proportions, 161 curves of float32 values, no value encodings.
+ */
+function versionOneBinary(c: MuscleClip): Uint8Array {
+    const out: number[] = [];
+    const put = (n: number, f: (v: DataView) => void): void => {
+        const b = new Uint8Array(n);
+        f(new DataView(b.buffer));
+        out.push(...b);
+    };
+    const varint = (v: number): void => {
+        do {
+            out.push((v % 128) | (v >= 128 ? 128 : 0));
+            v = Math.floor(v / 128);
+        } while (v > 0);
+    };
+    const text = (t: string): void => {
+        const b = new TextEncoder().encode(t);
+        varint(b.length);
+        out.push(...b);
+    };
+    out.push(..."BHMC".split("").map((ch) => ch.charCodeAt(0)));
+    put(2, (v) => v.setUint16(0, 1, true));
+    put(2, (v) => v.setUint16(0, (c.loop ? 1 : 0) | (c.groundHeight !== 0 ? 2 : 0), true));
+    put(8, (v) => v.setFloat64(0, c.frameRate, true));
+    put(4, (v) => v.setUint32(0, c.frameCount, true));
+    put(8, (v) => v.setFloat64(0, c.toleranceDeg, true));
+    if (c.groundHeight !== 0) put(8, (v) => v.setFloat64(0, c.groundHeight, true));
+    text(c.name);
+    text(c.source);
+    varint(c.warnings.length);
+    c.warnings.forEach(text);
+    put(2, (v) => v.setUint16(0, CURVE_HIPS, true));
+    for (const curve of c.curves.slice(0, CURVE_HIPS)) {
+        varint(curve.frames.length);
+        let prev = 0;
+        for (const f of curve.frames) {
+            varint(f - prev);
+            prev = f;
+        }
+        for (const x of curve.values) put(4, (v) => v.setFloat32(0, x, true));
     }
-    return n;
-}
-/** Bytes of a curve's key frames as LEB128 differences. */
-function framesSize(frames: Uint32Array): number {
-    let n = 0;
-    let prev = 0;
-    for (const f of frames) {
-        n += varintSize(f - prev);
-        prev = f;
-    }
-    return n;
-}
-/** Bytes of the contact runs of both feet. */
-function contactBytes(contacts: Uint8Array): number {
-    let n = 0;
     for (const bit of [1, 2]) {
         const runs: [number, number][] = [];
-        for (let f = 0; f < contacts.length; f++) {
-            if (!(contacts[f] & bit)) continue;
+        for (let f = 0; f < c.contacts.length; f++) {
+            if (!(c.contacts[f] & bit)) continue;
             const start = f;
-            while (f + 1 < contacts.length && contacts[f + 1] & bit) f++;
+            while (f + 1 < c.contacts.length && c.contacts[f + 1] & bit) f++;
             runs.push([start, f - start + 1]);
         }
-        n += varintSize(runs.length);
+        varint(runs.length);
         let end = 0;
         for (const [start, length] of runs) {
-            n += varintSize(start - end) + varintSize(length);
+            varint(start - end);
+            varint(length);
             end = start + length;
         }
     }
-    return n;
+    return Uint8Array.from(out);
 }

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { ReduceCurve } from "../../src/index.js";
+import { GetCurveValueStep, ReduceCurve } from "../../src/index.js";
 
 /** The reduced curve's value at a frame: Catmull-Rom on the uneven key grid, written out plainly. */
 function valueAt(frames: Uint32Array, values: Float32Array, f: number): number {
@@ -42,6 +42,34 @@ describe("keyframe reduction", () => {
             ),
             { numRuns: 300 },
         );
+    });
+
+    it("with a value step, keeps every key on its grid and every sample still within the tolerance", () => {
+        fc.assert(
+            fc.property(
+                fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 1, maxLength: 300 }),
+                fc.double({ min: 1e-4, max: 1, noNaN: true }),
+                fc.boolean(),
+                (raw, tol, smooth) => {
+                    // Noise, or a smooth wave through the same values (the case the grid is for).
+                    const samples = (smooth ? raw.map((_, f) => raw[0] * Math.sin(f / 7)) : raw).map(Math.fround);
+                    const bound = Math.max(tol, 2 ** -22 * Math.max(...samples.map(Math.abs))) + 1e-12;
+                    const step = GetCurveValueStep(tol);
+                    const c = ReduceCurve(samples, tol, step);
+                    expect(c.step).toBe(step);
+                    for (const v of c.values) expect(Math.fround((Math.round(v / step) + 0) * step)).toBe(v);
+                    for (let f = 0; f < samples.length; f++) {
+                        expect(Math.abs(valueAt(c.frames, c.values, f) - samples[f])).toBeLessThanOrEqual(bound);
+                    }
+                    // The grid costs few keys: never more than a few over the curve without it.
+                    expect(c.frames.length).toBeLessThanOrEqual(ReduceCurve(samples, tol).frames.length * 1.25 + 2);
+                },
+            ),
+            { numRuns: 300 },
+        );
+        // No tolerance, no grid.
+        expect(GetCurveValueStep(0)).toBe(0);
+        expect(ReduceCurve([1, 2, 3], 0, GetCurveValueStep(0)).step).toBeUndefined();
     });
 
     it("drops keys where the motion is straight or still, and keeps a key at every corner", () => {
