@@ -160,8 +160,10 @@ export class HumanoidFootPlanting {
             const ps = solver.positionScale;
             const ankleRest = ps[1] + (this._restHeight[s][0] * this._scale - ps[2]) / ps[0];
             const ankleUp = goal.y - ankleRest;
-            // How high the point the foot stands on is above its T-pose height (pose units).
+            // How high the point the foot stands on is above its T-pose height (pose units), and
+            // the lower of ankle and toes (which does not jump as the pivot switches).
             let pivotUp = ankleUp;
+            let lowestUp = ankleUp;
             if (off) {
                 const r = this._scale / ps[0];
                 off.applyRotationQuaternionToRef(solver.goalRotations[s], toe);
@@ -169,6 +171,7 @@ export class HumanoidFootPlanting {
                 toe.y = toe.y * r + goal.y;
                 toe.z = toe.z * r + goal.z;
                 const toeUp = toe.y - (ankleRest + off.y * r);
+                if (toeUp < lowestUp) lowestUp = toeUp;
                 if (!this._onToes[s] && toeUp < ankleUp - PIVOT_SWITCH) this._onToes[s] = true;
                 else if (this._onToes[s] && ankleUp < toeUp - PIVOT_SWITCH) this._onToes[s] = false;
                 if (this._onToes[s]) {
@@ -282,6 +285,9 @@ export class HumanoidFootPlanting {
                 corr.z = r0.z * h00 + r1.z * h10;
             }
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
+            // How far above the floor the foot's lower point ends up, metres.
+            const clear = lowestUp + corr.y;
+            solver.footClearance[s] = (clear > 0 ? clear : 0) * ps[0];
             if (this.planted[s]) solver.footGrounded[s] = 1;
             else {
                 const u = this._releaseLeft[s];

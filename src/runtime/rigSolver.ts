@@ -31,6 +31,18 @@ const FOOT_IK_GROUND = 0.05;
 /** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
 const FOOT_IK_AIR = 0.25;
 
+/**
+ * With `"legs"` proportions a foot gives up to about this share of the leg's length, up or down,
+ * for the knee to keep the source's bend: near straight a millimetre of foot is degrees of knee,
+ * and legs of other lengths (or of two lengths, as many mocap skeletons), a floor a few
+ * millimetres off or a held foot would bend or straighten it by that much (see `_keepLegShape`).
+ */
+const LEG_SHAPE_SLACK = 0.01;
+/**
+ * ...but a foot held on the floor goes no deeper into it than this share of that slack (a
+ * quarter: two millimetres on a grown-up, a still leg's sway of a fraction of one is followed).
+ */
+const LEG_SHAPE_FLOOR_SLACK = 0.25;
 /** The body is never lowered by more than this share of the leg's length for the feet. */
 const MAX_BODY_DROP = 0.3;
 /** How fast the body drop follows what the feet need (critically damped spring, hertz). */
@@ -90,6 +102,12 @@ export class HumanoidRigSolver {
      * follows its goal less the higher it is, unless it is held. Default 0.
      */
     public readonly footGrounded = new Float64Array(2);
+    /**
+     * Per foot (left, right): how far above the floor the lower of its ankle and toes is after
+     * planting (each from its T-pose height), metres; set by planting with {@link footGrounded}, so that "legs" never
+     * pushes a held foot into the floor. Infinity when not set.
+     */
+    public readonly footClearance = new Float64Array(2).fill(Infinity);
     /** How positions scale from the clip's source to this avatar. Default `"legs"`. */
     public proportions: ProportionMode = "legs";
     /**
@@ -133,6 +151,8 @@ export class HumanoidRigSolver {
     private readonly _clipHips = new Vector3();
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
     private _legs = false;
+    /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
+    private _seated = false;
     private readonly _targetRot = new Quaternion();
     private readonly _up: Vector3;
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
@@ -228,6 +248,8 @@ export class HumanoidRigSolver {
         }
         // The hips as the clip puts them (canonical, pose units): "legs" seats the body on them.
         human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._clipHips).addInPlace(human.bodyPosition);
+        this._seated = false;
+        if (this._legs && (this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) this._prepareLegs();
     }
 
     /** Forgets the body drop's motion (after a jump in time or place), so the next solve starts from what it needs. */
@@ -250,31 +272,19 @@ export class HumanoidRigSolver {
         const pw = this.positionWeights;
         const rw = this.rotationWeights;
         if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) return this.pose;
-        const setup = this._setup;
-        // Forward kinematics of the limbs and their ancestors.
-        const fk = this.ik.fkJoints;
-        const parent = setup.rigParent;
         const world = this.world;
         const pos = this.positions;
         const rot = this.pose.rotations;
         const lp = this.pose.positions;
-        for (let k = 0; k < fk.length; k++) {
-            const j = fk[k];
-            const p = parent[j];
-            if (p < 0) {
-                world[j].copyFrom(rot[j]);
-                Vector3CopyToRef(lp[j], pos[j]);
-            } else {
-                QuaternionMultiplyToRef(world[p], rot[j], world[j]);
-                lp[j].multiplyToRef(setup.worldScale[p], tmpV);
-                tmpV.applyRotationQuaternionToRef(world[p], tmpV);
-                pos[p].addToRef(tmpV, pos[j]);
-            }
+        // Forward kinematics and the body seated ("legs"), unless decode did both already.
+        if (!this._seated) {
+            this._forwardKinematics();
+            this.bodyOffset.setAll(0);
+            if (this._legs) this._seatBodyOnLegs();
         }
-        this.bodyOffset.setAll(0);
+        this._seated = false;
         this.bodyDrop = 0;
-        if (this._legs) this._seatBodyOnLegs();
-        else if (this.lowerBodyForFeet) this._lowerBody(step);
+        if (!this._legs && this.lowerBodyForFeet) this._lowerBody(step);
         // Numbers go to the limb solver in an array (see `hotMath`).
         const weights = this._weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
@@ -301,6 +311,8 @@ export class HumanoidRigSolver {
             this.goalToRig(g, this._target, this._targetRot);
             // Hand goals are the body's: they move with it.
             if (g >= HumanIKGoal.LeftHand) this._target.addInPlace(this.bodyOffset);
+            // "legs": what planting changed of a foot goal, too, within reach of the source's knee.
+            else if (this._legs) this._keepLegShape(g, this._target, true);
             weights[0] = wp;
             weights[1] = wr;
             weights[2] = this.stretch[g] > 0 ? this.stretch[g] : 0;
@@ -385,6 +397,113 @@ export class HumanoidRigSolver {
         o.y -= (l.y + r.y) * 0.5;
         o.z -= (l.z + r.z) * 0.5;
         this._moveBody(o);
+    }
+
+    /** Forward kinematics of the limbs and their ancestors ({@link HumanoidLimbIK.fkJoints}) into {@link world} and {@link positions}. */
+    private _forwardKinematics(): void {
+        const setup = this._setup;
+        const fk = this.ik.fkJoints;
+        const parent = setup.rigParent;
+        const world = this.world;
+        const pos = this.positions;
+        const rot = this.pose.rotations;
+        const lp = this.pose.positions;
+        for (let k = 0; k < fk.length; k++) {
+            const j = fk[k];
+            const p = parent[j];
+            if (p < 0) {
+                world[j].copyFrom(rot[j]);
+                Vector3CopyToRef(lp[j], pos[j]);
+            } else {
+                QuaternionMultiplyToRef(world[p], rot[j], world[j]);
+                lp[j].multiplyToRef(setup.worldScale[p], tmpV);
+                tmpV.applyRotationQuaternionToRef(world[p], tmpV);
+                pos[p].addToRef(tmpV, pos[j]);
+            }
+        }
+    }
+
+    /**
+     * `"legs"`, at the end of {@link decode} when a foot has IK: the forward kinematics, the body
+     * seated on the clip's hips, and each foot goal kept where the leg bent as the source's
+     * reaches when it is close to it ({@link _keepLegShape}), before planting holds the goals.
+     */
+    private _prepareLegs(): void {
+        this._forwardKinematics();
+        this.bodyOffset.setAll(0);
+        this._seatBodyOnLegs();
+        this._seated = true;
+        const scale = this.positionScale[0];
+        if (!(scale > 0)) return;
+        const target = this._target;
+        const before = this._footFrom;
+        for (let g = 0; g < 2; g++) {
+            if (!(this.positionWeights[g] > 0)) continue;
+            this._footToRig(this.goalPositions[g], target);
+            Vector3CopyToRef(target, before);
+            this._keepLegShape(g, target, false);
+            // Back to the goal's units: rig-space change, unrotated from the canonical frame, over the scale.
+            target.subtractInPlace(before).applyRotationQuaternionInPlace(this._setup.c0Inverse);
+            const goal = this.goalPositions[g];
+            goal.x += target.x / scale;
+            goal.y += target.y / scale;
+            goal.z += target.z / scale;
+        }
+    }
+
+    /**
+     * `"legs"`: moves a foot's IK target up or down (rig up, so that a foot on the ground slides
+     * nowhere) towards where its distance from the hip is what the leg bent as decoded (the
+     * source's knee) reaches: the whole difference while it is small, never more than about
+     * {@link LEG_SHAPE_SLACK} of the leg (`slack * tanh(difference / slack)`), less as the leg
+     * leans from hanging down (by the square of its cosine: a level leg is not made shorter or
+     * longer by moving its foot up or down), and a held foot no deeper than
+     * {@link LEG_SHAPE_FLOOR_SLACK} of the slack into the floor. The knee keeps
+     * the source's bend where legs of other lengths, a floor a few millimetres off or a held foot
+     * would otherwise bend or straighten it by degrees (near straight, a millimetre is degrees of
+     * knee); what is left past the slack the IK closes. Smooth in the target. Needs the forward
+     * kinematics of the legs (after seating).
+     */
+    private _keepLegShape(g: number, target: Vector3, afterPlanting: boolean): void {
+        const pos = this.positions;
+        const hip = pos[this.ik.upperJoint(g)];
+        const end = pos[this.ik.endJoint(g)];
+        const up = this._up;
+        const vx = target.x - hip.x;
+        const vy = target.y - hip.y;
+        const vz = target.z - hip.z;
+        const d = Math.sqrt(vx * vx + vy * vy + vz * vz);
+        const ex = end.x - hip.x;
+        const ey = end.y - hip.y;
+        const ez = end.z - hip.z;
+        const slack = LEG_SHAPE_SLACK * this._setup.legLength;
+        if (!(d > 1e-9 && slack > 0)) return;
+        // How far down the leg hangs (cosine from straight down).
+        const down = -(vx * up.x + vy * up.y + vz * up.z) / d;
+        if (!(down > 0)) return;
+        const reach = Math.sqrt(ex * ex + ey * ey + ez * ez);
+        // The goal's distance past the reach, given back smoothly up to the slack (tanh).
+        const given = slack * Math.tanh((d - reach) / slack);
+        // Moving the foot up by s shortens the hip-foot distance by s * down (to first order); the
+        // give is weighted by down^2 (all of it hanging straight, none level, smoothly), so s = given * down.
+        let shift = given * down;
+        // After planting, a held foot is not pushed into the floor (planting lifted it onto it):
+        // down by its clearance at most ({@link footClearance}).
+        // (Read here, not passed: a number passed to a call V8 does not inline is boxed.)
+        const held = afterPlanting ? this.footGrounded[g] : 0;
+        if (held > 0) {
+            const c = this.footClearance[g];
+            const lowest = -(c > 0 ? c : 0) - LEG_SHAPE_FLOOR_SLACK * slack;
+            // max(shift, lowest) with its corner rounded by a parabola over lowest +- e (a kink
+            // would jerk); shift itself from lowest + e up (so never above 0).
+            const e = 0.5 * LEG_SHAPE_FLOOR_SLACK * slack;
+            const q = shift - lowest + e;
+            const floored = q >= 2 * e ? shift : q <= 0 ? lowest : lowest + (q * q) / (4 * e);
+            shift = floored * held + shift * (1 - held);
+        }
+        target.x += up.x * shift;
+        target.y += up.y * shift;
+        target.z += up.z * shift;
     }
 
     /** Moves the hips (in their parent's space) and the forward kinematics below them by `offset` (rig space). */
