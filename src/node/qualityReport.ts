@@ -164,7 +164,9 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
             }
         }
         // The source's own sliding, and the proportions: what the thresholds depend on.
-        const sourceFootSkate = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, measure).footSkate;
+        const sourceSelf = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, measure);
+        const sourceFootSkate = sourceSelf.footSkate;
+        const sourceContactHeight = sourceSelf.contactHeightError;
         const ratio = (a: HumanoidAvatar): number => MuscleSetup.For(a).legLength / MuscleSetup.For(a).scale;
         const settings = { proportions: measure.proportions, planting: options.animator?.footPlanting ?? true, footIK: options.animator?.footIK !== false };
         const graded = {
@@ -172,6 +174,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
             sourceLegRatio: ratio(source.avatar),
             targetLegRatio: ratio(target.avatar),
             sourceFootSkate,
+            sourceContactHeight,
             planting: settings.planting && settings.footIK,
             ours,
             animatorAvatar: theirs,
@@ -185,6 +188,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
             animatorAvatar: theirs,
             warnings,
             sourceFootSkate,
+            sourceContactHeight,
             sourceLegRatio: graded.sourceLegRatio,
             targetLegRatio: graded.targetLegRatio,
             settings,

@@ -20,7 +20,11 @@ export const MAX_POSE_ERROR_DEG = 3;
 export const MAX_CARTOON_LEG_SEGMENT_DEG = 8;
 /** Most foot skating as a share of AnimatorAvatar's on a pair of two rigs. */
 export const MAX_SKATE_SHARE = 0.2;
-/** Most distance of planted feet from the floor (leg lengths, mean over contact frames). */
+/**
+ * Most distance of planted feet from the floor (leg lengths, mean over contact frames), or the
+ * source's own distance when that is more (a crawl whose feet rest on their tops, a fall: what the
+ * clip calls down is not a foot standing on its sole, and a faithful retarget does as the source).
+ */
 export const MAX_CONTACT_HEIGHT = 0.03;
 /** Foot skating this small counts as none when a limit is 0 (a source or baseline that never slides), leg lengths per contact second. */
 export const SKATE_FLOOR = 0.001;
@@ -48,6 +52,8 @@ export interface IGradedPair {
     readonly targetLegRatio: number;
     /** Foot skating of the source's own motion on its own contacts (leg lengths per contact second). */
     readonly sourceFootSkate: number;
+    /** The source's own planted feet from its floor (its contact height error on its own skeleton, leg lengths). */
+    readonly sourceContactHeight: number;
     /** Whether our runtime held planted feet in this run. */
     readonly planting: boolean;
     readonly ours: IRetargetQuality;
@@ -107,7 +113,7 @@ export function GradeQualityPair(p: IGradedPair): IQualityMiss[] {
         if (a) check("foot skating over AnimatorAvatar's", o.footSkate, Math.max(SKATE_FLOOR, MAX_SKATE_SHARE * a.footSkate));
         check("foot skating over the source's own", o.footSkate, Math.max(SKATE_FLOOR, p.sourceFootSkate));
     }
-    check("planted feet from the floor (leg)", o.contactHeightError, MAX_CONTACT_HEIGHT);
+    check("planted feet from the floor (leg)", o.contactHeightError, Math.max(MAX_CONTACT_HEIGHT, p.sourceContactHeight));
     check("longest limb (x rest)", o.maxStretch, MAX_LIMB_STRETCH + 1e-6);
     return misses.sort((x, y) => y.excess - x.excess);
 }

@@ -19,6 +19,8 @@ export interface IQualityReportPair {
     readonly warnings: readonly string[];
     /** Foot skating of the source's own motion on its own contacts (leg lengths per contact second). */
     readonly sourceFootSkate: number;
+    /** The source's own planted feet from its floor, leg lengths (`GradeQualityPair`). */
+    readonly sourceContactHeight: number;
     /** Leg length over the centre-of-mass height of the source and the target (`GradeQualityPair`). */
     readonly sourceLegRatio: number;
     readonly targetLegRatio: number;
@@ -63,6 +65,7 @@ export function QualityReportJson(pairs: readonly IQualityReportPair[]): {
         animatorAvatar: IRetargetQualitySummary | null;
         misses: readonly IQualityMiss[];
         sourceFootSkate: number;
+        sourceContactHeight: number;
         sourceLegRatio: number;
         targetLegRatio: number;
         settings: IQualityReportPair["settings"];
@@ -82,6 +85,7 @@ export function QualityReportJson(pairs: readonly IQualityReportPair[]): {
             animatorAvatar: pick(p.animatorAvatar),
             misses: p.misses,
             sourceFootSkate: p.sourceFootSkate,
+            sourceContactHeight: p.sourceContactHeight,
             sourceLegRatio: p.sourceLegRatio,
             targetLegRatio: p.targetLegRatio,
             settings: p.settings,

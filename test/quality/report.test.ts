@@ -73,6 +73,7 @@ describe("quality report (short version, built-in samples)", () => {
             "animatorAvatar",
             "misses",
             "sourceFootSkate",
+            "sourceContactHeight",
             "sourceLegRatio",
             "targetLegRatio",
             "settings",
