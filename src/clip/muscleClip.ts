@@ -261,12 +261,75 @@ export class MuscleClip {
         return (this.frameCount - 1) / this.frameRate;
     }
 
+    /**
+     * Every curve's segments as polynomials, built on first use and shared by every sampler of the
+     * clip (see {@link ICurveSegmentTable}): 40 bytes a key.
+     * @internal
+     */
+    public get segments(): ICurveSegmentTable {
+        return (this._segments ??= BuildCurveSegmentTable(this.curves));
+    }
+
+    private _segments: ICurveSegmentTable | undefined;
+
     /** Number of keys over all curves. */
     public get keyCount(): number {
         let n = 0;
         for (const c of this.curves) n += c.frames.length;
         return n;
     }
+}
+
+/**
+ * A clip's curves laid out flat for the per-frame path: every key of every curve in one array, and
+ * per key the segment that starts there as a cubic in frames since the key,
+ * `c0 + u (c1 + u (c2 + u c3))`, the same curve as {@link EvaluateCurveSegment} (its Hermite
+ * segment expanded once, so a sample reads four numbers and does no division). A curve's last key
+ * carries the constant segment of its value. One shape of arrays for every clip, so the sampler's
+ * reads stay monomorphic; shared by every sampler of a clip.
+ * @internal
+ */
+export interface ICurveSegmentTable {
+    /** Per curve, the index of its first key in {@link keyFrames}; one more entry closes the last curve. */
+    readonly keyStart: Uint32Array;
+    /** Frame of every key, curve after curve. */
+    readonly keyFrames: Float64Array;
+    /** Four coefficients per key, in {@link keyFrames} order (value, per frame, per frame squared, per frame cubed). */
+    readonly coefficients: Float64Array;
+}
+
+/**
+ * Builds the {@link ICurveSegmentTable} of a set of curves (each at least one key).
+ * @param curves the curves, in clip order
+ * @internal
+ */
+export function BuildCurveSegmentTable(curves: readonly IMuscleCurve[]): ICurveSegmentTable {
+    const keyStart = new Uint32Array(curves.length + 1);
+    for (let c = 0; c < curves.length; c++) keyStart[c + 1] = keyStart[c] + curves[c].frames.length;
+    const total = keyStart[curves.length];
+    const keyFrames = new Float64Array(total);
+    const coefficients = new Float64Array(total * 4);
+    for (let c = 0; c < curves.length; c++) {
+        const { frames, values } = curves[c];
+        const s = keyStart[c];
+        const last = frames.length - 1;
+        for (let k = 0; k <= last; k++) {
+            keyFrames[s + k] = frames[k];
+            const o = (s + k) * 4;
+            const v0 = values[k];
+            coefficients[o] = v0;
+            if (k === last) continue;
+            // The Hermite segment of EvaluateCurveSegment in t = u / h, expanded in u.
+            const h = frames[k + 1] - frames[k];
+            const v1 = values[k + 1];
+            const m0 = keySlope(frames, values, k) * h;
+            const m1 = keySlope(frames, values, k + 1) * h;
+            coefficients[o + 1] = m0 / h;
+            coefficients[o + 2] = (3 * (v1 - v0) - 2 * m0 - m1) / (h * h);
+            coefficients[o + 3] = (2 * (v0 - v1) + m0 + m1) / (h * h * h);
+        }
+    }
+    return { keyStart, keyFrames, coefficients };
 }
 
 /** Largest number of keys a cursor steps over before it searches instead. */
@@ -287,6 +350,9 @@ export class MuscleClipSampler {
      */
     public readonly frameSlot = new Float64Array(1);
     private readonly _cursor: Uint32Array;
+    private readonly _keyStart: Uint32Array;
+    private readonly _keyFrames: Float64Array;
+    private readonly _coefficients: Float64Array;
     private readonly _tmp = new Float64Array(4);
     /** The frame position `_evalInto` reads. */
     private readonly _at = new Float64Array(1);
@@ -295,6 +361,10 @@ export class MuscleClipSampler {
     constructor(clip: MuscleClip) {
         this.clip = clip;
         this._cursor = new Uint32Array(clip.curves.length);
+        const table = clip.segments;
+        this._keyStart = table.keyStart;
+        this._keyFrames = table.keyFrames;
+        this._coefficients = table.coefficients;
     }
 
     /**
@@ -431,48 +501,36 @@ export class MuscleClipSampler {
     }
 
     /**
-     * Writes one curve's value at the frame position `_at[0]` into `out[index]`. The frame comes
-     * from an array and the value goes straight into one, and the segment is evaluated here (the
-     * arithmetic of {@link EvaluateCurveSegment}): no number is passed to or returned from a call,
-     * so nothing is boxed (no allocation per sample).
+     * Writes one curve's value at the frame position `_at[0]` into `out[index]`: the curve's
+     * polynomial segment from the clip's {@link ICurveSegmentTable} (the same curve as
+     * {@link EvaluateCurveSegment}, its test oracle). The frame comes from an array and the value
+     * goes straight into one: no number is passed to or returned from a call, so nothing is boxed
+     * (no allocation per sample).
      */
     private _evalInto(curve: number, out: Float32Array | Float64Array, index: number): void {
-        const { frames, values } = this.clip.curves[curve];
-        const n = frames.length;
-        if (n === 1) {
-            out[index] = values[0];
-            return;
-        }
+        const keyFrames = this._keyFrames;
+        const s = this._keyStart[curve];
+        const n = this._keyStart[curve + 1] - s;
         const frame = this._at[0];
         let k = this._cursor[curve];
-        if (k > n - 2 || frames[k] > frame || (k + CURSOR_WALK < n && frames[k + CURSOR_WALK] <= frame)) {
+        if (k >= n || keyFrames[s + k] > frame || (k + CURSOR_WALK < n && keyFrames[s + k + CURSOR_WALK] <= frame)) {
             // Binary search: the last key at or before the frame.
             let lo = 0;
-            let hi = n - 1;
+            let hi = n;
             while (hi - lo > 1) {
                 const mid = (lo + hi) >> 1;
-                if (frames[mid] <= frame) lo = mid;
+                if (keyFrames[s + mid] <= frame) lo = mid;
                 else hi = mid;
             }
             k = lo;
         } else {
-            while (k < n - 2 && frames[k + 1] <= frame) k++;
+            while (k + 1 < n && keyFrames[s + k + 1] <= frame) k++;
         }
         this._cursor[curve] = k;
-        // EvaluateCurveSegment(frames, values, k, frame), keySlope written out.
-        const f0 = frames[k];
-        const h = frames[k + 1] - f0;
-        let t = (frame - f0) / h;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        const t2 = t * t;
-        const t3 = t2 * t;
-        const last = n - 1;
-        const a0 = k > 0 ? k - 1 : 0;
-        const b0 = k < last ? k + 1 : last;
-        const m0 = ((values[b0] - values[a0]) / (frames[b0] - frames[a0])) * h;
-        const b1 = k + 1 < last ? k + 2 : last;
-        const m1 = ((values[b1] - values[k]) / (frames[b1] - frames[k])) * h;
-        out[index] = (2 * t3 - 3 * t2 + 1) * values[k] + (t3 - 2 * t2 + t) * m0 + (3 * t2 - 2 * t3) * values[k + 1] + (t3 - t2) * m1;
+        const c = this._coefficients;
+        const o = (s + k) * 4;
+        const u = frame - keyFrames[s + k];
+        out[index] = c[o] + u * (c[o + 1] + u * (c[o + 2] + u * c[o + 3]));
     }
 
     private _vec(c: number, out: Vector3): void {
