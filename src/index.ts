@@ -124,10 +124,12 @@ export {
     CURVE_HIPS,
     MUSCLE_CLIP_CURVE_COUNT_V1,
     type IMuscleCurve,
+    type CurveInterpolation,
     type IClipProportions,
     type IMuscleClipInit,
 } from "./clip/muscleClip.js";
 export { GetCurveValueStep, ReduceCurve, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
+export { SplineSlopesToRef } from "./clip/spline.js";
 export {
     ConvertRigPosesToMuscleClip,
     GetCurveTolerance,

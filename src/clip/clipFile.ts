@@ -16,12 +16,18 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * The file version this library writes (both formats). Version 2 added the source's proportions
  * (`proportions`, binary flag bit 2) and the hips curves (`hips.position.x|y|z`, `hips.turn.x|y|z`); version 1 files, which
  * have neither, are still read (their hips curves read as 0, and they play as `"com"` clips).
+ * Version 3 added the source's thigh share (`proportions.thighShare`, binary flag bit 3) and the
+ * curves' interpolation (`interpolation`, `"spline"` unless binary flag bit 4 says
+ * `"catmull-rom"`); version 2 files play without the share (feet where the source's went, see
+ * `IClipProportions.thighShare`) and, as version 1 files, with Catmull-Rom curves.
  */
-export const MUSCLE_CLIP_VERSION = 2;
+export const MUSCLE_CLIP_VERSION = 3;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
 const PROPORTION_RANGE = { legLength: [0.05, 5], ankleHeight: [0, 1], hipWidth: [0, 2] } as const;
+/** The thigh share a file may give (upper leg over the whole leg): no humanoid leg is outside it. */
+const THIGH_SHARE_RANGE = [0.05, 0.95] as const;
 /** First four bytes of a binary muscle clip ("BHMC"). */
 export const MUSCLE_CLIP_MAGIC = "BHMC";
 /** Longest name, source or warning a file may hold, in bytes. */
@@ -56,6 +62,9 @@ function validate(source: string, clip: MuscleClip): MuscleClip {
             const v = clip.proportions[k as keyof typeof PROPORTION_RANGE];
             if (!(v >= lo && v <= hi)) throw bad(source, `proportions.${k} must be a number from ${lo} to ${hi} (source scales), found ${v}`);
         }
+        const share = clip.proportions.thighShare;
+        if (share !== undefined && !(share >= THIGH_SHARE_RANGE[0] && share <= THIGH_SHARE_RANGE[1]))
+            throw bad(source, `proportions.thighShare must be a number from ${THIGH_SHARE_RANGE[0]} to ${THIGH_SHARE_RANGE[1]}, found ${share}`);
         const d = clip.proportions.footDirection;
         const len = Math.hypot(d[0], d[1], d[2]);
         if (!(Math.abs(len - 1) < 1e-3)) throw bad(source, `proportions.footDirection must be a unit vector [x, y, z], found [${d.join(", ")}]`);
@@ -122,6 +131,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
         loop: clip.loop,
         toleranceDeg: clip.toleranceDeg,
         ...(clip.groundHeight !== 0 ? { groundHeight: clip.groundHeight } : {}),
+        interpolation: clip.interpolation,
         ...(clip.proportions
             ? {
                   proportions: {
@@ -129,6 +139,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
                       ankleHeight: clip.proportions.ankleHeight,
                       hipWidth: clip.proportions.hipWidth,
                       footDirection: [...clip.proportions.footDirection],
+                      ...(clip.proportions.thighShare !== undefined ? { thighShare: clip.proportions.thighShare } : {}),
                   },
               }
             : {}),
@@ -148,7 +159,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
 
 const JSON_KEYS = ["format", "version", "name", "source", "frameRate", "frameCount", "loop", "toleranceDeg", "warnings", "contacts", "curves"];
 /** Keys a JSON clip may leave out (`proportions` since version 2). */
-const OPTIONAL_JSON_KEYS = ["groundHeight", "proportions"];
+const OPTIONAL_JSON_KEYS = ["groundHeight", "proportions", "interpolation"];
 
 /**
  * Reads a JSON muscle clip. Nothing in the file is trusted: unknown or missing keys, another
@@ -173,6 +184,9 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
             `unknown muscle clip version ${JSON.stringify(o.version)} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`,
         );
     if (o.version === 1 && "proportions" in o) throw bad(source, "proportions is a version 2 key, the file says version 1");
+    if ((o.version as number) < 3 && "interpolation" in o) throw bad(source, `interpolation is a version 3 key, the file says version ${o.version}`);
+    if ("interpolation" in o && o.interpolation !== "spline" && o.interpolation !== "catmull-rom")
+        throw bad(source, `interpolation must be "spline" or "catmull-rom", found ${JSON.stringify(o.interpolation)}`);
     for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k) && !OPTIONAL_JSON_KEYS.includes(k)) throw bad(source, `unknown key '${k}'`);
     for (const k of JSON_KEYS) if (!(k in o)) throw bad(source, `missing key '${k}'`);
     const str = (k: string): string => {
@@ -252,7 +266,8 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
             toleranceDeg: num("toleranceDeg"),
             warnings: o.warnings as string[],
             groundHeight: o.groundHeight === undefined ? 0 : num("groundHeight"),
-            proportions: o.proportions === undefined ? null : jsonProportions(source, o.proportions),
+            proportions: o.proportions === undefined ? null : jsonProportions(source, o.proportions, o.version as number),
+            interpolation: (o.version as number) < 3 ? "catmull-rom" : o.interpolation === "catmull-rom" ? "catmull-rom" : "spline",
         }),
     );
 }
@@ -262,12 +277,19 @@ function absentCurve(): IMuscleCurve {
     return { frames: new Uint32Array(1), values: new Float32Array(1) };
 }
 
-/** The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth, footDirection}` (their ranges are checked with the clip). */
-function jsonProportions(source: string, v: unknown): IClipProportions {
+/**
+ * The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth,
+ * footDirection}`, and `thighShare` from version 3 on (their ranges are checked with the clip).
+ */
+function jsonProportions(source: string, v: unknown, version: number): IClipProportions {
     if (typeof v !== "object" || v === null || Array.isArray(v))
         throw bad(source, "proportions must be an object {legLength, ankleHeight, hipWidth, footDirection}");
     const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!(k in PROPORTION_RANGE) && k !== "footDirection") throw bad(source, `proportions: unknown key '${k}'`);
+    for (const k of Object.keys(o)) {
+        if (k === "thighShare" && version < 3) throw bad(source, `proportions.thighShare is a version 3 key, the file says version ${version}`);
+        if (!(k in PROPORTION_RANGE) && k !== "footDirection" && k !== "thighShare") throw bad(source, `proportions: unknown key '${k}'`);
+    }
+    if ("thighShare" in o && typeof o.thighShare !== "number") throw bad(source, "proportions.thighShare must be a number");
     for (const k of Object.keys(PROPORTION_RANGE)) if (typeof o[k] !== "number") throw bad(source, `proportions.${k} must be a number`);
     const d = o.footDirection;
     if (!Array.isArray(d) || d.length !== 3 || !d.every((x) => typeof x === "number")) throw bad(source, "proportions.footDirection must be [x, y, z]");
@@ -276,6 +298,7 @@ function jsonProportions(source: string, v: unknown): IClipProportions {
         ankleHeight: o.ankleHeight as number,
         hipWidth: o.hipWidth as number,
         footDirection: [d[0], d[1], d[2]],
+        ...(typeof o.thighShare === "number" ? { thighShare: o.thighShare } : {}),
     };
 }
 
@@ -384,8 +407,10 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
 
 /**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
- * loop, bit 1 ground height present, bit 2 proportions present), f64 frame rate, u32 frame count,
- * f64 tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y, z], name, source and warnings (LEB128 length +
+ * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
+ * Catmull-Rom curves, else splines; version 1 and 2 files are Catmull-Rom), f64 frame
+ * rate, u32 frame count, f64 tolerance, [f64 ground height], [f64 leg length, ankle height, hip
+ * width, foot direction x, y, z, [thigh share]], name, source and warnings (LEB128 length +
  * UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key count, the key
  * frames as differences (LEB128) and the values: a u8 encoding, 0 for a float32 a key, 1 for a
  * float32 step and then each key's whole multiple of the step less the previous key's, zigzag
@@ -397,7 +422,14 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     const w = new Writer();
     for (let i = 0; i < 4; i++) w.u8(MUSCLE_CLIP_MAGIC.charCodeAt(i));
     w.u16(MUSCLE_CLIP_VERSION);
-    w.u16((clip.loop ? 1 : 0) | (clip.groundHeight !== 0 ? 2 : 0) | (clip.proportions ? 4 : 0));
+    const thighShare = clip.proportions?.thighShare;
+    w.u16(
+        (clip.loop ? 1 : 0) |
+            (clip.groundHeight !== 0 ? 2 : 0) |
+            (clip.proportions ? 4 : 0) |
+            (thighShare !== undefined ? 8 : 0) |
+            (clip.interpolation === "catmull-rom" ? 16 : 0),
+    );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
     w.f64(clip.toleranceDeg);
@@ -407,6 +439,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
         w.f64(clip.proportions.ankleHeight);
         w.f64(clip.proportions.hipWidth);
         for (const x of clip.proportions.footDirection) w.f64(x);
+        if (thighShare !== undefined) w.f64(thighShare);
     }
     w.string(clip.name);
     w.string(clip.source);
@@ -521,7 +554,8 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     if (version < MUSCLE_CLIP_OLDEST_VERSION || version > MUSCLE_CLIP_VERSION)
         throw bad(source, `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`);
     const flags = r.u16("the flags");
-    if (flags & ~(version >= 2 ? 7 : 3)) throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
+    if (flags & ~(version >= 3 ? 31 : version >= 2 ? 7 : 3)) throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
+    if (flags & 8 && !(flags & 4)) throw bad(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) throw bad(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
@@ -534,6 +568,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
                   ankleHeight: r.f64("the ankle height"),
                   hipWidth: r.f64("the hip width"),
                   footDirection: [r.f64("the foot direction"), r.f64("the foot direction"), r.f64("the foot direction")],
+                  ...(flags & 8 ? { thighShare: r.f64("the thigh share") } : {}),
               }
             : null;
     const name = r.string("the name");
@@ -604,6 +639,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
             warnings,
             groundHeight,
             proportions,
+            interpolation: version < 3 || flags & 16 ? "catmull-rom" : "spline",
         }),
     );
 }

@@ -185,7 +185,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     }
     const curves: IMuscleCurve[] = samples.map((s, c) => {
         const tolerance = GetCurveTolerance(setup, c, toleranceDeg);
-        return ReduceCurve(s, tolerance, GetCurveValueStep(tolerance));
+        return ReduceCurve(s, tolerance, GetCurveValueStep(tolerance), "spline");
     });
     const loop = options.loop ?? loops(setup, samples, frameCount);
     const ground = footContacts(feet, frameCount, rate);
@@ -198,11 +198,13 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         curves,
         contacts: ground.contacts,
         groundHeight: ground.groundHeight,
+        interpolation: "spline",
         proportions: {
             legLength: setup.legLength / setup.scale,
             ankleHeight: setup.ankleHeight / setup.scale,
             hipWidth: setup.hipWidth / setup.scale,
             footDirection: [setup.twistAxis[B.LeftFoot].x, setup.twistAxis[B.LeftFoot].y, setup.twistAxis[B.LeftFoot].z],
+            thighShare: setup.thighShare,
         },
         toleranceDeg,
         warnings: [...source.warnings, ...watch.warnings()],

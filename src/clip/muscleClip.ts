@@ -1,6 +1,7 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HUMAN_IK_GOAL_COUNT, type HumanPose } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, MuscleNames } from "../muscle/muscles.js";
+import { SplineSlopesToRef } from "./spline.js";
 
 /** First curve of the body position (x, y, z): canonical frame, avatar scales. */
 export const CURVE_BODY_POSITION = ALL_MUSCLE_COUNT;
@@ -66,11 +67,22 @@ export const MuscleCurveKinds: readonly MuscleCurveKind[] = MuscleCurveNames.map
 });
 
 /**
- * One curve: keys on the clip's frame grid, interpolated by cubic Hermite segments whose slope at
- * each key is the centred difference of its neighbours (one-sided at the ends): Catmull-Rom on an
- * uneven grid, see {@link EvaluateCurveSegment}. Velocity is continuous across keys, so a reduced
- * curve plays as smoothly as the motion it came from. A curve with one key is constant; two keys
- * make a straight line.
+ * How a clip's curves pass between their keys: cubic Hermite segments, with at each key the
+ * slope of
+ * - `"spline"` (clips this library makes, file version 3): the natural cubic spline through the
+ *   keys (`SplineSlopesToRef`): velocity and acceleration continuous across keys, so a reduced
+ *   curve adds no jerk where its keys are;
+ * - `"catmull-rom"` (files of version 1 and 2): the centred difference of its neighbours
+ *   (one-sided at the ends, {@link EvaluateCurveSegment}): velocity continuous, the acceleration
+ *   jumps at keys (at the reduction's tolerance, a jerk spike at each key).
+ *
+ * Either way a curve with one key is constant and two keys make a straight line.
+ */
+export type CurveInterpolation = "spline" | "catmull-rom";
+
+/**
+ * One curve: keys on the clip's frame grid, interpolated as the clip's
+ * {@link CurveInterpolation} says.
  */
 export interface IMuscleCurve {
     /** Frame index of every key, strictly increasing, the first 0 and the last `frameCount - 1` (or a single key at 0). */
@@ -144,14 +156,21 @@ export interface IClipProportions {
      * source rolls about the character's).
      */
     readonly footDirection: readonly [number, number, number];
+    /**
+     * The source's upper leg over its whole leg (upper plus lower, T-pose, mean of both), 0 to 1;
+     * absent in files before version 3. With it the runtime places a foot where the character's
+     * own leg, bent as the source's, puts it (the knee then keeps the source's bend however the
+     * thigh and shin share the leg); without it the foot goes where the source's foot went.
+     */
+    readonly thighShare?: number;
 }
 
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 6;
+export const CLIP_PROPORTION_COUNT = 7;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
- * [2] hip width, [3..5] foot direction (see {@link IClipProportions}); all NaN
+ * [2] hip width, [3..5] foot direction, [6] thigh share (NaN when absent; see {@link IClipProportions}); all NaN
  * when `proportions` is null. Allocation-free. Returns `out`.
  */
 export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
@@ -165,6 +184,7 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     out[3] = proportions.footDirection[0];
     out[4] = proportions.footDirection[1];
     out[5] = proportions.footDirection[2];
+    out[6] = proportions.thighShare ?? NaN;
     return out;
 }
 
@@ -192,6 +212,8 @@ export interface IMuscleClipInit {
     groundHeight?: number;
     /** The source's proportions (see {@link MuscleClip.proportions}). Default null (not known). */
     proportions?: IClipProportions | null;
+    /** How the curves pass between keys (see {@link CurveInterpolation}). Default `"spline"`. */
+    interpolation?: CurveInterpolation;
 }
 
 /**
@@ -240,6 +262,9 @@ export class MuscleClip {
      */
     public readonly proportionValues: Float64Array;
 
+    /** How the curves pass between their keys (see {@link CurveInterpolation}). */
+    public readonly interpolation: CurveInterpolation;
+
     /** Builds a clip from its parts; they are not copied. Use the converters or the file readers rather than this. */
     constructor(init: IMuscleClipInit) {
         this.name = init.name;
@@ -253,6 +278,7 @@ export class MuscleClip {
         this.warnings = init.warnings;
         this.groundHeight = init.groundHeight ?? 0;
         this.proportions = init.proportions ?? null;
+        this.interpolation = init.interpolation ?? "spline";
         this.proportionValues = ClipProportionsToArray(this.proportions, new Float64Array(CLIP_PROPORTION_COUNT));
     }
 
@@ -267,7 +293,7 @@ export class MuscleClip {
      * @internal
      */
     public get segments(): ICurveSegmentTable {
-        return (this._segments ??= BuildCurveSegmentTable(this.curves));
+        return (this._segments ??= BuildCurveSegmentTable(this.curves, this.interpolation));
     }
 
     private _segments: ICurveSegmentTable | undefined;
@@ -283,8 +309,8 @@ export class MuscleClip {
 /**
  * A clip's curves laid out flat for the per-frame path: every key of every curve in one array, and
  * per key the segment that starts there as a cubic in frames since the key,
- * `c0 + u (c1 + u (c2 + u c3))`, the same curve as {@link EvaluateCurveSegment} (its Hermite
- * segment expanded once, so a sample reads four numbers and does no division). A curve's last key
+ * `c0 + u (c1 + u (c2 + u c3))`: the clip's Hermite segment (the slopes of its
+ * {@link CurveInterpolation}; {@link EvaluateCurveSegment} for Catmull-Rom) expanded once, so a sample reads four numbers and does no division). A curve's last key
  * carries the constant segment of its value. One shape of arrays for every clip, so the sampler's
  * reads stay monomorphic; shared by every sampler of a clip.
  * @internal
@@ -301,9 +327,10 @@ export interface ICurveSegmentTable {
 /**
  * Builds the {@link ICurveSegmentTable} of a set of curves (each at least one key).
  * @param curves the curves, in clip order
+ * @param interpolation how they pass between keys
  * @internal
  */
-export function BuildCurveSegmentTable(curves: readonly IMuscleCurve[]): ICurveSegmentTable {
+export function BuildCurveSegmentTable(curves: readonly IMuscleCurve[], interpolation: CurveInterpolation): ICurveSegmentTable {
     const keyStart = new Uint32Array(curves.length + 1);
     for (let c = 0; c < curves.length; c++) keyStart[c + 1] = keyStart[c] + curves[c].frames.length;
     const total = keyStart[curves.length];
@@ -313,6 +340,7 @@ export function BuildCurveSegmentTable(curves: readonly IMuscleCurve[]): ICurveS
         const { frames, values } = curves[c];
         const s = keyStart[c];
         const last = frames.length - 1;
+        const slopes = interpolation === "spline" ? SplineSlopesToRef(frames, values, new Float64Array(frames.length)) : null;
         for (let k = 0; k <= last; k++) {
             keyFrames[s + k] = frames[k];
             const o = (s + k) * 4;
@@ -322,8 +350,8 @@ export function BuildCurveSegmentTable(curves: readonly IMuscleCurve[]): ICurveS
             // The Hermite segment of EvaluateCurveSegment in t = u / h, expanded in u.
             const h = frames[k + 1] - frames[k];
             const v1 = values[k + 1];
-            const m0 = keySlope(frames, values, k) * h;
-            const m1 = keySlope(frames, values, k + 1) * h;
+            const m0 = (slopes ? slopes[k] : keySlope(frames, values, k)) * h;
+            const m1 = (slopes ? slopes[k + 1] : keySlope(frames, values, k + 1)) * h;
             coefficients[o + 1] = m0 / h;
             coefficients[o + 2] = (3 * (v1 - v0) - 2 * m0 - m1) / (h * h);
             coefficients[o + 3] = (2 * (v0 - v1) + m0 + m1) / (h * h * h);
@@ -502,8 +530,8 @@ export class MuscleClipSampler {
 
     /**
      * Writes one curve's value at the frame position `_at[0]` into `out[index]`: the curve's
-     * polynomial segment from the clip's {@link ICurveSegmentTable} (the same curve as
-     * {@link EvaluateCurveSegment}, its test oracle). The frame comes from an array and the value
+     * polynomial segment from the clip's {@link ICurveSegmentTable} (its
+     * {@link CurveInterpolation}, tested against slow references). The frame comes from an array and the value
      * goes straight into one: no number is passed to or returned from a call, so nothing is boxed
      * (no allocation per sample).
      */

@@ -1,4 +1,5 @@
-import type { IMuscleCurve } from "./muscleClip.js";
+import type { CurveInterpolation, IMuscleCurve } from "./muscleClip.js";
+import { SplineSlopesToRef } from "./spline.js";
 
 /** Relative precision of a float32 (2^-23): key values are stored as float32 and may move this much. */
 const FLOAT32_EPSILON = 1.1920928955078125e-7;
@@ -23,14 +24,16 @@ export function SnapToStep(v: number, step: number): number {
 
 /**
  * Keyframe reduction of one curve sampled on a frame grid, with an error bound: the curve the
- * returned keys make (cubic Hermite, see `IMuscleCurve`) is within `tolerance` of every sample.
+ * returned keys make (cubic Hermite with the slopes of `interpolation`, see `CurveInterpolation`)
+ * is within `tolerance` of every sample.
  *
  * First a linear pass, O(n) ("swing door" / fan), chooses the key frames: from the last key, keep
  * the range of slopes that pass within `tolerance` of every sample so far; when the next sample
  * closes that range, put a key on the previous frame. Keys take the samples' values. Then the smooth
  * curve through the keys is checked on every sample, and the worst sample of each segment that
- * misses becomes a key, until none misses (the first round is O(n), later ones only look near new
- * keys). A curve that stays within `tolerance` of one value becomes a single key.
+ * misses becomes a key, until none misses (each round O(n); Catmull-Rom rounds after the first only
+ * look near new keys, whereas a spline key moves every segment a little, so spline rounds check them
+ * all). A curve that stays within `tolerance` of one value becomes a single key.
  *
  * With a `step`, key values are whole multiples of it ({@link SnapToStep}), which the binary file
  * stores as small integer differences; the check runs on the snapped values, so the bound holds
@@ -38,8 +41,9 @@ export function SnapToStep(v: number, step: number): number {
  * @param samples the value at every frame (at least one)
  * @param tolerance largest allowed error, in the curve's unit (>= 0; 0 keeps every change of slope)
  * @param step grid of the key values, in the curve's unit (default 0: none; at most a quarter of `tolerance`)
+ * @param interpolation how the curve passes between keys (default `"spline"`, what clips are made with)
  */
-export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step = 0): IMuscleCurve {
+export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step = 0, interpolation: CurveInterpolation = "spline"): IMuscleCurve {
     const n = samples.length;
     let lo = Infinity;
     let hi = -Infinity;
@@ -90,22 +94,24 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
     // round only segments near a new key are checked again.
     let keyFrames = Uint32Array.from(frames);
     let check: Uint8Array | null = null;
+    const spline = interpolation === "spline";
     for (;;) {
         const keyValues = new Float32Array(keyFrames.length);
         for (let k = 0; k < keyFrames.length; k++) keyValues[k] = SnapToStep(samples[keyFrames[k]], step);
+        const slopes = spline ? SplineSlopesToRef(keyFrames, keyValues, new Float64Array(keyFrames.length)) : null;
         const add: number[] = [];
         const last = keyFrames.length - 1;
         for (let k = 0; k < last; k++) {
             if (check && !check[k]) continue;
-            // The segment as EvaluateCurveSegment computes it (same operations, so the same
-            // numbers), with its slopes worked out once rather than per sample.
+            // The segment as the sampler's table has it (EvaluateCurveSegment's operations for
+            // Catmull-Rom), with its slopes worked out once rather than per sample.
             const f0 = keyFrames[k];
             const f1 = keyFrames[k + 1];
             const h = f1 - f0;
             const a0 = k > 0 ? k - 1 : 0;
             const b1 = k + 2 <= last ? k + 2 : last;
-            const m0 = ((keyValues[k + 1] - keyValues[a0]) / (keyFrames[k + 1] - keyFrames[a0])) * h;
-            const m1 = ((keyValues[b1] - keyValues[k]) / (keyFrames[b1] - keyFrames[k])) * h;
+            const m0 = (slopes ? slopes[k] : (keyValues[k + 1] - keyValues[a0]) / (keyFrames[k + 1] - keyFrames[a0])) * h;
+            const m1 = (slopes ? slopes[k + 1] : (keyValues[b1] - keyValues[k]) / (keyFrames[b1] - keyFrames[k])) * h;
             const v0 = keyValues[k];
             const v1 = keyValues[k + 1];
             let worst = tol;
@@ -136,6 +142,6 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
             }
         }
         keyFrames = merged;
-        check = next;
+        check = spline ? null : next;
     }
 }

@@ -132,6 +132,11 @@ export class HumanoidLimbIK {
         return this._limbs[goal].upper;
     }
 
+    /** The joint of a limb's lower bone, knee or elbow (rig index). */
+    public middleJoint(goal: HumanIKGoal): number {
+        return this._limbs[goal].lower;
+    }
+
     /** The joint of a limb's end, foot or hand (rig index). */
     public endJoint(goal: HumanIKGoal): number {
         return this._limbs[goal].end;

@@ -172,6 +172,8 @@ export class MuscleSetup {
     public readonly groundOrigin: Vector3;
     /** Leg length in the T-pose: upper plus lower leg, mean of both legs (metres). */
     public readonly legLength: number;
+    /** The upper leg's share of the leg in the T-pose: upper leg over upper plus lower leg, mean of both legs (0 to 1). */
+    public readonly thighShare: number;
     /** T-pose height of the ankles (the foot joints) above the ground, mean of both (metres). */
     public readonly ankleHeight: number;
     /** T-pose distance between the two upper-leg joints (metres): where the legs hang from. */
@@ -467,6 +469,9 @@ export class MuscleSetup {
             Vector3.Distance(ref.positions[this.joint[u]], ref.positions[this.joint[l]]) +
             Vector3.Distance(ref.positions[this.joint[l]], ref.positions[this.joint[e]]);
         this.legLength = (leg(B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot) + leg(B.RightUpperLeg, B.RightLowerLeg, B.RightFoot)) / 2;
+        const upperShare = (u: HumanBone, l: HumanBone, e: HumanBone): number =>
+            Vector3.Distance(ref.positions[this.joint[u]], ref.positions[this.joint[l]]) / leg(u, l, e);
+        this.thighShare = (upperShare(B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot) + upperShare(B.RightUpperLeg, B.RightLowerLeg, B.RightFoot)) / 2;
         this.ankleHeight = (Vector3.Dot(ref.positions[this.joint[B.LeftFoot]], f.up) + Vector3.Dot(ref.positions[this.joint[B.RightFoot]], f.up)) / 2 - ground;
         this.hipWidth = Vector3.Distance(ref.positions[this.joint[B.LeftUpperLeg]], ref.positions[this.joint[B.RightUpperLeg]]);
         this.work = {

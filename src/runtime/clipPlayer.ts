@@ -308,6 +308,7 @@ export class HumanoidClipPlayer {
         props[0] *= inv;
         props[1] *= inv;
         props[2] *= inv;
+        props[6] *= inv;
         // The foot direction, a blend of unit vectors, back to unit length.
         const x = props[3];
         const y = props[4];

@@ -141,6 +141,10 @@ export class HumanoidRigSolver {
     private readonly _setup: MuscleSetup;
     private readonly _target = new Vector3();
     private readonly _footFrom = new Vector3();
+    /** Per foot, where this leg bent as decoded puts the foot less where the source's share would ({@link _fitLegShare}). */
+    private readonly _shareFit: Vector3[] = [new Vector3(), new Vector3()];
+    /** Per foot, how much its goal holds by its height ({@link _groundWeights}). */
+    private readonly _ground = new Float64Array(2);
     private readonly _hipsWorld = new Quaternion();
     /** The body's heading of the last decode: its turn about up (canonical). */
     private readonly _heading = new Quaternion();
@@ -437,10 +441,39 @@ export class HumanoidRigSolver {
         if (!(scale > 0)) return;
         const target = this._target;
         const before = this._footFrom;
+        const up = this._up;
+        if (this._fitLegShare()) {
+            // The body up or down by what the feet on the ground need of it (their mean, the
+            // nearer the ground the more), so that the legs reach the floor with the source's bends.
+            this._groundWeights();
+            const w = this._ground;
+            let shift = 0;
+            let total = 0;
+            for (let g = 0; g < 2; g++) {
+                if (!(this.positionWeights[g] > 0 && w[g] > 0)) continue;
+                const c = this._shareFit[g];
+                shift -= w[g] * (c.x * up.x + c.y * up.y + c.z * up.z);
+                total += w[g];
+            }
+            if (total > 0) {
+                shift /= total > 1 ? total : 1;
+                before.x = up.x * shift;
+                before.y = up.y * shift;
+                before.z = up.z * shift;
+                this.bodyOffset.addInPlace(before);
+                this._moveBody(before);
+            }
+        }
         for (let g = 0; g < 2; g++) {
             if (!(this.positionWeights[g] > 0)) continue;
             this._footToRig(this.goalPositions[g], target);
             Vector3CopyToRef(target, before);
+            // Across: the foot where this leg bent as decoded puts it (up and down stays the source's).
+            const c = this._shareFit[g];
+            const along = c.x * up.x + c.y * up.y + c.z * up.z;
+            target.x += c.x - along * up.x;
+            target.y += c.y - along * up.y;
+            target.z += c.z - along * up.z;
             this._keepLegShape(g, target, false);
             // Back to the goal's units: rig-space change, unrotated from the canonical frame, over the scale.
             target.subtractInPlace(before).applyRotationQuaternionInPlace(this._setup.c0Inverse);
@@ -449,6 +482,61 @@ export class HumanoidRigSolver {
             goal.y += target.y / scale;
             goal.z += target.z / scale;
         }
+    }
+
+    /**
+     * `"legs"`: per foot, how much its goal holds by its height above the source's ankle height
+     * (1 within {@link FOOT_IK_GROUND}, 0 from {@link FOOT_IK_AIR}, a smootherstep between), into
+     * {@link _ground}.
+     */
+    private _groundWeights(): void {
+        for (let g = 0; g < 2; g++) {
+            const height = this.goalPositions[g].y - this.positionScale[1];
+            const x = height <= FOOT_IK_GROUND ? 0 : height >= FOOT_IK_AIR ? 1 : (height - FOOT_IK_GROUND) / (FOOT_IK_AIR - FOOT_IK_GROUND);
+            this._ground[g] = 1 - x * x * x * (x * (6 * x - 15) + 10);
+        }
+    }
+
+    /**
+     * `"legs"`, with the source's thigh share known: per foot, what the thigh and shin sharing the
+     * leg otherwise than the source's do to where the foot is, into {@link _shareFit} (rig space,
+     * metres). The leg as decoded with the source's share, `hip + s L u + (1 - s) L v` (u, v the
+     * thigh's and shin's directions, L this leg's length), puts the foot where the source's goal
+     * is, scaled; this leg puts it at `hip + a u + b v`: the difference is `(a - s L) (u - v)`.
+     * Across, the foot goal moves by it; up and down, the body does (their mean over the feet on
+     * the ground), so that the IK keeps the source's knee, its direction and bend, however short or
+     * long the thigh is. Zero for a leg shared as the source's (the goal is then more exact than the
+     * bones: its curves are finer). Returns whether the share is known. Needs the forward
+     * kinematics of the legs (after seating).
+     */
+    private _fitLegShare(): boolean {
+        const share = this.sourceProportions[6];
+        const known = share > 0 && share < 1;
+        const pos = this.positions;
+        for (let g = 0; g < 2; g++) {
+            const c = this._shareFit[g];
+            c.x = 0;
+            c.y = 0;
+            c.z = 0;
+            if (!known) continue;
+            const hip = pos[this.ik.upperJoint(g)];
+            const knee = pos[this.ik.middleJoint(g)];
+            const end = pos[this.ik.endJoint(g)];
+            const ux = knee.x - hip.x;
+            const uy = knee.y - hip.y;
+            const uz = knee.z - hip.z;
+            const vx = end.x - knee.x;
+            const vy = end.y - knee.y;
+            const vz = end.z - knee.z;
+            const a = Math.sqrt(ux * ux + uy * uy + uz * uz);
+            const b = Math.sqrt(vx * vx + vy * vy + vz * vz);
+            if (!(a > 1e-9 && b > 1e-9)) continue;
+            const k = a - share * (a + b);
+            c.x = k * (ux / a - vx / b);
+            c.y = k * (uy / a - vy / b);
+            c.z = k * (uz / a - vz / b);
+        }
+        return known;
     }
 
     /**

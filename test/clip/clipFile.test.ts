@@ -25,6 +25,7 @@ import {
 } from "../../src/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import { errorOf } from "../helpers/errors.js";
+import { DenseSplineSlopes, HermiteValueAt } from "../helpers/splineOracle.js";
 
 const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[1]));
 const source = new SampleWalkSource(avatar, 2.2, 30);
@@ -58,27 +59,10 @@ describe("muscle clips from the built-in sample walk", () => {
     });
 
     it("samples the same as a slow, obvious evaluation, forwards, backwards and at random", () => {
-        const slow = (c: number, frame: number): number => {
-            const { frames, values } = clip.curves[c];
-            if (frames.length === 1) return values[0];
-            const slope = (i: number): number => {
-                const a = Math.max(0, i - 1);
-                const b = Math.min(frames.length - 1, i + 1);
-                return (values[b] - values[a]) / (frames[b] - frames[a]);
-            };
-            for (let k = 0; k < frames.length - 1; k++) {
-                if (frame <= frames[k + 1]) {
-                    // Cubic Hermite with Catmull-Rom slopes on the uneven key grid.
-                    const h = frames[k + 1] - frames[k];
-                    const t = (frame - frames[k]) / h;
-                    const [t2, t3] = [t * t, t * t * t];
-                    return (
-                        (2 * t3 - 3 * t2 + 1) * values[k] + (t3 - 2 * t2 + t) * h * slope(k) + (3 * t2 - 2 * t3) * values[k + 1] + (t3 - t2) * h * slope(k + 1)
-                    );
-                }
-            }
-            return values[values.length - 1];
-        };
+        // The clip's curves are splines: Hermite segments with the slopes of a dense solve (test/helpers).
+        expect(clip.interpolation).toBe("spline");
+        const slopes = clip.curves.map((c) => DenseSplineSlopes(c.frames, c.values));
+        const slow = (c: number, frame: number): number => HermiteValueAt(clip.curves[c].frames, clip.curves[c].values, slopes[c], frame);
         const sampler = new MuscleClipSampler(clip);
         const times = [
             ...Array.from({ length: 200 }, (_, i) => (i / 199) * clip.durationSeconds),
@@ -186,9 +170,10 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
     // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when
-    // flag 2], [six proportions, 48 bytes, when flag 4], then the name.
+    // flag 2], [six proportions, 48 bytes, when flag 4, and the thigh share, 8 more, when flag 8],
+    // then the name.
     const firstCurve = (() => {
-        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0);
+        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0) + (bin[6] & 8 ? 8 : 0);
         const varint = (): number => {
             let v = 0;
             let s = 1;
@@ -212,10 +197,12 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const cases: Array<[string, Patch, RegExp]> = [
         ["an empty file", () => new Uint8Array(0), /not a binary muscle clip/],
         ["another magic", (b) => (b.set([0x42, 0x48, 0x4d, 0x58], 0), b), /not a binary muscle clip/],
-        ["version 3", (b) => (dv(b).setUint16(4, 3, true), b), /unknown muscle clip version 3 \(this library reads versions 1 to 2\)/],
+        ["version 4", (b) => (dv(b).setUint16(4, 4, true), b), /unknown muscle clip version 4 \(this library reads versions 1 to 3\)/],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 12, true), b), /unknown flags 0xc for version 2/],
-        ["proportions in a version 1 file", (b) => (dv(b).setUint16(4, 1, true), b), /unknown flags 0x6 for version 1/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 32 | 14, true), b), /unknown flags 0x2e for version 3/],
+        ["a thigh share in a version 2 file", (b) => (dv(b).setUint16(4, 2, true), b), /unknown flags 0xe for version 2/],
+        ["a thigh share without the proportions", (b) => (dv(b).setUint16(6, 8, true), b), /a thigh share \(bit 3\) without the proportions/],
+        ["proportions in a version 1 file", (b) => (dv(b).setUint16(4, 1, true), b), /unknown flags 0xe for version 1/],
         ["a NaN frame rate", (b) => (dv(b).setFloat64(8, NaN, true), b), /frameRate must be in/],
         ["no frames", (b) => (dv(b).setUint32(16, 0, true), b), /frameCount must be from 1/],
         ["a huge key count", (b) => (b.set([0xff, 0xff, 0xff, 0x7f], firstCurve), b), /key count is \d+, more than/],
@@ -238,7 +225,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         [
             "a wrong curve count",
             (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b),
-            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 2 file, found 150`),
+            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 3 file, found 150`),
         ],
         ["a truncated file", (b) => b.subarray(0, b.length - 3), /truncated/],
     ];
@@ -304,14 +291,31 @@ describe("reading invalid muscle clip files", () => {
         ],
         ["an unknown foot", edit((o) => (o.contacts.leftHand = [])), /contacts: unknown key 'leftHand'/],
         ["warnings that are not strings", edit((o) => (o.warnings = [1])), /warnings must be a list of strings/],
-        ["proportions in a version 1 file", edit((o) => (o.version = 1)), /proportions is a version 2 key/],
-        ["a hips curve in a version 1 file", edit((o) => ((o.version = 1), delete o.proportions)), /unknown curve 'hips.position.x' in a version 1 file/],
+        ["proportions in a version 1 file", edit((o) => ((o.version = 1), delete o.interpolation)), /proportions is a version 2 key/],
+        [
+            "a hips curve in a version 1 file",
+            edit((o) => ((o.version = 1), delete o.proportions, delete o.interpolation)),
+            /unknown curve 'hips.position.x' in a version 1 file/,
+        ],
         ["a missing hips curve", edit((o) => delete o.curves["hips.turn.y"]), /missing curve 'hips.turn.y'/],
         ["proportions that are not an object", edit((o) => (o.proportions = 1)), /proportions must be an object/],
         ["an unknown proportion", edit((o) => (o.proportions.tailLength = 1)), /proportions: unknown key 'tailLength'/],
         ["a leg length of 0", edit((o) => (o.proportions.legLength = 0)), /proportions.legLength must be a number from 0.05 to 5/],
         ["a foot direction that is not a unit vector", edit((o) => (o.proportions.footDirection = [0, 0, 2])), /footDirection must be a unit vector/],
         ["a foot direction of two numbers", edit((o) => (o.proportions.footDirection = [0, 1])), /footDirection must be \[x, y, z\]/],
+        [
+            "a thigh share in a version 2 file",
+            edit((o) => ((o.version = 2), delete o.interpolation)),
+            /proportions.thighShare is a version 3 key, the file says version 2/,
+        ],
+        [
+            "an interpolation in a version 2 file",
+            edit((o) => ((o.version = 2), delete o.proportions.thighShare)),
+            /interpolation is a version 3 key, the file says version 2/,
+        ],
+        ["an unknown interpolation", edit((o) => (o.interpolation = "bezier")), /interpolation must be "spline" or "catmull-rom", found "bezier"/],
+        ["a thigh share that is not a number", edit((o) => (o.proportions.thighShare = "half")), /proportions.thighShare must be a number$/],
+        ["a thigh share of 1", edit((o) => (o.proportions.thighShare = 1)), /proportions.thighShare must be a number from 0.05 to 0.95, found 1/],
     ];
     it.each(cases)("JSON: %s gives one clear error naming the file", (_what, text, re) => {
         const e = errorOf(() => ParseMuscleClipJson(text, "bad.muscle.json"));
@@ -328,12 +332,70 @@ describe("reading invalid muscle clip files", () => {
     });
 });
 
+describe("curve interpolation in files", () => {
+    it("both formats keep a clip's interpolation, and a clip read back samples as the one written", () => {
+        const catmullRom = new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], interpolation: "catmull-rom" });
+        for (const c of [clip, catmullRom]) {
+            for (const back of [
+                ParseMuscleClip(SerializeMuscleClipToBinary(c), "a.bin"),
+                ParseMuscleClip(new TextEncoder().encode(SerializeMuscleClipToJson(c)), "a.json"),
+            ]) {
+                expect(back.interpolation).toBe(c.interpolation);
+                const a = new MuscleClipSampler(c);
+                const b = new MuscleClipSampler(back);
+                for (let f = 0; f < c.frameCount - 1; f += 0.37)
+                    for (const k of [0, 7, CURVE_BODY_POSITION + 1]) expect(b.evaluate(k, f)).toBe(a.evaluate(k, f));
+            }
+        }
+        // The two are other curves through the same keys.
+        const s = new MuscleClipSampler(clip);
+        const r = new MuscleClipSampler(catmullRom);
+        let most = 0;
+        for (let f = 0; f < clip.frameCount - 1; f += 0.5)
+            most = Math.max(most, Math.abs(s.evaluate(CURVE_BODY_POSITION + 1, f) - r.evaluate(CURVE_BODY_POSITION + 1, f)));
+        expect(most).toBeGreaterThan(0);
+    });
+});
+
+describe("version 2 muscle clips (before the thigh share)", () => {
+    it("JSON: still reads, the proportions without a thigh share", () => {
+        const o = JSON.parse(SerializeMuscleClipToJson(clip));
+        o.version = 2;
+        delete o.proportions.thighShare;
+        delete o.interpolation;
+        const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
+        expect(old.interpolation).toBe("catmull-rom");
+        const { thighShare, ...rest } = clip.proportions!;
+        expect(thighShare).toBeGreaterThan(0);
+        expect(old.proportions).toEqual(rest);
+        expect(old.proportionValues[6]).toBeNaN();
+    });
+
+    it("binary: still reads a version 2 file (proportions of six numbers, flags up to bit 2)", () => {
+        // The same bytes as this version's, less the thigh share: flag bit 3 and the 8 bytes after the foot direction.
+        const bin = SerializeMuscleClipToBinary(clip);
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        expect(dv.getUint16(6, true) & 12).toBe(12);
+        const at = 28 + (bin[6] & 2 ? 8 : 0) + 48;
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8)]);
+        const odv = new DataView(old.buffer);
+        odv.setUint16(4, 2, true);
+        odv.setUint16(6, dv.getUint16(6, true) & 7, true);
+        const back = ParseMuscleClipBinary(old, "old.muscle.bin");
+        expect(back.interpolation).toBe("catmull-rom");
+        const { thighShare: _share, ...rest } = clip.proportions!;
+        expect(back.proportions).toEqual(rest);
+        for (const c of [0, 5, CURVE_BODY_POSITION, CURVE_HIPS + 2]) expect(Array.from(back.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
+    });
+});
+
 describe("version 1 muscle clips (before the source's proportions)", () => {
     /** The clip as a version 1 file would have it: no proportions, no hips curves. */
     const v1Json = (): string => {
         const o = JSON.parse(SerializeMuscleClipToJson(clip));
         o.version = 1;
         delete o.proportions;
+        delete o.interpolation;
         for (const c of MuscleCurveNames.slice(CURVE_HIPS)) delete o.curves[c];
         for (const c of Object.values(o.curves) as Array<{ step?: number }>) delete c.step;
         return JSON.stringify(o);
@@ -363,6 +425,9 @@ describe("version 1 muscle clips (before the source's proportions)", () => {
         expect(p.ankleHeight).toBeCloseTo(setup.ankleHeight / setup.scale, 12);
         expect(p.hipWidth).toBeCloseTo(setup.hipWidth / setup.scale, 12);
         expect(Math.hypot(...p.footDirection)).toBeCloseTo(1, 9);
+        expect(p.thighShare).toBeCloseTo(setup.thighShare, 12);
+        expect(p.thighShare).toBeGreaterThan(0.3);
+        expect(p.thighShare).toBeLessThan(0.7);
         for (const back of [
             ParseMuscleClip(SerializeMuscleClipToBinary(clip), "a.bin"),
             ParseMuscleClip(new TextEncoder().encode(SerializeMuscleClipToJson(clip)), "a.json"),
