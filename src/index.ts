@@ -202,3 +202,12 @@ export {
     InverseTransformPointByTrsToRef,
     TrsToMatrixToRef,
 } from "./math/trs.js";
+export { SkinVerticesToRef, InterleaveInfluences, type ISkinGeometry } from "./skin/linearBlendSkinning.js";
+export {
+    BindSkinnedMesh,
+    ComputeWorldSkinMatricesToRef,
+    UpdateSkinnedMeshWorldMatrices,
+    GetJointWorldMatrixToRef,
+    MultiplyMatricesToArray,
+    type ISkinnedMeshBinding,
+} from "./io/skinnedMesh.js";
