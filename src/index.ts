@@ -211,3 +211,5 @@ export {
     MultiplyMatricesToArray,
     type ISkinnedMeshBinding,
 } from "./io/skinnedMesh.js";
+export { JacobiEigenSymmetric, JACOBI_MAX_SWEEPS } from "./math/jacobiEigen.js";
+export { WeightedRigidFit, HORN_PRIOR_WEIGHT } from "./math/hornFit.js";
