@@ -213,3 +213,23 @@ export {
 } from "./io/skinnedMesh.js";
 export { JacobiEigenSymmetric, JACOBI_MAX_SWEEPS } from "./math/jacobiEigen.js";
 export { WeightedRigidFit, HORN_PRIOR_WEIGHT } from "./math/hornFit.js";
+export {
+    SurfaceFitSolver,
+    SelectFitVertices,
+    BoundingDiagonal,
+    SURFACE_FIT_TOLERANCE,
+    SURFACE_FIT_MAX_SWEEPS,
+    type ISurfaceFitRig,
+    type ISurfaceFitOptions,
+    type ISurfaceFitFrameResult,
+} from "./skin/surfaceFit.js";
+export {
+    FitSurfaceToRig,
+    SURFACE_FIT_DEFAULT_VERTICES,
+    type ISurfaceFitSource,
+    type ISurfaceFitRunOptions,
+    type ISurfaceFitResult,
+} from "./skin/surfaceFitRun.js";
+export { MergeSurfaceFitBones } from "./skin/mergeBones.js";
+export { AlignRestPoses, MatchNearestVertices, type IRestAlignment } from "./skin/vertexMatch.js";
+export { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type ISurfaceFitMeshes } from "./io/surfaceFitMeshes.js";
