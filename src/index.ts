@@ -213,16 +213,8 @@ export {
 } from "./io/skinnedMesh.js";
 export { JacobiEigenSymmetric, JACOBI_MAX_SWEEPS } from "./math/jacobiEigen.js";
 export { WeightedRigidFit, HORN_PRIOR_WEIGHT } from "./math/hornFit.js";
-export {
-    SurfaceFitSolver,
-    SelectFitVertices,
-    BoundingDiagonal,
-    SURFACE_FIT_TOLERANCE,
-    SURFACE_FIT_MAX_SWEEPS,
-    type ISurfaceFitRig,
-    type ISurfaceFitOptions,
-    type ISurfaceFitFrameResult,
-} from "./skin/surfaceFit.js";
+export { SelectFitVertices, BoundingDiagonal, type ISurfaceFitRig } from "./skin/fitRig.js";
+export { SurfaceFitSolver, SURFACE_FIT_TOLERANCE, SURFACE_FIT_MAX_SWEEPS, type ISurfaceFitOptions, type ISurfaceFitFrameResult } from "./skin/surfaceFit.js";
 export {
     FitSurfaceToRig,
     SURFACE_FIT_DEFAULT_VERTICES,

@@ -2,7 +2,7 @@ import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import { HumanoidError } from "../errors.js";
 import { SkinVerticesToRef } from "../skin/linearBlendSkinning.js";
-import type { ISurfaceFitRig } from "../skin/surfaceFit.js";
+import type { ISurfaceFitRig } from "../skin/fitRig.js";
 import type { ISurfaceFitSource } from "../skin/surfaceFitRun.js";
 import { BindSkinnedMesh, ComputeWorldSkinMatricesToRef, GetJointWorldMatrixToRef, type ISkinnedMeshBinding } from "./skinnedMesh.js";
 

@@ -1,4 +1,4 @@
-import type { ISurfaceFitRig } from "./surfaceFit.js";
+import type { ISurfaceFitRig } from "./fitRig.js";
 
 /**
  * A coarser rig made from a real one without new data: chosen bones merged into their parents,

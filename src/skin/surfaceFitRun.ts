@@ -1,5 +1,6 @@
 import { AlignRestPoses, MatchNearestVertices, type IRestAlignment } from "./vertexMatch.js";
-import { SelectFitVertices, SurfaceFitSolver, type ISurfaceFitOptions, type ISurfaceFitRig } from "./surfaceFit.js";
+import { SelectFitVertices, type ISurfaceFitRig } from "./fitRig.js";
+import { SurfaceFitSolver, type ISurfaceFitOptions } from "./surfaceFit.js";
 
 /**
  * A whole clip's surface fit: the source surface played frame by frame, matched to the rig's

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { LoadRigFromFileAsync } from "../../src/node/index.js";
 import { FitFileToGlbAsync } from "../../src/node/fitFile.js";
 import { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes } from "../../src/io/surfaceFitMeshes.js";
-import { BoundingDiagonal } from "../../src/skin/surfaceFit.js";
+import { BoundingDiagonal } from "../../src/skin/fitRig.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { SelectFitVertices, SurfaceFitSolver, type ISurfaceFitRig } from "../../src/skin/surfaceFit.js";
+import { SelectFitVertices, type ISurfaceFitRig } from "../../src/skin/fitRig.js";
+import { SurfaceFitSolver } from "../../src/skin/surfaceFit.js";
 import { MergeSurfaceFitBones } from "../../src/skin/mergeBones.js";
 import { MatchNearestVertices } from "../../src/skin/vertexMatch.js";
 
