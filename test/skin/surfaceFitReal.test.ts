@@ -66,3 +66,19 @@ describeWithData("surface fit on the X Bot's walk", () => {
         },
     );
 });
+
+describeWithData("surface fit on Khronos' RiggedFigure", () => {
+    it("control: its own clip reaches zero too (19 unnamed joints, weights that do not sum to 1)", async () => {
+        const loaded = await LoadRigFromFileAsync(dataFile("glb/khronos_RiggedFigure.glb"));
+        try {
+            const fit = CreateSurfaceFitMeshes(FindSkinnedMeshes(loaded.container!.meshes), "khronos_RiggedFigure.glb");
+            const source = CreateSurfaceFitSource(fit, loaded.container!.animationGroups[0], 30);
+            const r = FitSurfaceToRig(source, fit.rig);
+            expect(r.fittedVertices).toBe(fit.rig.vertexCount);
+            expect(r.meanError).toBeLessThanOrEqual(1e-4);
+            expect(r.maxError).toBeLessThanOrEqual(1e-3);
+        } finally {
+            loaded.dispose();
+        }
+    });
+});
