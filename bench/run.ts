@@ -6,10 +6,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { RunConvertBenchAsync } from "./convert.js";
 import { RunMuscleBench } from "./muscles.js";
 import { RunRuntimeBenchAsync } from "./runtime.js";
+import { RunSurfaceFitBenchAsync } from "./surfaceFit.js";
 
 const m = RunMuscleBench();
 const c = await RunConvertBenchAsync();
 const rt = await RunRuntimeBenchAsync();
+const sf = await RunSurfaceFitBenchAsync();
 const rows: Array<[string, string, string]> = [
     [
         "encode (rig pose -> HumanPose)",
@@ -100,6 +102,19 @@ if (rt) {
 } else {
     rows.push(["runtime", "skipped", "needs ../shared/data beside the project"]);
 }
+if (sf) {
+    rows.push(
+        [
+            `surface fit (X Bot walk onto merged X Bot, ${sf.surfaceFitFrames} frames, 1 thread)`,
+            `${sf.surfaceFitSeconds.toFixed(2)} s`,
+            `target: at most 2 s; ${sf.surfaceFitTimeRatioVsPlayback.toFixed(1)}x the time of only playing the source surface (${sf.surfaceFitPlaybackSeconds.toFixed(2)} s); ` +
+                `${sf.surfaceFitVertices} vertices, ${(100 * sf.surfaceFitTransferQuality).toFixed(1)}% of the motion`,
+        ],
+        ["surface fit, rotations only", `${sf.surfaceFitRotationOnlySeconds.toFixed(2)} s`, "same fit, bone lengths kept"],
+    );
+} else {
+    rows.push(["surface fit", "skipped", "needs ../shared/data beside the project"]);
+}
 const w0 = Math.max(...rows.map((r) => r[0].length));
 const w1 = Math.max(...rows.map((r) => r[1].length));
 process.stdout.write(`babylon-humanoid benchmarks (${m.subject}; reference = slow matrix implementation in test/helpers)\n\n`);
@@ -119,6 +134,7 @@ const results = {
     subject: m.subject,
     ...(c ?? {}),
     ...runtimeResults,
+    ...(sf ?? {}),
 };
 mkdirSync("bench", { recursive: true });
 writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");

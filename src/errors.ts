@@ -26,7 +26,9 @@ export type HumanoidErrorCode =
     /** A clip cannot be converted: no frames, no animation that reaches the avatar's bones. */
     | "CONVERT"
     /** A file could not be written. */
-    | "FILE_WRITE";
+    | "FILE_WRITE"
+    /** A mesh has no skin (skeleton, bone indices and weights) where one is needed, or its skin refers to bones it lacks. */
+    | "NOT_SKINNED";
 
 /**
  * The one error type of babylon-humanoid. Cold paths (parsing, mapping, building an avatar)

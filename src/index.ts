@@ -193,3 +193,37 @@ export {
 export { MeasureFootSkate, CombineFootSkates, ComputeLegLength, SLIDING_SPEED, REFERENCE_LEG_LENGTH, type IFootSkate } from "./quality/footSkate.js";
 export { BakeMuscleClipToAnimationGroup, CreateBakeStats, type BakeRootMotionMode, type IBakeStats, type IBakeMuscleClipOptions } from "./plugin/bake.js";
 export { LoadHumanoidCharacterAsync, GltfJointFilter, type IHumanoidCharacter } from "./plugin/loadCharacter.js";
+export { SlerpShortToRef, SlerpLongToRef, SlerpPathAngle, SLERP_PARALLEL_EPSILON, LONG_PATH_DEFAULT_AXIS } from "./math/slerp.js";
+export {
+    type ITrs,
+    CreateTrs,
+    CopyTrsToRef,
+    ComposeTrsToRef,
+    RelativeTrsToRef,
+    TransformPointByTrsToRef,
+    InverseTransformPointByTrsToRef,
+    TrsToMatrixToRef,
+} from "./math/trs.js";
+export { SkinVerticesToRef, InterleaveInfluences, type ISkinGeometry } from "./skin/linearBlendSkinning.js";
+export {
+    BindSkinnedMesh,
+    ComputeWorldSkinMatricesToRef,
+    UpdateSkinnedMeshWorldMatrices,
+    GetJointWorldMatrixToRef,
+    MultiplyMatricesToArray,
+    type ISkinnedMeshBinding,
+} from "./io/skinnedMesh.js";
+export { JacobiEigenSymmetric, JACOBI_MAX_SWEEPS } from "./math/jacobiEigen.js";
+export { WeightedRigidFit, HORN_PRIOR_WEIGHT } from "./math/hornFit.js";
+export { SelectFitVertices, BoundingDiagonal, type ISurfaceFitRig } from "./skin/fitRig.js";
+export { SurfaceFitSolver, SURFACE_FIT_TOLERANCE, SURFACE_FIT_MAX_SWEEPS, type ISurfaceFitOptions, type ISurfaceFitFrameResult } from "./skin/surfaceFit.js";
+export {
+    FitSurfaceToRig,
+    SURFACE_FIT_DEFAULT_VERTICES,
+    type ISurfaceFitSource,
+    type ISurfaceFitRunOptions,
+    type ISurfaceFitResult,
+} from "./skin/surfaceFitRun.js";
+export { MergeSurfaceFitBones } from "./skin/mergeBones.js";
+export { AlignRestPoses, MatchNearestVertices, type IRestAlignment } from "./skin/vertexMatch.js";
+export { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type ISurfaceFitMeshes } from "./io/surfaceFitMeshes.js";

@@ -10,6 +10,7 @@ import { RunInspectAsync } from "./inspect.js";
 import { RunConvertAsync } from "./convert.js";
 import { RunRetargetAsync } from "./retarget.js";
 import { RunReportAsync } from "./report.js";
+import { RunFitAsync } from "./fit.js";
 import { ErrorLine } from "./errorLine.js";
 
 /** This package's version, from the nearest package.json above this file (src/ or dist/lib/). */
@@ -299,6 +300,48 @@ program
                         bvh: { upAxis: opts.upAxis, units: opts.units },
                     },
                     { out: (t) => process.stdout.write(t) },
+                );
+            } catch (e) {
+                fail(source, e);
+            }
+        },
+    );
+
+program
+    .command("fit")
+    .description(
+        "Move a clip between two skinned characters through their surfaces: play it on the source's skin and fit the other rig's bone transforms to that surface, frame by frame; writes the rig with the fitted animation as one GLB and reports the control run (the source fitted to itself) beside the transfer.",
+    )
+    .argument("<source>", "skinned character with the clip (.glb, .gltf, .vrm)")
+    .requiredOption("--clip <name>", "the source clip (its name, or a part of it only one clip has)")
+    .requiredOption("--rig <target>", "the skinned character to fit (.glb, .gltf, .vrm)")
+    .requiredOption("-o, --out <file.glb>", "the GLB to write: the rig and the fitted animation")
+    .option("--rotation-only", "fit joint rotations only, keeping every bone's length")
+    .option("--vertices <n>", "vertices of each rig the fit uses (large meshes are subsampled)", (v: string) => {
+        const n = Number(v);
+        if (!(Number.isInteger(n) && n >= 10)) throw new InvalidArgumentError("--vertices must be a whole number of at least 10");
+        return n;
+    })
+    .option("--rate <hz>", "frames per second the clip is sampled and keyed at", parsePositive("--rate", 1000), 30)
+    .option(
+        "--json",
+        "print exactly one JSON object: controlMeanError, controlMaxError, meanError, maxError (fractions of the diagonal), transferQuality, frames, seconds...",
+    )
+    .action(
+        async (source: string, opts: { clip: string; rig: string; out: string; rotationOnly?: boolean; vertices?: number; rate: number; json?: boolean }) => {
+            try {
+                process.exitCode = await RunFitAsync(
+                    source,
+                    {
+                        clip: opts.clip,
+                        rig: opts.rig,
+                        out: opts.out,
+                        rotationOnly: opts.rotationOnly,
+                        vertices: opts.vertices,
+                        frameRate: opts.rate,
+                        json: opts.json,
+                    },
+                    { out: (t) => process.stdout.write(t), progress: Boolean(process.stderr.isTTY) && !opts.json },
                 );
             } catch (e) {
                 fail(source, e);

@@ -1,5 +1,6 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
+import { ComposeTrsToRef, CreateTrs } from "../math/trs.js";
 
 /**
  * What a joint of a {@link IRig} is.
@@ -110,32 +111,27 @@ export function GetRigRestPose(rig: IRig): IRigPose {
 
 /**
  * Forward kinematics: world transforms of every joint for the given local rotations and positions
- * (defaults: the rest pose). Cold path; allocates.
+ * (defaults: the rest pose), composed as TRS with separate scale (`ComposeTrsToRef`, Unreal's
+ * rule): under a non-uniform scale above a rotated joint, scale follows each joint's own axes and no
+ * shear is made, where Babylon's matrices would shear. Cold path; allocates.
  */
 export function ComputeRigWorldPose(rig: IRig, pose?: IRigPose): IRigWorldPose {
     const n = rig.joints.length;
     const positions = new Array<Vector3>(n);
     const rotations = new Array<Quaternion>(n);
     const scales = new Array<Vector3>(n);
-    const tmp = new Vector3();
     for (let i = 0; i < n; i++) {
         const j = rig.joints[i];
         const localRot = pose ? pose.rotations[i] : j.restRotation;
         const localPos = pose ? pose.positions[i] : j.restPosition;
-        if (j.parent < 0) {
-            positions[i] = localPos.clone();
-            rotations[i] = localRot.clone();
-            scales[i] = j.restScale.clone();
-        } else {
-            const pr = rotations[j.parent];
-            const ps = scales[j.parent];
-            // world position = parentPosition + parentRotation * (parentScale * localPosition)
-            localPos.multiplyToRef(ps, tmp);
-            positions[i] = positions[j.parent].add(tmp.applyRotationQuaternion(pr));
-            // world rotation = parentRotation * localRotation
-            rotations[i] = pr.multiply(localRot);
-            scales[i] = ps.multiply(j.restScale);
+        const world = CreateTrs(localPos, localRot, j.restScale);
+        if (j.parent >= 0) {
+            // Rotation and scale kept apart (no shear): see ComposeTrsToRef.
+            ComposeTrsToRef(world, { translation: positions[j.parent], rotation: rotations[j.parent], scale: scales[j.parent] }, world);
         }
+        positions[i] = world.translation;
+        rotations[i] = world.rotation;
+        scales[i] = world.scale;
     }
     return { positions, rotations, scales };
 }

@@ -30,3 +30,4 @@ export {
     type IRetargetedAnimation,
     type RetargetRootMotion,
 } from "./retargetFile.js";
+export { FitFileToGlbAsync, CreateFittedAnimationGroup, type IFitFileOptions, type IFitFileResult } from "./fitFile.js";
