@@ -221,14 +221,21 @@ export class HumanoidRigSolver {
         // foot about its own. Relative to the body's heading H (its turn about up), each goal
         // rotation is carried by the shortest rotation A from the source's T-pose foot direction
         // onto this avatar's: R' = H * A * (H^-1 * R) * A^-1 (a foot flat on the ground stays flat).
+        // A is the left foot's; the right foot's is its mirror image (the clip keeps one foot's
+        // direction), so that a skeleton whose feet are not mirror images keeps each foot as it is.
         if (sp[3] === sp[3]) {
             const h = this._heading;
+            const from = this._footFrom;
+            from.x = sp[3];
+            from.y = sp[4];
+            from.z = sp[5];
+            QuaternionFromUnitVectorsToRef(from, setup.twistAxis[HumanBone.LeftFoot], this._footTurn);
             for (let g = 0; g < 2; g++) {
-                const from = this._footFrom;
-                from.x = g === 0 ? sp[3] : -sp[3];
-                from.y = sp[4];
-                from.z = sp[5];
-                QuaternionFromUnitVectorsToRef(from, setup.twistAxis[g === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot], this._footTurn);
+                if (g === 1) {
+                    // Mirrored across the body's middle plane (canonical x): (x, -y, -z, w).
+                    this._footTurn.y = -this._footTurn.y;
+                    this._footTurn.z = -this._footTurn.z;
+                }
                 const r = this.goalRotations[g];
                 QuaternionConjugateToRef(h, tmpQ);
                 QuaternionMultiplyToRef(tmpQ, r, r);
