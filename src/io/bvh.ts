@@ -104,6 +104,12 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         return v;
     };
 
+    // Count the joints first, so that a huge hierarchy is refused at once, with its size.
+    const motionAt = text.search(/^\s*MOTION\b/im);
+    const declared = (text.slice(0, motionAt < 0 ? text.length : motionAt).match(/^\s*(ROOT|JOINT|End\s+Site)\b/gim) ?? []).length;
+    if (declared > MAX_JOINTS) {
+        fail(1, `the hierarchy declares ${declared} joints (End Sites included), more than the ${MAX_JOINTS} this library reads`);
+    }
     const head = next("HIERARCHY");
     if (head.tokens[0].toUpperCase() !== "HIERARCHY") {
         fail(head.line, `expected 'HIERARCHY', found '${QuoteForMessage(head.tokens[0])}' (is this a BVH file?)`);

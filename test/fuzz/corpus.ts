@@ -80,7 +80,7 @@ export function SplitGlb(bytes: Uint8Array): { json: Record<string, unknown>; bi
  * is: the rig's Z mirrored), no mesh, and a rotation track per joint plus the hips' translation,
  * keyed at 30 fps for one second.
  */
-function SampleGlb(rig: IRig, avatar: HumanoidAvatar): Uint8Array {
+export function SampleGlb(rig: IRig, avatar: HumanoidAvatar): Uint8Array {
     const rate = 30;
     const frames = 31;
     const source = new SampleWalkSource(avatar, 1, rate);
