@@ -253,7 +253,7 @@ describe("muscle clips: one validation for readers and writers", () => {
         expect(() => ParseMuscleClipJson(json.replace(/"name": "[^"]*"/, `"name": "${name}"`), "n.muscle.json")).toThrow(
             /^n\.muscle\.json: name is longer than 1048576 bytes$/,
         );
-        const long = new MuscleClip({ ...clip, name });
+        const long = new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], name });
         for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
             const e = errorOf(() => write(long));
             expect(e.code).toBe("FILE_WRITE");
