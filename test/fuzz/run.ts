@@ -85,7 +85,7 @@ let seedNames: string[] = [];
 
 function record(r: IResult): void {
     results.push(r);
-    if (!args.quiet && (FAILURES.includes(r.outcome) || only !== null || args.verbose)) {
+    if (FAILURES.includes(r.outcome) || only !== null || args.verbose) {
         process.stdout.write(`case ${args.seed}:${r.index} [${r.seed}; ${r.kinds.join(",")}] ${r.outcome}: ${r.message}\n`);
     }
     if (!args.quiet && results.length % 250 === 0) {
@@ -182,6 +182,9 @@ const summary = {
     peakWorkerRssMiB: Math.round(peakRss / 2 ** 20),
     slowestCase: slowest ? { id: `${args.seed}:${slowest.index}`, seed: slowest.seed, ms: Math.round(slowest.ms) } : null,
     seedFiles: seedNames.length,
+    results: [...results]
+        .sort((a, b) => a.index - b.index)
+        .map((r) => ({ id: `${args.seed}:${r.index}`, seed: r.seed, outcome: r.outcome, message: r.message.slice(0, 200) })),
     failures: failed.map((r) => ({ id: `${args.seed}:${r.index}`, seed: r.seed, kinds: r.kinds, outcome: r.outcome, message: r.message })),
 };
 process.stdout.write(
