@@ -90,6 +90,8 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
         for (let k = 1; k < n; k++) {
             if (!(c.frames[k] > c.frames[k - 1])) throw bad(source, `curve '${name}': key frames must increase, found ${c.frames[k - 1]} then ${c.frames[k]}`);
         }
+        if (c.step !== undefined && !(c.step > 0 && c.step <= MAX_ABS_CLIP_VALUE))
+            throw bad(source, `curve '${name}': step must be a positive number up to ${MAX_ABS_CLIP_VALUE} (as a float32), found ${c.step}`);
         for (let k = 0; k < n; k++) {
             if (!Number.isFinite(c.values[k])) throw bad(source, `curve '${name}': value ${k} is not a finite number (${c.values[k]})`);
             if (!(Math.abs(c.values[k]) <= MAX_ABS_CLIP_VALUE))

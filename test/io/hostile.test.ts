@@ -13,6 +13,7 @@ import {
     HumanoidError,
     MuscleClip,
     ParseBvh,
+    ParseHumanBoneMap,
     ParseMuscleClipBinary,
     ParseMuscleClipJson,
     ReadGltfJson,
@@ -262,8 +263,38 @@ describe("muscle clips: one validation for readers and writers", () => {
         }
     });
 
+    it("refuses a step that is finite as a double but not as a float32 (1e308 read as Infinity, written as invalid JSON)", () => {
+        expect(json).toMatch(/"step": /);
+        for (const v of ["1e308", "1e-320"]) {
+            expect(() => ParseMuscleClipJson(json.replace(/"step": [^}]+/, `"step": ${v}`), "s.muscle.json")).toThrow(
+                /^s\.muscle\.json: curve '[^']+': step must be a positive number up to 1000000000 \(as a float32\), found (Infinity|0)$/,
+            );
+        }
+    });
+
     it("a clip within the limits round-trips through both formats", () => {
         expect(ParseMuscleClipJson(json, "ok.muscle.json").frameCount).toBe(clip.frameCount);
         expect(ParseMuscleClipBinary(SerializeMuscleClipToBinary(clip), "ok.muscle.bin").frameCount).toBe(clip.frameCount);
+    });
+});
+
+describe("bone maps and options", () => {
+    it("a bone map of wrong types, unknown bones and long names gets one short error listing the first problems", () => {
+        const map: Record<string, unknown> = { leftUpperArm: 5, rightUpperArm: ["x"], head: "J".repeat(MAX_NAME_LENGTH + 1), __proto__x: 1 };
+        for (let i = 0; i < 100_000; i++) map[`bone${i}`] = "x";
+        const e = errorOf(() => ParseHumanBoneMap(JSON.stringify(map), "map.json"));
+        expect(e.code).toBe("BAD_BONE_MAP");
+        expect(e.message).toMatch(
+            /^map\.json: 'leftUpperArm' must be a joint name or null, not 5; 'rightUpperArm' must be a joint name or null, not \["x"\]; 'head' names a joint of 1025 characters/,
+        );
+        expect(e.message).toMatch(/; and 99984 more problems$/);
+        expect(e.message.length).toBeLessThan(2000);
+        expect(() => ParseHumanBoneMap('{"__proto__": "Hips"}', "proto.json")).toThrow(/^proto\.json: unknown human bone '__proto__'$/);
+    });
+
+    it("CreateRigFromBvh refuses units that are not a finite positive number", () => {
+        const bvh = ParseBvh(WALK, "walk.bvh");
+        for (const units of [Infinity, -1, 0, NaN])
+            expect(() => CreateRigFromBvh(bvh, { units })).toThrow(/^walk\.bvh: units must be a positive number of metres per file unit/);
     });
 });
