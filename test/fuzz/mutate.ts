@@ -43,6 +43,9 @@ export function HashString(s: string): number {
     return h >>> 0;
 }
 
+/** Largest mutant a wide BVH with channels grows to (bytes): reading more is work in proportion to the input, not a hang. */
+const MAX_MUTANT_BYTES = 16 << 20;
+
 /** Numbers no real file has, as text. */
 const SPECIAL_TEXT = [
     "0",
@@ -198,7 +201,9 @@ function bvhNest(rng: Rng, text: string, deep: boolean): string {
     let out = text.slice(0, end) + parts.join("") + text.slice(end);
     if (channels !== "CHANNELS 0") {
         // Each motion line needs 3 more values per inserted joint (or it is a clean error, which is fine too).
-        if (rng.chance(0.7))
+        // (Not past MAX_MUTANT_BYTES: a mutant that is large because it holds many values is slow to read, not a hang.)
+        const lineCount = (out.match(/\n/g) ?? []).length;
+        if (rng.chance(0.7) && lineCount * n * 6 < MAX_MUTANT_BYTES)
             out = out.replace(
                 /(MOTION[\s\S]*?Frame Time:[^\n]*\n)([\s\S]*)/,
                 (_, head: string, body: string) => head + body.replace(/^(.+)$/gm, (l: string) => l + " 0 0 0".repeat(n)),

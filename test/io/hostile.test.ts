@@ -14,6 +14,7 @@ import {
     MuscleClip,
     ParseBvh,
     ParseHumanBoneMap,
+    ReduceCurve,
     ParseMuscleClipBinary,
     ParseMuscleClipJson,
     ReadGltfJson,
@@ -24,6 +25,7 @@ import { MAX_ABS_CLIP_VALUE, MAX_JOINTS, MAX_NAME_LENGTH, MAX_STRING_BYTES } fro
 import { ConvertFileToMuscleClipsAsync, LoadRigFromFileAsync } from "../../src/node/index.js";
 import { BuildSampleRig, SampleCharacters } from "../../src/samples/sampleCharacters.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { MakeGlb, SampleGlb, SplitGlb } from "../fuzz/corpus.js";
 import { TINY_BVH } from "../helpers/bvhText.js";
 import { errorOf } from "../helpers/errors.js";
@@ -296,5 +298,38 @@ describe("bone maps and options", () => {
         const bvh = ParseBvh(WALK, "walk.bvh");
         for (const units of [Infinity, -1, 0, NaN])
             expect(() => CreateRigFromBvh(bvh, { units })).toThrow(/^walk\.bvh: units must be a positive number of metres per file unit/);
+    });
+});
+
+describe("keyframe reduction of values so large that float32 rounding takes the whole tolerance", () => {
+    it("keys every frame at most once (a negative fan keyed frames twice: 82 keys for 81 frames, a clip its writer refused)", () => {
+        const samples = Float32Array.from({ length: 81 }, (_, i) => 1e7 + ((i * 7919) % 13) - 6);
+        const c = ReduceCurve(samples, 0.01, 0.01 / 16);
+        expect(c.frames.length).toBeLessThanOrEqual(81);
+        for (let k = 1; k < c.frames.length; k++) expect(c.frames[k]).toBeGreaterThan(c.frames[k - 1]);
+        expect(c.frames[c.frames.length - 1]).toBe(80);
+    });
+});
+
+describe("deep and wide rigs build an avatar in linear time", () => {
+    it("a 900-deep chain below a hand (the arm and leg searches were O(n^4) in the chain's length: minutes)", () => {
+        // Unnamed joints (mapped by structure alone); the chain of zero-length bones goes on from the tip of an arm (fuzz case 1:3995).
+        const rig = BuildSampleRig(SampleCharacters[2]);
+        const hand = 21;
+        expect(rig.joints.some((j) => j.parent === hand)).toBe(false);
+        const joints = [...rig.joints];
+        for (let i = 0; i < 900; i++) {
+            joints.push({
+                ...rig.joints[hand],
+                name: `chain${i}`,
+                parent: i ? joints.length - 1 : hand,
+                restPosition: Vector3.Zero(),
+                sourceIndex: -1,
+            });
+        }
+        const t0 = performance.now();
+        const avatar = BuildHumanoidAvatar({ source: "deep", joints });
+        expect(performance.now() - t0).toBeLessThan(2000);
+        expect(avatar.rig.joints).toHaveLength(rig.joints.length + 900);
     });
 });
