@@ -44,7 +44,7 @@ export function HashString(s: string): number {
 }
 
 /** Largest mutant a wide BVH with channels grows to (bytes): reading more is work in proportion to the input, not a hang. */
-const MAX_MUTANT_BYTES = 16 << 20;
+const MAX_MUTANT_BYTES = 8 << 20;
 
 /** Numbers no real file has, as text. */
 const SPECIAL_TEXT = [
