@@ -5,6 +5,7 @@
  * Node-only helpers (reading files from disk) live in `babylon-humanoid/node`.
  */
 export { HumanoidError, type HumanoidErrorCode } from "./errors.js";
+export { InputLimits, QuoteForMessage } from "./limits.js";
 export {
     HumanBone,
     HUMAN_BONE_COUNT,

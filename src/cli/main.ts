@@ -37,7 +37,7 @@ function parseUnits(value: string): NonNullable<NonNullable<ILoadAvatarOptions["
         return value as "auto";
     }
     const n = Number(value);
-    if (!(n > 0)) {
+    if (!(n > 0 && Number.isFinite(n))) {
         throw new InvalidArgumentError("use auto, m, cm, mm, inches, cmu, or metres per unit (a positive number)");
     }
     return n;

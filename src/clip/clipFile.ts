@@ -1,5 +1,5 @@
-import { HumanoidError } from "../errors.js";
-import { MAX_CLIP_FRAMES } from "./convert.js";
+import { HumanoidError, type HumanoidErrorCode } from "../errors.js";
+import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE, QuoteForMessage } from "../limits.js";
 import {
     FootContact,
     MuscleClip,
@@ -30,10 +30,6 @@ const PROPORTION_RANGE = { legLength: [0.05, 5], ankleHeight: [0, 1], hipWidth: 
 const THIGH_SHARE_RANGE = [0.05, 0.95] as const;
 /** First four bytes of a binary muscle clip ("BHMC"). */
 export const MUSCLE_CLIP_MAGIC = "BHMC";
-/** Longest name, source or warning a file may hold, in bytes. */
-const MAX_STRING_BYTES = 1 << 20;
-/** Most warnings a file may hold. */
-const MAX_WARNINGS = 10_000;
 
 const FEET = [
     ["leftFoot", FootContact.Left],
@@ -41,22 +37,44 @@ const FEET = [
 ] as const;
 
 /** One clip error naming the file and the field. */
-function bad(source: string, what: string): HumanoidError {
-    return new HumanoidError("CLIP_PARSE", `${source}: ${what}`);
+function bad(source: string, what: string, code: HumanoidErrorCode = "CLIP_PARSE"): HumanoidError {
+    return new HumanoidError(code, `${source}: ${what}`);
+}
+
+/** UTF-8 length of a string, in bytes. */
+function utf8Bytes(s: string): number {
+    return s.length * 3 <= MAX_STRING_BYTES ? s.length : new TextEncoder().encode(s).length;
 }
 
 /**
- * Checks a clip's parts: rate, frame count, every curve's keys (strictly increasing frames on the
- * grid, from 0 to the last frame, finite values), contacts. Throws a {@link HumanoidError}
- * `CLIP_PARSE` naming the field.
+ * Checks a clip's parts: rate, frame count, strings, every curve's keys (strictly increasing frames
+ * on the grid, from 0 to the last frame, finite values within `MAX_ABS_CLIP_VALUE`), contacts.
+ * Readers and writers both run it (so nothing is written that would not read back). Throws a
+ * {@link HumanoidError} (`CLIP_PARSE` by default) naming the field.
  */
-function validate(source: string, clip: MuscleClip): MuscleClip {
-    if (!(clip.frameRate > 0 && clip.frameRate <= 10_000)) throw bad(source, `frameRate must be in (0, 10000], found ${clip.frameRate}`);
+function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "CLIP_PARSE"): MuscleClip {
+    const bad = (s: string, what: string): HumanoidError => new HumanoidError(code, `${s}: ${what}`);
+    if (!(clip.frameRate >= MIN_FRAME_RATE && clip.frameRate <= MAX_FRAME_RATE))
+        throw bad(
+            source,
+            `frameRate must be in [${MIN_FRAME_RATE}, ${MAX_FRAME_RATE}] frames per second (one frame an hour to ${MAX_FRAME_RATE}), found ${clip.frameRate}`,
+        );
+    for (const [what, v] of [
+        ["name", clip.name],
+        ["source", clip.source],
+    ] as const) {
+        if (typeof v !== "string" || utf8Bytes(v) > MAX_STRING_BYTES) throw bad(source, `${what} must be a string of at most ${MAX_STRING_BYTES} bytes`);
+    }
+    if (!Array.isArray(clip.warnings) || clip.warnings.length > MAX_WARNINGS) throw bad(source, `warnings must be a list of at most ${MAX_WARNINGS} strings`);
+    clip.warnings.forEach((w, i) => {
+        if (typeof w !== "string" || utf8Bytes(w) > MAX_STRING_BYTES) throw bad(source, `warning ${i} must be a string of at most ${MAX_STRING_BYTES} bytes`);
+    });
     if (!(Number.isInteger(clip.frameCount) && clip.frameCount >= 1 && clip.frameCount <= MAX_CLIP_FRAMES)) {
         throw bad(source, `frameCount must be a whole number from 1 to ${MAX_CLIP_FRAMES}, found ${clip.frameCount}`);
     }
     if (!(Number.isFinite(clip.toleranceDeg) && clip.toleranceDeg >= 0)) throw bad(source, `toleranceDeg must be a number >= 0, found ${clip.toleranceDeg}`);
-    if (!Number.isFinite(clip.groundHeight)) throw bad(source, `groundHeight must be a finite number, found ${clip.groundHeight}`);
+    if (!(Math.abs(clip.groundHeight) <= MAX_ABS_CLIP_VALUE))
+        throw bad(source, `groundHeight must be a finite number within ${MAX_ABS_CLIP_VALUE} in magnitude, found ${clip.groundHeight}`);
     if (clip.proportions) {
         for (const [k, [lo, hi]] of Object.entries(PROPORTION_RANGE)) {
             const v = clip.proportions[k as keyof typeof PROPORTION_RANGE];
@@ -81,8 +99,12 @@ function validate(source: string, clip: MuscleClip): MuscleClip {
         for (let k = 1; k < n; k++) {
             if (!(c.frames[k] > c.frames[k - 1])) throw bad(source, `curve '${name}': key frames must increase, found ${c.frames[k - 1]} then ${c.frames[k]}`);
         }
+        if (c.step !== undefined && !(c.step > 0 && c.step <= MAX_ABS_CLIP_VALUE))
+            throw bad(source, `curve '${name}': step must be a positive number up to ${MAX_ABS_CLIP_VALUE} (as a float32), found ${c.step}`);
         for (let k = 0; k < n; k++) {
             if (!Number.isFinite(c.values[k])) throw bad(source, `curve '${name}': value ${k} is not a finite number (${c.values[k]})`);
+            if (!(Math.abs(c.values[k]) <= MAX_ABS_CLIP_VALUE))
+                throw bad(source, `curve '${name}': value ${k} is ${c.values[k]}, beyond the limit of ${MAX_ABS_CLIP_VALUE} in magnitude`);
         }
     });
     if (clip.contacts.length !== clip.frameCount) throw bad(source, `contacts cover ${clip.contacts.length} frames, the clip has ${clip.frameCount}`);
@@ -121,6 +143,7 @@ function contactRuns(contacts: Uint8Array, bit: number): [number, number][] {
  * digits that read back as the same float32, so the file round-trips exactly.
  */
 export function SerializeMuscleClipToJson(clip: MuscleClip): string {
+    validate(`${QuoteForMessage(clip.name || "clip")}: cannot be written`, clip, "FILE_WRITE");
     const header = {
         format: MUSCLE_CLIP_FORMAT,
         version: MUSCLE_CLIP_VERSION,
@@ -191,6 +214,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     for (const k of JSON_KEYS) if (!(k in o)) throw bad(source, `missing key '${k}'`);
     const str = (k: string): string => {
         if (typeof o[k] !== "string") throw bad(source, `${k} must be a string`);
+        if (utf8Bytes(o[k] as string) > MAX_STRING_BYTES) throw bad(source, `${k} is longer than ${MAX_STRING_BYTES} bytes`);
         return o[k] as string;
     };
     const num = (k: string): number => {
@@ -419,6 +443,7 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
  * About 2.5 bytes a key for a converted clip.
  */
 export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
+    validate(`${QuoteForMessage(clip.name || "clip")}: cannot be written`, clip, "FILE_WRITE");
     const w = new Writer();
     for (let i = 0; i < 4; i++) w.u8(MUSCLE_CLIP_MAGIC.charCodeAt(i));
     w.u16(MUSCLE_CLIP_VERSION);

@@ -1,5 +1,6 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
+import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES as LIMIT_CLIP_FRAMES, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_WARNINGS } from "../limits.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { GetRigJointLabel, GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
@@ -19,6 +20,7 @@ import {
     MuscleCurveKind,
     MuscleCurveKinds,
     MUSCLE_CLIP_CURVE_COUNT,
+    MuscleCurveNames,
     type IMuscleCurve,
 } from "./muscleClip.js";
 import { GetCurveValueStep, ReduceCurve } from "./reduce.js";
@@ -63,8 +65,8 @@ export interface IMuscleClipConvertOptions {
 
 /** Default keyframe reduction tolerance, degrees of muscle angle. */
 export const DEFAULT_TOLERANCE_DEG = 0.1;
-/** Most frames a clip may have (a day at 120 fps would be 10 million). */
-export const MAX_CLIP_FRAMES = 10_000_000;
+/** Most frames a clip may have; the shared limit of `limits.ts` (readers and writers use the same). */
+export const MAX_CLIP_FRAMES = LIMIT_CLIP_FRAMES;
 /** A clip loops by default when no muscle angle and no body or goal rotation differ more than this between its first and last frame, degrees. */
 export const LOOP_MATCH_DEG = 5;
 /** A foot point is low when it is within this height (avatar scales, about 5 cm on an adult) of the clip's ground, measured from where it is in the T-pose. */
@@ -110,8 +112,8 @@ interface IFootTracks {
 export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRigPoseSource, options: IMuscleClipConvertOptions = {}): MuscleClip {
     const what = `${source.source}${source.name ? ` (${source.name})` : ""}`;
     const rate = options.frameRate ?? source.frameRate;
-    if (!(rate > 0 && rate <= 10_000)) {
-        throw new HumanoidError("BAD_OPTION", `${what}: frame rate must be a number of frames per second in (0, 10000], not ${rate}`);
+    if (!(rate > 0 && rate <= MAX_FRAME_RATE)) {
+        throw new HumanoidError("BAD_OPTION", `${what}: frame rate must be a number of frames per second in (0, ${MAX_FRAME_RATE}], not ${rate}`);
     }
     const toleranceDeg = options.toleranceDeg ?? DEFAULT_TOLERANCE_DEG;
     if (!(toleranceDeg >= 0 && toleranceDeg <= 45)) {
@@ -120,6 +122,9 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const duration = source.durationSeconds;
     if (!(duration >= 0) || !Number.isFinite(duration)) {
         throw new HumanoidError("CONVERT", `${what}: the clip has no length (duration ${duration})`);
+    }
+    if (duration > MAX_CLIP_SECONDS) {
+        throw new HumanoidError("CONVERT", `${what}: the clip is ${duration} s long, more than the ${MAX_CLIP_SECONDS} s a clip may last`);
     }
     // Frames on the grid; a last partial step is dropped unless it is nearly whole: within a
     // hundredth of a frame, or 0.01% of the length (BVH frame times are written rounded,
@@ -183,6 +188,19 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         }
         if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) options.onProgress(f + 1, frameCount);
     }
+    // What a reader refuses is never written: every sample is finite and within the clip value limit.
+    for (let c = 0; c < samples.length; c++) {
+        const s = samples[c];
+        for (let f = 0; f < frameCount; f++) {
+            if (!(Math.abs(s[f]) <= MAX_ABS_CLIP_VALUE)) {
+                throw new HumanoidError(
+                    "CONVERT",
+                    `${what}: curve '${MuscleCurveNames[c]}' is ${s[f]} at frame ${f}, beyond the limit of ${MAX_ABS_CLIP_VALUE} in magnitude (the source's values are out of scale or not finite)`,
+                    { curve: MuscleCurveNames[c], frame: f, value: s[f] },
+                );
+            }
+        }
+    }
     const curves: IMuscleCurve[] = samples.map((s, c) => {
         const tolerance = GetCurveTolerance(setup, c, toleranceDeg);
         return ReduceCurve(s, tolerance, GetCurveValueStep(tolerance), "spline");
@@ -207,11 +225,24 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             thighShare: setup.thighShare,
         },
         toleranceDeg,
-        warnings: [...source.warnings, ...watch.warnings()],
+        warnings: CapWarnings([...source.warnings, ...watch.warnings()]),
     });
 }
 
 const tmpV = new Vector3();
+
+/** Longest warning kept, characters (a warning naming a long joint name is cut, so that the file holds it). */
+const MAX_WARNING_LENGTH = 4096;
+
+/**
+ * A warning list a clip file can hold: at most {@link MAX_WARNINGS} warnings (the last one saying
+ * how many more there were), each at most {@link MAX_WARNING_LENGTH} characters.
+ */
+export function CapWarnings(warnings: readonly string[]): string[] {
+    const cut = (w: string): string => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH)}...` : w);
+    if (warnings.length <= MAX_WARNINGS) return warnings.map(cut);
+    return [...warnings.slice(0, MAX_WARNINGS - 1).map(cut), `... and ${warnings.length - MAX_WARNINGS + 1} more warnings`];
+}
 
 /** The limb twist muscles: a full turn more or less decodes to the same hand or foot (see docs/muscles.md). */
 const LIMB_TWISTS: readonly number[] = [

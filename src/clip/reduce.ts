@@ -63,7 +63,9 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
         return done(Uint32Array.of(0), Float32Array.of(SnapToStep(n === 1 ? samples[0] : (lo + hi) / 2, step)));
     }
     // The fan leaves the grid its half step each side; the check below is on the snapped keys.
-    const fan = tol - step;
+    // Never negative: with values so large that float32 rounding takes the whole tolerance (tol 0),
+    // a negative fan would end segments on their own anchor and key a frame twice.
+    const fan = Math.max(0, tol - step);
     const frames: number[] = [0];
     let anchor = 0;
     let anchorValue = samples[0];
@@ -81,7 +83,7 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
             continue;
         }
         // Sample k cannot join: end the segment on frame k - 1 (> anchor, as one step always fits).
-        const end = k - 1;
+        const end = Math.max(k - 1, anchor + 1);
         anchorValue += ((minSlope + maxSlope) / 2) * (end - anchor);
         anchor = end;
         frames.push(end);

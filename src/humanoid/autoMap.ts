@@ -129,8 +129,16 @@ interface IArmChoice {
     score: number;
 }
 
+/**
+ * Most joints of a limb chain (from where it leaves the body) the arm and leg choices look at: the
+ * search is O(n^4) in the chain's length, and real limbs have under 15 joints with every twist and
+ * helper bone (a 500-deep chain below a hand took minutes). Joints beyond it are never picked.
+ */
+const MAX_LIMB_CHAIN = 32;
+
 /** Picks shoulder, upper arm, lower arm and hand along an arm chain (indices into the chain). */
 function assignArm(ctx: IChainContext, chain: readonly number[]): IArmChoice | undefined {
+    if (chain.length > MAX_LIMB_CHAIN) chain = chain.slice(0, MAX_LIMB_CHAIN);
     const cum = cumulative(ctx, chain);
     // The hand is at or before the first joint where fingers branch.
     let lastHand = chain.length - 1;
@@ -202,6 +210,7 @@ interface ILegChoice {
 
 /** Picks upper leg, lower leg, foot and toes along a leg chain (indices into the chain). */
 function assignLeg(ctx: IChainContext, chain: readonly number[], plausible: boolean): ILegChoice | undefined {
+    if (chain.length > MAX_LIMB_CHAIN) chain = chain.slice(0, MAX_LIMB_CHAIN);
     const cum = cumulative(ctx, chain);
     const down = ctx.up.scale(-1);
     const dirDown = (a: number, b: number): number => {

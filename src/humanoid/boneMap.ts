@@ -1,4 +1,5 @@
 import { HumanoidError } from "../errors.js";
+import { MAX_NAME_LENGTH, QuoteForMessage } from "../limits.js";
 import { HumanBoneFromName, HumanBoneNames, HUMAN_BONE_COUNT, type HumanBone } from "./humanBones.js";
 import { GetRigJointLabel, type IRig } from "./rig.js";
 
@@ -41,6 +42,15 @@ export function SerializeHumanBoneMap(rig: IRig, boneToJoint: ArrayLike<number>,
     return JSON.stringify(file, null, 2);
 }
 
+/** Most problems a bone map error lists (a map of a million wrong keys gets a short message too). */
+const MAX_LISTED_PROBLEMS = 20;
+
+/** Problems joined for a message, the first {@link MAX_LISTED_PROBLEMS} of them. */
+function ListProblems(problems: readonly string[]): string {
+    const shown = problems.slice(0, MAX_LISTED_PROBLEMS).join("; ");
+    return problems.length > MAX_LISTED_PROBLEMS ? `${shown}; and ${problems.length - MAX_LISTED_PROBLEMS} more problems` : shown;
+}
+
 /**
  * Reads a bone map: either a saved file (see {@link SerializeHumanBoneMap}) or a plain object
  * `{"leftUpperArm": "LeftArm", "leftShoulder": null}`. Checks every key and value and throws one
@@ -81,15 +91,17 @@ export function ParseHumanBoneMap(input: string | object, source = "bone map"): 
     const out: HumanBoneMapJson = {};
     for (const [k, v] of Object.entries(bones)) {
         if (HumanBoneFromName(k) === undefined) {
-            problems.push(`unknown human bone '${k}'`);
+            problems.push(`unknown human bone '${QuoteForMessage(k)}'`);
         } else if (v !== null && (typeof v !== "string" || !v)) {
-            problems.push(`'${k}' must be a joint name or null, not ${JSON.stringify(v)}`);
+            problems.push(`'${k}' must be a joint name or null, not ${QuoteForMessage(JSON.stringify(v) ?? String(v))}`);
+        } else if (typeof v === "string" && v.length > MAX_NAME_LENGTH) {
+            problems.push(`'${k}' names a joint of ${v.length} characters, longer than the ${MAX_NAME_LENGTH} a joint name may have`);
         } else {
             out[k] = v;
         }
     }
     if (problems.length) {
-        throw new HumanoidError("BAD_BONE_MAP", `${source}: ${problems.join("; ")}`, { problems });
+        throw new HumanoidError("BAD_BONE_MAP", `${source}: ${ListProblems(problems)}`, { problems: problems.slice(0, MAX_LISTED_PROBLEMS) });
     }
     return out;
 }
@@ -135,14 +147,16 @@ export function ApplyHumanBoneMapOverrides(rig: IRig, boneToJoint: Int32Array, o
         }
         const r = ResolveJointLabel(rig, v);
         if (typeof r === "string") {
-            problems.push(`${k}: ${r}`);
+            problems.push(`${k}: ${QuoteForMessage(r, 200)}`);
         } else {
             boneToJoint[bone] = r;
             changed.add(bone);
         }
     }
     if (problems.length) {
-        throw new HumanoidError("BAD_BONE_MAP", `${source}: does not fit ${rig.source}: ${problems.join("; ")}`, { problems });
+        throw new HumanoidError("BAD_BONE_MAP", `${source}: does not fit ${rig.source}: ${ListProblems(problems)}`, {
+            problems: problems.slice(0, MAX_LISTED_PROBLEMS),
+        });
     }
     return changed;
 }

@@ -5,6 +5,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { ConvertRigPosesToMuscleClip, type IMuscleClipConvertOptions, type IRigPoseSource } from "../clip/convert.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
+import { MAX_ABS_LENGTH, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_KEY_GAP_SECONDS, QuoteForMessage } from "../limits.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { GetRigJointLabel, type IRigPose } from "../humanoid/rig.js";
 import { GetGltfNodeIndex } from "./babylonRig.js";
@@ -58,6 +59,48 @@ interface IJointBinding {
 const MIRROR_Z = Matrix.Scaling(1, 1, -1);
 /** Babylon's `Animation.ANIMATIONLOOPMODE_CONSTANT`: hold the ends. */
 const CONSTANT_LOOP = 2;
+
+/**
+ * Refuses keys no real clip has, before anything samples them: a time that is not finite or
+ * beyond {@link MAX_CLIP_SECONDS} or more than {@link MAX_KEY_GAP_SECONDS} after the key before (one corrupt time would plan millions of frames), a value that is
+ * not finite or beyond {@link MAX_ABS_LENGTH} in magnitude (it would become NaN or Infinity in
+ * the muscle curves). Throws one {@link HumanoidError} `CONVERT` naming the node, the property, the
+ * key and the value.
+ */
+function CheckAnimationKeys(what: string, node: string, prop: string, keys: ReadonlyArray<{ frame: number; value: unknown }>, fps: number): void {
+    if (!(fps > 0 && fps <= MAX_FRAME_RATE * 100)) {
+        throw new HumanoidError("CONVERT", `${what}: the ${prop} animation of '${QuoteForMessage(node)}' runs at ${fps} frames per second`);
+    }
+    for (let k = 0; k < keys.length; k++) {
+        const { frame, value } = keys[k];
+        const t = frame / fps;
+        if (!(Math.abs(t) <= MAX_CLIP_SECONDS)) {
+            throw new HumanoidError(
+                "CONVERT",
+                `${what}: key ${k} of the ${prop} animation of '${QuoteForMessage(node)}' is at ${t} s, beyond the ${MAX_CLIP_SECONDS} s a clip may last`,
+                { node, property: prop, key: k, time: t },
+            );
+        }
+        if (k > 0 && (frame - keys[k - 1].frame) / fps > MAX_KEY_GAP_SECONDS) {
+            throw new HumanoidError(
+                "CONVERT",
+                `${what}: keys ${k - 1} and ${k} of the ${prop} animation of '${QuoteForMessage(node)}' are ${(frame - keys[k - 1].frame) / fps} s apart, more than ${MAX_KEY_GAP_SECONDS} s (a corrupt key time?)`,
+                { node, property: prop, key: k, time: t },
+            );
+        }
+        const v = value as { x?: number; y?: number; z?: number; w?: number } | number;
+        const parts = typeof v === "number" ? [v] : [v?.x, v?.y, v?.z, v?.w].filter((x) => x !== undefined);
+        for (const x of parts) {
+            if (!(typeof x === "number" && Math.abs(x) <= MAX_ABS_LENGTH)) {
+                throw new HumanoidError(
+                    "CONVERT",
+                    `${what}: key ${k} of the ${prop} animation of '${QuoteForMessage(node)}' has the value ${x}, not a finite number within ${MAX_ABS_LENGTH} in magnitude`,
+                    { node, property: prop, key: k, value: x },
+                );
+            }
+        }
+    }
+}
 
 /** The names a list of joints would be shown with, cut short. */
 function listNames(names: string[]): string {
@@ -133,6 +176,7 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
             if (!node || typeof node.getWorldMatrix !== "function" || !["rotationQuaternion", "rotation", "position", "scaling"].includes(prop)) continue;
             fps = fps || ta.animation.framePerSecond;
             const keys = ta.animation.getKeys();
+            CheckAnimationKeys(what, node.name, prop, keys, ta.animation.framePerSecond);
             // The key rate, from tracks that have keys between their ends.
             for (let k = 1; k < (keys.length > 2 ? keys.length : 0); k++) {
                 const dt = Math.round(((keys[k].frame - keys[k - 1].frame) / ta.animation.framePerSecond) * 1e5) / 1e5;

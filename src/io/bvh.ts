@@ -1,4 +1,17 @@
 import { HumanoidError } from "../errors.js";
+import {
+    MAX_ABS_LENGTH,
+    MAX_ABS_ROTATION_DEG,
+    MAX_BVH_VALUES,
+    MAX_CLIP_FRAMES,
+    MAX_CLIP_SECONDS,
+    MAX_FRAME_RATE,
+    MIN_FRAME_RATE,
+    MAX_DEPTH,
+    MAX_JOINTS,
+    MAX_NAME_LENGTH,
+    QuoteForMessage,
+} from "../limits.js";
 
 /** A BVH channel name. */
 export type BvhChannel = "Xposition" | "Yposition" | "Zposition" | "Xrotation" | "Yrotation" | "Zrotation";
@@ -8,11 +21,14 @@ const CHANNEL_NAMES: ReadonlySet<string> = new Set(["Xposition", "Yposition", "Z
 /** A decimal number as BVH writes them (no hexadecimal, no empty string, no Infinity). */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** Deepest joint nesting accepted (real skeletons are under 30 levels deep). */
-export const BVH_MAX_DEPTH = 1000;
+/** Deepest joint nesting accepted (real skeletons are under 30 levels deep); the shared {@link MAX_DEPTH}. */
+export const BVH_MAX_DEPTH = MAX_DEPTH;
 
-/** Largest frame count accepted, so a corrupt header cannot make the reader allocate gigabytes. */
-export const BVH_MAX_FRAMES = 10_000_000;
+/** Largest frame count accepted, so a corrupt header cannot make the reader allocate gigabytes; the shared {@link MAX_CLIP_FRAMES}. */
+export const BVH_MAX_FRAMES = MAX_CLIP_FRAMES;
+
+/** Motion blocks up to this many values are allocated as declared; larger ones only when the file has the bytes for them. */
+const SMALL_MOTION_VALUES = 1 << 16;
 
 /** One joint (or End Site) of a BVH hierarchy, in the file's own axes and units. */
 export interface IBvhJoint {
@@ -77,17 +93,26 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         }
         return fail(lines.length, `unexpected end of file, expected ${what}`);
     };
-    const num = (tok: string | undefined, line: number, what: string): number => {
+    const num = (tok: string | undefined, line: number, what: string, limit = Infinity): number => {
         const v = tok !== undefined && DECIMAL.test(tok) ? Number(tok) : NaN;
         if (!Number.isFinite(v)) {
-            fail(line, `${what} is not a number: '${tok ?? ""}'`);
+            fail(line, `${what} is not a number: '${QuoteForMessage(tok ?? "")}'`);
+        }
+        if (Math.abs(v) > limit) {
+            fail(line, `${what} is ${QuoteForMessage(tok)}, beyond the limit of ${limit} in magnitude`);
         }
         return v;
     };
 
+    // Count the joints first, so that a huge hierarchy is refused at once, with its size.
+    const motionAt = text.search(/^\s*MOTION\b/im);
+    const declared = (text.slice(0, motionAt < 0 ? text.length : motionAt).match(/^\s*(ROOT|JOINT|End\s+Site)\b/gim) ?? []).length;
+    if (declared > MAX_JOINTS) {
+        fail(1, `the hierarchy declares ${declared} joints (End Sites included), more than the ${MAX_JOINTS} this library reads`);
+    }
     const head = next("HIERARCHY");
     if (head.tokens[0].toUpperCase() !== "HIERARCHY") {
-        fail(head.line, `expected 'HIERARCHY', found '${head.tokens[0]}' (is this a BVH file?)`);
+        fail(head.line, `expected 'HIERARCHY', found '${QuoteForMessage(head.tokens[0])}' (is this a BVH file?)`);
     }
     const joints: IBvhJoint[] = [];
     let channelCount = 0;
@@ -99,18 +124,24 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         if (depth > BVH_MAX_DEPTH) {
             fail(keywordLine.line, `joints are nested more than ${BVH_MAX_DEPTH} levels deep`);
         }
+        if (joints.length >= MAX_JOINTS) {
+            fail(keywordLine.line, `more than ${MAX_JOINTS} joints (End Sites included); no skeleton this library reads has so many`);
+        }
         const kw = keywordLine.tokens[0].toUpperCase();
         const isEndSite = kw === "END";
         let name: string;
         if (isEndSite) {
             if ((keywordLine.tokens[1] ?? "").toUpperCase() !== "SITE") {
-                fail(keywordLine.line, `expected 'End Site', found '${keywordLine.tokens.join(" ")}'`);
+                fail(keywordLine.line, `expected 'End Site', found '${QuoteForMessage(keywordLine.tokens.join(" "))}'`);
             }
             name = `${joints[parent].name}/EndSite`;
         } else {
             name = keywordLine.tokens.slice(1).join(" ");
             if (!name) {
                 fail(keywordLine.line, `${kw} without a name`);
+            }
+            if (name.length > MAX_NAME_LENGTH) {
+                fail(keywordLine.line, `joint name '${QuoteForMessage(name)}' is longer than ${MAX_NAME_LENGTH} characters`);
             }
             if (names.has(name)) {
                 fail(keywordLine.line, `joint name '${name}' is used twice`);
@@ -119,19 +150,19 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         }
         const open = next("'{'");
         if (open.tokens[0] !== "{") {
-            fail(open.line, `expected '{' after ${isEndSite ? "End Site" : `joint '${name}'`}, found '${open.tokens[0]}'`);
+            fail(open.line, `expected '{' after ${isEndSite ? "End Site" : `joint '${name}'`}, found '${QuoteForMessage(open.tokens[0])}'`);
         }
         const offLine = next("OFFSET");
         if (offLine.tokens[0].toUpperCase() !== "OFFSET") {
-            fail(offLine.line, `expected OFFSET in ${isEndSite ? "End Site" : `joint '${name}'`}, found '${offLine.tokens[0]}'`);
+            fail(offLine.line, `expected OFFSET in ${isEndSite ? "End Site" : `joint '${name}'`}, found '${QuoteForMessage(offLine.tokens[0])}'`);
         }
         if (offLine.tokens.length !== 4) {
             fail(offLine.line, `OFFSET needs 3 numbers, found ${offLine.tokens.length - 1}`);
         }
         const offset: [number, number, number] = [
-            num(offLine.tokens[1], offLine.line, "OFFSET x"),
-            num(offLine.tokens[2], offLine.line, "OFFSET y"),
-            num(offLine.tokens[3], offLine.line, "OFFSET z"),
+            num(offLine.tokens[1], offLine.line, "OFFSET x", MAX_ABS_LENGTH),
+            num(offLine.tokens[2], offLine.line, "OFFSET y", MAX_ABS_LENGTH),
+            num(offLine.tokens[3], offLine.line, "OFFSET z", MAX_ABS_LENGTH),
         ];
         const channels: BvhChannel[] = [];
         const channelStart = channelCount;
@@ -139,11 +170,11 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         let after = next("CHANNELS, JOINT, End Site or '}'");
         if (!isEndSite) {
             if (after.tokens[0].toUpperCase() !== "CHANNELS") {
-                fail(after.line, `expected CHANNELS in joint '${name}', found '${after.tokens[0]}'`);
+                fail(after.line, `expected CHANNELS in joint '${name}', found '${QuoteForMessage(after.tokens[0])}'`);
             }
             const count = num(after.tokens[1], after.line, "channel count");
             if (!Number.isInteger(count) || count < 0 || count > 6) {
-                fail(after.line, `joint '${name}' declares ${after.tokens[1]} channels; a joint has 0 to 6`);
+                fail(after.line, `joint '${name}' declares ${QuoteForMessage(after.tokens[1])} channels; a joint has 0 to 6`);
             }
             if (after.tokens.length !== 2 + count) {
                 fail(after.line, `joint '${name}' declares ${count} channels but lists ${after.tokens.length - 2}`);
@@ -151,10 +182,10 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
             for (const c of after.tokens.slice(2)) {
                 const canonical = c.charAt(0).toUpperCase() + c.slice(1).toLowerCase();
                 if (!CHANNEL_NAMES.has(canonical)) {
-                    fail(after.line, `unknown channel '${c}' in joint '${name}'`);
+                    fail(after.line, `unknown channel '${QuoteForMessage(c)}' in joint '${name}'`);
                 }
                 if (channels.includes(canonical as BvhChannel)) {
-                    fail(after.line, `channel '${c}' listed twice in joint '${name}'`);
+                    fail(after.line, `channel '${QuoteForMessage(c)}' listed twice in joint '${name}'`);
                 }
                 channels.push(canonical as BvhChannel);
             }
@@ -168,10 +199,10 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
                 return;
             }
             if (isEndSite) {
-                fail(after.line, `an End Site has no children; expected '}', found '${after.tokens[0]}'`);
+                fail(after.line, `an End Site has no children; expected '}', found '${QuoteForMessage(after.tokens[0])}'`);
             }
             if (k !== "JOINT" && k !== "END") {
-                fail(after.line, `expected JOINT, End Site or '}' in joint '${name}', found '${after.tokens[0]}'`);
+                fail(after.line, `expected JOINT, End Site or '}' in joint '${name}', found '${QuoteForMessage(after.tokens[0])}'`);
             }
             parseJoint(after, index, depth + 1);
             after = next(`'}' closing joint '${name}'`);
@@ -180,7 +211,7 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
 
     const rootLine = next("ROOT");
     if (rootLine.tokens[0].toUpperCase() !== "ROOT") {
-        fail(rootLine.line, `expected ROOT, found '${rootLine.tokens[0]}'`);
+        fail(rootLine.line, `expected ROOT, found '${QuoteForMessage(rootLine.tokens[0])}'`);
     }
     parseJoint(rootLine, -1, 0);
     const motionLine = next("MOTION");
@@ -188,27 +219,50 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
         fail(motionLine.line, "a second ROOT is not supported; the file must have one skeleton");
     }
     if (motionLine.tokens[0].toUpperCase() !== "MOTION") {
-        fail(motionLine.line, `expected MOTION, found '${motionLine.tokens[0]}'`);
+        fail(motionLine.line, `expected MOTION, found '${QuoteForMessage(motionLine.tokens[0])}'`);
     }
     const framesLine = next("Frames:");
     const framesTokens = framesLine.tokens.join(" ").split(":");
     if (framesTokens[0].trim().toUpperCase() !== "FRAMES" || framesTokens.length !== 2) {
-        fail(framesLine.line, `expected 'Frames: <count>', found '${framesLine.tokens.join(" ")}'`);
+        fail(framesLine.line, `expected 'Frames: <count>', found '${QuoteForMessage(framesLine.tokens.join(" "))}'`);
     }
     const frameCount = num(framesTokens[1].trim(), framesLine.line, "frame count");
     if (!Number.isInteger(frameCount) || frameCount < 0 || frameCount > BVH_MAX_FRAMES) {
-        fail(framesLine.line, `frame count must be an integer from 0 to ${BVH_MAX_FRAMES}, found ${framesTokens[1].trim()}`);
+        fail(framesLine.line, `frame count must be an integer from 0 to ${BVH_MAX_FRAMES}, found ${QuoteForMessage(framesTokens[1].trim())}`);
     }
     const timeLine = next("Frame Time:");
     const timeText = timeLine.tokens.join(" ");
     const colon = timeText.indexOf(":");
     if (colon < 0 || timeText.slice(0, colon).replace(/\s+/g, " ").trim().toUpperCase() !== "FRAME TIME") {
-        fail(timeLine.line, `expected 'Frame Time: <seconds>', found '${timeText}'`);
+        fail(timeLine.line, `expected 'Frame Time: <seconds>', found '${QuoteForMessage(timeText)}'`);
     }
     const frameTimeSeconds = num(timeText.slice(colon + 1).trim(), timeLine.line, "frame time");
     if (!(frameTimeSeconds > 0)) {
         fail(timeLine.line, `frame time must be positive, found ${frameTimeSeconds}`);
     }
+    if (!(frameTimeSeconds >= 1 / MAX_FRAME_RATE && frameTimeSeconds <= 1 / MIN_FRAME_RATE)) {
+        fail(timeLine.line, `frame time must be from ${1 / MAX_FRAME_RATE} to ${1 / MIN_FRAME_RATE} seconds, found ${frameTimeSeconds}`);
+    }
+    if (frameCount * frameTimeSeconds > MAX_CLIP_SECONDS) {
+        fail(timeLine.line, `${frameCount} frames of ${frameTimeSeconds} s is longer than ${MAX_CLIP_SECONDS} s`);
+    }
+    // Check the declared frames against what the file holds before allocating much: each value
+    // takes at least two characters (a digit and a separator). (A small count that is wrong is
+    // found frame by frame, with the line where the file ends.)
+    if (frameCount * channelCount > MAX_BVH_VALUES) {
+        fail(framesLine.line, `${frameCount} frames of ${channelCount} channels is more than ${MAX_BVH_VALUES} values`);
+    }
+    let rest = 0;
+    for (let k = li; k < lines.length; k++) rest += lines[k].length + 1;
+    if (frameCount * channelCount > SMALL_MOTION_VALUES && frameCount * Math.max(1, channelCount) * 2 > rest + 1) {
+        fail(
+            framesLine.line,
+            `the file declares ${frameCount} frames of ${channelCount} channels, but only ${rest} characters follow (the file is truncated or the count is wrong)`,
+        );
+    }
+    // Magnitude limit of each channel: lengths for positions, degrees for rotations.
+    const channelLimit = new Float64Array(channelCount);
+    for (const j of joints) j.channels.forEach((c, i) => (channelLimit[j.channelStart + i] = c.endsWith("rotation") ? MAX_ABS_ROTATION_DEG : MAX_ABS_LENGTH));
     const motion = new Float64Array(frameCount * channelCount);
     for (let f = 0; f < frameCount; f++) {
         const fl = next(`frame ${f + 1} of ${frameCount} (the file is truncated)`);
@@ -220,7 +274,10 @@ export function ParseBvh(text: string, source = "BVH"): IBvhFile {
             const tok = fl.tokens[c];
             const v = DECIMAL.test(tok) ? Number(tok) : NaN;
             if (!Number.isFinite(v)) {
-                fail(fl.line, `frame ${f + 1}, value ${c + 1} is not a number: '${fl.tokens[c]}'`);
+                fail(fl.line, `frame ${f + 1}, value ${c + 1} is not a number: '${QuoteForMessage(fl.tokens[c])}'`);
+            }
+            if (Math.abs(v) > channelLimit[c]) {
+                fail(fl.line, `frame ${f + 1}, value ${c + 1} is ${QuoteForMessage(tok)}, beyond the limit of ${channelLimit[c]} in magnitude`);
             }
             motion[base + c] = v;
         }

@@ -1,5 +1,6 @@
 import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
+import { MAX_CLIP_FRAMES, MAX_JOINTS, MAX_NAME_LENGTH, QuoteForMessage } from "../limits.js";
 import { ComputeRigWorldPose, RigJointKind, type IRig, type IRigPose } from "../humanoid/rig.js";
 import { BvhLengthUnits } from "./bvhRig.js";
 
@@ -38,6 +39,18 @@ export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): str
  * @param poses one rig pose per frame (`undefined` for the rest pose)
  */
 export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, options: IBvhWriteOptions = {}): string {
+    // Never write what the reader refuses.
+    if (rig.joints.length > MAX_JOINTS)
+        throw new HumanoidError("FILE_WRITE", `${rig.source}: ${rig.joints.length} joints is more than the ${MAX_JOINTS} a BVH file may have`);
+    if (poses.length > MAX_CLIP_FRAMES)
+        throw new HumanoidError("FILE_WRITE", `${rig.source}: ${poses.length} frames is more than the ${MAX_CLIP_FRAMES} a BVH file may have`);
+    for (const j of rig.joints) {
+        if (j.name.length > MAX_NAME_LENGTH)
+            throw new HumanoidError(
+                "FILE_WRITE",
+                `${rig.source}: joint name '${QuoteForMessage(j.name)}' is longer than the ${MAX_NAME_LENGTH} characters a BVH file may have`,
+            );
+    }
     const unit = BvhLengthUnits[options.units ?? "cm"];
     const zUp = options.upAxis === "z";
     const rest = ComputeRigWorldPose(rig);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { rename, stat, unlink, writeFile } from "node:fs/promises";
+import { readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { SerializeMuscleClipToBinary, SerializeMuscleClipToJson } from "../clip/clipFile.js";
 import type { IMuscleClipConvertOptions } from "../clip/convert.js";
@@ -129,14 +129,58 @@ export function SerializeMuscleClip(clip: MuscleClip, format: MuscleClipFormat):
     return format === "bin" ? SerializeMuscleClipToBinary(clip) : new TextEncoder().encode(SerializeMuscleClipToJson(clip));
 }
 
+/** The side files {@link WriteFilesAtomicallyAsync} makes: `.<target name>.<pid>.<8 hex>.tmp` (new content) or `.old` (the file it replaces). */
+const SIDE_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.(tmp|old)$/;
+
+/** Whether a process of this id runs (one of another user counts as running). */
+function processRuns(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch (e) {
+        return (e as NodeJS.ErrnoException).code === "EPERM";
+    }
+}
+
+/**
+ * Removes what a write killed midway left in a folder: the temporary files of processes that no
+ * longer run are deleted, and the old file such a process had moved aside is put back when its
+ * target is missing (deleted when the target is there). Side files are named so that they cannot
+ * be taken for output (a leading dot, the writer's process id, `.tmp` or `.old`).
+ * @param dir the folder
+ */
+export async function CleanStaleTemporaryFilesAsync(dir: string): Promise<void> {
+    let names: string[];
+    try {
+        names = await readdir(dir);
+    } catch {
+        return; // not there (yet): nothing to clean
+    }
+    for (const name of names) {
+        const m = SIDE_FILE.exec(name);
+        if (!m || processRuns(Number(m[2]))) continue;
+        const side = join(dir, name);
+        if (m[3] === "tmp") {
+            await unlink(side).catch(() => undefined);
+            continue;
+        }
+        const target = join(dir, m[1]);
+        if (await stat(target).catch(() => null)) await unlink(side).catch(() => undefined);
+        else await rename(side, target).catch(() => undefined);
+    }
+}
+
 /**
  * Writes files all or nothing: each to a temporary name beside its target first; when every one is
  * written, files already at the targets are moved aside and the new ones renamed into place. If
  * any step fails, what was put in place is removed, the old files are put back, and one
- * {@link HumanoidError} `FILE_WRITE` names the file. Returns the bytes written per file.
+ * {@link HumanoidError} `FILE_WRITE` names the file. What an earlier write killed midway left
+ * beside the targets is cleaned first ({@link CleanStaleTemporaryFilesAsync}). Returns the bytes
+ * written per file.
  * @param files target path and content of each file (distinct paths)
  */
 export async function WriteFilesAtomicallyAsync(files: ReadonlyArray<{ path: string; bytes: Uint8Array }>): Promise<number[]> {
+    for (const d of new Set(files.map((f) => dirname(f.path)))) await CleanStaleTemporaryFilesAsync(d);
     const tag = `${process.pid}.${randomBytes(4).toString("hex")}`;
     const side = (path: string, kind: string): string => join(dirname(path), `.${basename(path)}.${tag}.${kind}`);
     const fail = (path: string) => (e: NodeJS.ErrnoException) => {

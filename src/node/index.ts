@@ -9,6 +9,7 @@ export {
     MuscleClipOutputPaths,
     SerializeMuscleClip,
     WriteFilesAtomicallyAsync,
+    CleanStaleTemporaryFilesAsync,
     type IConvertFileOptions,
     type IConvertedClip,
     type MuscleClipFormat,

@@ -87,6 +87,10 @@ async function InlineGltfFilesAsync(bytes: Uint8Array, file: string, images: boo
         } catch (e) {
             throw new HumanoidError("FILE_READ", `${file}: its ${noun} '${uri}' cannot be read (${(e as Error).message.replace(/^.*\((.*)\)$/, "$1")})`);
         }
+        const declared = (entry as { byteLength?: unknown }).byteLength;
+        if (typeof declared === "number" && declared > data.length) {
+            throw new HumanoidError("GLTF_PARSE", `${file}: ${what}.byteLength is ${declared}, but '${uri}' holds ${data.length} bytes`);
+        }
         entry.uri = `data:${type};base64,` + Buffer.from(data).toString("base64");
     };
     for (const [i, b] of (json.buffers ?? []).entries()) await inline(b, `buffers[${i}]`, "buffer", "application/octet-stream");

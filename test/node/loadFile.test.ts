@@ -45,7 +45,8 @@ describeWithData("glTF files that Babylon's loader rejects", () => {
         const file = variant("cycle.gltf", (j) => ((j.nodes as Array<{ children?: number[] }>)[0].children = [0]));
         const e = await errorOfAsync(LoadRigFromFileAsync(file));
         expect(e.code).toBe("GLTF_PARSE");
-        expect(e.message.startsWith(`${file}: Babylon's glTF loader failed:`)).toBe(true);
+        // Found by our own check of the hierarchy, before Babylon walks it.
+        expect(e.message.startsWith(`${file}: nodes[0].children[0] is the node itself (a cycle)`)).toBe(true);
         expect(e.message.length).toBeLessThan(400);
         await new Promise((r) => setTimeout(r, 200)); // an unhandled rejection would end the test run here
     });
