@@ -138,13 +138,21 @@ export function FormatConvertManifest(results: readonly IConvertResult[]): strin
 
 /** One clip written. */
 export interface IConvertedRow {
+    /** The clip's name. */
     readonly clip: string;
+    /** Frames on its grid. */
     readonly frames: number;
+    /** Frames per second. */
     readonly rate: number;
+    /** Keys kept after reduction, over all curves. */
     readonly keys: number;
+    /** Bytes of the written file. */
     readonly bytes: number;
+    /** Bytes of the source motion: the BVH file, or the glTF animation's key data (0 when unknown). */
     readonly sourceBytes: number;
+    /** The file written. */
     readonly output: string;
+    /** What did not convert losslessly. */
     readonly warnings: readonly string[];
 }
 
