@@ -3,6 +3,7 @@
  *
  * This entry point has no side effects on import and runs in the browser, in a worker or in Node.
  * Node-only helpers (reading files from disk) live in `babylon-humanoid/node`.
+ * @module babylon-humanoid
  */
 export { HumanoidError, type HumanoidErrorCode } from "./errors.js";
 export { InputLimits, QuoteForMessage } from "./limits.js";
@@ -160,7 +161,7 @@ export { BvhPoseSource, ConvertBvhToMuscleClip } from "./io/bvhClip.js";
 export { AnimationGroupPoseSource, ConvertAnimationGroupToMuscleClip, DEFAULT_CLIP_RATE, MIN_KEY_RATE } from "./io/animationGroupClip.js";
 export { SolveTwoBonePositionsToRef } from "./ik/twoBone.js";
 export { HumanoidLimbIK, type ILimbIKStatus } from "./ik/limbIK.js";
-export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH } from "./runtime/rigSolver.js";
+export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH, type ProportionMode } from "./runtime/rigSolver.js";
 export {
     HumanoidClipPlayer,
     HumanoidClipState,

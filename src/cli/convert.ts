@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, relative, resolve, sep } from "node:path";
 import { Worker } from "node:worker_threads";
 import { SingleBar } from "cli-progress";
 import { HumanoidError } from "../errors.js";
@@ -34,17 +35,124 @@ export interface IConvertCommandOptions {
     tPose?: "auto" | "rest" | "strict";
     /** How BVH files are read. */
     bvh?: IBvhRigOptions;
+    /** Convert only this share of the inputs ({@link SelectShardInputs}); default: all of them. */
+    shard?: IConvertShard;
+    /** Also write a JSON manifest here: one line per input (of the shard) with its outputs, frames, warnings and error. */
+    manifest?: string;
+}
+
+/** One share of a bulk conversion: shard `index` of `count`, the index counting from 0 (as Kubernetes' `JOB_COMPLETION_INDEX`). */
+export interface IConvertShard {
+    /** Which shard, from 0 to `count - 1`. */
+    readonly index: number;
+    /** How many shards the inputs are split into, at least 1. */
+    readonly count: number;
+}
+
+/**
+ * Reads `--shard i/n`: a whole index `i` from 0 to `n - 1` and a whole count `n` of at least 1.
+ * Throws a {@link HumanoidError} `BAD_OPTION` naming the option and the value otherwise.
+ */
+export function ParseShard(text: string): IConvertShard {
+    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+    const index = m ? Number(m[1]) : NaN;
+    const count = m ? Number(m[2]) : NaN;
+    if (!(count >= 1 && index < count && Number.isSafeInteger(count))) {
+        throw new HumanoidError(
+            "BAD_OPTION",
+            `--shard '${text}': give <index>/<count> with a count of at least 1 and an index from 0 to count - 1 (it counts from 0, as a Kubernetes JOB_COMPLETION_INDEX), for example 0/4`,
+        );
+    }
+    return { index, count };
+}
+
+/**
+ * The directory every input lies under (absolute): the longest common directory of their
+ * resolved paths.
+ */
+function commonRoot(inputs: readonly string[]): string {
+    let root = dirname(resolve(inputs[0]));
+    for (const input of inputs) {
+        const dir = dirname(resolve(input));
+        while (root !== dirname(root) && dir !== root && !dir.startsWith(root.endsWith(sep) ? root : root + sep)) root = dirname(root);
+    }
+    return root;
+}
+
+/**
+ * The shard of one input: the first 32 bits of the SHA-256 of its path relative to the inputs'
+ * common directory (written with `/`), modulo the shard count. It depends on that path alone, not
+ * on the order of the inputs, the machine, where the library is mounted or which other files are
+ * there (as long as the common directory stays the same).
+ * @param relativePath the input's path relative to the common directory, `/`-separated
+ * @param count number of shards, at least 1
+ */
+export function ShardOfInput(relativePath: string, count: number): number {
+    return createHash("sha256").update(relativePath, "utf8").digest().readUInt32BE(0) % count;
+}
+
+/**
+ * The inputs of one shard, in their given order. Over shards `0/n` ... `(n-1)/n` every input is
+ * in exactly one ({@link ShardOfInput}), so n machines running the same command with their own
+ * index convert every input once. Shards are balanced by the hash, not exactly: a few files may
+ * split unevenly; thousands come within a few percent.
+ */
+export function SelectShardInputs(inputs: readonly string[], shard: IConvertShard): string[] {
+    if (!inputs.length || shard.count === 1) return inputs.slice();
+    const root = commonRoot(inputs);
+    return inputs.filter((input) => ShardOfInput(relative(root, resolve(input)).split(sep).join("/"), shard.count) === shard.index);
+}
+
+/** One line of the `--manifest`: what became of one input. */
+export interface IConvertManifestEntry {
+    /** The input, as given on the command line. */
+    readonly input: string;
+    /** The files written for it, one per clip (none when it failed). */
+    readonly outputs: ReadonlyArray<{
+        readonly file: string;
+        readonly clip: string;
+        readonly frames: number;
+        /** Frames per second. */
+        readonly rate: number;
+        readonly keys: number;
+        readonly bytes: number;
+        /** What did not convert losslessly. */
+        readonly warnings: readonly string[];
+    }>;
+    /** The one-line error when the input failed (then nothing was written for it), else null. */
+    readonly error: string | null;
+}
+
+/**
+ * The manifest's text: a JSON array with one input a line, so that it parses whole and also reads
+ * line by line (`grep`); the manifests of several shards merge with `jq -s add`.
+ */
+export function FormatConvertManifest(results: readonly IConvertResult[]): string {
+    const entries: IConvertManifestEntry[] = results.map((r) => ({
+        input: r.input,
+        outputs: r.rows.map((c) => ({ file: c.output, clip: c.clip, frames: c.frames, rate: c.rate, keys: c.keys, bytes: c.bytes, warnings: c.warnings })),
+        error: r.error ?? null,
+    }));
+    return `[\n${entries.map((e) => JSON.stringify(e)).join(",\n")}${entries.length ? "\n" : ""}]\n`;
 }
 
 /** One clip written. */
 export interface IConvertedRow {
+    /** The clip's name. */
     readonly clip: string;
+    /** Frames on its grid. */
     readonly frames: number;
+    /** Frames per second. */
     readonly rate: number;
+    /** Keys kept after reduction, over all curves. */
     readonly keys: number;
+    /** Bytes of the written file. */
     readonly bytes: number;
+    /** Bytes of the source motion: the BVH file, or the glTF animation's key data (0 when unknown). */
     readonly sourceBytes: number;
+    /** The file written. */
     readonly output: string;
+    /** What did not convert losslessly. */
     readonly warnings: readonly string[];
 }
 
@@ -197,7 +305,10 @@ function table(rows: string[][]): string {
 /**
  * The `convert` command: converts every clip of every input to a muscle clip file, several files
  * at once on worker threads, with a progress bar on a terminal and a summary table. One failing
- * input is reported and the others still convert. Returns the exit code (1 if any input failed).
+ * input is reported and the others still convert. With `shard`, only that share of the inputs is
+ * converted (checks that concern every input, such as two writing the same file, still see them
+ * all); with `manifest`, one JSON line per converted input is written, whole, when all are done.
+ * Returns the exit code (1 if any input failed).
  */
 export async function RunConvertAsync(
     inputs: string[],
@@ -246,8 +357,27 @@ export async function RunConvertAsync(
             stems.set(stem, input);
         }
     }
-    const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), inputs.length));
-    const tasks: IConvertTask[] = inputs.map((input) => ({ input, options, target, format }));
+    // The manifest's place, checked before converting anything.
+    if (options.manifest !== undefined) {
+        const manifest = options.manifest;
+        if ((await stat(manifest).catch(() => null))?.isDirectory()) {
+            throw new HumanoidError("BAD_OPTION", `--manifest ${manifest}: a directory has that name (name the JSON file to write)`);
+        }
+        await mkdir(dirname(manifest), { recursive: true }).catch((e: NodeJS.ErrnoException) => {
+            throw new HumanoidError("FILE_WRITE", `--manifest ${manifest}: cannot make its directory (${e.code ?? e.message})`);
+        });
+    }
+    // The shard is taken after the checks above, which see every input: all shards refuse the same inputs.
+    let selected = inputs;
+    if (options.shard) {
+        const { index, count } = options.shard;
+        if (!(Number.isSafeInteger(index) && Number.isSafeInteger(count) && count >= 1 && index >= 0 && index < count)) {
+            throw new HumanoidError("BAD_OPTION", `--shard ${index}/${count}: the count must be at least 1 and the index from 0 to count - 1`);
+        }
+        selected = SelectShardInputs(inputs, options.shard);
+    }
+    const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), selected.length));
+    const tasks: IConvertTask[] = selected.map((input) => ({ input, options, target, format }));
     const fractions = new Float64Array(tasks.length);
     const bar = io.progress
         ? new SingleBar({
@@ -293,11 +423,16 @@ export async function RunConvertAsync(
         r.rows.flatMap((c) => c.warnings.map((w) => `  ${basename(r.input)}${c.clip !== basename(r.input, extname(r.input)) ? ` (${c.clip})` : ""}: ${w}`)),
     );
     const written = results.reduce((n, r) => n + r.rows.length, 0);
+    if (options.manifest !== undefined) {
+        await WriteFilesAtomicallyAsync([{ path: options.manifest, bytes: new TextEncoder().encode(FormatConvertManifest(results)) }]);
+    }
     io.out(
         [
             table(rows),
             "",
             `${written} clip${written === 1 ? "" : "s"} written from ${results.length - failed} of ${results.length} input${results.length === 1 ? "" : "s"}${failed ? `; ${failed} failed` : ""}.`,
+            ...(options.shard ? [`Shard ${options.shard.index}/${options.shard.count}: ${selected.length} of the ${inputs.length} inputs.`] : []),
+            ...(options.manifest !== undefined ? [`Manifest: ${options.manifest}`] : []),
             ...(warnings.length ? ["Warnings (what did not convert losslessly):", ...warnings] : []),
         ].join("\n") + "\n",
     );

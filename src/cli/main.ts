@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
 import { RunFullDemoAsync } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
-import { RunConvertAsync } from "./convert.js";
+import { ParseShard, RunConvertAsync } from "./convert.js";
 import { RunRetargetAsync } from "./retarget.js";
 import { RunReportAsync } from "./report.js";
 import { RunFitAsync } from "./fit.js";
@@ -143,6 +143,19 @@ program
         return n;
     })
     .option("--avatar <file>", "for glTF clips kept in their own file: the model whose skeleton they drive (matched by node name)")
+    .option(
+        "--shard <i/n>",
+        "convert only shard i of n (i from 0 to n-1, as a Kubernetes JOB_COMPLETION_INDEX): a stable split by a hash of each input's path under the inputs' common directory",
+        (v: string) => {
+            try {
+                return ParseShard(v);
+            } catch (e) {
+                // ParseShard's message starts by naming the option and value, as commander's own line does.
+                throw new InvalidArgumentError((e as Error).message.replace(/^--shard '[^']*': /, ""));
+            }
+        },
+    )
+    .option("--manifest <out.json>", "also write a JSON manifest, one line per input: its output files, frames, warnings and error")
     .addOption(new Option("--t-pose <mode>", "reference pose of the avatars").choices(["auto", "rest", "strict"]).default("auto"))
     .addOption(new Option("--up-axis <axis>", "BVH up axis").choices(["auto", "y", "z"]).default("auto"))
     .option("--units <units>", "BVH length units: auto, m, cm, mm, inches, cmu, or metres per unit", parseUnits, "auto")
@@ -157,6 +170,8 @@ program
                 format?: "json" | "bin";
                 jobs?: number;
                 avatar?: string;
+                shard?: ReturnType<typeof ParseShard>;
+                manifest?: string;
                 tPose: "auto" | "rest" | "strict";
                 upAxis: "auto" | "y" | "z";
                 units: ReturnType<typeof parseUnits>;
@@ -173,6 +188,8 @@ program
                         format: opts.format,
                         jobs: opts.jobs,
                         avatar: opts.avatar,
+                        shard: opts.shard,
+                        manifest: opts.manifest,
                         tPose: opts.tPose,
                         bvh: { upAxis: opts.upAxis, units: opts.units },
                     },

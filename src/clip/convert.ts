@@ -309,7 +309,7 @@ const LEG_PLACING_CURVES: readonly boolean[] = MuscleCurveKinds.map(
 /**
  * The reduction tolerance of a curve in its own unit, from the angle tolerance: a muscle's angle
  * tolerance over its larger range end; positions the length that subtends the angle one avatar
- * scale away (a tenth of it for the curves that place the legs, {@link LEG_PLACING_PRECISION});
+ * scale away (a tenth of it for the curves that place the legs, `LEG_PLACING_PRECISION`);
  * quaternion components a quarter of the angle in radians (an error e per component turns a unit
  * quaternion by at most 4e); the root yaw the angle itself.
  */

@@ -6,60 +6,115 @@
  * visits the hierarchy top-down. Serialized data always uses the string names, never the indices.
  */
 export enum HumanBone {
+    /** The hips (pelvis): the root of the humanoid, parent of the spine and both legs; carries the body's position (required). */
     Hips = 0,
+    /** The lowest spine bone, above the hips (required). */
     Spine,
+    /** The chest, above the spine (optional). */
     Chest,
+    /** The upper chest, above the chest (optional). */
     UpperChest,
+    /** The neck, below the head (optional). */
     Neck,
+    /** The head (required). */
     Head,
+    /** The left eye, under the head (optional). */
     LeftEye,
+    /** The right eye, under the head (optional). */
     RightEye,
+    /** The jaw, under the head (optional). */
     Jaw,
+    /** The left shoulder (clavicle), between the chest and the upper arm (optional). */
     LeftShoulder,
+    /** The left upper arm, from the shoulder joint to the elbow (required). */
     LeftUpperArm,
+    /** The left forearm, from the elbow to the wrist (required). */
     LeftLowerArm,
+    /** The left hand, from the wrist (required). */
     LeftHand,
+    /** The right shoulder (clavicle), between the chest and the upper arm (optional). */
     RightShoulder,
+    /** The right upper arm, from the shoulder joint to the elbow (required). */
     RightUpperArm,
+    /** The right forearm, from the elbow to the wrist (required). */
     RightLowerArm,
+    /** The right hand, from the wrist (required). */
     RightHand,
+    /** The left thigh, from the hip joint to the knee (required). */
     LeftUpperLeg,
+    /** The left shin, from the knee to the ankle (required). */
     LeftLowerLeg,
+    /** The left foot, from the ankle (required). */
     LeftFoot,
+    /** The left toes, from the ball of the foot (optional). */
     LeftToes,
+    /** The right thigh, from the hip joint to the knee (required). */
     RightUpperLeg,
+    /** The right shin, from the knee to the ankle (required). */
     RightLowerLeg,
+    /** The right foot, from the ankle (required). */
     RightFoot,
+    /** The right toes, from the ball of the foot (optional). */
     RightToes,
+    /** The left thumb's first (proximal) segment, nearest the hand (optional). */
     LeftThumbProximal,
+    /** The left thumb's middle (intermediate) segment (optional). */
     LeftThumbIntermediate,
+    /** The left thumb's last (distal) segment, at the tip (optional). */
     LeftThumbDistal,
+    /** The left index finger's first (proximal) segment, nearest the hand (optional). */
     LeftIndexProximal,
+    /** The left index finger's middle (intermediate) segment (optional). */
     LeftIndexIntermediate,
+    /** The left index finger's last (distal) segment, at the tip (optional). */
     LeftIndexDistal,
+    /** The left middle finger's first (proximal) segment, nearest the hand (optional). */
     LeftMiddleProximal,
+    /** The left middle finger's middle (intermediate) segment (optional). */
     LeftMiddleIntermediate,
+    /** The left middle finger's last (distal) segment, at the tip (optional). */
     LeftMiddleDistal,
+    /** The left ring finger's first (proximal) segment, nearest the hand (optional). */
     LeftRingProximal,
+    /** The left ring finger's middle (intermediate) segment (optional). */
     LeftRingIntermediate,
+    /** The left ring finger's last (distal) segment, at the tip (optional). */
     LeftRingDistal,
+    /** The left little finger's first (proximal) segment, nearest the hand (optional). */
     LeftLittleProximal,
+    /** The left little finger's middle (intermediate) segment (optional). */
     LeftLittleIntermediate,
+    /** The left little finger's last (distal) segment, at the tip (optional). */
     LeftLittleDistal,
+    /** The right thumb's first (proximal) segment, nearest the hand (optional). */
     RightThumbProximal,
+    /** The right thumb's middle (intermediate) segment (optional). */
     RightThumbIntermediate,
+    /** The right thumb's last (distal) segment, at the tip (optional). */
     RightThumbDistal,
+    /** The right index finger's first (proximal) segment, nearest the hand (optional). */
     RightIndexProximal,
+    /** The right index finger's middle (intermediate) segment (optional). */
     RightIndexIntermediate,
+    /** The right index finger's last (distal) segment, at the tip (optional). */
     RightIndexDistal,
+    /** The right middle finger's first (proximal) segment, nearest the hand (optional). */
     RightMiddleProximal,
+    /** The right middle finger's middle (intermediate) segment (optional). */
     RightMiddleIntermediate,
+    /** The right middle finger's last (distal) segment, at the tip (optional). */
     RightMiddleDistal,
+    /** The right ring finger's first (proximal) segment, nearest the hand (optional). */
     RightRingProximal,
+    /** The right ring finger's middle (intermediate) segment (optional). */
     RightRingIntermediate,
+    /** The right ring finger's last (distal) segment, at the tip (optional). */
     RightRingDistal,
+    /** The right little finger's first (proximal) segment, nearest the hand (optional). */
     RightLittleProximal,
+    /** The right little finger's middle (intermediate) segment (optional). */
     RightLittleIntermediate,
+    /** The right little finger's last (distal) segment, at the tip (optional). */
     RightLittleDistal,
 }
 
@@ -68,8 +123,11 @@ export const HUMAN_BONE_COUNT = 55;
 
 /** Which side of the body a human bone is on. */
 export enum BodySide {
+    /** On the body's midline (hips, spine, neck, head, jaw). */
     Center = 0,
+    /** On the body's own left (the character's left, not the viewer's). */
     Left = 1,
+    /** On the body's own right. */
     Right = 2,
 }
 

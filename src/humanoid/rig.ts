@@ -9,8 +9,11 @@ import { ComposeTrsToRef, CreateTrs } from "../math/trs.js";
  * - `Node`: another transform in the hierarchy (armature, mesh node); kept for the world transforms.
  */
 export enum RigJointKind {
+    /** A joint that can carry a human bone (a skin joint, a BVH joint, a node of a bone-only hierarchy). */
     Bone = 0,
+    /** A BVH End Site or similar tip: it gives the direction of its parent, never a human bone. */
     EndSite = 1,
+    /** Another transform in the hierarchy (armature, mesh node); kept for the world transforms. */
     Node = 2,
 }
 
@@ -233,7 +236,13 @@ const MIRROR_Z = Matrix.Scaling(1, 1, -1);
  * @param parents parent index of every joint, -1 for a top joint
  * @param worlds world matrix of every joint (Babylon row-vector convention)
  */
-export function RigPoseFromWorldMatrices(parents: readonly number[], worlds: readonly Matrix[]): IRigPose & { scales: Vector3[] } {
+export function RigPoseFromWorldMatrices(
+    parents: readonly number[],
+    worlds: readonly Matrix[],
+): IRigPose & {
+    /** Local scale of every joint, from the same decomposition as its rotation and position. */
+    scales: Vector3[];
+} {
     const proper = worlds.map((w) => (w.determinant() < 0 ? MIRROR_Z.multiply(w) : w));
     const rotations: Quaternion[] = [];
     const positions: Vector3[] = [];

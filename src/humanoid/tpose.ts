@@ -36,9 +36,69 @@ export interface ITPoseResult {
  * pose taken from a motion frame (nothing in it is a reference, so bones are aligned closely).
  */
 export const TPOSE_TOLERANCES_DEG = {
-    rest: { hips: 15, spine: 30, shoulder: 20, arm: 2, hand: 10, finger: 15, thumb: 45, leg: 2, foot: 20 },
-    frame: { hips: 5, spine: 5, shoulder: 10, arm: 0, hand: 5, finger: 5, thumb: 45, leg: 0, foot: 10 },
-    strict: { hips: 0, spine: 0, shoulder: 0, arm: 0, hand: 0, finger: 0, thumb: 0, leg: 0, foot: 0 },
+    /** `tPose: "auto"` from the rig's own rest pose: its natural build is kept (spine curve, shoulder slope, relaxed fingers). */
+    rest: {
+        /** Degrees: body tilt from upright, turned at the hips. */
+        hips: 15,
+        /** Degrees: spine, chest, upper chest and neck from straight up. */
+        spine: 30,
+        /** Degrees: shoulders from straight out to their side. */
+        shoulder: 20,
+        /** Degrees: upper arms and forearms from straight out to their side. */
+        arm: 2,
+        /** Degrees: hands from straight out to their side. */
+        hand: 10,
+        /** Degrees: finger segments (not thumbs) from straight out to their side. */
+        finger: 15,
+        /** Degrees: thumb segments from 45 degrees forward of straight out. */
+        thumb: 45,
+        /** Degrees: thighs and shins from straight down. */
+        leg: 2,
+        /** Degrees: feet from forward (on the ground plane, or at the flat foot's measured slope). */
+        foot: 20,
+    },
+    /** `tPose: "auto"` from a motion frame (a BVH zero pose that is no T-pose): nothing in it is a reference, so bones are aligned closely. */
+    frame: {
+        /** Degrees: body tilt from upright, turned at the hips. */
+        hips: 5,
+        /** Degrees: spine, chest, upper chest and neck from straight up. */
+        spine: 5,
+        /** Degrees: shoulders from straight out to their side. */
+        shoulder: 10,
+        /** Degrees: upper arms and forearms from straight out to their side. */
+        arm: 0,
+        /** Degrees: hands from straight out to their side. */
+        hand: 5,
+        /** Degrees: finger segments (not thumbs) from straight out to their side. */
+        finger: 5,
+        /** Degrees: thumb segments from 45 degrees forward of straight out. */
+        thumb: 45,
+        /** Degrees: thighs and shins from straight down. */
+        leg: 0,
+        /** Degrees: feet from forward (on the ground plane, or at the flat foot's measured slope). */
+        foot: 10,
+    },
+    /** `tPose: "strict"`: every bone aligned. */
+    strict: {
+        /** Degrees: body tilt from upright, turned at the hips. */
+        hips: 0,
+        /** Degrees: spine, chest, upper chest and neck from straight up. */
+        spine: 0,
+        /** Degrees: shoulders from straight out to their side. */
+        shoulder: 0,
+        /** Degrees: upper arms and forearms from straight out to their side. */
+        arm: 0,
+        /** Degrees: hands from straight out to their side. */
+        hand: 0,
+        /** Degrees: finger segments (not thumbs) from straight out to their side. */
+        finger: 0,
+        /** Degrees: thumb segments from 45 degrees forward of straight out. */
+        thumb: 0,
+        /** Degrees: thighs and shins from straight down. */
+        leg: 0,
+        /** Degrees: feet from forward (on the ground plane, or at the flat foot's measured slope). */
+        foot: 0,
+    },
 } as const;
 
 /** Smaller turns are rounding noise, not corrections (degrees). */

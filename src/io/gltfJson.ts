@@ -6,12 +6,55 @@ const Q = (v: unknown): string => QuoteForMessage(typeof v === "string" ? JSON.s
 
 /** The parts of a glTF JSON document this library reads. */
 export interface IGltfDocument {
-    readonly asset?: { readonly version?: string };
-    readonly nodes?: ReadonlyArray<{ readonly name?: string; readonly children?: readonly number[]; readonly mesh?: number; readonly skin?: number }>;
-    readonly skins?: ReadonlyArray<{ readonly joints: readonly number[]; readonly skeleton?: number; readonly name?: string }>;
-    readonly animations?: ReadonlyArray<{ readonly name?: string; readonly samplers?: ReadonlyArray<{ readonly input?: number; readonly output?: number }> }>;
-    readonly accessors?: ReadonlyArray<{ readonly count?: number; readonly componentType?: number; readonly type?: string }>;
+    /** The file's `asset` block. */
+    readonly asset?: {
+        /** The glTF version the file claims (`"2.0"`). */
+        readonly version?: string;
+    };
+    /** The scene nodes, indexed as glTF indexes them (the `#N` of an unnamed joint). */
+    readonly nodes?: ReadonlyArray<{
+        /** The node's name, if it has one. */
+        readonly name?: string;
+        /** Indices of its child nodes. */
+        readonly children?: readonly number[];
+        /** Index of its mesh, if it has one. */
+        readonly mesh?: number;
+        /** Index of the skin that deforms its mesh, if any. */
+        readonly skin?: number;
+    }>;
+    /** The skins. */
+    readonly skins?: ReadonlyArray<{
+        /** Node indices of its joints, in the order of the vertex joint indices. */
+        readonly joints: readonly number[];
+        /** Node index of the skeleton's root, if the file names one. */
+        readonly skeleton?: number;
+        /** The skin's name, if it has one. */
+        readonly name?: string;
+    }>;
+    /** The animations (clips). */
+    readonly animations?: ReadonlyArray<{
+        /** The clip's name, if it has one. */
+        readonly name?: string;
+        /** Its samplers: accessor indices of key times and values. */
+        readonly samplers?: ReadonlyArray<{
+            /** Accessor index of the key times (seconds). */
+            readonly input?: number;
+            /** Accessor index of the key values. */
+            readonly output?: number;
+        }>;
+    }>;
+    /** The accessors (typed views of the binary data). */
+    readonly accessors?: ReadonlyArray<{
+        /** Number of elements. */
+        readonly count?: number;
+        /** glTF component type code (5126 float, 5123 unsigned short...). */
+        readonly componentType?: number;
+        /** Element type: `"SCALAR"`, `"VEC3"`, `"VEC4"`... */
+        readonly type?: string;
+    }>;
+    /** The document's extensions by name (`VRMC_vrm`, `VRMC_vrm_animation`, `VRM`...). */
     readonly extensions?: Readonly<Record<string, unknown>>;
+    /** Names of the extensions the file uses. */
     readonly extensionsUsed?: readonly string[];
 }
 

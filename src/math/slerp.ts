@@ -34,7 +34,14 @@ export const SLERP_PARALLEL_EPSILON = 1e-15;
  * The axis (unit, in `a`'s local frame) of the full turn that {@link SlerpLongToRef} makes
  * between two equal rotations, where no axis follows from the inputs: local +Y.
  */
-export const LONG_PATH_DEFAULT_AXIS: { readonly x: number; readonly y: number; readonly z: number } = { x: 0, y: 1, z: 0 };
+export const LONG_PATH_DEFAULT_AXIS: {
+    /** X component (0). */
+    readonly x: number;
+    /** Y component (1). */
+    readonly y: number;
+    /** Z component (0). */
+    readonly z: number;
+} = { x: 0, y: 1, z: 0 };
 
 function slerpPath(a: Quaternion, b: Quaternion, t: number, long: boolean, result: Quaternion): Quaternion {
     const ax = a.x;

@@ -4,9 +4,13 @@ import { ALL_MUSCLE_COUNT, MuscleMirrors, MUSCLE_COUNT } from "./muscles.js";
 
 /** The four IK goals of a {@link HumanPose}, in Unity's AvatarIKGoal order. */
 export enum HumanIKGoal {
+    /** The left foot's goal (the ankle). */
     LeftFoot = 0,
+    /** The right foot's goal (the ankle). */
     RightFoot = 1,
+    /** The left hand's goal (the wrist). */
     LeftHand = 2,
+    /** The right hand's goal (the wrist). */
     RightHand = 3,
 }
 

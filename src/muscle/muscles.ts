@@ -48,8 +48,10 @@ const D = neg(U);
  * - twist muscles (X): the direction `tip` (across the bone) turns towards `toward`.
  */
 export interface IMuscleMotion {
-    readonly tip: V;
-    readonly toward: V;
+    /** Swing muscles: the point (a direction from the joint, usually along the bone) that moves; twist muscles: the direction across the bone that turns. Canonical frame (right, up, forward). */
+    readonly tip: readonly [number, number, number];
+    /** Where a positive value moves `tip` (canonical frame). */
+    readonly toward: readonly [number, number, number];
 }
 
 /** One muscle. */
@@ -60,8 +62,9 @@ export interface IMuscleInfo {
     readonly bone: HumanBone;
     /** Which of the bone's axes. */
     readonly axis: MuscleAxis;
-    /** Default range (degrees): value -1 is `min`, +1 is `max`. */
+    /** Default range (degrees): value -1 is `minDeg`, +1 is `maxDeg`. This is the low end (negative or 0). */
     readonly minDeg: number;
+    /** The range's high end, degrees (the angle of value +1). */
     readonly maxDeg: number;
     /** The motion of a positive value (canonical frame, mirrored for the right side). */
     readonly motion: IMuscleMotion;
@@ -211,7 +214,12 @@ export function MuscleIndexFromName(name: string): number {
  * centre bones keep their front-back, down-up and close muscles and negate left-right, tilt, turn
  * and twist muscles.
  */
-export const MuscleMirrors: readonly { readonly muscle: number; readonly sign: 1 | -1 }[] = Muscles.map((m, i) => {
+export const MuscleMirrors: readonly {
+    /** Index of the muscle of the mirrored motion (itself for a centre muscle). */
+    readonly muscle: number;
+    /** The sign its value takes. */
+    readonly sign: 1 | -1;
+}[] = Muscles.map((m, i) => {
     if (m.name.startsWith("Left ")) return { muscle: byName.get(m.name.replace(/^Left /, "Right "))!, sign: 1 };
     if (m.name.startsWith("Right ")) return { muscle: byName.get(m.name.replace(/^Right /, "Left "))!, sign: 1 };
     return { muscle: i, sign: m.motion.toward[0] !== 0 ? -1 : 1 };

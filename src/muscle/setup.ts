@@ -70,7 +70,15 @@ const B = HumanBone;
  * that is not `[min < 0, max > 0]`, a twist share outside 0..1. Called when an avatar is built, so
  * encoding and decoding never meet bad settings.
  */
-export function CheckMuscleSettings(avatarName: string, settings: IMuscleSettings): { minDeg: Float32Array; maxDeg: Float32Array } {
+export function CheckMuscleSettings(
+    avatarName: string,
+    settings: IMuscleSettings,
+): {
+    /** Low end of every muscle's range, degrees, indexed by muscle (value -1). */
+    minDeg: Float32Array;
+    /** High end of every muscle's range, degrees (value +1). */
+    maxDeg: Float32Array;
+} {
     const minDeg = Float32Array.from(Muscles.map((m) => m.minDeg));
     const maxDeg = Float32Array.from(Muscles.map((m) => m.maxDeg));
     for (const [name, range] of Object.entries(settings.muscleRanges ?? {})) {
@@ -123,6 +131,7 @@ export class MuscleSetup {
     public readonly avatar: HumanoidAvatar;
     /** Canonical -> rig space rotation, and its inverse. */
     public readonly c0: Quaternion;
+    /** Rig space -> canonical rotation: the inverse of {@link c0}. */
     public readonly c0Inverse: Quaternion;
     /** Rig joint of each human bone, -1 when unmapped. */
     public readonly joint: Int32Array;
@@ -132,6 +141,7 @@ export class MuscleSetup {
     public readonly twistAxis: Vector3[];
     /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */
     public readonly axisY: Vector3[];
+    /** Z swing axis (unit, canonical, perpendicular to the twist axis and to {@link axisY}) of every human bone. */
     public readonly axisZ: Vector3[];
     /** +1 or -1: the sign of a positive twist muscle about {@link twistAxis}. */
     public readonly twistSign: Float32Array;
@@ -141,13 +151,24 @@ export class MuscleSetup {
      * Used for elbows and knees (the sign of `(axisY x axisZ) . twistAxis`).
      */
     public readonly hingeSign: Float32Array;
-    /** Range of every muscle (degrees), defaults or the avatar's overrides. */
+    /** Range of every muscle (degrees), defaults or the avatar's overrides: the low end (value -1). */
     public readonly minDeg: Float32Array;
+    /** The high end of every muscle's range, degrees (value +1). */
     public readonly maxDeg: Float32Array;
-    /** Twist shares: upper arm, forearm, upper leg, lower leg. */
-    public readonly twistShare: { upperArm: number; lowerArm: number; upperLeg: number; lowerLeg: number };
+    /** Twist shares (0 to 1): upper arm, forearm, upper leg, lower leg (docs/muscles.md). */
+    public readonly twistShare: {
+        /** Share of the upper arm's twist handed down to the forearm (the upper arm keeps 1 - share). */
+        upperArm: number;
+        /** Share of the forearm's twist handed down to the hand. */
+        lowerArm: number;
+        /** Share of the upper leg's twist handed down to the lower leg. */
+        upperLeg: number;
+        /** Share of the lower leg's twist handed down to the foot. */
+        lowerLeg: number;
+    };
     /** T-pose world rotation of each mapped bone's joint in canonical axes (`c0^-1 * W0`), and `W0^-1 * c0`. */
     public readonly tposeCanonical: Quaternion[];
+    /** `W0^-1 * c0` of each mapped bone's joint: the inverse of its {@link tposeCanonical}. */
     public readonly tposeCanonicalInverseC0: Quaternion[];
     /** Joints in forward-kinematics order (parents first): the mapped bones, their ancestors and intermediates. */
     public readonly fkJoints: Int32Array;
@@ -164,7 +185,9 @@ export class MuscleSetup {
 
     /** Mass model: per point, the joint, its mass, and its offset in the joint's rotated frame (metres). */
     public readonly massJoint: Int32Array;
+    /** Mass of each point (kg of Unity's 82.5 kg default person, {@link HIERARCHY_MASS}): its bone's own mass. */
     public readonly massWeight: Float32Array;
+    /** Offset of each point from its joint, in the joint's rotated T-pose frame (metres): the middle of the bone's segment. */
     public readonly massOffset: Vector3[];
     /** T-pose centre-of-mass height above the ground (metres): the avatar's scale. */
     public readonly scale: number;
@@ -180,7 +203,11 @@ export class MuscleSetup {
     public readonly hipWidth: number;
     /** T-pose geometric body frame (from hips and shoulders) as a rotation, rig space. */
     public readonly bodyFrameTPose: Quaternion;
-    /** Reusable scratch for encode and decode (they are not re-entrant), so neither allocates. */
+    /**
+     * Reusable scratch for encode and decode (they are not re-entrant), so neither allocates. Not
+     * part of the API: its contents change with every call.
+     * @internal
+     */
     public readonly work: {
         readonly world: Quaternion[];
         readonly pos: Vector3[];

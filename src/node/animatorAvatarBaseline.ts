@@ -118,7 +118,12 @@ export interface IBaselineRetarget {
     /** Human bones mapped on both avatars, whose source node is in `mapNodeNames`. */
     readonly mappedBones: readonly HumanBone[];
     /** Tracks (targeted animations) of the source group and of Babylon's retargeted group. */
-    readonly trackCounts: { readonly source: number; readonly retargeted: number };
+    readonly trackCounts: {
+        /** Targeted animations of the source group. */
+        readonly source: number;
+        /** Targeted animations of the group Babylon's retarget made (tracks it could not match are dropped). */
+        readonly retargeted: number;
+    };
     /** The root fix used. */
     readonly rootFix: AnimatorAvatarRootFix;
     /** The rest poses used. */

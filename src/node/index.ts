@@ -1,5 +1,6 @@
 /**
  * babylon-humanoid/node: helpers that read files from disk (Node only).
+ * @module babylon-humanoid/node
  */
 export { LoadRigFromFileAsync, GetRigFileFormat, type ILoadedRig, type ILoadRigOptions, type RigFileFormat } from "./loadFile.js";
 export { LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar, type ILoadAvatarOptions } from "./loadAvatar.js";

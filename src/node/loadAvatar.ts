@@ -7,7 +7,12 @@ import { LoadRigFromFileAsync, type ILoadedRig, type ILoadRigOptions } from "./l
 /** Options of {@link LoadHumanoidAvatarFromFileAsync}. */
 export interface ILoadAvatarOptions extends ILoadRigOptions, Omit<IHumanoidAvatarOptions, "declaredBoneMap" | "boneMap" | "boneMapSource"> {
     /** A partial bone map that overrides the automatic one, or the path of a saved bone map file (`.json`). */
-    boneMap?: IHumanoidAvatarOptions["boneMap"] | { file: string };
+    boneMap?:
+        | IHumanoidAvatarOptions["boneMap"]
+        | {
+              /** Path of the bone map JSON file (a saved map, or `{"leftUpperArm": "LeftArm", ...}`). */
+              file: string;
+          };
 }
 
 /** An avatar built from a file, with the loaded file. */

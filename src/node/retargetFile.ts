@@ -76,7 +76,16 @@ export interface IRetargetFileResult {
     /** Notes on the export (for example materials that could not be kept). */
     readonly exportWarnings: readonly string[];
     /** Milliseconds spent: reading and converting the source, loading the character, baking, exporting and writing. */
-    readonly timings: { readonly sourceMs: number; readonly characterMs: number; readonly bakeMs: number; readonly exportMs: number };
+    readonly timings: {
+        /** Reading the source and converting it to muscle clips. */
+        readonly sourceMs: number;
+        /** Loading the character and building its avatar. */
+        readonly characterMs: number;
+        /** Baking the clips onto the character (with IK). */
+        readonly bakeMs: number;
+        /** Exporting the GLB and writing it. */
+        readonly exportMs: number;
+    };
 }
 
 /** Source extensions read as muscle clip files. */

@@ -33,7 +33,14 @@ export interface IHumanoidAnimatorOptions {
     /** Hand IK weight (true = 1). Default false. */
     handIK?: boolean | number;
     /** Squash-and-stretch: the most a limb may lengthen, share of its length (0 disables). Default 0.05; a number for all limbs or per limb pair. */
-    stretch?: number | { legs?: number; arms?: number };
+    stretch?:
+        | number
+        | {
+              /** The most a leg may lengthen, share of its length (0 disables). */
+              legs?: number;
+              /** The most an arm may lengthen, share of its length (0 disables). */
+              arms?: number;
+          };
     /** Hold feet planted while the clip says they touch the ground. Default true (needs foot IK). */
     footPlanting?: boolean;
     /** Seconds a released foot takes to rejoin the clip's path. Default 0.2. */

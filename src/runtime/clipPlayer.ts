@@ -243,6 +243,7 @@ export class HumanoidClipPlayer {
         return this._rootMotion;
     }
 
+    /** Sets what happens to the clips' travel; a change re-anchors the ground (as a jump). */
     public set rootMotion(mode: RootMotionMode) {
         if (mode !== this._rootMotion) this.jumped = true;
         this._rootMotion = mode;

@@ -55,7 +55,7 @@ function turnToRef(v: Vector3, yaw: Float64Array, index: number, out: Vector3): 
  * ankle, or the toes once the heel lifts) is held where it touched the ground, horizontally, so
  * neither the source's own slide nor rounding moves it (the hold may ease in over
  * {@link touchdownSeconds}, so a foot that lands still moving slows down smoothly), and that point,
- * when it is below the floor (its T-pose height), rises onto it over {@link FLOOR_EASE_SECONDS};
+ * when it is below the floor (its T-pose height), rises onto it over `FLOOR_EASE_SECONDS` (0.1 s);
  * the foot's rotation stays the clip's. On release the foot eases back onto the clip's path over
  * {@link blendSeconds} along a cubic that starts at rest where it was held (its velocity has no
  * step as it lifts off) and ends on the path with the path's velocity. Works in the

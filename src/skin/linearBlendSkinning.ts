@@ -40,7 +40,14 @@ export function InterleaveInfluences(
     weights: ArrayLike<number>,
     indicesExtra: ArrayLike<number> | null,
     weightsExtra: ArrayLike<number> | null,
-): { influences: 4 | 8; boneIndices: Float32Array; boneWeights: Float32Array } {
+): {
+    /** 8 when both extra buffers were given, else 4. */
+    influences: 4 | 8;
+    /** Bone slot of every influence, `influences` per vertex (the 4 main ones, then the 4 extra). */
+    boneIndices: Float32Array;
+    /** Weight of every influence, in the same layout as `boneIndices`. */
+    boneWeights: Float32Array;
+} {
     const influences: 4 | 8 = indicesExtra && weightsExtra ? 8 : 4;
     const boneIndices = new Float32Array(vertexCount * influences);
     const boneWeights = new Float32Array(vertexCount * influences);

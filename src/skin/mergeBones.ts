@@ -13,7 +13,15 @@ import type { ISurfaceFitRig } from "./fitRig.js";
  * merged (it has nowhere to go) and is kept. Never writes `rig`. Cold path; allocates.
  * @returns the new rig and, for every bone, the bone its weights went to (itself when kept)
  */
-export function MergeSurfaceFitBones(rig: ISurfaceFitRig, merge: (bone: number, name: string) => boolean): { rig: ISurfaceFitRig; target: Int32Array } {
+export function MergeSurfaceFitBones(
+    rig: ISurfaceFitRig,
+    merge: (bone: number, name: string) => boolean,
+): {
+    /** The merged rig: the same bones, the merged ones with no vertex weight. */
+    rig: ISurfaceFitRig;
+    /** For every bone, the bone its weights went to (itself when kept). */
+    target: Int32Array;
+} {
     const b = rig.boneCount;
     const target = new Int32Array(b);
     const merged = new Uint8Array(b);

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { ParseMuscleClip, ParseMuscleClipJson, ReadGltfJson, type HumanoidError } from "../../src/index.js";
 import { MuscleClipOutputPaths, WriteFilesAtomicallyAsync } from "../../src/node/index.js";
+import { ParseShard, SelectShardInputs, type IConvertManifestEntry } from "../../src/cli/convert.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
 import { TINY_BVH } from "../helpers/bvhText.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
@@ -235,5 +236,100 @@ describeWithData("babylon-humanoid convert on real files", () => {
             "mixamo_xbot.Armature_Armature_run_Armature.muscle.bin",
             "mixamo_xbot.Armature_Armature_walk_Armature.muscle.bin",
         ]);
+    });
+});
+
+describe("bulk conversion: --shard and --manifest", () => {
+    /** A library of relative paths, as a batch runner would glob them. */
+    const library = Array.from({ length: 240 }, (_, i) => `mocap/${["walks", "runs", "misc/old"][i % 3]}/take_${i}.bvh`);
+
+    it("splits the inputs into shards that are disjoint and cover every input, whatever the order or the mount point", () => {
+        for (const count of [1, 2, 3, 5, 8]) {
+            const seen = new Map<string, number>();
+            const sizes: number[] = [];
+            for (let index = 0; index < count; index++) {
+                const shard = SelectShardInputs(library, { index, count });
+                sizes.push(shard.length);
+                for (const input of shard) seen.set(input, (seen.get(input) ?? 0) + 1);
+                // The same files under another root, given in another order, fall in the same shard.
+                const moved = SelectShardInputs(library.map((p) => `/mnt/elsewhere/${p}`).reverse(), { index, count });
+                expect(moved.map((p) => p.slice("/mnt/elsewhere/".length)).sort()).toEqual([...shard].sort());
+            }
+            expect(seen.size).toBe(library.length);
+            expect([...seen.values()].every((n) => n === 1)).toBe(true);
+            // Balanced by the hash: no shard of 240 inputs is empty or more than twice its share.
+            expect(Math.min(...sizes)).toBeGreaterThan(0);
+            expect(Math.max(...sizes)).toBeLessThan((2 * library.length) / count + 1);
+        }
+    });
+
+    it("reads --shard i/n and refuses anything else in one message naming the option", () => {
+        expect(ParseShard("0/1")).toEqual({ index: 0, count: 1 });
+        expect(ParseShard(" 3/4")).toEqual({ index: 3, count: 4 });
+        for (const bad of ["2/2", "-1/2", "1", "a/b", "0/0", "1.5/3", "1/2/3", ""]) {
+            expect(() => ParseShard(bad)).toThrow(`--shard '${bad}': give <index>/<count> with a count of at least 1 and an index from 0 to count - 1`);
+        }
+        const r = cli("convert", "x.bvh", "--shard", "4/4");
+        expect(r.code).not.toBe(0);
+        expect(r.stderr.trim()).toBe(
+            "error: option '--shard <i/n>' argument '4/4' is invalid. give <index>/<count> with a count of at least 1 and an index from 0 to count - 1 (it counts from 0, as a Kubernetes JOB_COMPLETION_INDEX), for example 0/4",
+        );
+    });
+
+    it("runs the same command on every shard: each input converted once, every one in a manifest with its result", () => {
+        const lib = join(dir, "library");
+        const inputs: string[] = [];
+        for (const [i, sub] of ["walks", "walks", "runs", "runs", "misc", "misc", "misc"].entries()) {
+            mkdirSync(join(lib, sub), { recursive: true });
+            const file = join(lib, sub, `take_${i}.bvh`);
+            writeFileSync(file, i === 3 ? SampleWalkBvh().replace(/MOTION\nFrames: 67/, "MOTION\nFrames: 68") : SampleWalkBvh());
+            inputs.push(file);
+        }
+        const out = join(dir, "library-clips");
+        const entries: IConvertManifestEntry[] = [];
+        for (let index = 0; index < 3; index++) {
+            const manifest = join(dir, "manifests", `shard-${index}.json`);
+            const r = cli("convert", ...inputs, "-o", out, "--format", "bin", "--jobs", "1", "--shard", `${index}/3`, "--manifest", manifest);
+            const mine = JSON.parse(readFileSync(manifest, "utf8")) as IConvertManifestEntry[];
+            // One line per input of the shard, between the brackets.
+            expect(readFileSync(manifest, "utf8").trim().split("\n")).toHaveLength(mine.length + 2);
+            expect(mine.map((e) => e.input)).toEqual(SelectShardInputs(inputs, { index, count: 3 }));
+            expect(r.stdout).toContain(`Shard ${index}/3: ${mine.length} of the 7 inputs.`);
+            expect(r.code).toBe(mine.some((e) => e.error) ? 1 : 0);
+            entries.push(...mine);
+        }
+        expect(entries.map((e) => e.input).sort()).toEqual([...inputs].sort());
+        for (const e of entries) {
+            if (e.input === inputs[3]) {
+                expect(e.outputs).toEqual([]);
+                expect(e.error).toMatch(new RegExp(`^${inputs[3]}:\\d+: unexpected end of file, expected frame 68 of 68`));
+                continue;
+            }
+            expect(e.error).toBeNull();
+            expect(e.outputs).toHaveLength(1);
+            const [o] = e.outputs;
+            expect(o.file).toBe(join(out, `${basename(e.input, ".bvh")}.muscle.bin`));
+            expect([o.clip, o.frames, o.warnings]).toEqual([basename(e.input, ".bvh"), 67, []]);
+            const clip = ParseMuscleClip(readFileSync(o.file), o.file);
+            expect([clip.frameCount, clip.frameRate, clip.keyCount, readFileSync(o.file).length]).toEqual([67, o.rate, o.keys, o.bytes]);
+            expect(o.rate).toBeCloseTo(30, 2);
+        }
+        expect(readdirSync(out).sort()).toEqual(
+            inputs
+                .filter((_, i) => i !== 3)
+                .map((p) => `${basename(p, ".bvh")}.muscle.bin`)
+                .sort(),
+        );
+        expect(readdirSync(join(dir, "manifests")).sort()).toEqual(["shard-0.json", "shard-1.json", "shard-2.json"]);
+    });
+
+    it("refuses a manifest path that is a directory before converting anything", () => {
+        const walk = join(dir, "walk-m.bvh");
+        writeFileSync(walk, SampleWalkBvh());
+        const out = join(dir, "manifest-dir-out");
+        const r = cli("convert", walk, "-o", out, "--manifest", dir);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe(`babylon-humanoid: --manifest ${dir}: a directory has that name (name the JSON file to write)\n`);
+        expect(readdirSync(out)).toEqual([]);
     });
 });
