@@ -5,6 +5,13 @@ import { SplineSlopesToRef } from "./spline.js";
 const FLOAT32_EPSILON = 1.1920928955078125e-7;
 
 /**
+ * Segments either side of a new key that a spline reduction's next round checks (a key's effect
+ * on a natural spline shrinks about 3.7 times a key away, to under 1% four keys off); a last
+ * round checks every segment, so the bound holds whatever this is.
+ */
+const SPLINE_CHECK_REACH = 4;
+
+/**
  * How many value steps one tolerance spans when key values are kept on a grid
  * ({@link GetCurveValueStep}): fine enough that the grid costs the fit a sixteenth of its
  * tolerance, coarse enough that a key's change from the last takes one or two bytes in a binary
@@ -31,9 +38,10 @@ export function SnapToStep(v: number, step: number): number {
  * the range of slopes that pass within `tolerance` of every sample so far; when the next sample
  * closes that range, put a key on the previous frame. Keys take the samples' values. Then the smooth
  * curve through the keys is checked on every sample, and the worst sample of each segment that
- * misses becomes a key, until none misses (each round O(n); Catmull-Rom rounds after the first only
- * look near new keys, whereas a spline key moves every segment a little, so spline rounds check them
- * all). A curve that stays within `tolerance` of one value becomes a single key.
+ * misses becomes a key, until none misses (rounds after the first look near new keys only; a spline
+ * key moves every segment a little, so a spline reduction ends with a round over every segment
+ * and goes on if that finds a miss). A curve that stays within `tolerance` of one value becomes a
+ * single key.
  *
  * With a `step`, key values are whole multiples of it ({@link SnapToStep}), which the binary file
  * stores as small integer differences; the check runs on the snapped values, so the bound holds
@@ -130,7 +138,13 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
             }
             if (at >= 0) add.push(at);
         }
-        if (!add.length) return done(keyFrames, keyValues);
+        if (!add.length) {
+            // A spline key moves every segment a little: rounds that looked only near new keys
+            // end with one over them all.
+            if (!check || !spline) return done(keyFrames, keyValues);
+            check = null;
+            continue;
+        }
         // Merge the new keys in (both lists are in order; each new key lies inside its segment),
         // and mark the segments whose curve they change: k-2..k+1 around a new key k.
         const merged = new Uint32Array(keyFrames.length + add.length);
@@ -140,10 +154,11 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
                 merged[m] = keyFrames[i++];
             } else {
                 merged[m] = add[j++];
-                for (let c = m > 1 ? m - 2 : 0; c <= m + 1 && c < merged.length; c++) next[c] = 1;
+                const reach = spline ? SPLINE_CHECK_REACH : 2;
+                for (let c = m > reach ? m - reach : 0; c <= m + reach - 1 && c < merged.length; c++) next[c] = 1;
             }
         }
         keyFrames = merged;
-        check = spline ? null : next;
+        check = next;
     }
 }
