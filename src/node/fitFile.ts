@@ -1,17 +1,15 @@
 import { stat } from "node:fs/promises";
-import { basename, extname } from "node:path";
+import { extname } from "node:path";
 import { Animation } from "@babylonjs/core/Animations/animation.js";
 import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { HumanoidError } from "../errors.js";
-import { SetGltfExportNodeNames } from "../io/gltfExportNames.js";
 import { MultiplyMatricesToArray } from "../io/skinnedMesh.js";
 import { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type ISurfaceFitMeshes } from "../io/surfaceFitMeshes.js";
 import { FitSurfaceToRig, SURFACE_FIT_DEFAULT_VERTICES, type ISurfaceFitResult } from "../skin/surfaceFitRun.js";
-import { WriteFilesAtomicallyAsync } from "./convertFile.js";
+import { WriteCharacterGlbAsync } from "./writeGlb.js";
 import { LoadRigFromFileAsync, type ILoadedRig } from "./loadFile.js";
 
 /** Options of {@link FitFileToGlbAsync}. */
@@ -124,35 +122,13 @@ export async function FitFileToGlbAsync(source: string, target: string, output: 
         const transfer = FitSurfaceToRig(surface, targetFit.rig, { ...fitOptions, onFrame: (f) => options.onProgress?.(surface.frameCount + f + 1, total) });
         clip.stop();
 
-        const container = dst.container!;
-        const scene = container.scene;
         group = CreateFittedAnimationGroup(targetFit, transfer, rate, clip.name);
-        container.addAllToScene();
-        const exportedNodes = new Set<Node>([...container.transformNodes, ...container.meshes, ...container.cameras, ...container.lights]);
-        const exportedAnimations = new Set<Animation>(group.targetedAnimations.map((ta) => ta.animation));
-        const restoreNames = SetGltfExportNodeNames(exportedNodes, dst.gltf);
-        const saved = { log: Logger.Log, warn: Logger.Warn };
-        Logger.Log = () => undefined;
-        Logger.Warn = () => undefined;
-        let bytes: Uint8Array;
-        try {
-            const { GLTF2Export } = await import("@babylonjs/serializers/glTF/2.0/index.js");
-            const data = await GLTF2Export.GLBAsync(scene, basename(output, extname(output)), {
-                exportWithoutWaitingForScene: true,
-                shouldExportNode: (node) => exportedNodes.has(node),
-                shouldExportAnimation: (animation) => exportedAnimations.has(animation),
-            });
-            const blob = Object.values(data.files)[0];
-            if (!blob) throw new Error("it produced no file");
-            bytes = typeof blob === "string" ? new TextEncoder().encode(blob) : new Uint8Array(await blob.arrayBuffer());
-        } catch (e) {
-            throw new HumanoidError("FILE_WRITE", `${output}: Babylon's glTF exporter failed: ${String((e as Error)?.message ?? e).slice(0, 400)}`);
-        } finally {
-            Logger.Log = saved.log;
-            Logger.Warn = saved.warn;
-            restoreNames();
-        }
-        await WriteFilesAtomicallyAsync([{ path: output, bytes }]);
+        const bytes = await WriteCharacterGlbAsync(
+            dst.container!,
+            group.targetedAnimations.map((ta) => ta.animation),
+            dst.gltf,
+            output,
+        );
         return { output, bytes: bytes.length, clip: clip.name, control, transfer, seconds: (performance.now() - started) / 1000 };
     } finally {
         group?.dispose();

@@ -1,15 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
-import { basename, extname } from "node:path";
+import { extname } from "node:path";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
-import type { Animation } from "@babylonjs/core/Animations/animation.js";
-import { Logger } from "@babylonjs/core/Misc/logger.js";
-import type { Node } from "@babylonjs/core/node.js";
 import { ParseMuscleClip } from "../clip/clipFile.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
-import { SetGltfExportNodeNames } from "../io/gltfExportNames.js";
 import { BakeMuscleClipToAnimationGroup, CreateBakeStats } from "../plugin/bake.js";
-import { ConvertFileToMuscleClipsAsync, WriteFilesAtomicallyAsync } from "./convertFile.js";
+import { ConvertFileToMuscleClipsAsync } from "./convertFile.js";
+import { WriteCharacterGlbAsync } from "./writeGlb.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
 import type { ProportionMode } from "../runtime/rigSolver.js";
 
@@ -252,34 +249,12 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
         const bakeMs = lap();
 
         // The character and only the new animations.
-        container.addAllToScene();
-        const exportedNodes = new Set<Node>([...container.transformNodes, ...container.meshes, ...container.cameras, ...container.lights]);
-        const exportedAnimations = new Set<Animation>(groups.flatMap((g) => g.targetedAnimations.map((ta) => ta.animation)));
-        // Every node under a name of its own that tells which node of the character file it is (`node<N>` where it had none).
-        const restoreNames = SetGltfExportNodeNames(exportedNodes, loaded.gltf);
-        const saved = { log: Logger.Log, warn: Logger.Warn };
-        Logger.Log = () => undefined;
-        Logger.Warn = () => undefined;
-        let bytes: Uint8Array;
-        try {
-            // Loaded here, not on import: the exporter (and its extensions) costs about 0.3 s to load, which other commands need not pay.
-            const { GLTF2Export } = await import("@babylonjs/serializers/glTF/2.0/index.js");
-            const data = await GLTF2Export.GLBAsync(scene, basename(output, extname(output)), {
-                exportWithoutWaitingForScene: true,
-                shouldExportNode: (node) => exportedNodes.has(node),
-                shouldExportAnimation: (animation) => exportedAnimations.has(animation),
-            });
-            const blob = Object.values(data.files)[0];
-            if (!blob) throw new Error("it produced no file");
-            bytes = typeof blob === "string" ? new TextEncoder().encode(blob) : new Uint8Array(await blob.arrayBuffer());
-        } catch (e) {
-            throw new HumanoidError("FILE_WRITE", `${output}: Babylon's glTF exporter failed: ${String((e as Error)?.message ?? e).slice(0, 400)}`);
-        } finally {
-            Logger.Log = saved.log;
-            Logger.Warn = saved.warn;
-            restoreNames();
-        }
-        await WriteFilesAtomicallyAsync([{ path: output, bytes }]);
+        const bytes = await WriteCharacterGlbAsync(
+            container,
+            groups.flatMap((g) => g.targetedAnimations.map((ta) => ta.animation)),
+            loaded.gltf,
+            output,
+        );
         const exportMs = lap();
         return {
             output,
