@@ -94,6 +94,8 @@ export class SurfaceFitSolver {
     private readonly _subSample: Int32Array;
     private readonly _subWeight: Float64Array;
     private readonly _subOld: Float64Array;
+    /** One vertex's subtree part after a rotation-only update ({@link _subtreePartInto}). */
+    private readonly _subNow = new Float64Array(3);
     // Influences of every fitted vertex (normalized weights).
     private readonly _vb: Int32Array;
     private readonly _vw: Float64Array;
@@ -401,9 +403,7 @@ export class SurfaceFitSolver {
     private _sweepRotationOnly(targets: Float64Array): void {
         const rig = this.rig;
         const p = this._p;
-        const x = this._x;
         const fit = this._fit;
-        const inf = rig.influences;
         const old = this._subOld;
         const r = this.rotations;
         const tr = this.translations;
@@ -419,21 +419,11 @@ export class SurfaceFitSolver {
                 const i = this._subSample[e];
                 const wsub = this._subWeight[e];
                 const i3 = 3 * i;
-                let ax = 0;
-                let ay = 0;
-                let az = 0;
-                for (let k = 0; k < inf; k++) {
-                    const bk = this._vb[i * inf + k];
-                    if (bk < 0 || this._tin[bk] < lo || this._tin[bk] >= hi) continue;
-                    const w = this._vw[i * inf + k];
-                    ax += w * this._applyX(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-                    ay += w * this._applyY(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-                    az += w * this._applyZ(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-                }
                 const o3 = 3 * (e - e0);
-                old[o3] = ax;
-                old[o3 + 1] = ay;
-                old[o3 + 2] = az;
+                this._subtreePartInto(i, lo, hi, old, o3);
+                const ax = old[o3];
+                const ay = old[o3 + 1];
+                const az = old[o3 + 2];
                 fit.add(
                     ax / wsub,
                     ay / wsub,
@@ -475,26 +465,40 @@ export class SurfaceFitSolver {
                 tr[3 * k + 2] = this._image.z;
             }
             // P_v += A_v(new) - A_v(old)
+            const now = this._subNow;
             for (let e = e0; e < e1; e++) {
-                const i = this._subSample[e];
-                const i3 = 3 * i;
-                let ax = 0;
-                let ay = 0;
-                let az = 0;
-                for (let k = 0; k < inf; k++) {
-                    const bk = this._vb[i * inf + k];
-                    if (bk < 0 || this._tin[bk] < lo || this._tin[bk] >= hi) continue;
-                    const w = this._vw[i * inf + k];
-                    ax += w * this._applyX(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-                    ay += w * this._applyY(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-                    az += w * this._applyZ(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-                }
+                const i3 = 3 * this._subSample[e];
                 const o3 = 3 * (e - e0);
-                p[i3] += ax - old[o3];
-                p[i3 + 1] += ay - old[o3 + 1];
-                p[i3 + 2] += az - old[o3 + 2];
+                this._subtreePartInto(this._subSample[e], lo, hi, now, 0);
+                p[i3] += now[0] - old[o3];
+                p[i3 + 1] += now[1] - old[o3 + 1];
+                p[i3 + 2] += now[2] - old[o3 + 2];
             }
         }
+    }
+
+    /**
+     * The part of fitted vertex i's skinned position that the bones of one subtree give (Euler-tour
+     * range [lo, hi)), `sum_k w_ik T_k(x_i)`, into `out[at..at + 2]`.
+     */
+    private _subtreePartInto(i: number, lo: number, hi: number, out: Float64Array, at: number): void {
+        const inf = this.rig.influences;
+        const x = this._x;
+        const i3 = 3 * i;
+        let ax = 0;
+        let ay = 0;
+        let az = 0;
+        for (let k = 0; k < inf; k++) {
+            const bk = this._vb[i * inf + k];
+            if (bk < 0 || this._tin[bk] < lo || this._tin[bk] >= hi) continue;
+            const w = this._vw[i * inf + k];
+            ax += w * this._applyX(bk, x[i3], x[i3 + 1], x[i3 + 2]);
+            ay += w * this._applyY(bk, x[i3], x[i3 + 1], x[i3 + 2]);
+            az += w * this._applyZ(bk, x[i3], x[i3 + 1], x[i3 + 2]);
+        }
+        out[at] = ax;
+        out[at + 1] = ay;
+        out[at + 2] = az;
     }
 
     // T_j(x) = R_j x + t_j, one coordinate at a time (no allocation). Same formula as Babylon's applyRotationQuaternionToRef.
