@@ -10,7 +10,6 @@ import {
     BuildHumanoidAvatar,
     ConvertBvhToMuscleClip,
     CreateRigFromBvh,
-    HumanoidError,
     MuscleClip,
     ParseBvh,
     ParseHumanBoneMap,
@@ -28,23 +27,13 @@ import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { MakeGlb, SampleGlb, SplitGlb } from "../fuzz/corpus.js";
 import { TINY_BVH } from "../helpers/bvhText.js";
-import { errorOf } from "../helpers/errors.js";
+import { errorOf, errorOfAsync } from "../helpers/errors.js";
 
 let dir: string;
 beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "bh-hostile-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function errorOfAsync(p: Promise<unknown>): Promise<HumanoidError> {
-    try {
-        await p;
-    } catch (e) {
-        expect(e).toBeInstanceOf(HumanoidError);
-        return e as HumanoidError;
-    }
-    throw new Error("expected a HumanoidError");
-}
 
 /** The built-in walk as BVH, 1 s (a humanoid to convert). */
 const WALK = SampleWalkBvh(SampleCharacters[0], { durationSeconds: 1 });

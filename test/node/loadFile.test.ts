@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { BuildHumanoidAvatar, HumanoidError } from "../../src/index.js";
+import { BuildHumanoidAvatar } from "../../src/index.js";
 import { LoadRigFromFileAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { errorOfAsync } from "../helpers/errors.js";
 import { PlainHumanoid } from "../helpers/rigs.js";
 
 let dir: string;
@@ -12,16 +13,6 @@ beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "bh-load-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function errorOfAsync(p: Promise<unknown>): Promise<HumanoidError> {
-    try {
-        await p;
-    } catch (e) {
-        expect(e).toBeInstanceOf(HumanoidError);
-        return e as HumanoidError;
-    }
-    throw new Error("expected a HumanoidError");
-}
 
 describe("bad options", () => {
     it("rejects an unknown T-pose mode", () => {

@@ -25,6 +25,7 @@ import { CreateAnimationGroupFromRigPoses, CreateTransformNodesFromRig, RigPoseF
 import { RetargetWithAnimatorAvatarAsync, type IBaselineRetarget } from "../../src/node/animatorAvatarBaseline.js";
 import { CombineFootSkates, ComputeLegLength, MeasureFootSkate, REFERENCE_LEG_LENGTH, SLIDING_SPEED, type IFootSkate } from "../../src/quality/footSkate.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { errorOfAsync } from "../helpers/errors.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -376,23 +377,14 @@ describeWithData("Babylon's AnimatorAvatar on real files (baseline)", () => {
     it("names the file and the problem in its errors", async () => {
         const walk = dataFile("bvh/cmu_cgspeed/cmu_walk.bvh");
         const xbot = dataFile("glb/mixamo_xbot.glb");
-        const errorOf = async (p: Promise<unknown>): Promise<HumanoidError> => {
-            try {
-                await p;
-            } catch (e) {
-                expect(e).toBeInstanceOf(HumanoidError);
-                return e as HumanoidError;
-            }
-            throw new Error("expected a HumanoidError");
-        };
         const missing = dataFile("bvh/nope.bvh");
-        expect((await errorOf(RetargetWithAnimatorAvatarAsync(missing, xbot))).message).toContain(missing);
-        expect((await errorOf(RetargetWithAnimatorAvatarAsync(walk, xbot, { rootFix: "all" as never }))).code).toBe("BAD_OPTION");
-        const clip = await errorOf(RetargetWithAnimatorAvatarAsync(xbot, xbot, { clip: "dance" }));
+        expect((await errorOfAsync(RetargetWithAnimatorAvatarAsync(missing, xbot))).message).toContain(missing);
+        expect((await errorOfAsync(RetargetWithAnimatorAvatarAsync(walk, xbot, { rootFix: "all" as never }))).code).toBe("BAD_OPTION");
+        const clip = await errorOfAsync(RetargetWithAnimatorAvatarAsync(xbot, xbot, { clip: "dance" }));
         expect(clip.code).toBe("BAD_OPTION");
         expect(clip.message).toContain("Armature|Armature|walk_Armature");
         const logger = { log: Logger.Log, warn: Logger.Warn };
-        await errorOf(RetargetWithAnimatorAvatarAsync(walk, dataFile("glb/nope.glb")));
+        await errorOfAsync(RetargetWithAnimatorAvatarAsync(walk, dataFile("glb/nope.glb")));
         expect(Logger.Log).toBe(logger.log);
         expect(Logger.Warn).toBe(logger.warn);
     });
