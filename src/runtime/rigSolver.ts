@@ -296,6 +296,7 @@ export class HumanoidRigSolver {
         this._seated = false;
         this.bodyDrop = 0;
         if (!this._legs && this.lowerBodyForFeet) this._lowerBody(step);
+        if (this._legs) this._groundWeights();
         // Numbers go to the limb solver in an array (see `hotMath`).
         const weights = this._weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
@@ -304,12 +305,10 @@ export class HumanoidRigSolver {
             // source's) and only a foot near the ground is moved onto its goal; nothing else forces
             // where a foot in the air is, and legs of other segment lengths would bend otherwise.
             if (this._legs && g < HumanIKGoal.LeftHand && wp > 0) {
-                const height = this.goalPositions[g].y - this.positionScale[1];
-                const x = height <= FOOT_IK_GROUND ? 0 : height >= FOOT_IK_AIR ? 1 : (height - FOOT_IK_GROUND) / (FOOT_IK_AIR - FOOT_IK_GROUND);
-                const air = 1 - x * x * x * (x * (6 * x - 15) + 10);
+                const near = this._ground[g];
                 // A planted foot (footGrounded, set by planting) is held whatever its ankle's height.
                 const grounded = this.footGrounded[g];
-                wp *= air > grounded ? air : grounded;
+                wp *= near > grounded ? near : grounded;
             }
             const wr = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
             if (wp === 0 && wr === 0) {
