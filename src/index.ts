@@ -101,6 +101,7 @@ export {
     type MuscleAxis,
 } from "./muscle/muscles.js";
 export { HumanPose, HumanIKGoal, HUMAN_IK_GOAL_COUNT } from "./muscle/humanPose.js";
+export { TranslationDofBones, TRANSLATION_DOF_COUNT, TranslationDofNames, TranslationDofUnits } from "./muscle/translationDof.js";
 export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
 export { DecodeHumanPose, CreateReferenceRigPose } from "./muscle/decode.js";
 export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
@@ -124,7 +125,9 @@ export {
     CURVES_PER_GOAL,
     CURVE_ROOT,
     CURVE_HIPS,
+    CURVE_TRANSLATIONS,
     MUSCLE_CLIP_CURVE_COUNT_V1,
+    MUSCLE_CLIP_CURVE_COUNT_V3,
     type IMuscleCurve,
     type CurveInterpolation,
     type IClipProportions,

@@ -220,6 +220,7 @@ program
     .option("--no-planting", "our runtime without foot planting")
     .option("--stretch <fraction>", "our runtime's squash-and-stretch, share of the limb's length (0 disables)", parseStretch, 0.05)
     .addOption(proportionsOption())
+    .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
     .action(
         async (
             sources: string[],
@@ -233,6 +234,7 @@ program
                 planting: boolean;
                 stretch: number;
                 proportions: "legs" | "com";
+                translationDof: boolean;
             },
         ) => {
             try {
@@ -244,7 +246,13 @@ program
                         json: opts.json,
                         clip: opts.clip,
                         animatorAvatar: opts.animatorAvatar,
-                        animator: { footIK: opts.footIk, footPlanting: opts.planting, stretch: opts.stretch, proportions: opts.proportions },
+                        animator: {
+                            footIK: opts.footIk,
+                            footPlanting: opts.planting,
+                            stretch: opts.stretch,
+                            proportions: opts.proportions,
+                            translationDoF: opts.translationDof,
+                        },
                     },
                     { err: (s) => process.stderr.write(s), out: (s) => process.stdout.write(s) },
                 );
@@ -267,6 +275,7 @@ program
     .option("--hand-ik", "move the hands onto the clip's hand goals with IK")
     .option("--stretch <fraction>", "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables)", parseStretch, 0.05)
     .addOption(proportionsOption())
+    .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
     .addOption(
         new Option(
             "--root-motion <mode>",
@@ -292,6 +301,7 @@ program
                 stretch: number;
                 rootMotion: "in-place" | "clip" | "apply";
                 proportions: "legs" | "com";
+                translationDof: boolean;
                 rate?: number;
                 boneMap?: string;
                 tPose: "auto" | "rest" | "strict";
@@ -310,6 +320,7 @@ program
                         handIK: Boolean(opts.handIk),
                         stretch: opts.stretch,
                         proportions: opts.proportions,
+                        translationDoF: opts.translationDof,
                         rootMotion: opts.rootMotion,
                         frameRate: opts.rate,
                         boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,

@@ -6,6 +6,7 @@ import {
     MuscleCurveNames,
     MUSCLE_CLIP_CURVE_COUNT,
     MUSCLE_CLIP_CURVE_COUNT_V1,
+    MUSCLE_CLIP_CURVE_COUNT_V3,
     type IClipProportions,
     type IMuscleCurve,
 } from "./muscleClip.js";
@@ -19,9 +20,11 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * Version 3 added the source's thigh share (`proportions.thighShare`, binary flag bit 3) and the
  * curves' interpolation (`interpolation`, `"spline"` unless binary flag bit 4 says
  * `"catmull-rom"`); version 2 files play without the share (feet where the source's went, see
- * `IClipProportions.thighShare`) and, as version 1 files, with Catmull-Rom curves.
+ * `IClipProportions.thighShare`) and, as version 1 files, with Catmull-Rom curves. Version 4
+ * added the translation curves (`translation.<bone>.x|y|z`, `HumanPose.translations`); older
+ * files read them as 0 (their clips only turn bones).
  */
-export const MUSCLE_CLIP_VERSION = 3;
+export const MUSCLE_CLIP_VERSION = 4;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
@@ -253,7 +256,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     const curvesObj = o.curves;
     if (typeof curvesObj !== "object" || curvesObj === null || Array.isArray(curvesObj)) throw bad(source, "curves must be an object of named curves");
     const co = curvesObj as Record<string, unknown>;
-    const names = o.version === 1 ? MuscleCurveNames.slice(0, MUSCLE_CLIP_CURVE_COUNT_V1) : MuscleCurveNames;
+    const names = MuscleCurveNames.slice(0, curveCountOfVersion(o.version as number));
     for (const k of Object.keys(co))
         if (!names.includes(k)) throw bad(source, `curves: unknown curve '${k}'${MuscleCurveNames.includes(k) ? ` in a version ${o.version} file` : ""}`);
     const curves: IMuscleCurve[] = MuscleCurveNames.map((name, i) => {
@@ -296,7 +299,12 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     );
 }
 
-/** A curve a version 1 file does not have: one key, 0. */
+/** Curves a file of a version holds (the first of {@link MuscleCurveNames}; later ones read as {@link absentCurve}). */
+function curveCountOfVersion(version: number): number {
+    return version === 1 ? MUSCLE_CLIP_CURVE_COUNT_V1 : version < 4 ? MUSCLE_CLIP_CURVE_COUNT_V3 : MUSCLE_CLIP_CURVE_COUNT;
+}
+
+/** A curve an older file does not have: one key, 0. */
 function absentCurve(): IMuscleCurve {
     return { frames: new Uint32Array(1), values: new Float32Array(1) };
 }
@@ -602,7 +610,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     const warningCount = r.varint("the warning count", MAX_WARNINGS);
     for (let i = 0; i < warningCount; i++) warnings.push(r.string(`warning ${i}`));
     const curveCount = r.u16("the curve count");
-    const expected = version === 1 ? MUSCLE_CLIP_CURVE_COUNT_V1 : MUSCLE_CLIP_CURVE_COUNT;
+    const expected = curveCountOfVersion(version);
     if (curveCount !== expected) throw bad(source, `expected ${expected} curves in a version ${version} file, found ${curveCount}`);
     const curves: IMuscleCurve[] = [];
     for (let i = 0; i < curveCount; i++) {

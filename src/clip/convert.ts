@@ -8,12 +8,14 @@ import { EncodeHumanPose } from "../muscle/encode.js";
 import { HumanPose, HUMAN_IK_GOAL_COUNT } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, MuscleIndexFromName } from "../muscle/muscles.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
 import {
     CURVES_PER_GOAL,
     CURVE_BODY_POSITION,
     CURVE_BODY_ROTATION,
     CURVE_GOALS,
     CURVE_HIPS,
+    CURVE_TRANSLATIONS,
     CURVE_ROOT,
     FootContact,
     MuscleClip,
@@ -175,6 +177,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         // The hips' turn as a rotation vector (small: the pelvis turns little from the body).
         QuaternionToRotationVectorToRef(human.hipsRotation, tmpV);
         putVector(samples, CURVE_HIPS + 3, f, tmpV);
+        for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) putVector(samples, CURVE_TRANSLATIONS + 3 * t, f, human.translations[t]);
         // Foot points: the encoder's world positions (rig space) into canonical avatar scales.
         for (let s = 0; s < 2; s++) {
             for (let p = 0; p < 2; p++) {
@@ -458,6 +461,8 @@ function animatedJointWatch(avatar: HumanoidAvatar, setup: MuscleSetup): { check
                 if (!turning.has(j) && Math.abs(Quaternion.Dot(pose.rotations[j], ref.rotations[j])) < cosHalf) turning.add(j);
             }
             for (const j of below) {
+                // Bones with a translation DoF keep theirs (`TranslationDofBones`).
+                if (setup.boneOfJoint[j] >= 0 && TranslationDofSlot[setup.boneOfJoint[j]] >= 0) continue;
                 if (!moving.has(j) && Vector3.Distance(pose.positions[j], ref.positions[j]) > moveLimit) moving.add(j);
             }
         },
@@ -471,7 +476,7 @@ function animatedJointWatch(avatar: HumanoidAvatar, setup: MuscleSetup): { check
             if (turning.size) {
                 out.push(`intermediate bones are animated and held at their T-pose (their turn is folded into the next human bone): ${names(turning)}`);
             }
-            if (moving.size) out.push(`translation is animated on bones other than the hips and is dropped: ${names(moving)}`);
+            if (moving.size) out.push(`translation is animated on bones other than the hips and those with a translation DoF and is dropped: ${names(moving)}`);
             return out;
         },
     };

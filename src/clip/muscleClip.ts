@@ -1,6 +1,7 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HUMAN_IK_GOAL_COUNT, type HumanPose } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, MuscleNames } from "../muscle/muscles.js";
+import { TRANSLATION_DOF_COUNT, TranslationDofNames } from "../muscle/translationDof.js";
 import { SplineSlopesToRef } from "./spline.js";
 
 /** First curve of the body position (x, y, z): canonical frame, avatar scales. */
@@ -19,8 +20,15 @@ export const CURVE_ROOT = CURVE_GOALS + HUMAN_IK_GOAL_COUNT * CURVES_PER_GOAL;
  * times angle, radians).
  */
 export const CURVE_HIPS = CURVE_ROOT + 3;
-/** Number of curves in every muscle clip (123 muscles, 7 body, 28 goals, 3 root, 6 hips). */
-export const MUSCLE_CLIP_CURVE_COUNT = CURVE_HIPS + 6;
+/**
+ * First curve of the translations, files of version 4 on: `HumanPose.translations` (x, y, z per
+ * bone of `TranslationDofBones`: canonical parent bone frame, in `MuscleSetup.translationUnit`).
+ */
+export const CURVE_TRANSLATIONS = CURVE_HIPS + 6;
+/** Number of curves in every muscle clip (123 muscles, 7 body, 28 goals, 3 root, 6 hips, 33 translations). */
+export const MUSCLE_CLIP_CURVE_COUNT = CURVE_TRANSLATIONS + 3 * TRANSLATION_DOF_COUNT;
+/** Number of curves in a file of version 2 or 3 (no translation curves). */
+export const MUSCLE_CLIP_CURVE_COUNT_V3 = CURVE_TRANSLATIONS;
 /** Number of curves in a file of version 1 (no hips curves). */
 export const MUSCLE_CLIP_CURVE_COUNT_V1 = CURVE_HIPS;
 
@@ -41,7 +49,8 @@ const GOAL_NAMES = ["leftFoot", "rightFoot", "leftHand", "rightHand"] as const;
 /**
  * The name of every curve, in clip order: the 123 muscle names, then `bodyPosition.x|y|z`,
  * `bodyRotation.x|y|z|w`, `goals.<leftFoot|rightFoot|leftHand|rightHand>.position.x|y|z` and
- * `.rotation.x|y|z|w`, `root.x`, `root.z`, `root.yaw`, `hips.position.x|y|z`, `hips.turn.x|y|z`. Files use these names, never indices.
+ * `.rotation.x|y|z|w`, `root.x`, `root.z`, `root.yaw`, `hips.position.x|y|z`, `hips.turn.x|y|z`,
+ * `translation.<bone>.x|y|z` (version 4: `TranslationDofNames`). Files use these names, never indices.
  * The foot goals' position curves hold the foot less the hips (`HumanPose.goalPositions[foot] -
  * HumanPose.hipsPosition`, both relative to the body): what places a foot under its leg comes from
  * one curve, kept fine (a version 1 file has no hips curves, which read as 0, so its feet are
@@ -57,6 +66,7 @@ export const MuscleCurveNames: readonly string[] = [
     "root.yaw",
     ...["x", "y", "z"].map((c) => `hips.position.${c}`),
     ...["x", "y", "z"].map((c) => `hips.turn.${c}`),
+    ...TranslationDofNames.flatMap((t) => ["x", "y", "z"].map((c) => `${t}.${c}`)),
 ];
 
 /** The kind of every curve, in clip order. */
@@ -298,6 +308,23 @@ export class MuscleClip {
 
     private _segments: ICurveSegmentTable | undefined;
 
+    /**
+     * Whether any translation curve (`HumanPose.translations`) is not constantly 0: clips that only
+     * turn their bones (most) sample and decode no translations.
+     */
+    public get hasTranslations(): boolean {
+        if (this._hasTranslations === undefined) {
+            this._hasTranslations = false;
+            for (let c = CURVE_TRANSLATIONS; c < MUSCLE_CLIP_CURVE_COUNT; c++) {
+                const v = this.curves[c].values;
+                for (let k = 0; k < v.length; k++) if (v[k] !== 0) this._hasTranslations = true;
+            }
+        }
+        return this._hasTranslations;
+    }
+
+    private _hasTranslations: boolean | undefined;
+
     /** Number of keys over all curves. */
     public get keyCount(): number {
         let n = 0;
@@ -384,10 +411,13 @@ export class MuscleClipSampler {
     private readonly _tmp = new Float64Array(4);
     /** The frame position `_evalInto` reads. */
     private readonly _at = new Float64Array(1);
+    /** Whether the clip moves any translation (else they are written as 0 without sampling). */
+    private readonly _translations: boolean;
 
     /** @param clip the clip to read */
     constructor(clip: MuscleClip) {
         this.clip = clip;
+        this._translations = clip.hasTranslations;
         this._cursor = new Uint32Array(clip.curves.length);
         const table = clip.segments;
         this._keyStart = table.keyStart;
@@ -457,6 +487,12 @@ export class MuscleClipSampler {
         this._quat(CURVE_BODY_ROTATION, result.bodyRotation);
         this._vec(CURVE_HIPS, result.hipsPosition);
         this._turn(CURVE_HIPS + 3, result.hipsRotation);
+        const t = result.translations;
+        if (this._translations) {
+            for (let i = 0; i < TRANSLATION_DOF_COUNT; i++) this._vec(CURVE_TRANSLATIONS + 3 * i, t[i]);
+        } else {
+            for (let i = 0; i < TRANSLATION_DOF_COUNT; i++) t[i].setAll(0);
+        }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             const c = CURVE_GOALS + g * CURVES_PER_GOAL;
             this._vec(c, result.goalPositions[g]);

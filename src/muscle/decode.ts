@@ -14,6 +14,7 @@ import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef } from "./kinematics.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
 import { MuscleSetup } from "./setup.js";
+import { HasTranslationDof, TRANSLATION_DOF_COUNT, TranslationDofBones, TranslationDofOffsetToRef } from "./translationDof.js";
 
 const B = HumanBone;
 const tmpQ = new Quaternion();
@@ -226,6 +227,23 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     } else {
         result.rotations[hips].copyFrom(tmpQ);
         Vector3CopyToRef(comTarget, result.positions[hips]);
+    }
+    // Translation DoF, on top of the body as placed (the body is measured without them, see
+    // `EncodeHumanPose`): each listed joint's local position moves by its offset in its parent
+    // bone's frame, back to the T-pose's when the pose has none (the buffer is reused). The
+    // offset and the parent's rotation are both taken before the body's turn: their ratio is local.
+    const moved = HasTranslationDof(pose.translations);
+    for (let s = 0; s < TRANSLATION_DOF_COUNT; s++) {
+        const j = joint[TranslationDofBones[s]];
+        if (j < 0) continue;
+        const local = result.positions[j];
+        Vector3CopyToRef(refPos[j], local);
+        if (!moved) continue;
+        const p = parent[j];
+        TranslationDofOffsetToRef(setup, dc, s, pose.translations[s], tmpV);
+        QuaternionConjugateToRef(world[p], tmpQ2);
+        tmpV.applyRotationQuaternionInPlace(tmpQ2).divideInPlace(setup.worldScale[p]);
+        local.addInPlace(tmpV);
     }
     return result;
 }

@@ -7,6 +7,7 @@ import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef, ForwardKinematicsToRef } from "./kinematics.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
 import { HINGE_BLEND_BEND_DEG, MuscleSetup } from "./setup.js";
+import { HasTranslationDof, TRANSLATION_DOF_COUNT, TranslationDofBones, TranslationDofFromOffsetToRef, TranslationDofOffsetToRef, TranslationDofSlot } from "./translationDof.js";
 
 const B = HumanBone;
 const swing = new Quaternion();
@@ -269,22 +270,26 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
     for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
         if (!Number.isFinite(muscles[i])) muscles[i] = 0;
     }
-    // The body is measured on the skeleton as decoding will build it: joints between mapped bones
-    // in their T-pose and joints below the hips at their T-pose offsets (muscle space has no
-    // translations), so that a round trip puts the hips back exactly.
-    const refRot = avatar.referencePose.rotations;
     const refPos = avatar.referencePose.positions;
-    const fk = setup.fkJoints;
-    const hips = setup.joint[B.Hips];
-    for (let k = 0; k < fk.length; k++) {
-        const j = fk[k];
-        if (j === hips || !setup.belowHips[j]) continue;
-        const p = setup.rigParent[j];
-        if (setup.boneOfJoint[j] < 0) world[p].multiplyToRef(refRot[j], world[j]);
-        refPos[j].multiplyToRef(setup.worldScale[p], tmpV);
-        tmpV.applyRotationQuaternionToRef(world[p], tmpV);
-        pos[p].addToRef(tmpV, pos[j]);
+    // Translation DoF: each listed joint's world offset from its T-pose place below its parent,
+    // into its parent bone's frame (see `TranslationDofBones`).
+    const translations = result.translations;
+    for (let s = 0; s < TRANSLATION_DOF_COUNT; s++) {
+        const j = setup.joint[TranslationDofBones[s]];
+        const p = j >= 0 ? setup.rigParent[j] : -1;
+        if (p < 0 || setup.parentBone[TranslationDofBones[s]] < 0) {
+            translations[s].setAll(0);
+            continue;
+        }
+        pose.positions[j].subtractToRef(refPos[j], tmpV).multiplyInPlace(setup.worldScale[p]).applyRotationQuaternionInPlace(world[p]);
+        TranslationDofFromOffsetToRef(setup, dc, s, tmpV, translations[s]);
     }
+    // The body is measured on the skeleton as decoding will build it: joints between mapped bones
+    // in their T-pose and joints below the hips at their T-pose offsets, so that a round trip
+    // puts the hips back exactly. Without the translations: they ride on the body as placed
+    // (`DecodeHumanPose`), so a hip or shoulder moved about on a body of other proportions does
+    // not turn the body with it.
+    placeBelowHips(setup, avatar, false, translations);
     // Body: centre of mass and orientation, canonical frame, avatar scales.
     CenterOfMassToRef(setup, world, pos, tmpV);
     tmpV.subtractInPlace(setup.groundOrigin)
@@ -297,6 +302,8 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
     setup.c0Inverse.multiplyToRef(tmpQ, tmpQ);
     tmpQ.multiplyToRef(setup.c0, result.bodyRotation);
     result.bodyRotation.normalize();
+    // Goals and hips where the translations put them (as the joints will be after decoding).
+    if (HasTranslationDof(translations)) placeBelowHips(setup, avatar, true, translations);
     // Goals: ankles and wrists relative to the body.
     result.bodyRotation.conjugateToRef(bodyInv);
     for (let g = 0; g < GOAL_BONES.length; g++) {
@@ -319,6 +326,31 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
     // ...and the hips' rotation relative to the body's.
     bodyInv.multiplyToRef(dc[B.Hips], result.hipsRotation);
     return result;
+}
+
+/**
+ * Forward kinematics below the hips on the encoder's work arrays, as decoding builds the skeleton:
+ * intermediate joints in their T-pose, every joint at its T-pose offset, plus (`moved`) the
+ * translation DoF offsets. Mapped bones keep their world rotations.
+ */
+function placeBelowHips(setup: MuscleSetup, avatar: HumanoidAvatar, moved: boolean, translations: readonly Vector3[]): void {
+    const { world, pos, dc } = setup.work;
+    const refRot = avatar.referencePose.rotations;
+    const refPos = avatar.referencePose.positions;
+    const fk = setup.fkJoints;
+    const hips = setup.joint[B.Hips];
+    for (let k = 0; k < fk.length; k++) {
+        const j = fk[k];
+        if (j === hips || !setup.belowHips[j]) continue;
+        const p = setup.rigParent[j];
+        const bone = setup.boneOfJoint[j];
+        if (bone < 0) world[p].multiplyToRef(refRot[j], world[j]);
+        refPos[j].multiplyToRef(setup.worldScale[p], tmpV);
+        tmpV.applyRotationQuaternionToRef(world[p], tmpV);
+        pos[p].addToRef(tmpV, pos[j]);
+        const slot = moved && bone >= 0 ? TranslationDofSlot[bone] : -1;
+        if (slot >= 0) pos[j].addInPlace(TranslationDofOffsetToRef(setup, dc, slot, translations[slot], tmpV));
+    }
 }
 
 /** The bones the IK goals follow, in {@link HumanIKGoal} order. */

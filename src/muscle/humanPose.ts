@@ -1,6 +1,7 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Vector3CopyToRef } from "../math/hotMath.js";
 import { ALL_MUSCLE_COUNT, MuscleMirrors, MUSCLE_COUNT } from "./muscles.js";
+import { TRANSLATION_DOF_COUNT, TranslationDofMirrors } from "./translationDof.js";
 
 /** The four IK goals of a {@link HumanPose}, in Unity's AvatarIKGoal order. */
 export enum HumanIKGoal {
@@ -57,6 +58,15 @@ export class HumanPose {
      * (`proportions: "legs"`). Not part of Unity's HumanPose.
      */
     public readonly hipsRotation = Quaternion.Identity();
+    /**
+     * Translation degrees of freedom, one per bone of `TranslationDofBones` (spine, chest, upper
+     * chest, neck, head, shoulders, upper arms, upper legs): each joint's offset from where its
+     * parent puts it in the T-pose, in its parent bone's frame (canonical axes), in a length of
+     * the body at that place (`MuscleSetup.translationUnit`: the hip width for the upper legs, the
+     * shoulder width for shoulders and upper arms, the bone's own offset for spine, neck and head);
+     * 0 (the default) for clips that only turn their bones. Unity's "Translation DoF".
+     */
+    public readonly translations: Vector3[] = Array.from({ length: TRANSLATION_DOF_COUNT }, () => new Vector3());
 
     /** Copies another pose into this one. Returns this. Allocation-free. */
     public copyFrom(other: HumanPose): HumanPose {
@@ -69,6 +79,7 @@ export class HumanPose {
         }
         Vector3CopyToRef(other.hipsPosition, this.hipsPosition);
         this.hipsRotation.copyFrom(other.hipsRotation);
+        for (let s = 0; s < TRANSLATION_DOF_COUNT; s++) Vector3CopyToRef(other.translations[s], this.translations[s]);
         return this;
     }
 
@@ -94,6 +105,7 @@ export class HumanPose {
         }
         Vector3.LerpToRef(a.hipsPosition, b.hipsPosition, amount, result.hipsPosition);
         Quaternion.SlerpToRef(a.hipsRotation, b.hipsRotation, amount, result.hipsRotation);
+        for (let s = 0; s < TRANSLATION_DOF_COUNT; s++) Vector3.LerpToRef(a.translations[s], b.translations[s], amount, result.translations[s]);
         return result;
     }
 
@@ -120,6 +132,10 @@ export class HumanPose {
         result.hipsPosition.set(-pose.hipsPosition.x, pose.hipsPosition.y, pose.hipsPosition.z);
         const h = pose.hipsRotation;
         result.hipsRotation.set(h.x, -h.y, -h.z, h.w);
+        for (let s = 0; s < TRANSLATION_DOF_COUNT; s++) {
+            const t = pose.translations[s];
+            result.translations[TranslationDofMirrors[s]].set(-t.x, t.y, t.z);
+        }
         return result;
     }
 }

@@ -14,6 +14,7 @@ import {
 } from "../humanoid/humanBones.js";
 import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
+import { TranslationDofUnits } from "./translationDof.js";
 
 /**
  * Unity's default hierarchy masses (kg of a normal 82.5 kg person; reference §1): a bone's mass plus
@@ -201,6 +202,12 @@ export class MuscleSetup {
     public readonly ankleHeight: number;
     /** T-pose distance between the two upper-leg joints (metres): where the legs hang from. */
     public readonly hipWidth: number;
+    /**
+     * The length each translation DoF is measured in (metres, `TranslationDofBones` order; see
+     * `TranslationDofUnits`): the hip width for the upper legs, the shoulder width for the shoulders
+     * and upper arms, the T-pose distance from the parent bone's joint for the spine, neck and head.
+     */
+    public readonly translationUnit: Float64Array;
     /** T-pose geometric body frame (from hips and shoulders) as a rotation, rig space. */
     public readonly bodyFrameTPose: Quaternion;
     /**
@@ -501,6 +508,7 @@ export class MuscleSetup {
         this.thighShare = (upperShare(B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot) + upperShare(B.RightUpperLeg, B.RightLowerLeg, B.RightFoot)) / 2;
         this.ankleHeight = (Vector3.Dot(ref.positions[this.joint[B.LeftFoot]], f.up) + Vector3.Dot(ref.positions[this.joint[B.RightFoot]], f.up)) / 2 - ground;
         this.hipWidth = Vector3.Distance(ref.positions[this.joint[B.LeftUpperLeg]], ref.positions[this.joint[B.RightUpperLeg]]);
+        this.translationUnit = TranslationDofUnits(this, ref.positions);
         this.work = {
             world: rig.joints.map(() => Quaternion.Identity()),
             pos: rig.joints.map(() => Vector3.Zero()),

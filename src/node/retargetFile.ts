@@ -32,6 +32,8 @@ export interface IRetargetFileOptions extends Pick<ILoadAvatarOptions, "bvh" | "
     stretch?: number;
     /** How the clip's positions scale to the character: `"legs"` (default) or Mecanim's `"com"` (see `ProportionMode`). */
     proportions?: ProportionMode;
+    /** Play the clip's translations of spine, neck, shoulders, upper arms and upper legs (`translationDoF` of the animator). Default true. */
+    translationDoF?: boolean;
     /** What happens to the clip's travel (see {@link RetargetRootMotion}). Default `"clip"`. */
     rootMotion?: RetargetRootMotion;
     /** Frames per second of the written keys (above 0, at most 10000). Default: each clip's own rate. */
@@ -232,6 +234,7 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
                     handIK: options.handIK ?? false,
                     stretch: options.stretch,
                     proportions: options.proportions,
+                    translationDoF: options.translationDoF,
                     stats,
                 }),
             );

@@ -38,7 +38,7 @@ export interface IBakeStats {
 /** Options of {@link BakeMuscleClipToAnimationGroup}. */
 export interface IBakeMuscleClipOptions extends Pick<
     IHumanoidAnimatorOptions,
-    "rigSpace" | "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds" | "rootNode" | "proportions"
+    "rigSpace" | "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds" | "rootNode" | "proportions" | "translationDoF"
 > {
     /** The scene object of every rig joint, in `avatar.rig.joints` order (null where there is none), as for `HumanoidAnimator`. */
     targets: HumanoidTargets;
@@ -213,6 +213,7 @@ export function BakeMuscleClipToAnimationGroup(clip: MuscleClip, avatar: Humanoi
             contactBlendSeconds: options.contactBlendSeconds,
             rigSpace: options.rigSpace,
             proportions: options.proportions,
+            translationDoF: options.translationDoF,
         });
         // Tracked: one slot per rig joint, then the root when it is not a joint.
         const tracked: Array<HumanoidJointTarget | null> = targets.map((t) => t ?? null);

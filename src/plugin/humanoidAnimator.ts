@@ -9,6 +9,7 @@ import { HumanBone } from "../humanoid/humanBones.js";
 import type { HumanPose } from "../muscle/humanPose.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { TranslationDofBones } from "../muscle/translationDof.js";
 import { HumanoidClipPlayer, type HumanBodyPart, type HumanoidClipState, type IClipPlayOptions, type RootMotionMode } from "../runtime/clipPlayer.js";
 import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
 import { DEFAULT_LIMB_STRETCH, HumanoidRigSolver, type ProportionMode } from "../runtime/rigSolver.js";
@@ -51,6 +52,12 @@ export interface IHumanoidAnimatorOptions {
      * centre-of-mass scaling. See docs/runtime.md.
      */
     proportions?: ProportionMode;
+    /**
+     * Play the clips' translation degrees of freedom (`HumanPose.translations`: spine, chest,
+     * neck, head, shoulders, upper arms and upper legs moved by the clip, as Unity's Translation
+     * DoF); false plays rotations only, as Mecanim does by default. Default true.
+     */
+    translationDoF?: boolean;
 }
 
 /** Root motion of one frame, for `rootMotion: "delta"` (also filled in the other modes). */
@@ -160,6 +167,7 @@ export class HumanoidAnimator {
             throw new HumanoidError("BAD_OPTION", `proportions must be "legs" or "com" (got ${JSON.stringify(proportions)})`);
         }
         this.solver.proportions = proportions;
+        this.solver.translationDoF = options.translationDoF ?? true;
         this.planting = new HumanoidFootPlanting(avatar);
         this.planting.blendSeconds = options.contactBlendSeconds ?? DEFAULT_CONTACT_BLEND_SECONDS;
         this.footPlanting = options.footPlanting ?? true;
@@ -173,6 +181,8 @@ export class HumanoidAnimator {
             const e = this.solver.ik.endJoint(g);
             for (let j = e; j !== u && j >= 0; j = avatar.rig.joints[j].parent) positions.add(j);
         }
+        // ... and of the bones with a translation DoF (decode moves them when a clip does).
+        for (const b of TranslationDofBones) if (setup.joint[b] >= 0) positions.add(setup.joint[b]);
         this._writer = new HumanoidRigWriter(avatar, targets, joints, positions, options.rigSpace);
         // Root node for "apply".
         const hipsTarget = targets[setup.joint[HumanBone.Hips]] as TransformNode | null | undefined;

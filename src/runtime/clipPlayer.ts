@@ -3,6 +3,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CLIP_PROPORTION_COUNT, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
+import { TRANSLATION_DOF_COUNT, TranslationDofBones } from "../muscle/translationDof.js";
 import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
@@ -46,6 +47,8 @@ export function GetHumanBodyPart(bone: HumanBone): HumanBodyPart {
 
 /** The body part of every muscle. */
 const MUSCLE_PART: Uint8Array = Uint8Array.from(Muscles.map((m) => GetHumanBodyPart(m.bone)));
+/** The body part of every translation DoF (`TranslationDofBones` order). */
+const TRANSLATION_PART: Uint8Array = Uint8Array.from(TranslationDofBones.map((b) => GetHumanBodyPart(b)));
 /** The body part of every IK goal. */
 const GOAL_PART: readonly HumanBodyPart[] = [HumanBodyPart.LeftLeg, HumanBodyPart.RightLeg, HumanBodyPart.LeftArm, HumanBodyPart.RightArm];
 
@@ -223,6 +226,7 @@ function lerpPoses(a: HumanPose, b: HumanPose, amounts: Float64Array, index: num
     }
     Vector3LerpToRef(a.hipsPosition, b.hipsPosition, amounts, index, result.hipsPosition);
     QuaternionSlerpToRef(a.hipsRotation, b.hipsRotation, amounts, index, result.hipsRotation);
+    for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) Vector3LerpToRef(a.translations[t], b.translations[t], amounts, index, result.translations[t]);
 }
 
 /**
@@ -468,6 +472,9 @@ export class HumanoidClipPlayer {
                 QuaternionSlerpToRef(out.bodyRotation, l.pose.bodyRotation, num, 1, out.bodyRotation);
                 Vector3LerpToRef(out.hipsPosition, l.pose.hipsPosition, num, 1, out.hipsPosition);
                 QuaternionSlerpToRef(out.hipsRotation, l.pose.hipsRotation, num, 1, out.hipsRotation);
+            }
+            for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) {
+                if (m[TRANSLATION_PART[t]]) Vector3LerpToRef(out.translations[t], l.pose.translations[t], num, 1, out.translations[t]);
             }
             for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
                 if (!m[GOAL_PART[g]]) continue;

@@ -7,6 +7,7 @@ import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT } from "../clip/muscleClip.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
@@ -110,6 +111,8 @@ export class HumanoidRigSolver {
     public readonly footClearance = new Float64Array(2).fill(Infinity);
     /** How positions scale from the clip's source to this avatar. Default `"legs"`. */
     public proportions: ProportionMode = "legs";
+    /** Whether decoding moves the joints the pose's translations move (`HumanPose.translations`); false zeroes them. Default true. */
+    public translationDoF = true;
     /**
      * The source's proportions for the next {@link decode}, in the array form of
      * `ClipProportionsToArray`: [0] its leg length, [1] its ankle height and [2] its hip width,
@@ -211,6 +214,7 @@ export class HumanoidRigSolver {
         hq.z = 0;
         hq.w = hw;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
+        if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
         DecodeHumanPose(this.avatar, human, this.pose);
         if (this._legs) this._turnHipsAsSource(human);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {

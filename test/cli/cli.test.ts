@@ -65,7 +65,7 @@ describe("babylon-humanoid CLI", () => {
             expect(Math.abs(Number(up) - 60)).toBeLessThan(0.5);
             expect(Number(backErr)).toBeLessThan(1e-9);
         }
-        expect(r.stdout).toMatch(/-> muscle clip: 167 curves, \d+ keys within 0\.1 deg, \d+ bytes binary \(\d+% of the BVH\), loop true/);
+        expect(r.stdout).toMatch(/-> muscle clip: 200 curves, \d+ keys within 0\.1 deg, \d+ bytes binary \(\d+% of the BVH\), loop true/);
         expect(r.stdout.match(/feet 0\.\d\d m apart front to back/g)).toHaveLength(4);
         // The retarget: a GLB written, feet on their goals, and less foot skating than AnimatorAvatar.
         expect(r.stdout).toMatch(/-> .*sample-walk-on-sample-chibi-unnamed\.glb: \d+ bytes, 67 frames at 30 fps; feet within 0\.\d mm of their goals/);

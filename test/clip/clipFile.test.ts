@@ -4,6 +4,7 @@ import {
     ConvertRigPosesToMuscleClip,
     CURVE_BODY_POSITION,
     CURVE_HIPS,
+    CURVE_TRANSLATIONS,
     EncodeHumanPose,
     GetCurveTolerance,
     HumanPose,
@@ -197,9 +198,9 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const cases: Array<[string, Patch, RegExp]> = [
         ["an empty file", () => new Uint8Array(0), /not a binary muscle clip/],
         ["another magic", (b) => (b.set([0x42, 0x48, 0x4d, 0x58], 0), b), /not a binary muscle clip/],
-        ["version 4", (b) => (dv(b).setUint16(4, 4, true), b), /unknown muscle clip version 4 \(this library reads versions 1 to 3\)/],
+        ["version 5", (b) => (dv(b).setUint16(4, 5, true), b), /unknown muscle clip version 5 \(this library reads versions 1 to 4\)/],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 32 | 14, true), b), /unknown flags 0x2e for version 3/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 32 | 14, true), b), /unknown flags 0x2e for version 4/],
         ["a thigh share in a version 2 file", (b) => (dv(b).setUint16(4, 2, true), b), /unknown flags 0xe for version 2/],
         ["a thigh share without the proportions", (b) => (dv(b).setUint16(6, 8, true), b), /a thigh share \(bit 3\) without the proportions/],
         ["proportions in a version 1 file", (b) => (dv(b).setUint16(4, 1, true), b), /unknown flags 0xe for version 1/],
@@ -225,7 +226,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         [
             "a wrong curve count",
             (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b),
-            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 3 file, found 150`),
+            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 4 file, found 150`),
         ],
         ["a truncated file", (b) => b.subarray(0, b.length - 3), /truncated/],
     ];
@@ -305,12 +306,12 @@ describe("reading invalid muscle clip files", () => {
         ["a foot direction of two numbers", edit((o) => (o.proportions.footDirection = [0, 1])), /footDirection must be \[x, y, z\]/],
         [
             "a thigh share in a version 2 file",
-            edit((o) => ((o.version = 2), delete o.interpolation)),
+            edit((o) => ((o.version = 2), delete o.interpolation, dropTranslations(o))),
             /proportions.thighShare is a version 3 key, the file says version 2/,
         ],
         [
             "an interpolation in a version 2 file",
-            edit((o) => ((o.version = 2), delete o.proportions.thighShare)),
+            edit((o) => ((o.version = 2), delete o.proportions.thighShare, dropTranslations(o))),
             /interpolation is a version 3 key, the file says version 2/,
         ],
         ["an unknown interpolation", edit((o) => (o.interpolation = "bezier")), /interpolation must be "spline" or "catmull-rom", found "bezier"/],
@@ -328,7 +329,8 @@ describe("reading invalid muscle clip files", () => {
         expect(MuscleCurveNames[CURVE_BODY_POSITION]).toBe("bodyPosition.x");
         expect(MuscleCurveNames[CURVE_HIPS]).toBe("hips.position.x");
         expect(MuscleCurveNames[CURVE_HIPS + 3]).toBe("hips.turn.x");
-        expect(MUSCLE_CLIP_CURVE_COUNT).toBe(ALL_MUSCLE_COUNT + 7 + 28 + 3 + 6);
+        expect(MuscleCurveNames[CURVE_TRANSLATIONS]).toBe("translation.spine.x");
+        expect(MUSCLE_CLIP_CURVE_COUNT).toBe(ALL_MUSCLE_COUNT + 7 + 28 + 3 + 6 + 33);
     });
 });
 
@@ -363,6 +365,7 @@ describe("version 2 muscle clips (before the thigh share)", () => {
         o.version = 2;
         delete o.proportions.thighShare;
         delete o.interpolation;
+        dropTranslations(o);
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
         expect(old.interpolation).toBe("catmull-rom");
         const { thighShare, ...rest } = clip.proportions!;
@@ -372,8 +375,9 @@ describe("version 2 muscle clips (before the thigh share)", () => {
     });
 
     it("binary: still reads a version 2 file (proportions of six numbers, flags up to bit 2)", () => {
-        // The same bytes as this version's, less the thigh share: flag bit 3 and the 8 bytes after the foot direction.
-        const bin = SerializeMuscleClipToBinary(clip);
+        // The same bytes as this version's, less the thigh share (flag bit 3 and the 8 bytes after
+        // the foot direction) and the translation curves (version 4).
+        const bin = withoutTranslationCurves(clip);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
         expect(dv.getUint16(6, true) & 12).toBe(12);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48;
@@ -441,6 +445,67 @@ describe("version 1 muscle clips (before the source's proportions)", () => {
  * A clip as a version 1 binary file, written here from the layout of version 1 (not by the
  * library): header without proportions, 161 curves of float32 values, no value encodings.
  */
+/** A JSON clip object without its translation curves (as a file before version 4). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
+function dropTranslations(o: Record<string, any>): void {
+    for (const c of MuscleCurveNames.slice(CURVE_TRANSLATIONS)) delete o.curves[c];
+}
+
+/**
+ * The binary file of a clip as version 3 had it: 167 curves (the translation curves, which come
+ * last before the contacts, cut out) and the version field left for the caller. The clip's
+ * translation curves are first made one float32 key of 0 each, 7 bytes (key count, frame step,
+ * value encoding 0, the float32), so that they are easy to cut.
+ */
+function withoutTranslationCurves(c: MuscleClip): Uint8Array {
+    const plain = new MuscleClip({
+        ...c,
+        curves: c.curves.map((curve, i) => (i < CURVE_TRANSLATIONS ? curve : { frames: new Uint32Array(1), values: new Float32Array(1) })),
+        warnings: [...c.warnings],
+    });
+    const bin = SerializeMuscleClipToBinary(plain);
+    const contacts = contactBytes(c.contacts);
+    const end = bin.length - contacts;
+    const cut = 7 * (MUSCLE_CLIP_CURVE_COUNT - CURVE_TRANSLATIONS);
+    for (let k = end - cut; k < end; k += 7) expect(Array.from(bin.subarray(k, k + 7))).toEqual([1, 0, 0, 0, 0, 0, 0]);
+    const out = Uint8Array.from([...bin.subarray(0, end - cut), ...bin.subarray(end)]);
+    // The curve count (u16) sits just before the first curve: find it by its value.
+    const dv = new DataView(out.buffer);
+    let at = 28;
+    while (dv.getUint16(at, true) !== MUSCLE_CLIP_CURVE_COUNT) at++;
+    dv.setUint16(at, CURVE_TRANSLATIONS, true);
+    return out;
+}
+
+/** Bytes of a binary file's contacts section: per foot a LEB128 run count, then per run its gap and length. */
+function contactBytes(contacts: Uint8Array): number {
+    const varint = (v: number): number => {
+        let n = 1;
+        while (v >= 128) {
+            v = Math.floor(v / 128);
+            n++;
+        }
+        return n;
+    };
+    let bytes = 0;
+    for (const bit of [1, 2]) {
+        const runs: [number, number][] = [];
+        for (let f = 0; f < contacts.length; f++) {
+            if (!(contacts[f] & bit)) continue;
+            const start = f;
+            while (f + 1 < contacts.length && contacts[f + 1] & bit) f++;
+            runs.push([start, f - start + 1]);
+        }
+        bytes += varint(runs.length);
+        let end = 0;
+        for (const [start, length] of runs) {
+            bytes += varint(start - end) + varint(length);
+            end = start + length;
+        }
+    }
+    return bytes;
+}
+
 function versionOneBinary(c: MuscleClip): Uint8Array {
     const out: number[] = [];
     const put = (n: number, f: (v: DataView) => void): void => {
