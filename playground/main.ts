@@ -20,6 +20,7 @@ import { MountMusclesPanel } from "./panels/muscles.js";
 import { MountTimelinePanel } from "./panels/timeline.js";
 import { MountFilesPanel } from "./panels/files.js";
 import { MountExportPanel } from "./panels/export.js";
+import { MountSurfaceFitPanel } from "./panels/surfaceFit.js";
 
 registerBuiltInLoaders();
 const view = CreateStudioScene($<HTMLCanvasElement>("canvas"), $("labels"));
@@ -34,6 +35,7 @@ const panels: IStudioPanel[] = [
     MountTimelinePanel(studio),
     MountFilesPanel(studio),
     MountExportPanel(studio),
+    MountSurfaceFitPanel(studio),
     MountOverlay(studio),
 ];
 view.scene.onAfterRenderObservable.add(() => {

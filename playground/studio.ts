@@ -59,6 +59,8 @@ export interface ITarget {
     animator: HumanoidAnimator | null;
     figure: StickFigure;
     character?: IHumanoidCharacter;
+    /** The bytes of the file it was loaded from (characters from files; the surface fit loads its own copy). */
+    fileBytes?: Uint8Array;
     /** The root made for a rig (samples): the rig's space. */
     rigSpace?: TransformNode;
     /** For loaded characters: the inverse of the root's world matrix when loaded (rig space is that world). */
@@ -256,6 +258,7 @@ export class Studio {
             overrides: {},
             avatar: character.avatar,
             character,
+            fileBytes: bytes,
         });
         for (const g of character.container.animationGroups) {
             g.stop();
