@@ -95,7 +95,7 @@ export function MountSurfaceFitPanel(studio: Studio): IStudioPanel {
         message,
         figures,
         row("Fitted skin, coloured by error", showFitted),
-        row("Source skin (grey wireframe)", showSource),
+        row("Source skin (grey points)", showSource),
         legend,
     );
 

@@ -1,6 +1,6 @@
 /**
  * The surface fit drawn in the studio's scene: the coarse rig's fitted skin, coloured by each
- * vertex's error, with the source's skin over it as a grey wireframe, at one recorded frame.
+ * vertex's error, with the source's skin over it as grey points, at one recorded frame.
  */
 import type { Scene } from "@babylonjs/core/scene.js";
 import { Color3 } from "@babylonjs/core/Maths/math.color.js";
@@ -13,6 +13,9 @@ import { StandardMaterial } from "@babylonjs/core/Materials/standardMaterial.js"
 import type { IFitRecording } from "./fitJob.js";
 import { ErrorColoursToRef } from "./errorColours.js";
 
+/** How far the source's points are drawn outside its surface, as a fraction of the diagonal (display only; the errors are measured without it). */
+const SOURCE_LIFT = 0.002;
+
 /** Two meshes made from a recording, moved to the recording's frames on demand. */
 export class SurfaceFitView {
     /** Parent of both meshes: move it to place the view. */
@@ -21,6 +24,9 @@ export class SurfaceFitView {
     private readonly _source: Mesh;
     private readonly _normals: Float32Array;
     private readonly _colours: Float32Array;
+    private readonly _lifted: Float32Array;
+    /** +1 when the triangles' normals point out of the surface, -1 when in (a mirrored file). */
+    private readonly _outward: number;
     private _frame = -1;
 
     constructor(
@@ -31,6 +37,18 @@ export class SurfaceFitView {
         this.root = new TransformNode("surface-fit", scene);
         this._normals = new Float32Array(3 * n);
         this._colours = new Float32Array(4 * n);
+        this._lifted = new Float32Array(3 * n);
+        // Which way the normals point: out when they go away from the middle, summed over the surface.
+        const p0 = _recording.source[0];
+        VertexData.ComputeNormals(p0, _recording.indices, this._normals);
+        const mid = [0, 1, 2].map((k) => {
+            let sum = 0;
+            for (let v = 0; v < n; v++) sum += p0[3 * v + k];
+            return sum / Math.max(1, n);
+        });
+        let away = 0;
+        for (let v = 0; v < n; v++) for (let k = 0; k < 3; k++) away += this._normals[3 * v + k] * (p0[3 * v + k] - mid[k]);
+        this._outward = away < 0 ? -1 : 1;
         const make = (name: string, withColours: boolean): Mesh => {
             const mesh = new Mesh(name, scene);
             const data = new VertexData();
@@ -54,12 +72,12 @@ export class SurfaceFitView {
         this._fitted.material = fittedMat;
         this._source = make("surface-fit-source", false);
         const sourceMat = new StandardMaterial("surface-fit-source", scene);
-        sourceMat.wireframe = true;
+        // Points, not a wireframe: about twice the frame rate in software WebGL, and the coloured skin shows between them.
+        sourceMat.pointsCloud = true;
+        sourceMat.pointSize = 2;
         sourceMat.diffuseColor = new Color3(0.2, 0.2, 0.2);
         sourceMat.emissiveColor = new Color3(0.15, 0.15, 0.15);
-        sourceMat.alpha = 0.25;
-        // Drawn a little in front, so the wireframe shows where the two surfaces coincide.
-        sourceMat.zOffset = -2;
+        sourceMat.alpha = 0.5;
         this._source.material = sourceMat;
     }
 
@@ -91,8 +109,13 @@ export class SurfaceFitView {
             [this._fitted, r.fitted[frame]],
             [this._source, r.source[frame]],
         ] as const) {
-            mesh.updateVerticesData(VertexBuffer.PositionKind, positions);
             VertexData.ComputeNormals(positions, r.indices, this._normals);
+            if (mesh === this._source) {
+                // The source's points a hair outside its surface (along the normals), so they show where the two surfaces coincide.
+                const lift = this._outward * SOURCE_LIFT * r.diagonal;
+                for (let i = 0; i < positions.length; i++) this._lifted[i] = positions[i] + lift * this._normals[i];
+            }
+            mesh.updateVerticesData(VertexBuffer.PositionKind, mesh === this._source ? this._lifted : positions);
             mesh.updateVerticesData(VertexBuffer.NormalKind, this._normals);
             mesh.refreshBoundingInfo();
         }
