@@ -31,7 +31,14 @@ export function MergeHumanBonesOfSurfaceFitRig(
     rig: ISurfaceFitRig,
     avatar: HumanoidAvatar,
     humanBones: readonly HumanBone[] = SURFACE_FIT_COARSE_HUMAN_BONES,
-): { rig: ISurfaceFitRig; target: Int32Array; mergedCount: number } {
+): {
+    /** The merged rig: the same bones, the merged ones with no vertex weight. */
+    rig: ISurfaceFitRig;
+    /** For every bone, the bone its weights went to (itself when kept). */
+    target: Int32Array;
+    /** How many bones were merged. */
+    mergedCount: number;
+} {
     const mapped = new Set<string>();
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
         const label = avatar.getJointLabel(b);
