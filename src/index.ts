@@ -224,11 +224,13 @@ export { SelectFitVertices, BoundingDiagonal, type ISurfaceFitRig } from "./skin
 export { SurfaceFitSolver, SURFACE_FIT_TOLERANCE, SURFACE_FIT_MAX_SWEEPS, type ISurfaceFitOptions, type ISurfaceFitFrameResult } from "./skin/surfaceFit.js";
 export {
     FitSurfaceToRig,
+    SurfaceFitRun,
     SURFACE_FIT_DEFAULT_VERTICES,
     type ISurfaceFitSource,
     type ISurfaceFitRunOptions,
     type ISurfaceFitResult,
 } from "./skin/surfaceFitRun.js";
 export { MergeSurfaceFitBones } from "./skin/mergeBones.js";
+export { MergeHumanBonesOfSurfaceFitRig, SURFACE_FIT_COARSE_HUMAN_BONES } from "./skin/coarseRig.js";
 export { AlignRestPoses, MatchNearestVertices, type IRestAlignment } from "./skin/vertexMatch.js";
 export { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type ISurfaceFitMeshes } from "./io/surfaceFitMeshes.js";

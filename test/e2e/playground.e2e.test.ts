@@ -17,6 +17,15 @@ interface IStudio {
     targets(): Array<{ name: string; error: string; boneMap: { bones: Record<string, string | null> } }>;
     boneRotation(target: number, bone: string): number[];
     hipsPosition(target: number): number[];
+    surfaceFit(): {
+        state: string;
+        done: number;
+        total: number;
+        progressUpdates: number;
+        message: string;
+        frame: number;
+        figures: Record<"controlMeanError" | "controlMaxError" | "meanError" | "maxError" | "transferQuality" | "frames" | "seconds", number> | null;
+    };
 }
 
 const DIST = resolve("dist/playground");
@@ -190,6 +199,55 @@ describe("the playground in a real browser", () => {
         const gltf = JSON.parse(glb.subarray(20, 20 + jsonLength).toString("utf8")) as { animations?: unknown[] };
         expect(gltf.animations).toHaveLength(1);
     });
+
+    // The X Bot (loaded above from ../shared/data) is the skinned character to fit; the sample character is a bare skeleton.
+    (HAS_SHARED_DATA ? test : test.skip)(
+        "the surface fit of the X Bot's walk onto its coarse rig: progress, finite figures, the error-coloured skin drawn",
+        async () => {
+            await page.click("details#surface-fit > summary");
+            await page.selectOption("#fit-character", { label: "mixamo_xbot.glb" });
+            expect(await page.$eval("#fit-clip", (s) => (s as HTMLSelectElement).value)).toMatch(/walk/);
+            const started = Date.now();
+            await page.click("#fit-run");
+            await page.waitForFunction(() => ["done", "error"].includes((window.__studio as IStudio).surfaceFit().state), null, { timeout: 150000 });
+            const fit = await studio(page, (s) => s.surfaceFit());
+            console.log(`surface fit in the browser: ${((Date.now() - started) / 1000).toFixed(1)} s`, JSON.stringify(fit.figures));
+            expect(fit.message).not.toMatch(/error|fail/i);
+            expect(fit.state).toBe("done");
+            // The progress bar moved while fitting, up to every frame of both runs.
+            expect(fit.progressUpdates).toBeGreaterThan(1);
+            expect(fit.done).toBe(fit.total);
+            expect(await page.$eval("#fit-progress", (p) => (p as HTMLProgressElement).value)).toBe(1);
+            const f = fit.figures!;
+            for (const v of Object.values(f)) expect(Number.isFinite(v)).toBe(true);
+            expect(f.frames).toBeGreaterThan(10);
+            // The control run reaches about zero (the unit tests hold it to 0.01%); the coarse rig cannot be exact.
+            expect(f.controlMeanError).toBeLessThan(1e-3);
+            expect(f.maxError).toBeGreaterThan(f.controlMaxError);
+            expect(f.transferQuality).toBeGreaterThan(0.9);
+            expect(f.transferQuality).toBeLessThanOrEqual(1);
+            const text = await page.textContent("#fit-figures");
+            expect(text).toMatch(/control run.*\d\.\d+%/);
+            expect(text).toMatch(/transfer quality.*\d\.\d+%/);
+            expect(await page.textContent("#fit-legend")).toContain("3%");
+            expect(await page.textContent("#labels")).toContain("surface fit:");
+            // The fitted skin is on screen: hiding it (paused, nothing else moves) changes many pixels.
+            await page.click("#canvas");
+            if (await studio(page, (s) => s.playing())) await page.keyboard.press("Space");
+            await page.waitForTimeout(300);
+            await page.$eval("#fit-legend", (el) => el.scrollIntoView({ block: "end" }));
+            await page.screenshot({ path: join(ARTIFACTS, "playground-surface-fit.png") });
+            const shown = await canvasPixels(page);
+            await page.uncheck("#fit-show-fitted");
+            await page.waitForTimeout(300);
+            const hidden = await canvasPixels(page);
+            await page.check("#fit-show-fitted");
+            let changed = 0;
+            for (let i = 0; i < shown.pixels.length; i += 4)
+                if (shown.pixels[i] !== hidden.pixels[i] || shown.pixels[i + 2] !== hidden.pixels[i + 2]) changed++;
+            expect(changed).toBeGreaterThan(100);
+        },
+    );
 
     test("no errors in the console", () => {
         expect(errors).toEqual([]);

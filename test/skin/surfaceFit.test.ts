@@ -4,6 +4,7 @@ import { SelectFitVertices, type ISurfaceFitRig } from "../../src/skin/fitRig.js
 import { SurfaceFitSolver } from "../../src/skin/surfaceFit.js";
 import { MergeSurfaceFitBones } from "../../src/skin/mergeBones.js";
 import { MatchNearestVertices } from "../../src/skin/vertexMatch.js";
+import { FitSurfaceToRig, SurfaceFitRun, type ISurfaceFitSource } from "../../src/skin/surfaceFitRun.js";
 
 /** Deterministic pseudo-random numbers in [-1, 1). */
 function rng(seed: number): () => number {
@@ -192,6 +193,48 @@ describe("surface fit on a skinned tube", () => {
         expect(merged.boneWeights[4 * v]).toBeCloseTo(1, 12);
         // The top bone is never merged.
         expect(Array.from(MergeSurfaceFitBones(rig, () => true).target)).toEqual([0, 0, 0, 0, 0]);
+    });
+});
+
+describe("a surface fit run frame by frame", () => {
+    it("gives what FitSurfaceToRig gives, and after each step that frame's surfaces and vertex errors", () => {
+        const rig = tubeRig();
+        const random = rng(7);
+        const frames = Array.from({ length: 6 }, (_, f) => {
+            const locals = Array.from({ length: 5 }, () => Quaternion.RotationAxis(new Vector3(random(), random(), random()).normalize(), 0.15 * f));
+            return poseSurface(rig, locals, new Vector3(0.02 * f, 0, 0)).surface;
+        });
+        const source: ISurfaceFitSource = {
+            vertexCount: rig.vertexCount,
+            restPositions: rig.restPositions,
+            frameCount: frames.length,
+            frameToRef: (f, out) => out.set(frames[f]),
+        };
+        // The tube with b2 merged into b1 cannot follow the bend at b2: the errors are not zero.
+        const merged = MergeSurfaceFitBones(rig, (_, name) => name === "b2").rig;
+        const whole = FitSurfaceToRig(source, merged, { vertexCount: 200 });
+        const run = new SurfaceFitRun(source, merged, { vertexCount: 200 });
+        expect(run.frameCount).toBe(6);
+        for (let f = 0; f < 6; f++) {
+            expect(run.step()).toBe(true);
+            expect(run.framesDone).toBe(f + 1);
+            // Same mesh, same rest pose: the wanted surface is the source's frame itself.
+            expect(maxDistance(run.wanted, frames[f])).toBeLessThan(1e-12);
+            let worst = 0;
+            for (let v = 0; v < rig.vertexCount; v++) {
+                const i = 3 * v;
+                const e = Math.hypot(run.fitted[i] - frames[f][i], run.fitted[i + 1] - frames[f][i + 1], run.fitted[i + 2] - frames[f][i + 2]) / run.diagonal;
+                expect(run.vertexErrors[v]).toBeCloseTo(e, 12);
+                worst = Math.max(worst, e);
+            }
+            expect(worst).toBeCloseTo(whole.maxErrorPerFrame[f], 12);
+        }
+        expect(run.done).toBe(true);
+        expect(run.step()).toBe(false);
+        const stepped = run.result();
+        expect(whole.maxError).toBeGreaterThan(1e-4);
+        for (const k of ["frames", "meanError", "maxError", "transferQuality", "sweeps", "fittedVertices"] as const) expect(stepped[k]).toBe(whole[k]);
+        expect(Array.from(stepped.rotations)).toEqual(Array.from(whole.rotations));
     });
 });
 

@@ -5,6 +5,8 @@ import { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type
 import { FitSurfaceToRig, type ISurfaceFitResult, type ISurfaceFitSource } from "../../src/skin/surfaceFitRun.js";
 import { MergeSurfaceFitBones } from "../../src/skin/mergeBones.js";
 import { XBOT_MERGED_BONES } from "../helpers/mergedXBot.js";
+import { MergeHumanBonesOfSurfaceFitRig } from "../../src/skin/coarseRig.js";
+import { BuildHumanoidAvatar } from "../../src/humanoid/avatar.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 const figures: Record<string, unknown> = {};
@@ -65,6 +67,23 @@ describeWithData("surface fit on the X Bot's walk", () => {
             expect(r.maxError).toBeGreaterThan(1e-3);
         },
     );
+});
+
+describeWithData("the coarse rig from the human bone map", () => {
+    it("merges on the X Bot what the Mixamo names say (Spine2 and the fingers): the same skin weights", async () => {
+        const loaded = await LoadRigFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
+        try {
+            const fit = CreateSurfaceFitMeshes(FindSkinnedMeshes(loaded.container!.meshes), "mixamo_xbot.glb");
+            const byMap = MergeHumanBonesOfSurfaceFitRig(fit.rig, BuildHumanoidAvatar(loaded.rig));
+            const byName = MergeSurfaceFitBones(fit.rig, (_, name) => XBOT_MERGED_BONES.test(name));
+            expect(byMap.mergedCount).toBeGreaterThanOrEqual(31);
+            expect(Array.from(byMap.rig.boneIndices)).toEqual(Array.from(byName.rig.boneIndices));
+            expect(Array.from(byMap.rig.boneWeights)).toEqual(Array.from(byName.rig.boneWeights));
+            expect(fit.rig.boneNames[Array.from(byMap.target).findIndex((t, j) => t !== j)]).toMatch(/Spine2|Hand/);
+        } finally {
+            loaded.dispose();
+        }
+    });
 });
 
 describeWithData("surface fit on Khronos' RiggedFigure", () => {

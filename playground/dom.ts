@@ -1,0 +1,20 @@
+/** The few DOM helpers every part of the studio uses: find an element, show a status line, download a file. */
+
+/** The element with this id (the page's markup is in index.html). */
+export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** Shows one line in the status box at the bottom left of the view (red when it is an error). */
+export function ShowStatus(text: string, isError = false): void {
+    const el = $("status");
+    el.textContent = text;
+    el.className = isError ? "error" : "";
+}
+
+/** Offers `data` as a file download named `name`. */
+export function Download(name: string, data: BlobPart, type: string): void {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([data], { type }));
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
