@@ -307,6 +307,11 @@ export class MuscleSetup {
             let t: Vector3 | null;
             if (b <= B.Head) t = CANON_U.clone();
             else if (b === B.LeftEye || b === B.RightEye || b === B.Jaw) t = CANON_F.clone();
+            // Shoulders have no twist muscle: measured about the body's side axis (the muscle
+            // table's direction, canonical), not the collarbone's own, which rigs tilt up, down
+            // and back as they like: about a tilted axis the same "Front-Back" turns the arm
+            // elsewhere (the Mixamo walk onto the VRM avatar had its arms 3.8 deg off, 0.1 so).
+            else if (b === B.LeftShoulder || b === B.RightShoulder) t = new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip);
             else t = direction(b);
             // A distal digit with no tip points like the digit before it.
             if (!t && IsFingerBone(b) && (b - B.LeftThumbProximal) % 3 > 0 && this.joint[b - 1] >= 0) t = this.twistAxis[b - 1].clone();
