@@ -88,6 +88,19 @@ export { ReadGltfJson, IsGlb, GetGltfAnimationByteLength, type IGltfDocument } f
 export { GetGltfExportNodeNames, SetGltfExportNodeNames } from "./io/gltfExportNames.js";
 export { ReadVrmHumanoid, type IVrmHumanoid } from "./io/vrm.js";
 export {
+    VrmHumanBoneName,
+    CreateVrmAnimationSkeleton,
+    GetVrmAnimationSkeleton,
+    VrmAnimationFromMuscleClip,
+    VrmAnimationWorldPose,
+    type IVrmAnimationSkeleton,
+    type IVrmAnimationSkeletonOptions,
+    type IVrmAnimationData,
+    type IVrmAnimationOptions,
+    type IVrmAnimationWorldPose,
+} from "./io/vrmAnimationRig.js";
+export { SerializeVrmAnimationToGlb, SerializeMuscleClipToVrmAnimation, VRM_ANIMATION_SPEC_VERSION } from "./io/vrmAnimationFile.js";
+export {
     Muscles,
     MuscleNames,
     BoneMuscles,

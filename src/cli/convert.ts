@@ -8,16 +8,17 @@ import { HumanoidError } from "../errors.js";
 import { ErrorLine } from "./errorLine.js";
 import type { IBvhRigOptions } from "../io/bvhRig.js";
 import {
+    ClipFileExtension,
     ConvertFileToMuscleClipsAsync,
     MuscleClipOutputPaths,
     SerializeMuscleClip,
     WriteFilesAtomicallyAsync,
-    type MuscleClipFormat,
+    type ClipFileFormat,
 } from "../node/convertFile.js";
 
 /** Options of the `convert` command. */
 export interface IConvertCommandOptions {
-    /** Output: a directory (made if missing), or one file (`.muscle.json` / `.muscle.bin`) for one clip. Default: beside each input. */
+    /** Output: a directory (made if missing), or one file (`.muscle.json` / `.muscle.bin` / `.vrma`) for one clip. Default: beside each input. */
     out?: string;
     /** Only the clip of this name. */
     clip?: string;
@@ -25,8 +26,8 @@ export interface IConvertCommandOptions {
     rate?: number;
     /** Keyframe reduction tolerance, degrees (default 0.1). */
     tolerance?: number;
-    /** File format; default from `out`'s extension, else JSON. */
-    format?: MuscleClipFormat;
+    /** File format: a muscle clip (`"json"`, `"bin"`) or a VRM Animation (`"vrma"`); default from `out`'s extension, else JSON. */
+    format?: ClipFileFormat;
     /** Files converted at once, each in a worker thread (default: the machine's cores, at most the inputs). */
     jobs?: number;
     /** Model file whose avatar glTF clips drive (clips kept in their own files). */
@@ -170,7 +171,7 @@ export interface IConvertTask {
     readonly options: IConvertCommandOptions;
     /** Where outputs go: a directory, a single file, or beside the input. */
     readonly target: { kind: "dir" | "file" | "beside"; path?: string };
-    readonly format: MuscleClipFormat;
+    readonly format: ClipFileFormat;
 }
 
 /**
@@ -317,9 +318,12 @@ export async function RunConvertAsync(
 ): Promise<number> {
     if (!inputs.length) throw new HumanoidError("BAD_OPTION", "convert: give at least one input file");
     let target: IConvertTask["target"] = { kind: "beside" };
-    let format: MuscleClipFormat = options.format ?? "json";
+    let format: ClipFileFormat = options.format ?? "json";
+    if (options.format !== undefined && !["json", "bin", "vrma"].includes(options.format)) {
+        throw new HumanoidError("BAD_OPTION", `--format must be json, bin or vrma (got ${JSON.stringify(options.format)})`);
+    }
     if (options.out) {
-        const m = /\.(json|bin)$/i.exec(options.out);
+        const m = /\.(json|bin|vrma)$/i.exec(options.out);
         const isDir = await stat(options.out).then(
             (s) => s.isDirectory(),
             () => false,
@@ -329,7 +333,7 @@ export async function RunConvertAsync(
             await mkdir(dirname(options.out), { recursive: true }).catch((e: NodeJS.ErrnoException) => {
                 throw new HumanoidError("FILE_WRITE", `${options.out}: cannot make its directory (${e.code ?? e.message})`);
             });
-            format = options.format ?? (m[1].toLowerCase() as MuscleClipFormat);
+            format = options.format ?? (m[1].toLowerCase() as ClipFileFormat);
             if (options.format && options.format !== m[1].toLowerCase()) {
                 throw new HumanoidError("BAD_OPTION", `-o ${options.out}: the extension says ${m[1].toLowerCase()} but --format is ${options.format}`);
             }
@@ -351,7 +355,7 @@ export async function RunConvertAsync(
             if (other !== undefined) {
                 throw new HumanoidError(
                     "BAD_OPTION",
-                    `${other} and ${input} would both write ${stem}.muscle.${format}: convert them into different directories`,
+                    `${other} and ${input} would both write ${stem}${ClipFileExtension(format)}: convert them into different directories`,
                 );
             }
             stems.set(stem, input);

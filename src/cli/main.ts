@@ -120,10 +120,13 @@ function parsePositive(what: string, max: number) {
 program
     .command("convert")
     .description(
-        "Convert every clip of every input (BVH, GLB, glTF, VRM, VRMA) to a muscle clip file. Several files convert at once; one failing input is reported and the others still convert.",
+        "Convert every clip of every input (BVH, GLB, glTF, VRM, VRMA) to a muscle clip file, or to a VRM Animation (--format vrma). Several files convert at once; one failing input is reported and the others still convert.",
     )
     .argument("<inputs...>", "motion files")
-    .option("-o, --out <file or dir>", "output directory (made if missing), or one .muscle.json/.muscle.bin file for a single clip; default: beside each input")
+    .option(
+        "-o, --out <file or dir>",
+        "output directory (made if missing), or one .muscle.json/.muscle.bin/.vrma file for a single clip; default: beside each input",
+    )
     .option("--clip <name>", "only the clip of this name")
     .option("--rate <hz>", "frames per second of the muscle clips (default: each source's own rate)", parsePositive("--rate", 10000))
     .option(
@@ -136,7 +139,13 @@ program
         },
         0.1,
     )
-    .addOption(new Option("--format <format>", "file format (default: from the -o extension, else json)").choices(["json", "bin"]))
+    .addOption(
+        new Option("--format <format>", "file format: json or bin (muscle clips) or vrma (VRM Animation); default: from the -o extension, else json").choices([
+            "json",
+            "bin",
+            "vrma",
+        ]),
+    )
     .option("--jobs <n>", "files converted at once (worker threads; default: the number of cores)", (v: string) => {
         const n = Number(v);
         if (!(Number.isInteger(n) && n >= 1 && n <= 256)) throw new InvalidArgumentError("--jobs must be a whole number from 1 to 256");
@@ -167,7 +176,7 @@ program
                 clip?: string;
                 rate?: number;
                 tolerance: number;
-                format?: "json" | "bin";
+                format?: "json" | "bin" | "vrma";
                 jobs?: number;
                 avatar?: string;
                 shard?: ReturnType<typeof ParseShard>;

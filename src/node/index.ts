@@ -7,6 +7,8 @@ export { LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar, type ILoadAvatarOp
 export {
     ConvertFileToMuscleClipsAsync,
     MuscleClipOutputPath,
+    ClipFileExtension,
+    PickClipByName,
     MuscleClipOutputPaths,
     SerializeMuscleClip,
     WriteFilesAtomicallyAsync,
@@ -14,6 +16,7 @@ export {
     type IConvertFileOptions,
     type IConvertedClip,
     type MuscleClipFormat,
+    type ClipFileFormat,
 } from "./convertFile.js";
 export {
     RetargetWithAnimatorAvatarAsync,

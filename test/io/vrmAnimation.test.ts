@@ -1,0 +1,180 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as THREE from "three";
+import { createVRMAnimationClip } from "@pixiv/three-vrm-animation";
+import type { VRM } from "@pixiv/three-vrm";
+import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
+import {
+    ComputeRigWorldPose,
+    CreateReferenceRigPose,
+    DecodeHumanPose,
+    HumanPose,
+    MuscleClipSampler,
+    type HumanBone,
+    type HumanoidAvatar,
+    type MuscleClip,
+} from "../../src/index.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { RunConvertAsync } from "../../src/cli/convert.js";
+import { SerializeMuscleClipToVrmAnimation } from "../../src/io/vrmAnimationFile.js";
+import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose, VrmHumanBoneName } from "../../src/io/vrmAnimationRig.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+import { LoadVrmAnimationsAsync, LoadVrmAsync } from "../helpers/threeVrm.js";
+
+/** Angle between two rotations (degrees), up to sign. */
+function angleDeg(a: THREE.Quaternion, b: { x: number; y: number; z: number; w: number }): number {
+    const d = Math.abs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w);
+    return (2 * Math.acos(Math.min(1, d)) * 180) / Math.PI;
+}
+
+/** Most a bone may turn otherwise than ours (degrees), as issue 15 asks. */
+const ROTATION_TOLERANCE_DEG = 1;
+/** Most the hips may be off (metres on the VRM): float32 keys. */
+const HIPS_TOLERANCE = 1e-4;
+
+interface IWorst {
+    deg: number;
+    bone: string;
+    frame: number;
+}
+
+/**
+ * Plays a VRMA file's bytes on the VRM with three-vrm (its mixer set to every key of the clip in
+ * turn, the action held at its end) and calls `check` with three-vrm's normalized bones there.
+ */
+async function playOnVrm(
+    vrm: VRM,
+    bytes: Uint8Array,
+    clip: MuscleClip,
+    check: (frame: number, bone: (b: HumanBone) => THREE.Object3D | null, hipsScale: number) => void,
+): Promise<number> {
+    const [animation] = await LoadVrmAnimationsAsync(bytes);
+    const mixer = new THREE.AnimationMixer(vrm.scene);
+    // Played once and held at its end: a looping action shows the first key again at the last key's time.
+    const action = mixer.clipAction(createVRMAnimationClip(animation, vrm)).setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+    const hipsScale = vrm.humanoid.normalizedRestPose.hips!.position![1] / animation.restHipsPosition.y;
+    for (let f = 0; f < clip.frameCount; f++) {
+        mixer.setTime(f / clip.frameRate);
+        vrm.scene.updateMatrixWorld(true);
+        check(f, (b) => vrm.humanoid.getNormalizedBoneNode(VrmHumanBoneName(b) as never), hipsScale);
+    }
+    mixer.stopAllAction();
+    mixer.uncacheRoot(vrm.scene);
+    return animation.humanoidTracks.rotation.size;
+}
+
+/**
+ * The pose decoded onto the VRM itself as this library loads it (Babylon's glTF loader, rig space):
+ * each bone's world rotation from its T-pose, mirrored into glTF's axes as the rig space is.
+ */
+function decodedOnVrm(avatar: HumanoidAvatar, pose: HumanPose): Map<HumanBone, Quaternion> {
+    const world = ComputeRigWorldPose(avatar.rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar)));
+    const out = new Map<HumanBone, Quaternion>();
+    for (let b = 0 as HumanBone; b < 55; b++) {
+        const j = avatar.getJoint(b);
+        if (j < 0) continue;
+        // delta = world * inverse(T-pose world), in rig space; then mirrored in X into glTF's axes.
+        const d = world.rotations[j].multiply(Quaternion.Inverse(avatar.referenceWorld.rotations[j]));
+        out.set(b, new Quaternion(d.x, -d.y, -d.z, d.w));
+    }
+    return out;
+}
+
+const SOURCES: Array<[string, string, string | undefined]> = [
+    ["a CMU BVH", "bvh/cmu_cgspeed/cmu_walk.bvh", undefined],
+    ["the Bandai BVH (non-anatomical zero pose)", "bvh/bandai/dataset-1_walk_normal_001.bvh", undefined],
+    ["a Mixamo GLB clip", "glb/mixamo_xbot.glb", "walk"],
+];
+
+describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample", () => {
+    const vrmFile = dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm");
+    let vrm: VRM;
+    let ourVrm: HumanoidAvatar;
+    let dispose = (): void => undefined;
+    let dir: string;
+    beforeAll(async () => {
+        dir = mkdtempSync(join(tmpdir(), "bh-vrma-"));
+        vrm = await LoadVrmAsync(vrmFile);
+        // The VRM's rest is its T-pose (VRM 1.0 says so), as three-vrm takes it.
+        const loaded = await LoadHumanoidAvatarFromFileAsync(vrmFile, { tPose: "rest" });
+        ourVrm = loaded.avatar;
+        dispose = () => loaded.loaded.dispose();
+    });
+    afterAll(() => {
+        dispose();
+        rmSync(dir, { recursive: true, force: true });
+    });
+
+    it.each(SOURCES)(
+        "convert --format vrma from %s: three-vrm's normalized bones turn as ours within 1 degree at every key",
+        async (_label, file, clipName) => {
+            const out = join(dir, `${file.replace(/\W+/g, "_")}.vrma`);
+            const lines: string[] = [];
+            const code = await RunConvertAsync(
+                [dataFile(file)],
+                { out, clip: clipName, jobs: 1, format: "vrma" },
+                { out: (t) => lines.push(t), err: (t) => lines.push(t), progress: false },
+            );
+            expect({ code, lines }).toEqual({ code: 0, lines: expect.any(Array) });
+            // Ours: the same clip, sampled and decoded onto the VRMA skeleton here.
+            const [{ clip }] = await ConvertFileToMuscleClipsAsync(dataFile(file), { clip: clipName });
+            const bones = GetVrmAnimationSkeleton().bones.filter((b) => vrm.humanoid.getNormalizedBoneNode(VrmHumanBoneName(b) as never));
+            const sampler = new MuscleClipSampler(clip);
+            const pose = new HumanPose();
+            const q = new THREE.Quaternion();
+            const p = new THREE.Vector3();
+            let worst: IWorst = { deg: 0, bone: "", frame: 0 };
+            let worstHips = 0;
+            const tracks = await playOnVrm(vrm, new Uint8Array(readFileSync(out)), clip, (f, node, hipsScale) => {
+                const ours = VrmAnimationWorldPose(sampler.sampleFrameToRef(f, pose));
+                for (const b of bones) {
+                    const deg = angleDeg(node(b)!.getWorldQuaternion(q), ours.rotations.get(b)!);
+                    if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
+                }
+                node(0)!.getWorldPosition(p);
+                const h = ours.hipsPosition.scale(hipsScale);
+                worstHips = Math.max(worstHips, p.distanceTo(new THREE.Vector3(h.x, h.y, h.z)));
+            });
+            process.stdout.write(
+                `convert --format vrma ${file}: ${bones.length} bones, ${clip.frameCount} keys: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame}), hips ${(worstHips * 1000).toFixed(4)} mm\n`,
+            );
+            expect(tracks).toBe(GetVrmAnimationSkeleton().bones.length);
+            expect(bones.length).toBeGreaterThanOrEqual(50);
+            expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
+            expect(worstHips).toBeLessThan(HIPS_TOLERANCE);
+        },
+    );
+
+    it.each(SOURCES)(
+        "a VRMA on the VRM's own skeleton from %s: three-vrm turns the VRM's bones as our decoder does on the VRM loaded by Babylon, within 1 degree",
+        async (_label, file, clipName) => {
+            // Independent of the writer's axis conversion: ours comes through Babylon's glTF loader.
+            const [{ clip }] = await ConvertFileToMuscleClipsAsync(dataFile(file), { clip: clipName });
+            const skeleton = CreateVrmAnimationSkeleton(ourVrm);
+            const sampler = new MuscleClipSampler(clip);
+            const pose = new HumanPose();
+            const q = new THREE.Quaternion();
+            let worst: IWorst = { deg: 0, bone: "", frame: 0 };
+            const perBone = new Map<string, number>();
+            const tracks = await playOnVrm(vrm, SerializeMuscleClipToVrmAnimation(clip, { skeleton }), clip, (f, node) => {
+                const ours = decodedOnVrm(ourVrm, sampler.sampleFrameToRef(f, pose));
+                for (const b of skeleton.bones) {
+                    const deg = angleDeg(node(b)!.getWorldQuaternion(q), ours.get(b)!);
+                    perBone.set(VrmHumanBoneName(b), Math.max(perBone.get(VrmHumanBoneName(b)) ?? 0, deg));
+                    if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
+                }
+            });
+            process.stdout.write(
+                `VRMA on the VRM's skeleton ${file}: ${tracks} bones: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame}) ${[...perBone]
+                    .filter(([, e]) => e > 0.3)
+                    .map(([b, e]) => `${b} ${e.toFixed(2)}`)
+                    .join("; ")}\n`,
+            );
+            expect(tracks).toBe(skeleton.bones.length);
+            expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
+        },
+    );
+});
