@@ -266,11 +266,17 @@ program
 program
     .command("retarget")
     .description(
-        "Play a motion (muscle clip, BVH, or glTF/VRM/VRMA animations) on a character with foot IK and squash-and-stretch, and write the character with the baked animation as one GLB.",
+        "Play a motion (muscle clip, BVH, or glTF/VRM/VRMA animations) on a character with foot IK and squash-and-stretch, and write the character with the baked animation as one GLB; or write the motion as a VRM Animation (-o x.vrma).",
     )
     .argument("<source>", "motion file (.muscle.json, .muscle.bin, .bvh, .glb, .gltf, .vrm, .vrma)")
-    .requiredOption("--onto <character>", "the character to retarget onto (.glb, .gltf, .vrm)")
-    .requiredOption("-o, --out <file.glb>", "the GLB to write: the character and only the new animation(s)")
+    .option(
+        "--onto <character>",
+        "the character to retarget onto (.glb, .gltf, .vrm); for a .vrma output, optional: the skeleton (bones, proportions) to write on",
+    )
+    .requiredOption(
+        "-o, --out <file.glb|file.vrma>",
+        "the GLB to write (the character and only the new animation(s)), or a .vrma: the motion as a VRM Animation (one clip; no IK)",
+    )
     .option("--clip <name>", "only the source clip of this name (default: every clip of the source, one animation each)")
     .option("--no-foot-ik", "leave the feet where the muscles put them (no foot IK, no planting)")
     .option("--hand-ik", "move the hands onto the clip's hand goals with IK")
@@ -293,7 +299,7 @@ program
         async (
             source: string,
             opts: {
-                onto: string;
+                onto?: string;
                 out: string;
                 clip?: string;
                 footIk: boolean;

@@ -30,9 +30,11 @@ export {
 } from "./animatorAvatarBaseline.js";
 export {
     RetargetFileToGlbAsync,
+    ReadSourceClipsAsync,
     type IRetargetFileOptions,
     type IRetargetFileResult,
     type IRetargetedAnimation,
     type RetargetRootMotion,
 } from "./retargetFile.js";
+export { RetargetFileToVrmaAsync, type IRetargetVrmaResult } from "./retargetVrma.js";
 export { FitFileToGlbAsync, CreateFittedAnimationGroup, type IFitFileOptions, type IFitFileResult } from "./fitFile.js";

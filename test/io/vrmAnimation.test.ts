@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as THREE from "three";
@@ -11,15 +11,18 @@ import {
     DecodeHumanPose,
     HumanPose,
     MuscleClipSampler,
+    ReadGltfJson,
     type HumanBone,
     type HumanoidAvatar,
     type MuscleClip,
 } from "../../src/index.js";
-import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, RetargetFileToVrmaAsync } from "../../src/node/index.js";
+import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
+import { errorOfAsync } from "../helpers/errors.js";
 import { RunConvertAsync } from "../../src/cli/convert.js";
-import { SerializeMuscleClipToVrmAnimation } from "../../src/io/vrmAnimationFile.js";
+import { RunRetargetAsync } from "../../src/cli/retarget.js";
 import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose, VrmHumanBoneName } from "../../src/io/vrmAnimationRig.js";
-import { dataFile, describeWithData } from "../helpers/data.js";
+import { dataFile, describeWithData, HAS_SHARED_DATA } from "../helpers/data.js";
 import { LoadVrmAnimationsAsync, LoadVrmAsync } from "../helpers/threeVrm.js";
 
 /** Angle between two rotations (degrees), up to sign. */
@@ -98,9 +101,10 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
     beforeAll(async () => {
         dir = mkdtempSync(join(tmpdir(), "bh-vrma-"));
         vrm = await LoadVrmAsync(vrmFile);
-        // The VRM's rest is its T-pose (VRM 1.0 says so), as three-vrm takes it.
-        const loaded = await LoadHumanoidAvatarFromFileAsync(vrmFile, { tPose: "rest" });
+        const loaded = await LoadHumanoidAvatarFromFileAsync(vrmFile);
         ourVrm = loaded.avatar;
+        // Its T-pose is its rest (VRM 1.0 says so), as three-vrm takes it: no bone turned.
+        expect(ourVrm.tPoseCorrections).toEqual([]);
         dispose = () => loaded.loaded.dispose();
     });
     afterAll(() => {
@@ -149,32 +153,78 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
     );
 
     it.each(SOURCES)(
-        "a VRMA on the VRM's own skeleton from %s: three-vrm turns the VRM's bones as our decoder does on the VRM loaded by Babylon, within 1 degree",
+        "retarget --onto the VRM -o x.vrma from %s: three-vrm turns the VRM's bones as our decoder does on the VRM loaded by Babylon, within 1 degree",
         async (_label, file, clipName) => {
             // Independent of the writer's axis conversion: ours comes through Babylon's glTF loader.
+            const out = join(dir, `${file.replace(/\W+/g, "_")}.on-vrm.vrma`);
+            const lines: string[] = [];
+            expect(await RunRetargetAsync(dataFile(file), { onto: vrmFile, out, clip: clipName }, { out: (t) => lines.push(t) })).toBe(0);
+            expect(lines.join("")).toMatch(/VRM Animation '.*', \d+ keys at [\d.]+ fps, 53 bones on the skeleton of VRM1_skeleton_only_mtoon_UV_test\.vrm/);
             const [{ clip }] = await ConvertFileToMuscleClipsAsync(dataFile(file), { clip: clipName });
             const skeleton = CreateVrmAnimationSkeleton(ourVrm);
             const sampler = new MuscleClipSampler(clip);
             const pose = new HumanPose();
             const q = new THREE.Quaternion();
             let worst: IWorst = { deg: 0, bone: "", frame: 0 };
-            const perBone = new Map<string, number>();
-            const tracks = await playOnVrm(vrm, SerializeMuscleClipToVrmAnimation(clip, { skeleton }), clip, (f, node) => {
+            const tracks = await playOnVrm(vrm, new Uint8Array(readFileSync(out)), clip, (f, node) => {
                 const ours = decodedOnVrm(ourVrm, sampler.sampleFrameToRef(f, pose));
                 for (const b of skeleton.bones) {
                     const deg = angleDeg(node(b)!.getWorldQuaternion(q), ours.get(b)!);
-                    perBone.set(VrmHumanBoneName(b), Math.max(perBone.get(VrmHumanBoneName(b)) ?? 0, deg));
                     if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
                 }
             });
             process.stdout.write(
-                `VRMA on the VRM's skeleton ${file}: ${tracks} bones: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame}) ${[...perBone]
-                    .filter(([, e]) => e > 0.3)
-                    .map(([b, e]) => `${b} ${e.toFixed(2)}`)
-                    .join("; ")}\n`,
+                `retarget --onto the VRM -o x.vrma ${file}: ${tracks} bones: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame})\n`,
             );
             expect(tracks).toBe(skeleton.bones.length);
             expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
         },
     );
+});
+
+describe("VRM Animation out: bad input", () => {
+    let dir: string;
+    beforeAll(() => {
+        dir = mkdtempSync(join(tmpdir(), "bh-vrma-bad-"));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("refuses with one error naming the file or option, and writes nothing", async () => {
+        const bvh = join(dir, "walk.bvh");
+        writeFileSync(bvh, SampleWalkBvh());
+        const out = join(dir, "out", "walk.vrma");
+        mkdirSync(join(dir, "out"));
+        expect((await errorOfAsync(RetargetFileToVrmaAsync(bvh, undefined, out, { frameRate: 0 }))).message).toBe(
+            "--rate must be a number of frames per second above 0 and at most 10000 (got 0)",
+        );
+        expect((await errorOfAsync(RetargetFileToVrmaAsync(bvh, bvh, out))).message).toBe(
+            `${bvh}: the character (--onto) must be a .glb, .gltf or .vrm file, not '.bvh'`,
+        );
+        expect((await errorOfAsync(RetargetFileToVrmaAsync(bvh, undefined, join(dir, "out", "walk.glb")))).message).toBe(
+            `-o ${join(dir, "out", "walk.glb")}: a VRM Animation is named with .vrma`,
+        );
+        expect((await errorOfAsync(RetargetFileToVrmaAsync(join(dir, "missing.bvh"), undefined, out))).message).toBe(
+            `${join(dir, "missing.bvh")}: cannot read the file (no such file)`,
+        );
+        expect((await errorOfAsync(RetargetFileToVrmaAsync(bvh, undefined, join(dir, "nowhere", "walk.vrma")))).message).toMatch(
+            /nowhere\/walk\.vrma: cannot write the file \(ENOENT\)$/,
+        );
+        expect(readdirSync(join(dir, "out"))).toEqual([]);
+        // And a good one: a glTF binary whose JSON names the extension and every bone.
+        const r = await RetargetFileToVrmaAsync(bvh, undefined, out);
+        const gltf = ReadGltfJson(new Uint8Array(readFileSync(out)), out);
+        expect(r.bones).toBe(GetVrmAnimationSkeleton().bones.length);
+        expect(Object.keys((gltf.extensions!.VRMC_vrm_animation as { humanoid: { humanBones: object } }).humanoid.humanBones)).toHaveLength(r.bones);
+        expect(readdirSync(join(dir, "out"))).toEqual(["walk.vrma"]);
+    });
+
+    it("a .vrma holds one animation: a source with several clips needs --clip", async () => {
+        if (!HAS_SHARED_DATA) return;
+        const xbot = dataFile("glb/mixamo_xbot.glb");
+        expect((await errorOfAsync(RetargetFileToVrmaAsync(xbot, undefined, join(dir, "x.vrma")))).message).toMatch(
+            new RegExp(
+                `^${xbot}: a \\.vrma holds one animation but the source has 3 clips \\('Armature\\|Armature\\|agree_Armature', .*\\): pick one with --clip$`,
+            ),
+        );
+    });
 });
