@@ -104,6 +104,12 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
     }
 }
 
+/** Anything with a clip name (an AnimationGroup, a muscle clip). */
+export interface INamedClip {
+    /** The clip's name. */
+    readonly name: string;
+}
+
 /**
  * The clip `name` picks: the one of that exact name, else the one whose name contains it (case
  * aside), so that `walk` picks `Armature|Armature|walk_Armature`. Throws a {@link HumanoidError}
@@ -112,7 +118,7 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
  * @param name the name asked for (`--clip`)
  * @param file the file, for the message
  */
-export function PickClipByName<T extends { readonly name: string }>(clips: readonly T[], name: string, file: string): T {
+export function PickClipByName<T extends INamedClip>(clips: readonly T[], name: string, file: string): T {
     const exact = clips.find((c) => c.name === name);
     if (exact) return exact;
     const partial = clips.filter((c) => c.name.toLowerCase().includes(name.toLowerCase()));

@@ -17,6 +17,7 @@ export {
     type IConvertedClip,
     type MuscleClipFormat,
     type ClipFileFormat,
+    type INamedClip,
 } from "./convertFile.js";
 export {
     RetargetWithAnimatorAvatarAsync,
