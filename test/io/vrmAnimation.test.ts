@@ -11,6 +11,7 @@ import {
     DecodeHumanPose,
     HumanPose,
     MuscleClipSampler,
+    ParseMuscleClip,
     ReadGltfJson,
     type HumanBone,
     type HumanoidAvatar,
@@ -86,10 +87,16 @@ function decodedOnVrm(avatar: HumanoidAvatar, pose: HumanPose): Map<HumanBone, Q
     return out;
 }
 
+/** The sources issue 15 names (label, file, clip). */
 const SOURCES: Array<[string, string, string | undefined]> = [
     ["a CMU BVH", "bvh/cmu_cgspeed/cmu_walk.bvh", undefined],
     ["the Bandai BVH (non-anatomical zero pose)", "bvh/bandai/dataset-1_walk_normal_001.bvh", undefined],
     ["a Mixamo GLB clip", "glb/mixamo_xbot.glb", "walk"],
+];
+/** Other kinds of source convert reads (label, file, clip, model): a VRM Animation, and a clip-only GLB on its model's skeleton (--avatar). */
+const MORE_SOURCES: Array<[string, string, string | undefined, string | undefined]> = [
+    ["three-vrm's sample VRMA", "vrm/three-vrm_test.vrma", undefined, undefined],
+    ["a KayKit clip file on its model", "glb/kaykit_anims/Med_MovementBasic.glb", "Walking_A", "glb/kaykit_mannequin/manny_med_mod.gltf"],
 ];
 
 describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample", () => {
@@ -112,45 +119,72 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
         rmSync(dir, { recursive: true, force: true });
     });
 
-    it.each(SOURCES)(
-        "convert --format vrma from %s: three-vrm's normalized bones turn as ours within 1 degree at every key",
-        async (_label, file, clipName) => {
-            const out = join(dir, `${file.replace(/\W+/g, "_")}.vrma`);
-            const lines: string[] = [];
-            const code = await RunConvertAsync(
-                [dataFile(file)],
-                { out, clip: clipName, jobs: 1, format: "vrma" },
-                { out: (t) => lines.push(t), err: (t) => lines.push(t), progress: false },
-            );
-            expect({ code, lines }).toEqual({ code: 0, lines: expect.any(Array) });
-            // Ours: the same clip, sampled and decoded onto the VRMA skeleton here.
-            const [{ clip }] = await ConvertFileToMuscleClipsAsync(dataFile(file), { clip: clipName });
-            const bones = GetVrmAnimationSkeleton().bones.filter((b) => vrm.humanoid.getNormalizedBoneNode(VrmHumanBoneName(b) as never));
-            const sampler = new MuscleClipSampler(clip);
-            const pose = new HumanPose();
-            const q = new THREE.Quaternion();
-            const p = new THREE.Vector3();
-            let worst: IWorst = { deg: 0, bone: "", frame: 0 };
-            let worstHips = 0;
-            const tracks = await playOnVrm(vrm, new Uint8Array(readFileSync(out)), clip, (f, node, hipsScale) => {
-                const ours = VrmAnimationWorldPose(sampler.sampleFrameToRef(f, pose));
-                for (const b of bones) {
-                    const deg = angleDeg(node(b)!.getWorldQuaternion(q), ours.rotations.get(b)!);
-                    if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
-                }
-                node(0)!.getWorldPosition(p);
-                const h = ours.hipsPosition.scale(hipsScale);
-                worstHips = Math.max(worstHips, p.distanceTo(new THREE.Vector3(h.x, h.y, h.z)));
-            });
-            process.stdout.write(
-                `convert --format vrma ${file}: ${bones.length} bones, ${clip.frameCount} keys: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame}), hips ${(worstHips * 1000).toFixed(4)} mm\n`,
-            );
-            expect(tracks).toBe(GetVrmAnimationSkeleton().bones.length);
-            expect(bones.length).toBeGreaterThanOrEqual(50);
-            expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
-            expect(worstHips).toBeLessThan(HIPS_TOLERANCE);
-        },
-    );
+    it.each([
+        ...SOURCES.map(([label, file, clip]) => [label, file, clip, undefined] as [string, string, string | undefined, string | undefined]),
+        ...MORE_SOURCES,
+    ])("convert --format vrma from %s: three-vrm's normalized bones turn as ours within 1 degree at every key", async (_label, file, clipName, model) => {
+        const avatar = model && dataFile(model);
+        const out = join(dir, `${file.replace(/\W+/g, "_")}.vrma`);
+        const lines: string[] = [];
+        const code = await RunConvertAsync(
+            [dataFile(file)],
+            { out, clip: clipName, jobs: 1, format: "vrma", avatar },
+            { out: (t) => lines.push(t), err: (t) => lines.push(t), progress: false },
+        );
+        expect({ code, lines }).toEqual({ code: 0, lines: expect.any(Array) });
+        // Ours: the same clip, sampled and decoded onto the VRMA skeleton here.
+        const [{ clip }] = await ConvertFileToMuscleClipsAsync(dataFile(file), { clip: clipName, avatar });
+        const bones = GetVrmAnimationSkeleton().bones.filter((b) => vrm.humanoid.getNormalizedBoneNode(VrmHumanBoneName(b) as never));
+        const sampler = new MuscleClipSampler(clip);
+        const pose = new HumanPose();
+        const q = new THREE.Quaternion();
+        const p = new THREE.Vector3();
+        let worst: IWorst = { deg: 0, bone: "", frame: 0 };
+        let worstHips = 0;
+        const tracks = await playOnVrm(vrm, new Uint8Array(readFileSync(out)), clip, (f, node, hipsScale) => {
+            const ours = VrmAnimationWorldPose(sampler.sampleFrameToRef(f, pose));
+            for (const b of bones) {
+                const deg = angleDeg(node(b)!.getWorldQuaternion(q), ours.rotations.get(b)!);
+                if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
+            }
+            node(0)!.getWorldPosition(p);
+            const h = ours.hipsPosition.scale(hipsScale);
+            worstHips = Math.max(worstHips, p.distanceTo(new THREE.Vector3(h.x, h.y, h.z)));
+        });
+        process.stdout.write(
+            `convert --format vrma ${file}: ${bones.length} bones, ${clip.frameCount} keys: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame}), hips ${(worstHips * 1000).toFixed(4)} mm\n`,
+        );
+        expect(tracks).toBe(GetVrmAnimationSkeleton().bones.length);
+        expect(bones.length).toBeGreaterThanOrEqual(50);
+        expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
+        expect(worstHips).toBeLessThan(HIPS_TOLERANCE);
+    });
+
+    it("a VRMA round trip: three-vrm plays our VRMA of its own sample VRMA as it plays the original, within 1 degree", async () => {
+        const original = new Uint8Array(readFileSync(dataFile("vrm/three-vrm_test.vrma")));
+        const out = join(dir, "three-vrm_test.again.vrma");
+        expect(await RunRetargetAsync(dataFile("vrm/three-vrm_test.vrma"), { out }, { out: () => undefined })).toBe(0);
+        const [{ clip }] = await ConvertFileToMuscleClipsAsync(dataFile("vrm/three-vrm_test.vrma"));
+        // The original's normalized bone rotations at every key of our clip, then ours.
+        const seen: THREE.Quaternion[][] = [];
+        const bones = GetVrmAnimationSkeleton().bones.filter((b) => vrm.humanoid.getNormalizedBoneNode(VrmHumanBoneName(b) as never));
+        await playOnVrm(vrm, original, clip, (f, node) => (seen[f] = bones.map((b) => node(b)!.getWorldQuaternion(new THREE.Quaternion()))));
+        let worst: IWorst = { deg: 0, bone: "", frame: 0 };
+        let moved = 0;
+        const q = new THREE.Quaternion();
+        await playOnVrm(vrm, new Uint8Array(readFileSync(out)), clip, (f, node) =>
+            bones.forEach((b, i) => {
+                const deg = angleDeg(node(b)!.getWorldQuaternion(q), seen[f][i]);
+                moved = Math.max(moved, angleDeg(seen[f][i], { x: 0, y: 0, z: 0, w: 1 }));
+                if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
+            }),
+        );
+        process.stdout.write(
+            `VRMA round trip: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame}), the original turns a bone up to ${moved.toFixed(1)} deg\n`,
+        );
+        expect(moved).toBeGreaterThan(10);
+        expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
+    });
 
     it.each(SOURCES)(
         "retarget --onto the VRM -o x.vrma from %s: three-vrm turns the VRM's bones as our decoder does on the VRM loaded by Babylon, within 1 degree",
@@ -216,6 +250,16 @@ describe("VRM Animation out: bad input", () => {
         expect(r.bones).toBe(GetVrmAnimationSkeleton().bones.length);
         expect(Object.keys((gltf.extensions!.VRMC_vrm_animation as { humanoid: { humanBones: object } }).humanoid.humanBones)).toHaveLength(r.bones);
         expect(readdirSync(join(dir, "out"))).toEqual(["walk.vrma"]);
+        // From a muscle clip file too; three-vrm reads it: a track per bone, the clip's length.
+        const clipFile = join(dir, "walk.muscle.bin");
+        expect(await RunConvertAsync([bvh], { out: clipFile, jobs: 1 }, { out: () => undefined, err: () => undefined, progress: false })).toBe(0);
+        const fromClip = join(dir, "out", "from-clip.vrma");
+        expect(await RunRetargetAsync(clipFile, { out: fromClip }, { out: () => undefined })).toBe(0);
+        const clip = ParseMuscleClip(new Uint8Array(readFileSync(clipFile)), clipFile);
+        const [animation] = await LoadVrmAnimationsAsync(new Uint8Array(readFileSync(fromClip)));
+        expect(animation.humanoidTracks.rotation.size).toBe(r.bones);
+        expect(animation.humanoidTracks.translation.size).toBe(1);
+        expect(animation.duration).toBeCloseTo(clip.durationSeconds, 5);
     });
 
     it("a .vrma holds one animation: a source with several clips needs --clip", async () => {
