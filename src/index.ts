@@ -86,9 +86,8 @@ export {
 export { CreateRigFromSkeleton, CreateRigFromTransformNode, GetGltfNodeIndex, type IBabylonRigOptions } from "./io/babylonRig.js";
 export { ReadGltfJson, IsGlb, GetGltfAnimationByteLength, type IGltfDocument } from "./io/gltfJson.js";
 export { GetGltfExportNodeNames, SetGltfExportNodeNames } from "./io/gltfExportNames.js";
-export { ReadVrmHumanoid, type IVrmHumanoid } from "./io/vrm.js";
+export { ReadVrmHumanoid, VrmHumanBoneName, type IVrmHumanoid } from "./io/vrm.js";
 export {
-    VrmHumanBoneName,
     CreateVrmAnimationSkeleton,
     GetVrmAnimationSkeleton,
     VrmAnimationFromMuscleClip,

@@ -1,7 +1,8 @@
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import { MAX_NAME_LENGTH } from "../limits.js";
-import { VrmAnimationFromMuscleClip, VrmHumanBoneName, type IVrmAnimationData, type IVrmAnimationOptions } from "./vrmAnimationRig.js";
+import { VrmHumanBoneName } from "./vrm.js";
+import { VrmAnimationFromMuscleClip, type IVrmAnimationData, type IVrmAnimationOptions } from "./vrmAnimationRig.js";
 
 /** The `VRMC_vrm_animation` version written. */
 export const VRM_ANIMATION_SPEC_VERSION = "1.0";
@@ -121,9 +122,9 @@ export function SerializeVrmAnimationToGlb(data: IVrmAnimationData): Uint8Array 
     view.setUint32(at, binLength, true);
     view.setUint32(at + 4, CHUNK_BIN, true);
     at += 8;
+    // glTF's binary data is little-endian whatever the machine's order.
     for (const p of parts) {
-        out.set(new Uint8Array(p.data.buffer, p.data.byteOffset, p.data.byteLength), at);
-        at += p.data.byteLength;
+        for (let i = 0; i < p.data.length; i++, at += 4) view.setFloat32(at, p.data[i], true);
     }
     return out;
 }

@@ -3,24 +3,13 @@ import type { MuscleClip } from "../clip/muscleClip.js";
 import { MuscleClipSampler } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";
-import { HumanBone, HumanBoneNames, HumanBoneParents, HumanBoneRequired, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
+import { HumanBone, HumanBoneParents, HumanBoneRequired, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { ComputeRigWorldPose, RigJointKind, type IRig, type IRigJoint } from "../humanoid/rig.js";
 import { MAX_CLIP_FRAMES, MAX_FRAME_RATE } from "../limits.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HumanPose } from "../muscle/humanPose.js";
 import { BuildSampleRig, SampleCharacters } from "../samples/sampleCharacters.js";
-
-/**
- * The VRM 1.0 name of a human bone: this library's (Unity's) names, except the thumb, which VRM 1.0
- * calls Metacarpal / Proximal / Distal where Unity says Proximal / Intermediate / Distal.
- * @param bone the human bone
- */
-export function VrmHumanBoneName(bone: HumanBone): string {
-    const name = HumanBoneNames[bone];
-    const m = /^(left|right)Thumb(Proximal|Intermediate|Distal)$/.exec(name);
-    if (!m) return name;
-    return `${m[1]}Thumb${m[2] === "Proximal" ? "Metacarpal" : m[2] === "Intermediate" ? "Proximal" : "Distal"}`;
-}
+import { VrmHumanBoneName } from "./vrm.js";
 
 /**
  * The skeleton a VRM Animation is written on: one joint per human bone of a model (every mapped

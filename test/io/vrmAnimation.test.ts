@@ -22,7 +22,8 @@ import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
 import { errorOfAsync } from "../helpers/errors.js";
 import { RunConvertAsync } from "../../src/cli/convert.js";
 import { RunRetargetAsync } from "../../src/cli/retarget.js";
-import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose, VrmHumanBoneName } from "../../src/io/vrmAnimationRig.js";
+import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose } from "../../src/io/vrmAnimationRig.js";
+import { VrmHumanBoneName } from "../../src/io/vrm.js";
 import { dataFile, describeWithData, HAS_SHARED_DATA } from "../helpers/data.js";
 import { LoadVrmAnimationsAsync, LoadVrmAsync } from "../helpers/threeVrm.js";
 
