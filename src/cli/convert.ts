@@ -7,6 +7,7 @@ import { SingleBar } from "cli-progress";
 import { HumanoidError } from "../errors.js";
 import { ErrorLine } from "./errorLine.js";
 import type { IBvhRigOptions } from "../io/bvhRig.js";
+import { GetVrmAnimationSkeleton } from "../io/vrmAnimationRig.js";
 import {
     ClipFileExtension,
     ConvertFileToMuscleClipsAsync,
@@ -145,7 +146,7 @@ export interface IConvertedRow {
     readonly frames: number;
     /** Frames per second. */
     readonly rate: number;
-    /** Keys kept after reduction, over all curves. */
+    /** Keys kept after reduction, over all curves (a VRM Animation: every frame of every channel). */
     readonly keys: number;
     /** Bytes of the written file. */
     readonly bytes: number;
@@ -213,7 +214,8 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
                 clip: clip.name,
                 frames: clip.frameCount,
                 rate: clip.frameRate,
-                keys: clip.keyCount,
+                // A VRM Animation keys every frame of every channel (a rotation per bone, the hips' translation).
+                keys: format === "vrma" ? clip.frameCount * (GetVrmAnimationSkeleton().bones.length + 1) : clip.keyCount,
                 bytes: files[i].bytes.length,
                 sourceBytes,
                 output: files[i].path,

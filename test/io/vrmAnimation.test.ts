@@ -156,6 +156,8 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
             `convert --format vrma ${file}: ${bones.length} bones, ${clip.frameCount} keys: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame}), hips ${(worstHips * 1000).toFixed(4)} mm\n`,
         );
         expect(tracks).toBe(GetVrmAnimationSkeleton().bones.length);
+        // The summary's keys: every frame of every channel (rotations and the hips' translation).
+        expect(lines.join("")).toMatch(new RegExp(`\\s${clip.frameCount * (tracks + 1)}\\s`));
         expect(bones.length).toBeGreaterThanOrEqual(50);
         expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
         expect(worstHips).toBeLessThan(HIPS_TOLERANCE);
