@@ -14,7 +14,8 @@ import { VrmHumanBoneName } from "./vrm.js";
 /**
  * The skeleton a VRM Animation is written on: one joint per human bone of a model (every mapped
  * bone but the jaw), named by its VRM 1.0 name, in the VRM 1.0 T-pose: the model's reference
- * T-pose turned to face +Z, the hips above the origin, every rest rotation the identity. Rig space,
+ * T-pose turned to face +Z, the hips above the origin at their height over the lowest joint, every
+ * rest rotation the identity. Rig space,
  * as every rig here (left-handed, Y-up, metres: the character's left at -X);
  * {@link VrmAnimationFromMuscleClip} converts to glTF's axes.
  */
@@ -49,9 +50,14 @@ export function CreateVrmAnimationSkeleton(model: HumanoidAvatar, options: IVrmA
     const right = model.frame.left.scale(-1);
     const { up, forward } = model.frame;
     const hipsAt = world.positions[model.getJoint(HumanBone.Hips)];
+    // The hips stand above the lowest human joint (the toes, mostly), wherever the model's origin is:
+    // players scale the hips' travel by the ratio of hip heights, so the height must be the body's.
+    let lowest = Infinity;
+    for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (model.isMapped(b)) lowest = Math.min(lowest, Vector3.Dot(world.positions[model.getJoint(b)], up));
+    const hipsHeight = Vector3.Dot(hipsAt, up) - lowest;
     const canonical = (b: HumanBone): Vector3 => {
         const d = world.positions[model.getJoint(b)].subtract(hipsAt);
-        return new Vector3(Vector3.Dot(d, right), Vector3.Dot(d, up) + Vector3.Dot(hipsAt, up), Vector3.Dot(d, forward));
+        return new Vector3(Vector3.Dot(d, right), Vector3.Dot(d, up) + hipsHeight, Vector3.Dot(d, forward));
     };
     const bones: HumanBone[] = [];
     const jointOf = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
@@ -85,7 +91,7 @@ let defaultSkeleton: IVrmAnimationSkeleton | undefined;
 
 /**
  * The skeleton VRM Animations are written on by default (built once, then shared): the built-in
- * adult sample (1.75 m tall, hips 0.93 m high) in its T-pose with every human bone but the upper
+ * adult sample (1.75 m tall, hips 0.92 m above its lowest joint) in its T-pose with every human bone but the upper
  * chest and the jaw. Both are optional in VRM 1.0 and many VRMs lack the upper chest; its motion
  * goes to the chest, so that every VRM plays the torso whole.
  */
