@@ -13,4 +13,6 @@ export default {
     },
     testTimeout: 60000,
     globalSetup: "<rootDir>/test/helpers/globalSetup.js",
+    // Babylon's banner and messages off in every test file (warnings and errors stay).
+    setupFiles: ["<rootDir>/test/helpers/quietBabylon.js"],
 };

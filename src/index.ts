@@ -86,7 +86,19 @@ export {
 export { CreateRigFromSkeleton, CreateRigFromTransformNode, GetGltfNodeIndex, type IBabylonRigOptions } from "./io/babylonRig.js";
 export { ReadGltfJson, IsGlb, GetGltfAnimationByteLength, type IGltfDocument } from "./io/gltfJson.js";
 export { GetGltfExportNodeNames, SetGltfExportNodeNames } from "./io/gltfExportNames.js";
-export { ReadVrmHumanoid, type IVrmHumanoid } from "./io/vrm.js";
+export { ReadVrmHumanoid, VrmHumanBoneName, type IVrmHumanoid } from "./io/vrm.js";
+export {
+    CreateVrmAnimationSkeleton,
+    GetVrmAnimationSkeleton,
+    VrmAnimationFromMuscleClip,
+    VrmAnimationWorldPose,
+    type IVrmAnimationSkeleton,
+    type IVrmAnimationSkeletonOptions,
+    type IVrmAnimationData,
+    type IVrmAnimationOptions,
+    type IVrmAnimationWorldPose,
+} from "./io/vrmAnimationRig.js";
+export { SerializeVrmAnimationToGlb, SerializeMuscleClipToVrmAnimation, VRM_ANIMATION_SPEC_VERSION } from "./io/vrmAnimationFile.js";
 export {
     Muscles,
     MuscleNames,

@@ -7,17 +7,19 @@ import { SingleBar } from "cli-progress";
 import { HumanoidError } from "../errors.js";
 import { ErrorLine } from "./errorLine.js";
 import type { IBvhRigOptions } from "../io/bvhRig.js";
+import { GetVrmAnimationSkeleton } from "../io/vrmAnimationRig.js";
 import {
+    ClipFileExtension,
     ConvertFileToMuscleClipsAsync,
     MuscleClipOutputPaths,
     SerializeMuscleClip,
     WriteFilesAtomicallyAsync,
-    type MuscleClipFormat,
+    type ClipFileFormat,
 } from "../node/convertFile.js";
 
 /** Options of the `convert` command. */
 export interface IConvertCommandOptions {
-    /** Output: a directory (made if missing), or one file (`.muscle.json` / `.muscle.bin`) for one clip. Default: beside each input. */
+    /** Output: a directory (made if missing), or one file (`.muscle.json` / `.muscle.bin` / `.vrma`) for one clip. Default: beside each input. */
     out?: string;
     /** Only the clip of this name. */
     clip?: string;
@@ -25,8 +27,8 @@ export interface IConvertCommandOptions {
     rate?: number;
     /** Keyframe reduction tolerance, degrees (default 0.1). */
     tolerance?: number;
-    /** File format; default from `out`'s extension, else JSON. */
-    format?: MuscleClipFormat;
+    /** File format: a muscle clip (`"json"`, `"bin"`) or a VRM Animation (`"vrma"`); default from `out`'s extension, else JSON. */
+    format?: ClipFileFormat;
     /** Files converted at once, each in a worker thread (default: the machine's cores, at most the inputs). */
     jobs?: number;
     /** Model file whose avatar glTF clips drive (clips kept in their own files). */
@@ -144,7 +146,7 @@ export interface IConvertedRow {
     readonly frames: number;
     /** Frames per second. */
     readonly rate: number;
-    /** Keys kept after reduction, over all curves. */
+    /** Keys kept after reduction, over all curves (a VRM Animation: every frame of every channel). */
     readonly keys: number;
     /** Bytes of the written file. */
     readonly bytes: number;
@@ -170,7 +172,7 @@ export interface IConvertTask {
     readonly options: IConvertCommandOptions;
     /** Where outputs go: a directory, a single file, or beside the input. */
     readonly target: { kind: "dir" | "file" | "beside"; path?: string };
-    readonly format: MuscleClipFormat;
+    readonly format: ClipFileFormat;
 }
 
 /**
@@ -212,7 +214,8 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
                 clip: clip.name,
                 frames: clip.frameCount,
                 rate: clip.frameRate,
-                keys: clip.keyCount,
+                // A VRM Animation keys every frame of every channel (a rotation per bone, the hips' translation).
+                keys: format === "vrma" ? clip.frameCount * (GetVrmAnimationSkeleton().bones.length + 1) : clip.keyCount,
                 bytes: files[i].bytes.length,
                 sourceBytes,
                 output: files[i].path,
@@ -317,9 +320,12 @@ export async function RunConvertAsync(
 ): Promise<number> {
     if (!inputs.length) throw new HumanoidError("BAD_OPTION", "convert: give at least one input file");
     let target: IConvertTask["target"] = { kind: "beside" };
-    let format: MuscleClipFormat = options.format ?? "json";
+    let format: ClipFileFormat = options.format ?? "json";
+    if (options.format !== undefined && !["json", "bin", "vrma"].includes(options.format)) {
+        throw new HumanoidError("BAD_OPTION", `--format must be json, bin or vrma (got ${JSON.stringify(options.format)})`);
+    }
     if (options.out) {
-        const m = /\.(json|bin)$/i.exec(options.out);
+        const m = /\.(json|bin|vrma)$/i.exec(options.out);
         const isDir = await stat(options.out).then(
             (s) => s.isDirectory(),
             () => false,
@@ -329,7 +335,7 @@ export async function RunConvertAsync(
             await mkdir(dirname(options.out), { recursive: true }).catch((e: NodeJS.ErrnoException) => {
                 throw new HumanoidError("FILE_WRITE", `${options.out}: cannot make its directory (${e.code ?? e.message})`);
             });
-            format = options.format ?? (m[1].toLowerCase() as MuscleClipFormat);
+            format = options.format ?? (m[1].toLowerCase() as ClipFileFormat);
             if (options.format && options.format !== m[1].toLowerCase()) {
                 throw new HumanoidError("BAD_OPTION", `-o ${options.out}: the extension says ${m[1].toLowerCase()} but --format is ${options.format}`);
             }
@@ -351,7 +357,7 @@ export async function RunConvertAsync(
             if (other !== undefined) {
                 throw new HumanoidError(
                     "BAD_OPTION",
-                    `${other} and ${input} would both write ${stem}.muscle.${format}: convert them into different directories`,
+                    `${other} and ${input} would both write ${stem}${ClipFileExtension(format)}: convert them into different directories`,
                 );
             }
             stems.set(stem, input);

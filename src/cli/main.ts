@@ -120,10 +120,13 @@ function parsePositive(what: string, max: number) {
 program
     .command("convert")
     .description(
-        "Convert every clip of every input (BVH, GLB, glTF, VRM, VRMA) to a muscle clip file. Several files convert at once; one failing input is reported and the others still convert.",
+        "Convert every clip of every input (BVH, GLB, glTF, VRM, VRMA) to a muscle clip file, or to a VRM Animation (--format vrma). Several files convert at once; one failing input is reported and the others still convert.",
     )
     .argument("<inputs...>", "motion files")
-    .option("-o, --out <file or dir>", "output directory (made if missing), or one .muscle.json/.muscle.bin file for a single clip; default: beside each input")
+    .option(
+        "-o, --out <file or dir>",
+        "output directory (made if missing), or one .muscle.json/.muscle.bin/.vrma file for a single clip; default: beside each input",
+    )
     .option("--clip <name>", "only the clip of this name")
     .option("--rate <hz>", "frames per second of the muscle clips (default: each source's own rate)", parsePositive("--rate", 10000))
     .option(
@@ -136,7 +139,13 @@ program
         },
         0.1,
     )
-    .addOption(new Option("--format <format>", "file format (default: from the -o extension, else json)").choices(["json", "bin"]))
+    .addOption(
+        new Option("--format <format>", "file format: json or bin (muscle clips) or vrma (VRM Animation); default: from the -o extension, else json").choices([
+            "json",
+            "bin",
+            "vrma",
+        ]),
+    )
     .option("--jobs <n>", "files converted at once (worker threads; default: the number of cores)", (v: string) => {
         const n = Number(v);
         if (!(Number.isInteger(n) && n >= 1 && n <= 256)) throw new InvalidArgumentError("--jobs must be a whole number from 1 to 256");
@@ -167,7 +176,7 @@ program
                 clip?: string;
                 rate?: number;
                 tolerance: number;
-                format?: "json" | "bin";
+                format?: "json" | "bin" | "vrma";
                 jobs?: number;
                 avatar?: string;
                 shard?: ReturnType<typeof ParseShard>;
@@ -265,11 +274,17 @@ program
 program
     .command("retarget")
     .description(
-        "Play a motion (muscle clip, BVH, or glTF/VRM/VRMA animations) on a character with foot IK and squash-and-stretch, and write the character with the baked animation as one GLB.",
+        "Play a motion (muscle clip, BVH, or glTF/VRM/VRMA animations) on a character with foot IK and squash-and-stretch, and write the character with the baked animation as one GLB; or write the motion as a VRM Animation (-o x.vrma).",
     )
     .argument("<source>", "motion file (.muscle.json, .muscle.bin, .bvh, .glb, .gltf, .vrm, .vrma)")
-    .requiredOption("--onto <character>", "the character to retarget onto (.glb, .gltf, .vrm)")
-    .requiredOption("-o, --out <file.glb>", "the GLB to write: the character and only the new animation(s)")
+    .option(
+        "--onto <character>",
+        "the character to retarget onto (.glb, .gltf, .vrm); for a .vrma output, optional: the skeleton (bones, proportions) to write on",
+    )
+    .requiredOption(
+        "-o, --out <file.glb|file.vrma>",
+        "the GLB to write (the character and only the new animation(s)), or a .vrma: the motion as a VRM Animation (one clip; no IK)",
+    )
     .option("--clip <name>", "only the source clip of this name (default: every clip of the source, one animation each)")
     .option("--no-foot-ik", "leave the feet where the muscles put them (no foot IK, no planting)")
     .option("--hand-ik", "move the hands onto the clip's hand goals with IK")
@@ -293,7 +308,7 @@ program
         async (
             source: string,
             opts: {
-                onto: string;
+                onto?: string;
                 out: string;
                 clip?: string;
                 footIk: boolean;

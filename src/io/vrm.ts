@@ -1,5 +1,5 @@
 import { HumanoidError } from "../errors.js";
-import { HumanBoneFromName, type HumanBone } from "../humanoid/humanBones.js";
+import { HumanBoneFromName, HumanBoneNames, type HumanBone } from "../humanoid/humanBones.js";
 import type { IGltfDocument } from "./gltfJson.js";
 
 /** The humanoid map a VRM (0.x or 1.0) or VRM Animation file declares. */
@@ -21,6 +21,18 @@ function vrm1BoneName(name: string): string {
     }
     const digit = m[2] === "Metacarpal" ? "Proximal" : m[2] === "Proximal" ? "Intermediate" : "Distal";
     return `${m[1]}Thumb${digit}`;
+}
+
+/**
+ * The VRM 1.0 name of a human bone: this library's (Unity's) names, except the thumb, which VRM 1.0
+ * calls Metacarpal / Proximal / Distal where Unity says Proximal / Intermediate / Distal.
+ * @param bone the human bone
+ */
+export function VrmHumanBoneName(bone: HumanBone): string {
+    const name = HumanBoneNames[bone];
+    const m = /^(left|right)Thumb(Proximal|Intermediate|Distal)$/.exec(name);
+    if (!m) return name;
+    return `${m[1]}Thumb${m[2] === "Proximal" ? "Metacarpal" : m[2] === "Intermediate" ? "Proximal" : "Distal"}`;
 }
 
 /**

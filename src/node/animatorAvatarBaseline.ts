@@ -26,6 +26,7 @@ import { GetGltfNodeIndex } from "../io/babylonRig.js";
 import { AnimationGroupPoseSource } from "../io/animationGroupClip.js";
 import { BvhPoseSource } from "../io/bvhClip.js";
 import { CreateAnimationGroupFromRigPoses, CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.js";
+import { PickClipByName } from "./convertFile.js";
 import { GetRigFileFormat, LoadRigFromFileAsync, type ILoadedRig } from "./loadFile.js";
 
 /**
@@ -246,10 +247,7 @@ async function loadGltfSourceAsync(file: string, scene: Scene, clip: string | un
         const avatar = BuildHumanoidAvatar(own.rig, { declaredBoneMap: own.declaredBoneMap });
         const ownGroups = own.container?.animationGroups ?? [];
         if (!ownGroups.length) throw new HumanoidError("CONVERT", `${file}: the file has no animations to retarget`);
-        const ownGroup = clip === undefined ? ownGroups[0] : ownGroups.find((g) => g.name === clip);
-        if (!ownGroup) {
-            throw new HumanoidError("BAD_OPTION", `${file}: no clip named '${clip}' (the file has ${listNames(ownGroups.map((g) => `'${g.name}'`))})`);
-        }
+        const ownGroup = clip === undefined ? ownGroups[0] : PickClipByName(ownGroups, clip, file);
         const groupIndex = ownGroups.indexOf(ownGroup);
         const poses = new AnimationGroupPoseSource(ownGroup, avatar, file);
         const bytes = new Uint8Array(await readFile(file));

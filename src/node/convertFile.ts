@@ -9,11 +9,23 @@ import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js"
 import { ConvertAnimationGroupToMuscleClip } from "../io/animationGroupClip.js";
 import { ConvertBvhToMuscleClip } from "../io/bvhClip.js";
 import { GetGltfAnimationByteLength } from "../io/gltfJson.js";
+import { SerializeMuscleClipToVrmAnimation } from "../io/vrmAnimationFile.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
 import { LoadRigFromFileAsync } from "./loadFile.js";
 
 /** Muscle clip file formats: readable JSON or compact binary. */
 export type MuscleClipFormat = "json" | "bin";
+
+/**
+ * Formats a converted clip can be written in: a muscle clip file (`"json"`, `"bin"`) or a VRM
+ * Animation (`"vrma"`, see `SerializeMuscleClipToVrmAnimation`), which any VRM player reads.
+ */
+export type ClipFileFormat = MuscleClipFormat | "vrma";
+
+/** The file name ending of a format: `.muscle.json`, `.muscle.bin` or `.vrma`. */
+export function ClipFileExtension(format: ClipFileFormat): string {
+    return format === "vrma" ? ".vrma" : `.muscle.${format}`;
+}
 
 /** Options of {@link ConvertFileToMuscleClipsAsync}. */
 export interface IConvertFileOptions extends Omit<IMuscleClipConvertOptions, "name" | "onProgress">, Pick<ILoadAvatarOptions, "bvh" | "tPose"> {
@@ -63,10 +75,7 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
         }
         const groups = loaded.container?.animationGroups ?? [];
         if (!groups.length) throw new HumanoidError("CONVERT", `${file}: the file has no animations to convert`);
-        const chosen = options.clip === undefined ? groups : groups.filter((g) => g.name === options.clip);
-        if (!chosen.length) {
-            throw new HumanoidError("BAD_OPTION", `${file}: no clip named '${options.clip}' (the file has ${groups.map((g) => `'${g.name}'`).join(", ")})`);
-        }
+        const chosen = options.clip === undefined ? groups : [PickClipByName(groups, options.clip, file)];
         let avatar: HumanoidAvatar;
         if (options.avatar) {
             model = await LoadHumanoidAvatarFromFileAsync(options.avatar, { tPose: options.tPose });
@@ -95,37 +104,62 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
     }
 }
 
+/** Anything with a clip name (an AnimationGroup, a muscle clip). */
+export interface INamedClip {
+    /** The clip's name. */
+    readonly name: string;
+}
+
+/**
+ * The clip `name` picks: the one of that exact name, else the one whose name contains it (case
+ * aside), so that `walk` picks `Armature|Armature|walk_Armature`. Throws a {@link HumanoidError}
+ * `BAD_OPTION` naming the file and listing its clips when none or several contain it.
+ * @param clips the file's clips
+ * @param name the name asked for (`--clip`)
+ * @param file the file, for the message
+ */
+export function PickClipByName<T extends INamedClip>(clips: readonly T[], name: string, file: string): T {
+    const exact = clips.find((c) => c.name === name);
+    if (exact) return exact;
+    const partial = clips.filter((c) => c.name.toLowerCase().includes(name.toLowerCase()));
+    if (partial.length === 1) return partial[0];
+    const why = partial.length > 1 ? `${partial.length} clips have '${name}' in their name` : `no clip named '${name}'`;
+    throw new HumanoidError("BAD_OPTION", `${file}: ${why} (the file has ${clips.map((c) => `'${c.name}'`).join(", ") || "no clips"})`);
+}
+
 /** A clip name made safe for a file name. */
 function safeName(name: string): string {
     return name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+|_+$/g, "") || "clip";
 }
 
 /**
- * The output path of a clip: `<input base>[.<clip>].muscle.json|bin` in `outDir` (default: beside
- * the input). The clip's name is added when the input holds several clips.
+ * The output path of a clip: `<input base>[.<clip>].muscle.json|bin` (or `.vrma`) in `outDir`
+ * (default: beside the input). The clip's name is added when the input holds several clips.
  */
-export function MuscleClipOutputPath(input: string, clipName: string, format: MuscleClipFormat, options: { outDir?: string; several: boolean }): string {
+export function MuscleClipOutputPath(input: string, clipName: string, format: ClipFileFormat, options: { outDir?: string; several: boolean }): string {
     const base = basename(input, extname(input));
     const name = options.several ? `${base}.${safeName(clipName)}` : base;
-    return join(options.outDir ?? dirname(input), `${name}.muscle.${format}`);
+    return join(options.outDir ?? dirname(input), `${name}${ClipFileExtension(format)}`);
 }
 
 /**
  * The output paths of several clips of one input, made distinct: clips whose names come out the
  * same in a file name (`walk cycle`, `walk/cycle`) get `-2`, `-3`... in clip order.
  */
-export function MuscleClipOutputPaths(input: string, clipNames: readonly string[], format: MuscleClipFormat, outDir?: string): string[] {
+export function MuscleClipOutputPaths(input: string, clipNames: readonly string[], format: ClipFileFormat, outDir?: string): string[] {
     const seen = new Map<string, number>();
     return clipNames.map((name) => {
         const path = MuscleClipOutputPath(input, name, format, { outDir, several: clipNames.length > 1 });
         const n = (seen.get(path) ?? 0) + 1;
         seen.set(path, n);
-        return n === 1 ? path : path.replace(/\.muscle\.(json|bin)$/, `-${n}.muscle.$1`);
+        const ext = ClipFileExtension(format);
+        return n === 1 ? path : `${path.slice(0, -ext.length)}-${n}${ext}`;
     });
 }
 
-/** A clip file's bytes in a format. */
-export function SerializeMuscleClip(clip: MuscleClip, format: MuscleClipFormat): Uint8Array {
+/** A clip file's bytes in a format (a VRM Animation: keys at the clip's own rate on the default skeleton). */
+export function SerializeMuscleClip(clip: MuscleClip, format: ClipFileFormat): Uint8Array {
+    if (format === "vrma") return SerializeMuscleClipToVrmAnimation(clip);
     return format === "bin" ? SerializeMuscleClipToBinary(clip) : new TextEncoder().encode(SerializeMuscleClipToJson(clip));
 }
 

@@ -10,6 +10,7 @@ import { MultiplyMatricesToArray } from "../io/skinnedMesh.js";
 import { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type ISurfaceFitMeshes } from "../io/surfaceFitMeshes.js";
 import { FitSurfaceToRig, SURFACE_FIT_DEFAULT_VERTICES, type ISurfaceFitResult } from "../skin/surfaceFitRun.js";
 import { WriteCharacterGlbAsync } from "./writeGlb.js";
+import { PickClipByName } from "./convertFile.js";
 import { LoadRigFromFileAsync, type ILoadedRig } from "./loadFile.js";
 
 /** Options of {@link FitFileToGlbAsync}. */
@@ -102,16 +103,7 @@ export async function FitFileToGlbAsync(source: string, target: string, output: 
     let group: AnimationGroup | null = null;
     try {
         const groups = src.container?.animationGroups ?? [];
-        const exact = groups.find((g) => g.name === options.clip);
-        const partial = groups.filter((g) => g.name.toLowerCase().includes(options.clip.toLowerCase()));
-        const clip = exact ?? (partial.length === 1 ? partial[0] : undefined);
-        if (!clip) {
-            const why = partial.length > 1 ? "several clips have that in their name" : "no clip has that name";
-            throw new HumanoidError(
-                "BAD_OPTION",
-                `${source}: ${why}: '${options.clip}' (the file has ${groups.map((g) => `'${g.name}'`).join(", ") || "no clips"})`,
-            );
-        }
+        const clip = PickClipByName(groups, options.clip, source);
         const sourceFit = fitMeshes(src, source);
         const surface = CreateSurfaceFitSource(sourceFit, clip, rate);
         const total = 2 * surface.frameCount;

@@ -7,6 +7,8 @@ export { LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar, type ILoadAvatarOp
 export {
     ConvertFileToMuscleClipsAsync,
     MuscleClipOutputPath,
+    ClipFileExtension,
+    PickClipByName,
     MuscleClipOutputPaths,
     SerializeMuscleClip,
     WriteFilesAtomicallyAsync,
@@ -14,6 +16,8 @@ export {
     type IConvertFileOptions,
     type IConvertedClip,
     type MuscleClipFormat,
+    type ClipFileFormat,
+    type INamedClip,
 } from "./convertFile.js";
 export {
     RetargetWithAnimatorAvatarAsync,
@@ -27,9 +31,11 @@ export {
 } from "./animatorAvatarBaseline.js";
 export {
     RetargetFileToGlbAsync,
+    ReadSourceClipsAsync,
     type IRetargetFileOptions,
     type IRetargetFileResult,
     type IRetargetedAnimation,
     type RetargetRootMotion,
 } from "./retargetFile.js";
+export { RetargetFileToVrmaAsync, type IRetargetVrmaResult } from "./retargetVrma.js";
 export { FitFileToGlbAsync, CreateFittedAnimationGroup, type IFitFileOptions, type IFitFileResult } from "./fitFile.js";

@@ -19,7 +19,7 @@ import { QualityReportJson, RenderQualityReportHtml, type IQualityReportPair } f
 import { GradeQualityPair } from "../quality/grade.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { RetargetWithAnimatorAvatarAsync } from "./animatorAvatarBaseline.js";
-import { WriteFilesAtomicallyAsync } from "./convertFile.js";
+import { PickClipByName, WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync } from "./loadAvatar.js";
 import { LoadRigFromFileAsync } from "./loadFile.js";
 
@@ -55,15 +55,8 @@ async function loadSourceAsync(
         const avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap });
         if (loaded.bvh) return { avatar, poses: new BvhPoseSource(loaded.bvh), clip: basename(file).replace(/\.bvh$/i, ""), dispose: loaded.dispose };
         const groups = loaded.container?.animationGroups ?? [];
-        const group = clipName === undefined ? groups[0] : groups.find((g) => g.name === clipName);
-        if (!group) {
-            throw new HumanoidError(
-                "BAD_OPTION",
-                groups.length
-                    ? `${file}: no clip named '${clipName}' (the file has ${groups.map((g) => `'${g.name}'`).join(", ")})`
-                    : `${file}: the file has no animations`,
-            );
-        }
+        if (!groups.length) throw new HumanoidError("BAD_OPTION", `${file}: the file has no animations`);
+        const group = clipName === undefined ? groups[0] : PickClipByName(groups, clipName, file);
         return { avatar, poses: new AnimationGroupPoseSource(group, avatar, file), clip: group.name, dispose: loaded.dispose };
     } catch (e) {
         loaded.dispose();

@@ -133,7 +133,7 @@ function checkOptions(source: string, target: string, output: string, options: I
         );
     }
     if (ext(output) !== ".glb") {
-        throw new HumanoidError("BAD_OPTION", `-o ${output}: the output is a binary glTF file; name it with .glb`);
+        throw new HumanoidError("BAD_OPTION", `-o ${output}: the output is a binary glTF file; name it with .glb (or .vrma for a VRM Animation)`);
     }
     const { stretch, frameRate, rootMotion } = options;
     if (stretch !== undefined && !(Number.isFinite(stretch) && stretch >= 0 && stretch <= MAX_STRETCH)) {
@@ -147,8 +147,14 @@ function checkOptions(source: string, target: string, output: string, options: I
     }
 }
 
-/** The source's clips: a muscle clip file, or every (or the named) clip of a motion file converted on its own avatar. */
-async function readSourceClipsAsync(source: string, options: IRetargetFileOptions): Promise<MuscleClip[]> {
+/**
+ * The source's clips: a muscle clip file, or every (or the named, see `PickClipByName`) clip of a
+ * motion file (BVH, GLB, glTF, VRM, VRMA) converted on its own avatar. Throws a
+ * {@link HumanoidError} naming the file: unsupported type, unreadable, no such clip.
+ * @param source the motion file
+ * @param options clip and reading options
+ */
+export async function ReadSourceClipsAsync(source: string, options: IRetargetFileOptions): Promise<MuscleClip[]> {
     if (MUSCLE_CLIP_EXTENSIONS.includes(extname(source).toLowerCase())) {
         const clip = ParseMuscleClip(await readBytesAsync(source), source);
         if (options.clip !== undefined && options.clip !== clip.name) {
@@ -204,7 +210,7 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
         t = now;
         return ms;
     };
-    const clips = await readSourceClipsAsync(source, options);
+    const clips = await ReadSourceClipsAsync(source, options);
     const sourceMs = lap();
     // Loaded once, with its materials and textures, since it is written out again.
     const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(target, { tPose: options.tPose, boneMap: options.boneMap, materials: true });

@@ -43,7 +43,7 @@ describeWithData("babylon-humanoid fit", () => {
         const out = join(dir, "never.glb");
         const noClip = cli("fit", xbot, "--clip", "moonwalk", "--rig", xbot, "-o", out);
         expect(noClip.code).toBe(1);
-        expect(noClip.stderr).toMatch(new RegExp(`^babylon-humanoid: ${xbot}: no clip has that name: 'moonwalk' \\(the file has .*walk.*\\)\\n$`));
+        expect(noClip.stderr).toMatch(new RegExp(`^babylon-humanoid: ${xbot}: no clip named 'moonwalk' \\(the file has .*walk.*\\)\\n$`));
         const vrm = dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm");
         const noSkin = cli("fit", xbot, "--clip", "walk", "--rig", vrm, "-o", out);
         expect(noSkin.code).toBe(1);

@@ -438,7 +438,7 @@ describe("babylon-humanoid retarget on the built-in samples", () => {
         expect(await fails(RetargetFileToGlbAsync(bvh, join(dir, "nobody.glb"), out))).toBe(`${join(dir, "nobody.glb")}: cannot read the file (no such file)`);
         expect(await fails(RetargetFileToGlbAsync(bvh, bvh, out))).toBe(`${bvh}: the character (--onto) must be a .glb, .gltf or .vrm file, not '.bvh'`);
         expect(await fails(RetargetFileToGlbAsync(bvh, character, join(sub, "out.gltf")))).toBe(
-            `-o ${join(sub, "out.gltf")}: the output is a binary glTF file; name it with .glb`,
+            `-o ${join(sub, "out.gltf")}: the output is a binary glTF file; name it with .glb (or .vrma for a VRM Animation)`,
         );
         expect(await fails(RetargetFileToGlbAsync(join(dir, "notes.txt"), character, out))).toMatch(
             /notes\.txt: unsupported source type '\.txt' \(use \.muscle\.json, /,
