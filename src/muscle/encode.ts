@@ -52,6 +52,44 @@ function moveTwistToParent(child: Quaternion, parent: Quaternion, axis: Vector3)
     return a;
 }
 
+const aim = new Vector3();
+const across = new Vector3();
+const p0 = new Vector3();
+const p1 = new Vector3();
+const turnS = new Quaternion();
+
+/**
+ * The shoulder's turn split in two: the turn `S` about an axis across `side` (what the shoulder's
+ * two muscles hold) that points the collarbone where `parent` points it (`S * collar = parent *
+ * collar`), and the rest, a turn about the collarbone that moves no joint, put onto the child as a
+ * prefix: `parent = S`, `child = (S^-1 * parent) * child` (the child's world stays). S's axis keeps
+ * the same angle to the collarbone before and after, so it is across `d1 - d0` as well as across
+ * `side`: `normalize(side x (d1 - d0))`, and its angle the turn between `d0` and `d1` seen along
+ * it. Returns the angle moved onto the child (about the collarbone).
+ */
+function shoulderTurnToChild(parent: Quaternion, child: Quaternion, side: Vector3, collar: Vector3): number {
+    collar.applyRotationQuaternionToRef(parent, aim);
+    aim.subtractToRef(collar, tmpV);
+    Vector3.CrossToRef(side, tmpV, across);
+    const len = across.length();
+    if (!(len > 1e-9 * (tmpV.length() + 1e-30)) || !(tmpV.lengthSquared() > 1e-24)) {
+        // The collarbone points as in the T-pose (all of the turn is about it), or moved along
+        // the side axis only: the twist about the side axis goes to the child, as for any bone.
+        return moveTwistToChild(parent, child, side);
+    }
+    across.scaleInPlace(1 / len);
+    collar.subtractToRef(across.scale(Vector3.Dot(collar, across)), p0);
+    aim.subtractToRef(across.scale(Vector3.Dot(aim, across)), p1);
+    const angle = Math.atan2(Vector3.Dot(across, Vector3.Cross(p0, p1)), Vector3.Dot(p0, p1));
+    Quaternion.RotationAxisToRef(across, angle, turnS);
+    // rest = S^-1 * parent (a turn about the collarbone), onto the child; the parent keeps S.
+    turnS.conjugateToRef(tmpQ);
+    tmpQ.multiplyToRef(parent, tmpQ);
+    tmpQ.multiplyToRef(child, child);
+    parent.copyFrom(turnS);
+    return SwingTwistDecompose(tmpQ, collar, null, null);
+}
+
 /** Moves a bone's twist about `axis` onto its child: the bone keeps only its swing, the world stays. Returns the angle moved. */
 function moveTwistToChild(parent: Quaternion, child: Quaternion, axis: Vector3): number {
     // parent = swing * twist(a) -> parent = swing, child = twist(a) * child
@@ -132,10 +170,12 @@ function encodeLimb(
     let upperTwist = SwingTwistDecompose(q[upper], tu, null, null);
     let lowerTwist = SwingTwistDecompose(q[lower], tl, null, null);
     if (root >= 0 && setup.joint[root] >= 0 && setup.parentBone[upper] === root) {
-        // The shoulder has no twist muscle: its twist about its own axis (which keeps the upper
-        // arm where it is) goes to the upper arm.
-        const tr = setup.twistAxis[root];
-        upperTwist += moveTwistToChild(q[root], q[upper], tr) * Vector3.Dot(tr, tu);
+        // The shoulder has two muscles, read about the body's side axis (`MuscleSetup.twistAxis`):
+        // it keeps the one turn without a part about that axis that puts the collarbone where it
+        // points, and what is left, a turn about the collarbone itself (which keeps the upper arm
+        // where it is), goes to the upper arm.
+        const collar = setup.collarbone[root === B.LeftShoulder ? 0 : 1];
+        upperTwist += shoulderTurnToChild(q[root], q[upper], setup.twistAxis[root], collar) * Vector3.Dot(collar, tu);
     }
     // The hand has no twist muscle: its twist about the forearm's axis goes to the forearm (and
     // decoding hands the forearm's share back). The foot keeps its own (its roll).

@@ -140,6 +140,12 @@ export class MuscleSetup {
     public readonly parentBone: Int32Array;
     /** Twist axis (unit, canonical) of every human bone. */
     public readonly twistAxis: Vector3[];
+    /**
+     * T-pose direction (unit, canonical) of the left and right shoulder bones (the collarbones),
+     * which their muscles are not read about (their twist axis is the body's side axis): see
+     * `EncodeHumanPose`, the shoulder's turn that keeps the upper arm where it is.
+     */
+    public readonly collarbone: readonly [Vector3, Vector3];
     /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */
     public readonly axisY: Vector3[];
     /** Z swing axis (unit, canonical, perpendicular to the twist axis and to {@link axisY}) of every human bone. */
@@ -319,6 +325,11 @@ export class MuscleSetup {
             if (!t || t.lengthSquared() < 1e-12) t = new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip);
             this.twistAxis.push(t.normalize());
         }
+        const collar = (b: HumanBone): Vector3 => {
+            const d = direction(b);
+            return d && d.lengthSquared() > 1e-12 ? d.normalize() : this.twistAxis[b].clone();
+        };
+        this.collarbone = [collar(B.LeftShoulder), collar(B.RightShoulder)];
         for (const [bone, from] of Object.entries(TWIST_AXIS_OF)) {
             this.twistAxis[Number(bone)] = this.twistAxis[from!].clone();
         }

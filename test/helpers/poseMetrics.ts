@@ -1,5 +1,5 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { ComputeRigWorldPose, HUMAN_BONE_COUNT, MuscleSetup, type HumanoidAvatar, type IRigPose, type IRigWorldPose } from "../../src/index.js";
+import { ComputeRigWorldPose, HumanBone, HUMAN_BONE_COUNT, MuscleSetup, type HumanoidAvatar, type IRigPose, type IRigWorldPose } from "../../src/index.js";
 
 /** Per-bone differences between two poses of the same rig. */
 export interface IPoseDifference {
@@ -50,7 +50,9 @@ export function ComparePoses(avatar: HumanoidAvatar, a: IRigPose, b: IRigPose, i
         const w0i = Quaternion.Inverse(avatar.referenceWorld.rotations[j]);
         const da = wa.rotations[j].multiply(w0i);
         const db = wb.rotations[j].multiply(w0i);
-        const t = s.twistAxis[bone].applyRotationQuaternion(s.c0);
+        // The bone's direction: its twist axis, but for the shoulders (read about the side axis) the collarbone.
+        const axis = bone === HumanBone.LeftShoulder ? s.collarbone[0] : bone === HumanBone.RightShoulder ? s.collarbone[1] : s.twistAxis[bone];
+        const t = axis.applyRotationQuaternion(s.c0);
         const ta = t.applyRotationQuaternion(da).normalize();
         const tb = t.applyRotationQuaternion(db).normalize();
         const swing = (Math.acos(Math.min(1, Vector3.Dot(ta, tb))) * 180) / Math.PI;

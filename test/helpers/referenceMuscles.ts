@@ -119,6 +119,9 @@ function derive(avatar: HumanoidAvatar) {
     // The hand twists about the forearm's axis; the foot about its own.
     t[B.LeftHand] = t[B.LeftLowerArm].clone();
     t[B.RightHand] = t[B.RightLowerArm].clone();
+    // The shoulders' muscles are read about the body's side axis; the collarbones point as they do.
+    const collar = [B.LeftShoulder, B.RightShoulder].map((b) => t[b].clone());
+    for (const b of [B.LeftShoulder, B.RightShoulder]) t[b] = new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip).normalize();
     const ay: Vector3[] = [];
     const az: Vector3[] = [];
     const sign: number[] = [];
@@ -135,7 +138,7 @@ function derive(avatar: HumanoidAvatar) {
         sign.push(mx >= 0 && Vector3.Dot(Vector3.Cross(t[b], new Vector3(...Muscles[mx].motion.tip)), new Vector3(...Muscles[mx].motion.toward)) < 0 ? -1 : 1);
     }
     const setup = MuscleSetup.For(avatar); // ranges and twist shares as given to the avatar
-    return { C, Ci, joint, parentBone, t, ay, az, sign, setup };
+    return { C, Ci, joint, parentBone, t, ay, az, sign, setup, collar };
 }
 
 /** Reference encode: muscle values (all 117) of a rig pose. */
@@ -176,10 +179,27 @@ export function ReferenceEncode(avatar: HumanoidAvatar, pose: IRigPose): Float64
         let upTwist = swingTwist(Q[up], t[up]).twist;
         let loTwist = swingTwist(Q[lo], t[lo]).twist;
         if (root >= 0 && joint(root) >= 0 && parentBone(up) === root) {
-            const { twist } = swingTwist(Q[root], t[root]);
-            Q[root] = compose(Q[root], axisAngle(t[root], -twist));
-            Q[up] = compose(axisAngle(t[root], twist), Q[up]);
-            upTwist += twist * Vector3.Dot(t[root], t[up]);
+            // The shoulder keeps the turn about an axis across the side axis that points its
+            // collarbone where it points (an axis at the same angle to the collarbone before and
+            // after); the rest, a turn about the collarbone, goes to the upper arm.
+            const c0 = d.collar[root === B.LeftShoulder ? 0 : 1];
+            const c1 = apply(Q[root], c0).normalize();
+            const axis = Vector3.Cross(t[root], c1.subtract(c0));
+            if (axis.length() > 1e-9 * c1.subtract(c0).length() && c1.subtract(c0).length() > 1e-12) {
+                const a = axis.normalize();
+                const p0 = c0.subtract(a.scale(Vector3.Dot(c0, a)));
+                const p1 = c1.subtract(a.scale(Vector3.Dot(c1, a)));
+                const S = axisAngle(a, Math.atan2(Vector3.Dot(a, Vector3.Cross(p0, p1)), Vector3.Dot(p0, p1)));
+                const rest = compose(inv(S), Q[root]);
+                Q[root] = S;
+                Q[up] = compose(rest, Q[up]);
+                upTwist += swingTwist(rest, c0).twist * Vector3.Dot(c0, t[up]);
+            } else {
+                const { twist } = swingTwist(Q[root], t[root]);
+                Q[root] = compose(Q[root], axisAngle(t[root], -twist));
+                Q[up] = compose(axisAngle(t[root], twist), Q[up]);
+                upTwist += twist * Vector3.Dot(t[root], t[up]);
+            }
         }
         // The hand's twist about the forearm goes to the forearm; the foot keeps its own (its roll).
         const endTwists = BoneMuscles[end][0] >= 0;
