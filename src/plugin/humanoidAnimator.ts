@@ -6,6 +6,8 @@ import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
+import type { JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
+import { JointLimits } from "../ik/jointLimits.js";
 import type { HumanPose } from "../muscle/humanPose.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
@@ -51,6 +53,13 @@ export interface IHumanoidAnimatorOptions {
      * centre-of-mass scaling. See docs/runtime.md.
      */
     proportions?: ProportionMode;
+    /**
+     * Joint limits (docs/runtime.md, joint limits), applied after decode and again after IK:
+     * `true` (default) the avatar's own set (its `jointLimits.bones`; unless it says otherwise the
+     * knees and elbows, which then never bend backwards), `"all"` every bone, `false` or `"none"`
+     * none, or a list of bones. The animator's {@link HumanoidRigSolver.jointLimits}.
+     */
+    jointLimits?: boolean | JointLimitBoneSet | readonly (string | HumanBone)[];
 }
 
 /** Root motion of one frame, for `rootMotion: "delta"` (also filled in the other modes). */
@@ -160,6 +169,8 @@ export class HumanoidAnimator {
             throw new HumanoidError("BAD_OPTION", `proportions must be "legs" or "com" (got ${JSON.stringify(proportions)})`);
         }
         this.solver.proportions = proportions;
+        const limits = options.jointLimits ?? true;
+        if (limits !== false && limits !== "none") this.solver.jointLimits = new JointLimits(avatar, limits === true ? undefined : limits);
         this.planting = new HumanoidFootPlanting(avatar);
         this.planting.blendSeconds = options.contactBlendSeconds ?? DEFAULT_CONTACT_BLEND_SECONDS;
         this.footPlanting = options.footPlanting ?? true;
@@ -276,6 +287,7 @@ export class HumanoidAnimator {
         }
         if (player.jumped) solver.resetSmoothing();
         solver.solveIK(0, player.step);
+        solver.applyJointLimits();
         this._writer.write(solver.pose, this.avatar.rig);
         this._rootMotion();
         player.clearJump();
@@ -292,6 +304,7 @@ export class HumanoidAnimator {
         this.solver.decode(pose);
         this.solver.resetSmoothing();
         this.solver.solveIK(0);
+        this.solver.applyJointLimits();
         this._writer.write(this.solver.pose, this.avatar.rig);
     }
 
