@@ -102,6 +102,8 @@ export {
 } from "./muscle/muscles.js";
 export { HumanPose, HumanIKGoal, HUMAN_IK_GOAL_COUNT } from "./muscle/humanPose.js";
 export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
+export { MirrorHumanPoseInPlace, MirrorRootInPlace, MirrorContacts } from "./muscle/mirror.js";
+export { MirrorMuscleClip } from "./clip/mirrorClip.js";
 export { DecodeHumanPose, CreateReferenceRigPose, type ICanonicalRotationLimiter } from "./muscle/decode.js";
 export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
 export { SwingTwistDecompose, TwistAngleNear, QuaternionToRotationVectorToRef, RotationVectorToQuaternionToRef } from "./math/swingTwist.js";

@@ -62,6 +62,16 @@ function proportionsOption(): Option {
         .default("legs");
 }
 
+/** `--joint-limits [set]`: the runtime's joint limits; the flag alone turns on the full set (the animator's `jointLimits`). */
+function jointLimitsOption(): Option {
+    return new Option(
+        "--joint-limits [set]",
+        "joint limits: all (every bone, also when the flag is given alone), hinges (knees and elbows: the default without the flag) or none",
+    )
+        .choices(["all", "hinges", "none"])
+        .preset("all");
+}
+
 const program = new Command();
 program.name("babylon-humanoid").description("Humanoid retargeting for Babylon.js: map skeletons onto a normalized humanoid.").version(packageVersion());
 
@@ -143,6 +153,7 @@ program
         return n;
     })
     .option("--avatar <file>", "for glTF clips kept in their own file: the model whose skeleton they drive (matched by node name)")
+    .option("--mirror", "write each clip's mirror image: left and right swapped in muscle space (muscles, body, goals, root motion, foot contacts)")
     .option(
         "--shard <i/n>",
         "convert only shard i of n (i from 0 to n-1, as a Kubernetes JOB_COMPLETION_INDEX): a stable split by a hash of each input's path under the inputs' common directory",
@@ -170,6 +181,7 @@ program
                 format?: "json" | "bin";
                 jobs?: number;
                 avatar?: string;
+                mirror?: boolean;
                 shard?: ReturnType<typeof ParseShard>;
                 manifest?: string;
                 tPose: "auto" | "rest" | "strict";
@@ -188,6 +200,7 @@ program
                         format: opts.format,
                         jobs: opts.jobs,
                         avatar: opts.avatar,
+                        mirror: Boolean(opts.mirror),
                         shard: opts.shard,
                         manifest: opts.manifest,
                         tPose: opts.tPose,
@@ -220,6 +233,7 @@ program
     .option("--no-planting", "our runtime without foot planting")
     .option("--stretch <fraction>", "our runtime's squash-and-stretch, share of the limb's length (0 disables)", parseStretch, 0.05)
     .addOption(proportionsOption())
+    .addOption(jointLimitsOption())
     .action(
         async (
             sources: string[],
@@ -233,6 +247,7 @@ program
                 planting: boolean;
                 stretch: number;
                 proportions: "legs" | "com";
+                jointLimits?: "all" | "hinges" | "none";
             },
         ) => {
             try {
@@ -244,7 +259,13 @@ program
                         json: opts.json,
                         clip: opts.clip,
                         animatorAvatar: opts.animatorAvatar,
-                        animator: { footIK: opts.footIk, footPlanting: opts.planting, stretch: opts.stretch, proportions: opts.proportions },
+                        animator: {
+                            footIK: opts.footIk,
+                            footPlanting: opts.planting,
+                            stretch: opts.stretch,
+                            proportions: opts.proportions,
+                            jointLimits: opts.jointLimits === undefined || opts.jointLimits === "hinges" ? undefined : opts.jointLimits,
+                        },
                     },
                     { err: (s) => process.stderr.write(s), out: (s) => process.stdout.write(s) },
                 );
@@ -267,6 +288,7 @@ program
     .option("--hand-ik", "move the hands onto the clip's hand goals with IK")
     .option("--stretch <fraction>", "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables)", parseStretch, 0.05)
     .addOption(proportionsOption())
+    .addOption(jointLimitsOption())
     .addOption(
         new Option(
             "--root-motion <mode>",
@@ -292,6 +314,7 @@ program
                 stretch: number;
                 rootMotion: "in-place" | "clip" | "apply";
                 proportions: "legs" | "com";
+                jointLimits?: "all" | "hinges" | "none";
                 rate?: number;
                 boneMap?: string;
                 tPose: "auto" | "rest" | "strict";
@@ -310,6 +333,7 @@ program
                         handIK: Boolean(opts.handIk),
                         stretch: opts.stretch,
                         proportions: opts.proportions,
+                        jointLimits: opts.jointLimits,
                         rootMotion: opts.rootMotion,
                         frameRate: opts.rate,
                         boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,

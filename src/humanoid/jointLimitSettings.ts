@@ -75,7 +75,8 @@ export function JointLimitBoneMask(set: JointLimitBoneSet | readonly (string | H
     return mask;
 }
 
-const isPair = (v: unknown): v is readonly [number, number] => Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number" && Number.isFinite(x));
+const isPair = (v: unknown): v is readonly [number, number] =>
+    Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === "number" && Number.isFinite(x));
 
 /**
  * Checks an avatar's `jointLimits` settings as data: known keys and bones, numbers where numbers
@@ -96,14 +97,16 @@ export function CheckJointLimitSettings(avatarName: string, settings: IJointLimi
         throw new HumanoidError("BAD_OPTION", `${where}.marginDeg must be from 0 to ${MAX_MARGIN_DEG} degrees (got ${JSON.stringify(m)})`);
     }
     const limits = settings.limits ?? {};
-    if (typeof limits !== "object" || limits === null || Array.isArray(limits)) throw new HumanoidError("BAD_OPTION", `${where}.limits must be an object of bone names`);
+    if (typeof limits !== "object" || limits === null || Array.isArray(limits))
+        throw new HumanoidError("BAD_OPTION", `${where}.limits must be an object of bone names`);
     for (const [name, limit] of Object.entries(limits)) {
         const b = HumanBoneFromName(name);
         if (b === undefined || b === HumanBone.Hips) throw new HumanoidError("BAD_OPTION", `${where}.limits: unknown or unlimited bone '${name}'`);
         const at = `${where}.limits.${name}`;
         if (typeof limit !== "object" || limit === null) throw new HumanoidError("BAD_OPTION", `${at} must be an object`);
         for (const k of Object.keys(limit)) {
-            if (!["twistDeg", "swingDeg", "centerDeg"].includes(k)) throw new HumanoidError("BAD_OPTION", `${at}: unknown field '${k}' (twistDeg, swingDeg or centerDeg)`);
+            if (!["twistDeg", "swingDeg", "centerDeg"].includes(k))
+                throw new HumanoidError("BAD_OPTION", `${at}: unknown field '${k}' (twistDeg, swingDeg or centerDeg)`);
         }
         if (limit.twistDeg !== undefined) {
             if (!isPair(limit.twistDeg) || !(limit.twistDeg[0] <= 0 && limit.twistDeg[1] >= 0)) {
@@ -114,7 +117,8 @@ export function CheckJointLimitSettings(avatarName: string, settings: IJointLimi
             if (!Array.isArray(limit.swingDeg) || limit.swingDeg.length < 3 || !limit.swingDeg.every(isPair)) {
                 throw new HumanoidError("BAD_OPTION", `${at}.swingDeg must be at least 3 vertices [y, z] in degrees`);
             }
-            if (limit.swingDeg.some((p) => Math.hypot(p[0], p[1]) >= 180)) throw new HumanoidError("BAD_OPTION", `${at}.swingDeg: a swing of half a turn or more`);
+            if (limit.swingDeg.some((p) => Math.hypot(p[0], p[1]) >= 180))
+                throw new HumanoidError("BAD_OPTION", `${at}.swingDeg: a swing of half a turn or more`);
         }
         if (limit.centerDeg !== undefined && !isPair(limit.centerDeg)) throw new HumanoidError("BAD_OPTION", `${at}.centerDeg must be [y, z] degrees`);
         if (limit.centerDeg !== undefined && limit.swingDeg === undefined) throw new HumanoidError("BAD_OPTION", `${at}.centerDeg needs swingDeg`);

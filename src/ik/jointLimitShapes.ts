@@ -192,7 +192,13 @@ function swingDirection(setup: MuscleSetup, bone: number, yDeg: number, zDeg: nu
  * it), widened by the margin, a hinge's straight side kept at straight, traced as rays from its
  * centre. Returns the vertices and the centre.
  */
-function tracePolygon(setup: MuscleSetup, bone: number, region: IRegion, marginDeg: number, hinge: boolean): { swing: [number, number][]; center: [number, number] } {
+function tracePolygon(
+    setup: MuscleSetup,
+    bone: number,
+    region: IRegion,
+    marginDeg: number,
+    hinge: boolean,
+): { swing: [number, number][]; center: [number, number] } {
     // A hinge straightens as far as its bones in line (its Z swing onto the parent's direction),
     // or its T-pose when that is straighter: a T-pose knee bent a little may still straighten.
     const straight = hinge ? Math.max(0, straightSwingDeg(setup, bone)) : 0;

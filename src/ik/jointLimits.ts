@@ -121,7 +121,12 @@ export class JointLimits implements ICanonicalRotationLimiter {
         const lo = this._twist[2 * bone] - TWIST_EPSILON;
         const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
         let twistMoved = false;
-        if (hi - lo < TWO_PI && !(twist >= lo && twist <= hi) && !(twist + TWO_PI >= lo && twist + TWO_PI <= hi) && !(twist - TWO_PI >= lo && twist - TWO_PI <= hi)) {
+        if (
+            hi - lo < TWO_PI &&
+            !(twist >= lo && twist <= hi) &&
+            !(twist + TWO_PI >= lo && twist + TWO_PI <= hi) &&
+            !(twist - TWO_PI >= lo && twist - TWO_PI <= hi)
+        ) {
             let dl = lo - twist;
             dl -= TWO_PI * Math.round(dl / TWO_PI);
             let dh = hi - twist;

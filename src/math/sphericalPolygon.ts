@@ -64,7 +64,8 @@ export class SphericalPolygon {
      */
     public static FromDirections(directions: ArrayLike<number>, center: ArrayLike<number> | null, what: string): SphericalPolygon {
         const n = Math.floor(directions.length / 3);
-        if (n < 3 || directions.length !== 3 * n) throw new HumanoidError("BAD_OPTION", `${what}: a spherical polygon needs at least 3 vertices (got ${directions.length / 3})`);
+        if (n < 3 || directions.length !== 3 * n)
+            throw new HumanoidError("BAD_OPTION", `${what}: a spherical polygon needs at least 3 vertices (got ${directions.length / 3})`);
         const v = new Float64Array(3 * n);
         for (let k = 0; k < n; k++) {
             const x = directions[3 * k];
@@ -116,7 +117,8 @@ export class SphericalPolygon {
             const next = i + 1 < n ? azimuth[i + 1] : azimuth[0] + 2 * Math.PI;
             const gap = next - azimuth[i];
             if (!(gap > 1e-9)) throw new HumanoidError("BAD_OPTION", `${what}: two vertices lie at the same azimuth about the polygon's centre`);
-            if (!(gap < Math.PI - 1e-6)) throw new HumanoidError("BAD_OPTION", `${what}: neighbouring vertices are half a turn or more apart about the polygon's centre`);
+            if (!(gap < Math.PI - 1e-6))
+                throw new HumanoidError("BAD_OPTION", `${what}: neighbouring vertices are half a turn or more apart about the polygon's centre`);
         }
         const normal = new Float64Array(3 * n);
         for (let i = 0; i < n; i++) {
@@ -135,7 +137,11 @@ export class SphericalPolygon {
             x /= l;
             y /= l;
             z /= l;
-            if (!(x * c[0] + y * c[1] + z * c[2] > 1e-9)) throw new HumanoidError("BAD_OPTION", `${what}: the polygon's centre is not inside the edge from vertex ${i} to ${j} (not star-shaped about it)`);
+            if (!(x * c[0] + y * c[1] + z * c[2] > 1e-9))
+                throw new HumanoidError(
+                    "BAD_OPTION",
+                    `${what}: the polygon's centre is not inside the edge from vertex ${i} to ${j} (not star-shaped about it)`,
+                );
             normal[3 * i] = x;
             normal[3 * i + 1] = y;
             normal[3 * i + 2] = z;

@@ -39,7 +39,12 @@ const GRID = FibonacciSphere(250_000);
 const inside = new Map(BONES.map((b) => [b, GridInside(shapes.bones[b]!.polygon, GRID)]));
 
 const unitQuat = fc
-    .tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }))
+    .tuple(
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+    )
     .filter((v) => Math.hypot(...v) > 0.1)
     .map(([x, y, z, w]) => new Quaternion(x, y, z, w).normalize());
 
@@ -191,7 +196,20 @@ describe("joint limits: the clamp of a bone's rotation", () => {
         // An edited knee: at most 90 degrees of bend.
         const knee = saved.limits!.leftLowerLeg;
         const edited = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]), {
-            jointLimits: { bones: "hinges", limits: { leftLowerLeg: { ...knee, swingDeg: [[-20, 0], [20, 0], [20, -90], [-20, -90]] } } },
+            jointLimits: {
+                bones: "hinges",
+                limits: {
+                    leftLowerLeg: {
+                        ...knee,
+                        swingDeg: [
+                            [-20, 0],
+                            [20, 0],
+                            [20, -90],
+                            [-20, -90],
+                        ],
+                    },
+                },
+            },
         });
         const l = new JointLimits(edited);
         const bent = Quaternion.RotationAxis(MuscleSetup.For(edited).axisZ[HumanBone.LeftLowerLeg], -120 * DEG);
@@ -208,7 +226,20 @@ describe("joint limits: the clamp of a bone's rotation", () => {
         expect(() => BuildHumanoidAvatar(rig, { jointLimits: { limits: { leftKnee: {} } } })).toThrow(/unknown or unlimited bone 'leftKnee'/);
         expect(() => BuildHumanoidAvatar(rig, { jointLimits: { limits: { leftLowerLeg: { twistDeg: [10, 20] } } } })).toThrow(/twistDeg must be/);
         expect(() => BuildHumanoidAvatar(rig, { jointLimits: { limits: { leftLowerLeg: { swingDeg: [[0, 1]] } } } })).toThrow(/at least 3 vertices/);
-        const fan = BuildHumanoidAvatar(rig, { jointLimits: { limits: { leftLowerLeg: { swingDeg: [[1, 1], [2, 1], [3, 1]], centerDeg: [0, 0] } } } });
+        const fan = BuildHumanoidAvatar(rig, {
+            jointLimits: {
+                limits: {
+                    leftLowerLeg: {
+                        swingDeg: [
+                            [1, 1],
+                            [2, 1],
+                            [3, 1],
+                        ],
+                        centerDeg: [0, 0],
+                    },
+                },
+            },
+        });
         expect(() => new JointLimits(fan)).toThrow(/leftLowerLeg/);
         expect(HumanBoneNames[HumanBone.LeftLowerLeg]).toBe("leftLowerLeg");
     });

@@ -113,7 +113,9 @@ describe("spherical polygon: inside test and nearest-direction clamp", () => {
         const c = new Vector3(0, 0, 1);
         const dirs = (list: Vector3[]): number[] => list.flatMap((v) => [v.x, v.y, v.z]);
         expect(() => SphericalPolygon.FromDirections([1, 0, 0, 0, 1, 0], null, "two")).toThrow(/at least 3 vertices/);
-        expect(() => SphericalPolygon.FromDirections(dirs([around(c, 0.3, 0), around(c, 0.3, 0.5), around(c, 0.3, 1)]), [0, 0, 1], "fan")).toThrow(/half a turn/);
+        expect(() => SphericalPolygon.FromDirections(dirs([around(c, 0.3, 0), around(c, 0.3, 0.5), around(c, 0.3, 1)]), [0, 0, 1], "fan")).toThrow(
+            /half a turn/,
+        );
         expect(() => SphericalPolygon.FromDirections(dirs([around(c, 0.3, 0), around(c, 0.3, 2), around(c, 0.3, 4)]), [1, 0, 0], "off")).toThrow(
             /not inside|half a turn|opposite/,
         );
