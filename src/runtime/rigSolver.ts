@@ -59,6 +59,9 @@ const BODY_DROP_HZ = 3;
 /** The body drop lags what the feet need by at most this share of the legs' stretch. */
 const BODY_DROP_LAG = 0.6;
 
+/** After joint limits, a limb's end this share of the limb's length or more from its target counts as out of reach (as the limb IK's own test). */
+const LIMITED_REACH_SHARE = 1e-4;
+
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
@@ -341,6 +344,20 @@ export class HumanoidRigSolver {
             QuaternionMultiplyToRef(tmpQ, endRot, rot[end]);
         }
         limits.clampRigPoseInPlace(this.pose);
+        // What is left between each aimed end and its target (the limits may keep it off): the status.
+        this._forwardKinematics();
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            if (!this._relimb[g] || !(pw[g] > 0)) continue;
+            const e = pos[this.ik.endJoint(g)];
+            const t = this.targets[g];
+            const dx = e.x - t.x;
+            const dy = e.y - t.y;
+            const dz = e.z - t.z;
+            const error = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            const status = this.status[g];
+            status.error = error;
+            status.unreachable = error > LIMITED_REACH_SHARE * this.ik.limbLengths[g];
+        }
         return true;
     }
 
