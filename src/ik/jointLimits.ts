@@ -235,7 +235,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         return any;
     }
 
-    /** Whether a bone's canonical rotation (as {@link clampCanonicalToRef}) is within its limits (true for a bone without limits, held or not). */
+    /** Whether a bone's canonical rotation (as {@link clampCanonicalToRef}) is within its limits, whether the bone is held or not (true for a bone without limits). Allocation-free, not re-entrant. */
     public isCanonicalInside(bone: HumanBone, q: Quaternion): boolean {
         const enabled = this.enabled[bone];
         this.enabled[bone] = 1;

@@ -102,7 +102,7 @@ export class HumanoidClipState {
     public fadeRate = 0;
     /** Set once a clip that does not loop has reached its end. */
     public ended = false;
-    /** Whether the clip plays mirrored (see {@link IClipPlayOptions.mirror}). */
+    /** Whether the clip plays mirrored (see {@link IClipPlayOptions.mirror}); set by `play` and `crossFade` (its start and end roots are mirrored then). */
     public mirror = false;
     /** The pose at the current time (root motion already handled). */
     public readonly pose = new HumanPose();
