@@ -115,7 +115,9 @@ export {
 export { HumanPose, HumanIKGoal, HUMAN_IK_GOAL_COUNT } from "./muscle/humanPose.js";
 export { TranslationDofBones, TRANSLATION_DOF_COUNT, TranslationDofNames, TranslationDofUnits } from "./muscle/translationDof.js";
 export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
-export { DecodeHumanPose, CreateReferenceRigPose } from "./muscle/decode.js";
+export { MirrorHumanPoseInPlace, MirrorRootInPlace, MirrorContacts } from "./muscle/mirror.js";
+export { MirrorMuscleClip } from "./clip/mirrorClip.js";
+export { DecodeHumanPose, CreateReferenceRigPose, type ICanonicalRotationLimiter } from "./muscle/decode.js";
 export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
 export { SwingTwistDecompose, TwistAngleNear, QuaternionToRotationVectorToRef, RotationVectorToQuaternionToRef } from "./math/swingTwist.js";
 export { BindRigToTransformNode, ReadRigPoseFromNodes, type IRigNodeBinding } from "./io/babylonRig.js";
@@ -176,6 +178,18 @@ export { BvhPoseSource, ConvertBvhToMuscleClip } from "./io/bvhClip.js";
 export { AnimationGroupPoseSource, ConvertAnimationGroupToMuscleClip, DEFAULT_CLIP_RATE, MIN_KEY_RATE } from "./io/animationGroupClip.js";
 export { SolveTwoBonePositionsToRef } from "./ik/twoBone.js";
 export { HumanoidLimbIK, type ILimbIKStatus } from "./ik/limbIK.js";
+export { JointLimits } from "./ik/jointLimits.js";
+export { JointLimitShapes, SerializeJointLimits, type IBoneLimitShape } from "./ik/jointLimitShapes.js";
+export {
+    DEFAULT_JOINT_LIMIT_MARGIN_DEG,
+    HINGE_BONES,
+    JointLimitBoneMask,
+    CheckJointLimitSettings,
+    type JointLimitBoneSet,
+    type IJointLimitSettings,
+    type IBoneLimitSettings,
+} from "./humanoid/jointLimitSettings.js";
+export { SphericalPolygon, SPHERICAL_POLYGON_INSIDE_EPSILON } from "./math/sphericalPolygon.js";
 export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH, type ProportionMode } from "./runtime/rigSolver.js";
 export {
     HumanoidClipPlayer,

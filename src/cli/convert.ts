@@ -31,6 +31,8 @@ export interface IConvertCommandOptions {
     format?: ClipFileFormat;
     /** Files converted at once, each in a worker thread (default: the machine's cores, at most the inputs). */
     jobs?: number;
+    /** Write each clip's mirror image (left and right swapped, in muscle space). Default false. */
+    mirror?: boolean;
     /** Model file whose avatar glTF clips drive (clips kept in their own files). */
     avatar?: string;
     /** T-pose mode of the avatars. */
@@ -189,6 +191,7 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
             avatar: options.avatar,
             tPose: options.tPose,
             bvh: options.bvh,
+            mirror: options.mirror,
             onProgress: onProgress && ((done, total) => onProgress(total > 0 ? done / total : 1)),
         });
         if (target.kind === "file" && clips.length !== 1) {

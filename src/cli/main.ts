@@ -62,6 +62,16 @@ function proportionsOption(): Option {
         .default("legs");
 }
 
+/** `--joint-limits [set]`: the runtime's joint limits; the flag alone turns on the full set (the animator's `jointLimits`). */
+function jointLimitsOption(): Option {
+    return new Option(
+        "--joint-limits [set]",
+        "joint limits: all (every bone, also when the flag is given alone), hinges (knees and elbows: the default without the flag) or none",
+    )
+        .choices(["all", "hinges", "none"])
+        .preset("all");
+}
+
 const program = new Command();
 program.name("babylon-humanoid").description("Humanoid retargeting for Babylon.js: map skeletons onto a normalized humanoid.").version(packageVersion());
 
@@ -152,6 +162,7 @@ program
         return n;
     })
     .option("--avatar <file>", "for glTF clips kept in their own file: the model whose skeleton they drive (matched by node name)")
+    .option("--mirror", "write each clip's mirror image: left and right swapped in muscle space (muscles, body, goals, root motion, foot contacts)")
     .option(
         "--shard <i/n>",
         "convert only shard i of n (i from 0 to n-1, as a Kubernetes JOB_COMPLETION_INDEX): a stable split by a hash of each input's path under the inputs' common directory",
@@ -179,6 +190,7 @@ program
                 format?: "json" | "bin" | "vrma";
                 jobs?: number;
                 avatar?: string;
+                mirror?: boolean;
                 shard?: ReturnType<typeof ParseShard>;
                 manifest?: string;
                 tPose: "auto" | "rest" | "strict";
@@ -197,6 +209,7 @@ program
                         format: opts.format,
                         jobs: opts.jobs,
                         avatar: opts.avatar,
+                        mirror: Boolean(opts.mirror),
                         shard: opts.shard,
                         manifest: opts.manifest,
                         tPose: opts.tPose,
@@ -230,6 +243,7 @@ program
     .option("--stretch <fraction>", "our runtime's squash-and-stretch, share of the limb's length (0 disables)", parseStretch, 0.05)
     .addOption(proportionsOption())
     .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
+    .addOption(jointLimitsOption())
     .action(
         async (
             sources: string[],
@@ -244,6 +258,7 @@ program
                 stretch: number;
                 proportions: "legs" | "com";
                 translationDof: boolean;
+                jointLimits?: "all" | "hinges" | "none";
             },
         ) => {
             try {
@@ -261,6 +276,7 @@ program
                             stretch: opts.stretch,
                             proportions: opts.proportions,
                             translationDoF: opts.translationDof,
+                            jointLimits: opts.jointLimits === undefined || opts.jointLimits === "hinges" ? undefined : opts.jointLimits,
                         },
                     },
                     { err: (s) => process.stderr.write(s), out: (s) => process.stdout.write(s) },
@@ -291,6 +307,7 @@ program
     .option("--stretch <fraction>", "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables)", parseStretch, 0.05)
     .addOption(proportionsOption())
     .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
+    .addOption(jointLimitsOption())
     .addOption(
         new Option(
             "--root-motion <mode>",
@@ -317,6 +334,7 @@ program
                 rootMotion: "in-place" | "clip" | "apply";
                 proportions: "legs" | "com";
                 translationDof: boolean;
+                jointLimits?: "all" | "hinges" | "none";
                 rate?: number;
                 boneMap?: string;
                 tPose: "auto" | "rest" | "strict";
@@ -336,6 +354,7 @@ program
                         stretch: opts.stretch,
                         proportions: opts.proportions,
                         translationDoF: opts.translationDof,
+                        jointLimits: opts.jointLimits,
                         rootMotion: opts.rootMotion,
                         frameRate: opts.rate,
                         boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,

@@ -6,6 +6,7 @@ import { ApplyHumanBoneMapOverrides, ParseHumanBoneMap, SerializeHumanBoneMap, t
 import { HumanBone, HumanBoneNames, HumanBoneParents, HUMAN_BONE_COUNT, RequiredHumanBones } from "./humanBones.js";
 import { ComputeRigWorldPose, GetRigJointLabel, GetRigRestPose, ValidateRig, type IRig, type IRigPose, type IRigWorldPose } from "./rig.js";
 import { CheckMuscleSettings } from "../muscle/setup.js";
+import { CheckJointLimitSettings, type IJointLimitSettings } from "./jointLimitSettings.js";
 import { MakeReferenceTPose, type ITPoseCorrection, type TPoseMode } from "./tpose.js";
 
 /** Where the joint of a human bone came from. */
@@ -37,6 +38,13 @@ export interface IHumanoidAvatarOptions {
      * (0: all on the bone, 1: all on the next one). Default 0.5 each, as Mecanim.
      */
     twist?: Readonly<Partial<Record<"upperArm" | "lowerArm" | "upperLeg" | "lowerLeg", number>>>;
+    /**
+     * Joint limits (docs/runtime.md, joint limits): which bones are held (default the knees and
+     * elbows), the margin around the defaults made from the muscle ranges, per-bone twist ranges
+     * and swing polygons. Plain JSON; `SerializeJointLimits` writes an avatar's effective limits
+     * in this form. Checked as data when the avatar is built.
+     */
+    jointLimits?: IJointLimitSettings;
 }
 
 /**
@@ -60,8 +68,8 @@ export class HumanoidAvatar {
     public readonly warnings: readonly string[];
     /** Mapped bones that are a guess, with why. */
     public readonly doubtful: ReadonlyMap<HumanBone, string>;
-    /** Muscle range overrides and twist shares given when the avatar was built. */
-    public readonly muscleSettings: Readonly<Pick<IHumanoidAvatarOptions, "muscleRanges" | "twist">>;
+    /** Muscle range overrides, twist shares and joint limit settings given when the avatar was built. */
+    public readonly muscleSettings: Readonly<Pick<IHumanoidAvatarOptions, "muscleRanges" | "twist" | "jointLimits">>;
     private readonly _boneToJoint: Int32Array;
     private readonly _jointToBone: Int32Array;
     private readonly _sources: ReadonlyArray<BoneMapSource | undefined>;
@@ -77,7 +85,7 @@ export class HumanoidAvatar {
         tPoseCorrections: ITPoseCorrection[];
         warnings: string[];
         doubtful: Map<HumanBone, string>;
-        muscleSettings?: Pick<IHumanoidAvatarOptions, "muscleRanges" | "twist">;
+        muscleSettings?: Pick<IHumanoidAvatarOptions, "muscleRanges" | "twist" | "jointLimits">;
     }) {
         this.rig = init.rig;
         this._boneToJoint = init.boneToJoint;
@@ -272,6 +280,7 @@ export function BuildHumanoidAvatar(rig: IRig, options: IHumanoidAvatarOptions =
         }
     }
     CheckMuscleSettings(rig.source, options);
+    CheckJointLimitSettings(rig.source, options.jointLimits);
     return new HumanoidAvatar({
         rig,
         boneToJoint: map,
@@ -282,6 +291,6 @@ export function BuildHumanoidAvatar(rig: IRig, options: IHumanoidAvatarOptions =
         tPoseCorrections: [...t.corrections],
         warnings,
         doubtful,
-        muscleSettings: { muscleRanges: options.muscleRanges, twist: options.twist },
+        muscleSettings: { muscleRanges: options.muscleRanges, twist: options.twist, jointLimits: options.jointLimits },
     });
 }

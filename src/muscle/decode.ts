@@ -130,6 +130,21 @@ function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Arra
 }
 
 /**
+ * What limits bone rotations as decode builds them (`JointLimits` implements it): called once per
+ * mapped bone below the hips, after the twist shares and missing bones are settled and before the
+ * body is placed. Must not allocate or throw.
+ */
+export interface ICanonicalRotationLimiter {
+    /**
+     * Writes the bone's rotation within its limits into `out` (may be `q`); returns whether it changed.
+     * @param bone the human bone
+     * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
+     * @param out receives the limited rotation
+     */
+    clampCanonicalToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
+}
+
+/**
  * Decodes a {@link HumanPose} onto an avatar's rig: local rotations of every mapped bone and of the
  * joints between them (which keep their T-pose rotation), and the hips' local position and
  * rotation placed so that the centre of mass and the body orientation are the pose's. Writes into
@@ -137,8 +152,10 @@ function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Arra
  * such as twist bones and tips, are left as they are) and returns it. Allocates nothing after the
  * avatar's first use. Missing optional bones: the motion of a missing chest or upper chest goes to
  * the spine bone below it, a missing neck's to the head, a missing shoulder's to the upper arm.
+ * With `limits` (optional, default none), every mapped bone's rotation is limited before the body
+ * is placed (docs/runtime.md, joint limits).
  */
-export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result: IRigPose): IRigPose {
+export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result: IRigPose, limits?: ICanonicalRotationLimiter | null): IRigPose {
     const setup = MuscleSetup.For(avatar);
     const { world, pos, dc, q } = setup.work;
     const joint = setup.joint;
@@ -156,6 +173,8 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     shareLimbTwist(setup, q, angles, B.RightUpperArm, B.RightLowerArm, B.RightHand, true);
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
+    // Joint limits, before the body is placed (so the centre of mass is the limited pose's).
+    if (limits) for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint[b] >= 0) limits.clampCanonicalToRef(b, q[b], q[b]);
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
     const dh = dc[B.Hips];

@@ -1,3 +1,4 @@
+import { MirrorMuscleClip } from "../clip/mirrorClip.js";
 import { randomBytes } from "node:crypto";
 import { readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
@@ -36,6 +37,8 @@ export interface IConvertFileOptions extends Omit<IMuscleClipConvertOptions, "na
      * of their own (matched by node name). Default: the clip file's own skeleton.
      */
     avatar?: string;
+    /** Write the clips' mirror images (left and right swapped, `MirrorMuscleClip`). Default false. */
+    mirror?: boolean;
     /** Called now and then with the frames converted so far over all clips of the file, and their total. */
     onProgress?: (framesDone: number, framesTotal: number) => void;
 }
@@ -71,7 +74,7 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
             const avatar = BuildHumanoidAvatar(loaded.rig, { tPose: options.tPose });
             const size = (await stat(file)).size;
             const clip = ConvertBvhToMuscleClip(loaded.bvh, avatar, { ...convert, onProgress: options.onProgress });
-            return [{ clip, sourceBytes: size }];
+            return [{ clip: options.mirror ? MirrorMuscleClip(clip) : clip, sourceBytes: size }];
         }
         const groups = loaded.container?.animationGroups ?? [];
         if (!groups.length) throw new HumanoidError("CONVERT", `${file}: the file has no animations to convert`);
@@ -95,7 +98,7 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
             });
             before += span;
             const index = groups.indexOf(g);
-            out.push({ clip, sourceBytes: loaded.gltf ? GetGltfAnimationByteLength(loaded.gltf, index) : 0 });
+            out.push({ clip: options.mirror ? MirrorMuscleClip(clip) : clip, sourceBytes: loaded.gltf ? GetGltfAnimationByteLength(loaded.gltf, index) : 0 });
         }
         return out;
     } finally {

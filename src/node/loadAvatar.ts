@@ -54,6 +54,7 @@ export async function LoadHumanoidAvatarFromFileAsync(file: string, options: ILo
             tPose: options.tPose,
             muscleRanges: options.muscleRanges,
             twist: options.twist,
+            jointLimits: options.jointLimits,
         });
         return { avatar, loaded };
     } catch (e) {

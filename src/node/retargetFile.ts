@@ -38,6 +38,8 @@ export interface IRetargetFileOptions extends Pick<ILoadAvatarOptions, "bvh" | "
     rootMotion?: RetargetRootMotion;
     /** Frames per second of the written keys (above 0, at most 10000). Default: each clip's own rate. */
     frameRate?: number;
+    /** Joint limits (the animator's `jointLimits`): `"all"` holds every bone, `"none"` none. Default: the character's own set (knees and elbows). */
+    jointLimits?: "hinges" | "all" | "none";
     /** A partial bone map for the target character, or the path of a saved bone map file. Default: the automatic map. */
     boneMap?: ILoadAvatarOptions["boneMap"];
 }
@@ -241,6 +243,7 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
                     stretch: options.stretch,
                     proportions: options.proportions,
                     translationDoF: options.translationDoF,
+                    jointLimits: options.jointLimits === "hinges" ? undefined : options.jointLimits,
                     stats,
                 }),
             );

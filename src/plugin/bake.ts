@@ -38,7 +38,7 @@ export interface IBakeStats {
 /** Options of {@link BakeMuscleClipToAnimationGroup}. */
 export interface IBakeMuscleClipOptions extends Pick<
     IHumanoidAnimatorOptions,
-    "rigSpace" | "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds" | "rootNode" | "proportions" | "translationDoF"
+    "rigSpace" | "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds" | "rootNode" | "proportions" | "translationDoF" | "jointLimits"
 > {
     /** The scene object of every rig joint, in `avatar.rig.joints` order (null where there is none), as for `HumanoidAnimator`. */
     targets: HumanoidTargets;
@@ -210,6 +210,7 @@ export function BakeMuscleClipToAnimationGroup(clip: MuscleClip, avatar: Humanoi
             handIK: options.handIK,
             stretch: options.stretch,
             footPlanting: options.footPlanting,
+            jointLimits: options.jointLimits,
             contactBlendSeconds: options.contactBlendSeconds,
             rigSpace: options.rigSpace,
             proportions: options.proportions,

@@ -6,6 +6,8 @@ import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
+import type { JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
+import { JointLimits } from "../ik/jointLimits.js";
 import type { HumanPose } from "../muscle/humanPose.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
@@ -58,6 +60,13 @@ export interface IHumanoidAnimatorOptions {
      * DoF); false plays rotations only, as Mecanim does by default. Default true.
      */
     translationDoF?: boolean;
+    /**
+     * Joint limits (docs/runtime.md, joint limits), applied after decode and again after IK:
+     * `true` (default) the avatar's own set (its `jointLimits.bones`; unless it says otherwise the
+     * knees and elbows, which then never bend backwards), `"all"` every bone, `false` or `"none"`
+     * none, or a list of bones. The animator's {@link HumanoidRigSolver.jointLimits}.
+     */
+    jointLimits?: boolean | JointLimitBoneSet | readonly (string | HumanBone)[];
 }
 
 /** Root motion of one frame, for `rootMotion: "delta"` (also filled in the other modes). */
@@ -168,6 +177,8 @@ export class HumanoidAnimator {
         }
         this.solver.proportions = proportions;
         this.solver.translationDoF = options.translationDoF ?? true;
+        const limits = options.jointLimits ?? true;
+        if (limits !== false && limits !== "none") this.solver.jointLimits = new JointLimits(avatar, limits === true ? undefined : limits);
         this.planting = new HumanoidFootPlanting(avatar);
         this.planting.blendSeconds = options.contactBlendSeconds ?? DEFAULT_CONTACT_BLEND_SECONDS;
         this.footPlanting = options.footPlanting ?? true;
@@ -286,6 +297,7 @@ export class HumanoidAnimator {
         }
         if (player.jumped) solver.resetSmoothing();
         solver.solveIK(0, player.step);
+        solver.applyJointLimits();
         this._writer.write(solver.pose, this.avatar.rig);
         this._rootMotion();
         player.clearJump();
@@ -302,6 +314,7 @@ export class HumanoidAnimator {
         this.solver.decode(pose);
         this.solver.resetSmoothing();
         this.solver.solveIK(0);
+        this.solver.applyJointLimits();
         this._writer.write(this.solver.pose, this.avatar.rig);
     }
 

@@ -4,6 +4,7 @@ import { CLIP_PROPORTION_COUNT, MuscleClipSampler, type MuscleClip } from "../cl
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofBones } from "../muscle/translationDof.js";
+import { MirrorContacts, MirrorHumanPoseInPlace, MirrorRootInPlace } from "../muscle/mirror.js";
 import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
@@ -75,6 +76,12 @@ export interface IClipPlayOptions {
     weight?: number;
     /** Where to start, seconds from the clip's start. Default 0. */
     startSeconds?: number;
+    /**
+     * Play the clip's mirror image (left and right swapped across the body's middle plane, in
+     * muscle space: muscles, body, goals, root motion and foot contacts; see `MirrorHumanPoseInPlace`).
+     * Default false.
+     */
+    mirror?: boolean;
 }
 
 /** Most clips one layer blends at once (a cross-fade that needs more drops the faintest). */
@@ -98,6 +105,8 @@ export class HumanoidClipState {
     public fadeRate = 0;
     /** Set once a clip that does not loop has reached its end. */
     public ended = false;
+    /** Whether the clip plays mirrored (see {@link IClipPlayOptions.mirror}); set by `play` and `crossFade` (its start and end roots are mirrored then). */
+    public mirror = false;
     /** The pose at the current time (root motion already handled). */
     public readonly pose = new HumanPose();
     /** @internal */
@@ -411,11 +420,16 @@ export class HumanoidClipPlayer {
         slot.fadeRate = 0;
         slot.ended = false;
         slot.fresh = true;
+        slot.mirror = options.mirror ?? false;
         const at = this._num;
         at[2] = 0;
         rootAt(slot.sampler, at, 2, slot.startRoot);
         at[2] = clip.durationSeconds;
         rootAt(slot.sampler, at, 2, slot.endRoot);
+        if (slot.mirror) {
+            MirrorRootInPlace(slot.startRoot);
+            MirrorRootInPlace(slot.endRoot);
+        }
         return slot;
     }
 
@@ -511,7 +525,7 @@ export class HumanoidClipPlayer {
             const sampler = s.sampler!;
             localSecondsInto(s, num, 2);
             sampler.frameSlot[0] = num[2] * s.clip.frameRate;
-            const c = sampler.contactsAtSlot();
+            const c = s.mirror ? MirrorContacts(sampler.contactsAtSlot()) : sampler.contactsAtSlot();
             if (c & 1) left += w;
             if (c & 2) right += w;
             if (s.fresh) clipJump = true;
@@ -591,11 +605,13 @@ export class HumanoidClipPlayer {
         localSecondsInto(s, num, 2);
         sampler.frameSlot[0] = num[2] * clip.frameRate;
         sampler.sampleSlotToRef(s.pose);
+        if (s.mirror) MirrorHumanPoseInPlace(s.pose);
         // Every character stands on its own ground, whatever floor height the source had.
         s.pose.bodyPosition.y -= clip.groundHeight;
         // Root motion of this step, in the previous root's frame.
         const now = this._tmp2;
         rootAt(sampler, num, 2, now);
+        if (s.mirror) MirrorRootInPlace(now);
         s.delta.fill(0);
         if (!s.fresh) {
             if (wraps === 0) {

@@ -2,14 +2,23 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { HumanoidLimbIK, type ILimbIKStatus } from "../ik/limbIK.js";
+import type { JointLimits } from "../ik/jointLimits.js";
+import { HumanoidLimbIK, LIMB_BONES, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT } from "../clip/muscleClip.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
-import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
+import {
+    QuaternionConjugateToRef,
+    QuaternionFromUnitVectorsToRef,
+    QuaternionMultiplyToRef,
+    QuaternionSlerpToRef,
+    Vector3CopyToRef,
+    Vector3DirectionToRef,
+    Vector3LerpToRef,
+} from "../math/hotMath.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
@@ -50,6 +59,9 @@ const MAX_BODY_DROP = 0.3;
 const BODY_DROP_HZ = 3;
 /** The body drop lags what the feet need by at most this share of the legs' stretch. */
 const BODY_DROP_LAG = 0.6;
+
+/** After joint limits, a limb's end this share of the limb's length or more from its target counts as out of reach (as the limb IK's own test). */
+const LIMITED_REACH_SHARE = 1e-4;
 
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
@@ -137,6 +149,16 @@ export class HumanoidRigSolver {
      * {@link bodyDrop}.
      */
     public readonly bodyOffset = new Vector3();
+    /**
+     * Joint limits, or null for none (default null; the animator sets its `jointLimits` here):
+     * {@link decode} limits every held bone's rotation before placing the body, and
+     * {@link applyJointLimits} limits the pose again after IK.
+     */
+    public jointLimits: JointLimits | null = null;
+    /** Per limb, whether {@link applyJointLimits} aims it again. */
+    private readonly _relimb = new Uint8Array(HUMAN_IK_GOAL_COUNT);
+    /** The swing {@link applyJointLimits} gives an upper bone. */
+    private readonly _limitTurn = new Quaternion();
     private _dropX = 0;
     private _dropV = 0;
     private _dropFresh = true;
@@ -215,7 +237,7 @@ export class HumanoidRigSolver {
         hq.w = hw;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
         if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
-        DecodeHumanPose(this.avatar, human, this.pose);
+        DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits);
         if (this._legs) this._turnHipsAsSource(human);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
@@ -265,6 +287,82 @@ export class HumanoidRigSolver {
         human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._clipHips).addInPlace(human.bodyPosition);
         this._seated = false;
         if (this._legs && (this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) this._prepareLegs();
+    }
+
+    /**
+     * Limits every bone {@link jointLimits} holds in {@link pose} (their local rotations; nothing
+     * when null): the last step of a frame, after IK and world goals. Returns whether a bone
+     * changed. Allocation-free.
+     */
+    public applyJointLimits(): boolean {
+        const limits = this.jointLimits;
+        if (!limits || !limits.clampRigPoseInPlace(this.pose)) return false;
+        // A limb the limits turned is aimed again: its upper bone swings (shortest rotation) so the
+        // end is back on the line to its target, the limited joints below kept as they are (a
+        // knee's bend, hence the reach, barely changes), and the end turned back to its goal's
+        // rotation; then the limits once more (a held upper bone may have left its own).
+        const pw = this.positionWeights;
+        const rw = this.rotationWeights;
+        const changed = limits.changed;
+        let any = false;
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            const bones = LIMB_BONES[g];
+            this._relimb[g] = (pw[g] > 0 || rw[g] > 0) && (changed[bones[0]] || changed[bones[1]] || changed[bones[2]]) ? 1 : 0;
+            if (this._relimb[g]) any = true;
+        }
+        if (!any) return true;
+        this._forwardKinematics();
+        const world = this.world;
+        const pos = this.positions;
+        const rot = this.pose.rotations;
+        const parent = this._setup.rigParent;
+        const turn = this._limitTurn;
+        const endRot = this._targetRot;
+        const from = this._footFrom;
+        const to = this._target;
+        const weights = this._weights;
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            if (!this._relimb[g]) continue;
+            const upper = this.ik.upperJoint(g);
+            const end = this.ik.endJoint(g);
+            // The end's world rotation the IK gave it: its goal's, by the rotation weight.
+            this.goalToRig(g, to, endRot);
+            weights[0] = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
+            QuaternionSlerpToRef(world[end], endRot, weights, 0, endRot);
+            turn.x = 0;
+            turn.y = 0;
+            turn.z = 0;
+            turn.w = 1;
+            if (pw[g] > 0) {
+                Vector3DirectionToRef(pos[upper], pos[end], from);
+                Vector3DirectionToRef(pos[upper], this.targets[g], to);
+                QuaternionFromUnitVectorsToRef(from, to, turn);
+                // upper local = P^-1 * turn * W
+                QuaternionConjugateToRef(world[parent[upper]], tmpQ);
+                QuaternionMultiplyToRef(tmpQ, turn, tmpQ);
+                QuaternionMultiplyToRef(tmpQ, world[upper], rot[upper]);
+            }
+            // end local = (turn * W_parent)^-1 * endRotation
+            QuaternionMultiplyToRef(turn, world[parent[end]], tmpQ);
+            QuaternionConjugateToRef(tmpQ, tmpQ);
+            QuaternionMultiplyToRef(tmpQ, endRot, rot[end]);
+        }
+        limits.clampRigPoseInPlace(this.pose);
+        // What is left between each aimed end and its target (the limits may keep it off): the status.
+        this._forwardKinematics();
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            if (!this._relimb[g] || !(pw[g] > 0)) continue;
+            const e = pos[this.ik.endJoint(g)];
+            const t = this.targets[g];
+            const dx = e.x - t.x;
+            const dy = e.y - t.y;
+            const dz = e.z - t.z;
+            const error = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            const status = this.status[g];
+            status.error = error;
+            status.unreachable = error > LIMITED_REACH_SHARE * this.ik.limbLengths[g];
+        }
+        return true;
     }
 
     /** Forgets the body drop's motion (after a jump in time or place), so the next solve starts from what it needs. */

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { ParseMuscleClip, ParseMuscleClipJson, ReadGltfJson, type HumanoidError } from "../../src/index.js";
+import { MirrorMuscleClip, ParseMuscleClip, ParseMuscleClipJson, ReadGltfJson, type HumanoidError } from "../../src/index.js";
 import { MuscleClipOutputPaths, WriteFilesAtomicallyAsync } from "../../src/node/index.js";
 import { ParseShard, SelectShardInputs, type IConvertManifestEntry } from "../../src/cli/convert.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
@@ -164,6 +164,23 @@ describe("babylon-humanoid convert", () => {
         const opt = cli("convert", walk, "--tolerance", "90");
         expect(opt.code).not.toBe(0);
         expect(opt.stderr).toMatch(/--tolerance must be between 0 and 45 degrees/);
+    });
+
+    it("--mirror writes the clip's mirror image (MirrorMuscleClip of the plain conversion); --joint-limits takes all, hinges or none", () => {
+        const walk = join(dir, "walk2.bvh");
+        writeFileSync(walk, SampleWalkBvh());
+        const plain = join(dir, "plain.muscle.json");
+        const mirrored = join(dir, "mirrored.muscle.json");
+        expect(cli("convert", walk, "-o", plain).code).toBe(0);
+        expect(cli("convert", walk, "-o", mirrored, "--mirror").code).toBe(0);
+        const a = MirrorMuscleClip(ParseMuscleClipJson(readFileSync(plain, "utf8"), plain));
+        const b = ParseMuscleClipJson(readFileSync(mirrored, "utf8"), mirrored);
+        expect(b.source).toMatch(/\(mirrored\)$/);
+        b.curves.forEach((c, i) => expect(Array.from(c.values)).toEqual(Array.from(a.curves[i].values)));
+        expect(Array.from(b.contacts)).toEqual(Array.from(a.contacts));
+        const bad = cli("retarget", walk, "--onto", walk, "-o", join(dir, "x.glb"), "--joint-limits", "some");
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toMatch(/--joint-limits.*some.*(all|hinges|none)/s);
     });
 });
 

@@ -1,0 +1,246 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
+import { JointLimitBoneMask, type JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
+import type { IRigPose } from "../humanoid/rig.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
+import type { SphericalPolygon } from "../math/sphericalPolygon.js";
+import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
+import { MuscleSetup } from "../muscle/setup.js";
+import { JointLimitShapes } from "./jointLimitShapes.js";
+
+const TWO_PI = 2 * Math.PI;
+/** {@link JointLimits.changed} marks a bone the limits turned by more than 0.01 degrees: `1 - cos(angle / 2)` above this. */
+const CHANGED_EPSILON = 1 - Math.cos((0.01 * Math.PI) / 180 / 2);
+/** A twist this far past its range's end (radians) counts as at the end: a clamped twist read back through a rig pose comes out ~1e-15 beyond it. */
+const TWIST_EPSILON = 1e-9;
+
+/**
+ * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
+ * rotation from its T-pose relative to its parent (`Q_b` of docs/muscles.md, canonical axes) is
+ * split into a twist about the bone's twist axis and a swing; the twist is clamped to its range,
+ * the bone's direction under the swing to its spherical polygon (the nearest direction inside:
+ * projected onto the nearest edge or vertex), and the rotation rebuilt as the shortest swing onto
+ * that direction times the clamped twist, so that the bone does not roll about itself (a foot
+ * clamped sideways still points where the knee points). Rotations inside are returned unchanged.
+ *
+ * Which bones are held: {@link enabled}, from the avatar's `jointLimits.bones` (default the knees
+ * and elbows) or the set given here. The shapes (ranges and polygons) are the avatar's, made once
+ * and shared ({@link JointLimitShapes}). Every clamp is allocation-free, never throws and never
+ * returns NaN for a unit quaternion; not re-entrant (scratch is per instance).
+ */
+export class JointLimits implements ICanonicalRotationLimiter {
+    /** The avatar. */
+    public readonly avatar: HumanoidAvatar;
+    /** Per human bone, 1 when it is held (writable: set or clear bones at any time). */
+    public readonly enabled: Uint8Array;
+    /** Per human bone, 1 when the last {@link clampRigPoseInPlace} turned it by more than 0.01 degrees. */
+    public readonly changed = new Uint8Array(HUMAN_BONE_COUNT);
+    /** The avatar's limit shapes. */
+    public readonly shapes: JointLimitShapes;
+    private readonly _setup: MuscleSetup;
+    /** Per bone: twist low and high end (radians), 2 per bone; NaN where the bone has no limit. */
+    private readonly _twist: Float64Array;
+    private readonly _polygon: (SphericalPolygon | null)[];
+    private readonly _dir = new Vector3();
+    private readonly _dirOut = new Vector3();
+    private readonly _swing = new Quaternion();
+    private readonly _twistQ = new Quaternion();
+    private readonly _q = new Quaternion();
+    private readonly _q2 = new Quaternion();
+
+    /**
+     * @param avatar the avatar
+     * @param bones which bones to hold: a set (`"hinges"`: knees and elbows; `"all"`; `"none"`) or
+     * bones (names or {@link HumanBone}s). Default: the avatar's `jointLimits.bones`, else `"hinges"`.
+     * Throws a {@link HumanoidError} `BAD_OPTION` for an unknown bone or an invalid polygon in the
+     * avatar's settings.
+     */
+    constructor(avatar: HumanoidAvatar, bones?: JointLimitBoneSet | readonly (string | HumanBone)[]) {
+        this.avatar = avatar;
+        this._setup = MuscleSetup.For(avatar);
+        this.shapes = JointLimitShapes.For(avatar);
+        this.enabled = JointLimitBoneMask(bones ?? this.shapes.defaultBones, `${avatar.name}: jointLimits bones`);
+        this._twist = new Float64Array(2 * HUMAN_BONE_COUNT).fill(NaN);
+        this._polygon = [];
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+            const s = this.shapes.bones[b];
+            this._polygon.push(s ? s.polygon : null);
+            if (!s) {
+                this.enabled[b] = 0;
+                continue;
+            }
+            this._twist[2 * b] = s.twistMin;
+            this._twist[2 * b + 1] = s.twistMax;
+        }
+    }
+
+    /** Whether any bone is held. */
+    public get active(): boolean {
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (this.enabled[b] && this._polygon[b]) return true;
+        return false;
+    }
+
+    /**
+     * Clamps a bone's rotation in muscle space: `q` is the bone's rotation from its T-pose relative
+     * to its mapped human parent, canonical axes (`Q_b` of docs/muscles.md, what decode builds).
+     * Writes the nearest rotation within the bone's limits into `out` (`q` itself, copied, when
+     * inside or when the bone is not held) and returns whether it changed. `out` may be `q`.
+     * Allocation-free; never throws.
+     * @param bone the human bone
+     * @param q its rotation (unit quaternion)
+     * @param out receives the clamped rotation
+     */
+    public clampCanonicalToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean {
+        const polygon = this._polygon[bone];
+        if (!this.enabled[bone] || !polygon) {
+            if (out !== q) out.copyFrom(q);
+            return false;
+        }
+        const t = this._setup.twistAxis[bone];
+        // The same rotation with w >= 0.
+        const sg = q.w < 0 ? -1 : 1;
+        const qx = q.x * sg;
+        const qy = q.y * sg;
+        const qz = q.z * sg;
+        const qw = q.w * sg;
+        // Twist angle about t (swing-twist: twist = normalize(w, (v . t) t)); none for a half-turn swing.
+        const p = qx * t.x + qy * t.y + qz * t.z;
+        const len = Math.sqrt(p * p + qw * qw);
+        let twist = len < 1e-12 ? 0 : 2 * Math.atan2(p, qw);
+        if (twist > Math.PI) twist -= TWO_PI;
+        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t).
+        const cx = qy * t.z - qz * t.y;
+        const cy = qz * t.x - qx * t.z;
+        const cz = qx * t.y - qy * t.x;
+        const d = this._dir;
+        d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
+        d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
+        d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
+        // Twist: to the nearer end of its range when outside (a range of a turn or more: free).
+        const lo = this._twist[2 * bone] - TWIST_EPSILON;
+        const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
+        let twistMoved = false;
+        if (
+            hi - lo < TWO_PI &&
+            !(twist >= lo && twist <= hi) &&
+            !(twist + TWO_PI >= lo && twist + TWO_PI <= hi) &&
+            !(twist - TWO_PI >= lo && twist - TWO_PI <= hi)
+        ) {
+            let dl = lo - twist;
+            dl -= TWO_PI * Math.round(dl / TWO_PI);
+            let dh = hi - twist;
+            dh -= TWO_PI * Math.round(dh / TWO_PI);
+            twist = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh) ? this._twist[2 * bone] : this._twist[2 * bone + 1];
+            twistMoved = true;
+        }
+        const swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
+        if (!twistMoved && !swingMoved) {
+            if (out !== q) out.copyFrom(q);
+            return false;
+        }
+        // Rebuild: the shortest swing from t onto the clamped direction, times the twist.
+        const dOut = this._dirOut;
+        QuaternionFromUnitVectorsToRef(t, swingMoved ? dOut : d, this._swing);
+        const tw = this._twistQ;
+        const s = Math.sin(twist / 2);
+        tw.x = t.x * s;
+        tw.y = t.y * s;
+        tw.z = t.z * s;
+        tw.w = Math.cos(twist / 2);
+        QuaternionMultiplyToRef(this._swing, tw, out);
+        // On q's side (no sign flip for a caller that blends).
+        if (out.x * q.x + out.y * q.y + out.z * q.z + out.w * q.w < 0) {
+            out.x = -out.x;
+            out.y = -out.y;
+            out.z = -out.z;
+            out.w = -out.w;
+        }
+        return true;
+    }
+
+    /**
+     * Clamps a bone's rig-space local rotation (its joint's rotation relative to its rig parent, as
+     * `IRigPose.rotations[avatar.getJoint(bone)]`): the call a chain IK solver makes inside every
+     * iteration. Measured from the joint's T-pose local rotation `L0` in the bone's canonical axes
+     * (`Q = K (L0^-1 L) K^-1`, `K = c0^-1 W0`: exactly the muscle-space `Q_b` while the joints
+     * between the bone and its human parent keep their T-pose), clamped by
+     * {@link clampCanonicalToRef}, and turned back (`L' = L0 K^-1 Q' K`). Writes `local` itself
+     * (copied) when inside, when the bone is not held or not mapped; returns whether it changed.
+     * `out` may be `local`. Allocation-free; never throws.
+     * @param bone the human bone
+     * @param local its joint's local rotation (unit quaternion, rig space)
+     * @param out receives the clamped local rotation
+     */
+    public clampLocalToRef(bone: HumanBone, local: Quaternion, out: Quaternion): boolean {
+        const joint = this._setup.joint[bone];
+        if (joint < 0 || !this.enabled[bone] || !this._polygon[bone]) {
+            if (out !== local) out.copyFrom(local);
+            return false;
+        }
+        const k = this._setup.tposeCanonical[bone];
+        const l0 = this.avatar.referencePose.rotations[joint];
+        const q = this._q;
+        const kInv = this._q2;
+        QuaternionConjugateToRef(k, kInv);
+        // Q = K * (L0^-1 * L) * K^-1
+        QuaternionConjugateToRef(l0, q);
+        QuaternionMultiplyToRef(q, local, q);
+        QuaternionMultiplyToRef(k, q, q);
+        QuaternionMultiplyToRef(q, kInv, q);
+        if (!this.clampCanonicalToRef(bone, q, q)) {
+            if (out !== local) out.copyFrom(local);
+            return false;
+        }
+        // L' = L0 * K^-1 * Q' * K
+        QuaternionMultiplyToRef(q, k, q);
+        QuaternionMultiplyToRef(kInv, q, q);
+        QuaternionMultiplyToRef(l0, q, out);
+        if (out.x * local.x + out.y * local.y + out.z * local.z + out.w * local.w < 0) {
+            out.x = -out.x;
+            out.y = -out.y;
+            out.z = -out.z;
+            out.w = -out.w;
+        }
+        return true;
+    }
+
+    /**
+     * Clamps every held bone of a rig pose in place ({@link clampLocalToRef} on each joint's local
+     * rotation, from the hips down): the pass after IK. Returns whether any bone changed; which,
+     * {@link changed} says.
+     * Allocation-free; never throws.
+     */
+    public clampRigPoseInPlace(pose: IRigPose): boolean {
+        const joint = this._setup.joint;
+        const rotations = pose.rotations;
+        const changed = this.changed;
+        let any = false;
+        for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
+            changed[b] = 0;
+            const j = joint[b];
+            if (j < 0 || !this.enabled[b]) continue;
+            const r = rotations[j];
+            const x = r.x;
+            const y = r.y;
+            const z = r.z;
+            const w = r.w;
+            if (this.clampLocalToRef(b, r, r)) {
+                any = true;
+                // Marked changed only past a hundredth of a degree (1 - |cos(angle / 2)|).
+                const dot = x * r.x + y * r.y + z * r.z + w * r.w;
+                if (1 - (dot < 0 ? -dot : dot) > CHANGED_EPSILON) changed[b] = 1;
+            }
+        }
+        return any;
+    }
+
+    /** Whether a bone's canonical rotation (as {@link clampCanonicalToRef}) is within its limits, whether the bone is held or not (true for a bone without limits). Allocation-free, not re-entrant. */
+    public isCanonicalInside(bone: HumanBone, q: Quaternion): boolean {
+        const enabled = this.enabled[bone];
+        this.enabled[bone] = 1;
+        const moved = this.clampCanonicalToRef(bone, q, this._q2);
+        this.enabled[bone] = enabled;
+        return !moved;
+    }
+}

@@ -1,0 +1,256 @@
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanoidError } from "../errors.js";
+
+/**
+ * How far outside an edge's plane a direction may lie and still count as inside (radians, as the
+ * sine of the angle): rounding of a direction projected exactly onto an edge is ~1e-16, so a
+ * clamped direction tests inside, and clamping it again leaves it untouched.
+ */
+export const SPHERICAL_POLYGON_INSIDE_EPSILON = 1e-9;
+
+/** Below this length (unit vectors' cross products, sines) a direction is taken as a pole: its azimuth or its projection is undefined. */
+const POLE_EPSILON = 1e-12;
+
+/**
+ * A region of directions on the unit sphere bounded by great-circle arcs, star-shaped about a
+ * centre direction: its vertices are kept in order of azimuth about the centre, and the region is
+ * the union of the spherical triangles (centre, vertex k, vertex k + 1). A convex polygon is one
+ * case; a region larger than a hemisphere (a shoulder's reach) or with a corner on its centre's
+ * side (a knee that may not bend backwards) is another.
+ *
+ * Tests and clamps are allocation-free: {@link containsDirection} finds the direction's sector by
+ * its azimuth about the centre and tests it against that sector's edge plane (through the origin);
+ * {@link clampDirectionToRef} projects a direction outside onto every edge (its great circle,
+ * clamped to the arc) and every vertex and keeps the candidate nearest to it (the least angle
+ * change). Any frame: the caller's (a bone's canonical frame for joint limits).
+ */
+export class SphericalPolygon {
+    /** Number of vertices (at least 3). */
+    public readonly vertexCount: number;
+    /** Vertices, unit directions, x y z per vertex, in order of increasing azimuth about {@link center}. */
+    public readonly vertices: Float64Array;
+    /** The centre direction (unit) the polygon is star-shaped about: strictly inside. */
+    public readonly center: Float64Array;
+    /** Azimuth of every vertex about the centre, radians, increasing, in [-pi, pi). */
+    private readonly _azimuth: Float64Array;
+    /** Unit normal of every edge's plane (vertex k to k + 1), the centre on its positive side. */
+    private readonly _normal: Float64Array;
+    /** Two unit vectors across the centre: azimuth 0 and pi/2. */
+    private readonly _e1: Float64Array;
+    private readonly _e2: Float64Array;
+    /** Scratch of the clamp (best candidate x y z). */
+    private readonly _best = new Float64Array(3);
+
+    private constructor(vertices: Float64Array, center: Float64Array, azimuth: Float64Array, normal: Float64Array, e1: Float64Array, e2: Float64Array) {
+        this.vertexCount = azimuth.length;
+        this.vertices = vertices;
+        this.center = center;
+        this._azimuth = azimuth;
+        this._normal = normal;
+        this._e1 = e1;
+        this._e2 = e2;
+    }
+
+    /**
+     * Builds a polygon from its vertex directions (x y z each, any length: normalized here; in any
+     * order: sorted by azimuth about the centre) and its centre direction (default: the
+     * normalized mean of the vertices). Throws a {@link HumanoidError} `BAD_OPTION` naming `what`
+     * when the polygon is not star-shaped about the centre: fewer than 3 vertices, a vertex that
+     * is not finite, at the centre or opposite it, two vertices at one azimuth, a gap of half a
+     * turn or more between neighbours' azimuths, or the centre on or outside an edge.
+     * @param directions vertex directions, 3 numbers each
+     * @param center the centre direction (3 numbers), strictly inside
+     * @param what the polygon's name, for messages
+     */
+    public static FromDirections(directions: ArrayLike<number>, center: ArrayLike<number> | null, what: string): SphericalPolygon {
+        const n = Math.floor(directions.length / 3);
+        if (n < 3 || directions.length !== 3 * n)
+            throw new HumanoidError("BAD_OPTION", `${what}: a spherical polygon needs at least 3 vertices (got ${directions.length / 3})`);
+        const v = new Float64Array(3 * n);
+        for (let k = 0; k < n; k++) {
+            const x = directions[3 * k];
+            const y = directions[3 * k + 1];
+            const z = directions[3 * k + 2];
+            const l = Math.hypot(x, y, z);
+            if (!(l > POLE_EPSILON && Number.isFinite(l))) throw new HumanoidError("BAD_OPTION", `${what}: vertex ${k} is not a direction (${x}, ${y}, ${z})`);
+            v[3 * k] = x / l;
+            v[3 * k + 1] = y / l;
+            v[3 * k + 2] = z / l;
+        }
+        const c = new Float64Array(3);
+        if (center) {
+            c[0] = center[0];
+            c[1] = center[1];
+            c[2] = center[2];
+        } else {
+            for (let k = 0; k < n; k++) for (let i = 0; i < 3; i++) c[i] += v[3 * k + i];
+        }
+        const cl = Math.hypot(c[0], c[1], c[2]);
+        if (!(cl > POLE_EPSILON && Number.isFinite(cl))) throw new HumanoidError("BAD_OPTION", `${what}: the polygon's centre is not a direction`);
+        for (let i = 0; i < 3; i++) c[i] /= cl;
+        // A frame across the centre.
+        const e1 = new Float64Array(3);
+        const e2 = new Float64Array(3);
+        const ax = Math.abs(c[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+        // e1 = normalize(ax - (ax . c) c), e2 = c x e1
+        const dot = ax[0] * c[0] + ax[1] * c[1] + ax[2] * c[2];
+        for (let i = 0; i < 3; i++) e1[i] = ax[i] - dot * c[i];
+        const el = Math.hypot(e1[0], e1[1], e1[2]);
+        for (let i = 0; i < 3; i++) e1[i] /= el;
+        e2[0] = c[1] * e1[2] - c[2] * e1[1];
+        e2[1] = c[2] * e1[0] - c[0] * e1[2];
+        e2[2] = c[0] * e1[1] - c[1] * e1[0];
+        // Sort by azimuth about the centre.
+        const order = Array.from({ length: n }, (_, k) => {
+            const x = v[3 * k] * e1[0] + v[3 * k + 1] * e1[1] + v[3 * k + 2] * e1[2];
+            const y = v[3 * k] * e2[0] + v[3 * k + 1] * e2[1] + v[3 * k + 2] * e2[2];
+            if (Math.hypot(x, y) < 1e-9) throw new HumanoidError("BAD_OPTION", `${what}: vertex ${k} is at the polygon's centre or opposite it`);
+            return { k, a: Math.atan2(y, x) };
+        }).sort((p, q) => p.a - q.a);
+        const vertices = new Float64Array(3 * n);
+        const azimuth = new Float64Array(n);
+        order.forEach((o, i) => {
+            vertices.set(v.subarray(3 * o.k, 3 * o.k + 3), 3 * i);
+            azimuth[i] = o.a;
+        });
+        for (let i = 0; i < n; i++) {
+            const next = i + 1 < n ? azimuth[i + 1] : azimuth[0] + 2 * Math.PI;
+            const gap = next - azimuth[i];
+            if (!(gap > 1e-9)) throw new HumanoidError("BAD_OPTION", `${what}: two vertices lie at the same azimuth about the polygon's centre`);
+            if (!(gap < Math.PI - 1e-6))
+                throw new HumanoidError("BAD_OPTION", `${what}: neighbouring vertices are half a turn or more apart about the polygon's centre`);
+        }
+        const normal = new Float64Array(3 * n);
+        for (let i = 0; i < n; i++) {
+            const j = (i + 1) % n;
+            const a0 = vertices[3 * i];
+            const a1 = vertices[3 * i + 1];
+            const a2 = vertices[3 * i + 2];
+            const b0 = vertices[3 * j];
+            const b1 = vertices[3 * j + 1];
+            const b2 = vertices[3 * j + 2];
+            let x = a1 * b2 - a2 * b1;
+            let y = a2 * b0 - a0 * b2;
+            let z = a0 * b1 - a1 * b0;
+            const l = Math.hypot(x, y, z);
+            if (!(l > 1e-9)) throw new HumanoidError("BAD_OPTION", `${what}: an edge joins two vertices that are the same or opposite`);
+            x /= l;
+            y /= l;
+            z /= l;
+            if (!(x * c[0] + y * c[1] + z * c[2] > 1e-9))
+                throw new HumanoidError(
+                    "BAD_OPTION",
+                    `${what}: the polygon's centre is not inside the edge from vertex ${i} to ${j} (not star-shaped about it)`,
+                );
+            normal[3 * i] = x;
+            normal[3 * i + 1] = y;
+            normal[3 * i + 2] = z;
+        }
+        return new SphericalPolygon(vertices, c, azimuth, normal, e1, e2);
+    }
+
+    /** The sector (edge index) whose azimuth range holds the direction, or -1 at the centre, -2 opposite it. */
+    private _sector(x: number, y: number, z: number): number {
+        const e1 = this._e1;
+        const e2 = this._e2;
+        const px = x * e1[0] + y * e1[1] + z * e1[2];
+        const py = x * e2[0] + y * e2[1] + z * e2[2];
+        if (px * px + py * py < POLE_EPSILON * POLE_EPSILON) {
+            const c = this.center;
+            return x * c[0] + y * c[1] + z * c[2] > 0 ? -1 : -2;
+        }
+        const a = Math.atan2(py, px);
+        const az = this._azimuth;
+        const n = az.length;
+        // The last vertex at or before a (wrapping below the first to the last).
+        if (a < az[0] || a >= az[n - 1]) return n - 1;
+        let lo = 0;
+        let hi = n - 1;
+        while (hi - lo > 1) {
+            const mid = (lo + hi) >> 1;
+            if (az[mid] <= a) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+
+    /** Whether the unit direction `d` is inside (or on the boundary, within {@link SPHERICAL_POLYGON_INSIDE_EPSILON}). Allocation-free. */
+    public containsDirection(d: Vector3): boolean {
+        const x = d.x;
+        const y = d.y;
+        const z = d.z;
+        const k = this._sector(x, y, z);
+        if (k === -1) return true;
+        if (k === -2) return false;
+        const nm = this._normal;
+        return x * nm[3 * k] + y * nm[3 * k + 1] + z * nm[3 * k + 2] >= -SPHERICAL_POLYGON_INSIDE_EPSILON;
+    }
+
+    /**
+     * The direction of the polygon nearest to the unit direction `d` (least angle), into `out`:
+     * `d` itself when inside, else its projection onto the nearest edge or vertex. Returns whether
+     * it moved. `out` may be `d`. Never NaN for a unit `d` (a direction at an edge's pole, 90
+     * degrees from all of it, takes a vertex). Allocation-free.
+     */
+    public clampDirectionToRef(d: Vector3, out: Vector3): boolean {
+        const x = d.x;
+        const y = d.y;
+        const z = d.z;
+        if (this.containsDirection(d)) {
+            out.x = x;
+            out.y = y;
+            out.z = z;
+            return false;
+        }
+        const v = this.vertices;
+        const nm = this._normal;
+        const n = this.vertexCount;
+        const best = this._best;
+        let bestDot = -Infinity;
+        for (let k = 0; k < n; k++) {
+            // The vertex itself.
+            const vx = v[3 * k];
+            const vy = v[3 * k + 1];
+            const vz = v[3 * k + 2];
+            const dv = x * vx + y * vy + z * vz;
+            if (dv > bestDot) {
+                bestDot = dv;
+                best[0] = vx;
+                best[1] = vy;
+                best[2] = vz;
+            }
+            // The projection onto the edge's great circle: p = d - (d . n) n, normalized.
+            const nx = nm[3 * k];
+            const ny = nm[3 * k + 1];
+            const nz = nm[3 * k + 2];
+            const dn = x * nx + y * ny + z * nz;
+            let px = x - dn * nx;
+            let py = y - dn * ny;
+            let pz = z - dn * nz;
+            const pl = Math.sqrt(px * px + py * py + pz * pz);
+            if (pl < POLE_EPSILON) continue;
+            px /= pl;
+            py /= pl;
+            pz /= pl;
+            // On the arc from vertex k to k + 1: (v_k x p) . n >= 0 and (p x v_k+1) . n >= 0.
+            const j = k + 1 < n ? k + 1 : 0;
+            const wx = v[3 * j];
+            const wy = v[3 * j + 1];
+            const wz = v[3 * j + 2];
+            const s0 = (vy * pz - vz * py) * nx + (vz * px - vx * pz) * ny + (vx * py - vy * px) * nz;
+            const s1 = (py * wz - pz * wy) * nx + (pz * wx - px * wz) * ny + (px * wy - py * wx) * nz;
+            if (s0 < 0 || s1 < 0) continue;
+            // Its dot with d is |p| before normalizing.
+            if (pl > bestDot) {
+                bestDot = pl;
+                best[0] = px;
+                best[1] = py;
+                best[2] = pz;
+            }
+        }
+        out.x = best[0];
+        out.y = best[1];
+        out.z = best[2];
+        return true;
+    }
+}

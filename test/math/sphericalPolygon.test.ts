@@ -1,0 +1,124 @@
+import fc from "fast-check";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanoidError } from "../../src/errors.js";
+import { SphericalPolygon } from "../../src/math/sphericalPolygon.js";
+import { FibonacciSphere, GridInside, NearestAngle, PolarOutside, PolarOutsideOf } from "../helpers/sphereGrid.js";
+
+const DEG = Math.PI / 180;
+/** About 0.4 degrees between neighbours: the nearest grid point inside is within ~0.3 degrees of the true nearest. */
+const GRID = FibonacciSphere(250_000);
+
+/** A direction at angle `theta` from `c` (unit) at azimuth `a` about it. */
+function around(c: Vector3, theta: number, a: number): Vector3 {
+    const ax = Math.abs(c.x) < 0.9 ? new Vector3(1, 0, 0) : new Vector3(0, 1, 0);
+    const e1 = ax.subtract(c.scale(Vector3.Dot(ax, c))).normalize();
+    const e2 = Vector3.Cross(c, e1);
+    return c
+        .scale(Math.cos(theta))
+        .add(e1.scale(Math.sin(theta) * Math.cos(a)))
+        .add(e2.scale(Math.sin(theta) * Math.sin(a)));
+}
+
+/** Random star-shaped polygons: 3-12 vertices at increasing azimuths (gaps under 180 degrees), 5-170 degrees from a random centre. */
+const polygons = fc
+    .record({
+        center: fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })),
+        gaps: fc.array(fc.double({ min: 0.2, max: 1, noNaN: true }), { minLength: 3, maxLength: 12 }),
+        radii: fc.array(fc.double({ min: 5, max: 170, noNaN: true }), { minLength: 12, maxLength: 12 }),
+        start: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+    })
+    .filter((r) => Math.hypot(...r.center) > 0.1)
+    .map((r) => {
+        const c = new Vector3(...r.center).normalize();
+        const total = r.gaps.reduce((a, b) => a + b, 0);
+        const dirs: number[] = [];
+        let a = r.start;
+        r.gaps.forEach((g, k) => {
+            const v = around(c, r.radii[k] * DEG, a);
+            dirs.push(v.x, v.y, v.z);
+            a += (g / total) * 2 * Math.PI;
+        });
+        try {
+            return SphericalPolygon.FromDirections(dirs, [c.x, c.y, c.z], "random polygon");
+        } catch (e) {
+            if (e instanceof HumanoidError) return null; // a gap of half a turn, or the centre outside an edge
+            throw e;
+        }
+    })
+    .filter((p): p is SphericalPolygon => p !== null);
+
+const unit = fc
+    .tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }))
+    .filter((v) => Math.hypot(...v) > 0.05)
+    .map((v) => new Vector3(...v).normalize());
+
+describe("spherical polygon: inside test and nearest-direction clamp", () => {
+    test("a clamped direction is inside and is the nearest inside direction to within 0.5 degrees (dense grid); inside ones are untouched", () => {
+        fc.assert(
+            fc.property(polygons, fc.array(unit, { minLength: 8, maxLength: 8 }), (polygon, ds) => {
+                const inside = GridInside(polygon, GRID);
+                const polar = PolarOutsideOf(polygon);
+                const out = new Vector3();
+                for (const d of ds) {
+                    const moved = polygon.clampDirectionToRef(d, out);
+                    const outside = polar(d.x, d.y, d.z);
+                    // The polygon's test agrees with the polar reference (away from the boundary).
+                    if (Math.abs(outside) > 1e-6) expect(moved).toBe(outside > 0);
+                    if (!moved) {
+                        expect(out.equals(d)).toBe(true);
+                        continue;
+                    }
+                    expect(Number.isFinite(out.x + out.y + out.z)).toBe(true);
+                    expect(Math.abs(out.length() - 1)).toBeLessThan(1e-9);
+                    expect(polar(out.x, out.y, out.z)).toBeLessThan(1e-7);
+                    expect(polygon.containsDirection(out)).toBe(true);
+                    const got = Math.acos(Math.min(1, Vector3.Dot(d, out)));
+                    expect(got).toBeLessThanOrEqual(NearestAngle(inside, d.x, d.y, d.z) + 0.5 * DEG);
+                    // Clamping again changes nothing.
+                    const again = new Vector3();
+                    expect(polygon.clampDirectionToRef(out, again)).toBe(false);
+                }
+            }),
+            { numRuns: 25, seed: 12 },
+        );
+    });
+
+    test("directions at the centre, opposite it, at vertices and at edges' poles give finite answers", () => {
+        fc.assert(
+            fc.property(polygons, (polygon) => {
+                const c = polygon.center;
+                const out = new Vector3();
+                const probes = [new Vector3(c[0], c[1], c[2]), new Vector3(-c[0], -c[1], -c[2])];
+                const v = polygon.vertices;
+                for (let k = 0; k < polygon.vertexCount; k++) {
+                    const a = new Vector3(v[3 * k], v[3 * k + 1], v[3 * k + 2]);
+                    const j = (k + 1) % polygon.vertexCount;
+                    const b = new Vector3(v[3 * j], v[3 * j + 1], v[3 * j + 2]);
+                    const n = Vector3.Cross(a, b).normalize();
+                    probes.push(a, n, n.scale(-1));
+                }
+                for (const p of probes) {
+                    polygon.clampDirectionToRef(p, out);
+                    expect(Number.isFinite(out.x + out.y + out.z)).toBe(true);
+                    expect(PolarOutside(polygon, out.x, out.y, out.z)).toBeLessThan(1e-7);
+                }
+                expect(polygon.containsDirection(probes[0])).toBe(true);
+                expect(polygon.containsDirection(probes[1])).toBe(false);
+            }),
+            { numRuns: 200, seed: 5 },
+        );
+    });
+
+    test("a polygon that is not star-shaped about its centre is refused with one clear error", () => {
+        const c = new Vector3(0, 0, 1);
+        const dirs = (list: Vector3[]): number[] => list.flatMap((v) => [v.x, v.y, v.z]);
+        expect(() => SphericalPolygon.FromDirections([1, 0, 0, 0, 1, 0], null, "two")).toThrow(/at least 3 vertices/);
+        expect(() => SphericalPolygon.FromDirections(dirs([around(c, 0.3, 0), around(c, 0.3, 0.5), around(c, 0.3, 1)]), [0, 0, 1], "fan")).toThrow(
+            /half a turn/,
+        );
+        expect(() => SphericalPolygon.FromDirections(dirs([around(c, 0.3, 0), around(c, 0.3, 2), around(c, 0.3, 4)]), [1, 0, 0], "off")).toThrow(
+            /not inside|half a turn|opposite/,
+        );
+        expect(() => SphericalPolygon.FromDirections([NaN, 0, 1, 0, 1, 0, 1, 0, 0], null, "nan")).toThrow(/not a direction/);
+    });
+});

@@ -1,0 +1,67 @@
+import v8 from "node:v8";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { BuildHumanoidAvatar, BuildSampleRig, ConvertRigPosesToMuscleClip, HumanBodyPart, HumanoidAnimator, SampleCharacters } from "../../src/index.js";
+import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
+import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+
+/**
+ * The per-frame path with every joint limit on and a mirrored clip: no heap growth and no
+ * short-lived garbage (the pattern of test/runtime/animator.test.ts).
+ */
+describe("joint limits and mirroring on the per-frame path", () => {
+    const rig = BuildSampleRig(SampleCharacters[0]);
+    // Tight limits (a knee that bends 10 degrees at most, an upper arm that hardly twists), so the
+    // clamps act every frame.
+    const avatar = BuildHumanoidAvatar(rig, {
+        jointLimits: {
+            limits: {
+                leftLowerLeg: {
+                    swingDeg: [
+                        [-5, 1],
+                        [5, 1],
+                        [5, -10],
+                        [-5, -10],
+                    ],
+                },
+                rightUpperArm: { twistDeg: [-1, 1] },
+            },
+        },
+    });
+    const clip = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 2.2, 30));
+
+    test("every limit on, a mirrored layer: the heap does not grow and an update leaves no garbage", () => {
+        const gc = (globalThis as { gc?: () => void }).gc;
+        const scene = new Scene(new NullEngine());
+        const { nodes } = CreateTransformNodesFromRig(rig, scene);
+        const animator = new HumanoidAnimator(avatar, nodes, { handIK: true, jointLimits: "all" });
+        animator.play(clip, { loop: true });
+        const layer = animator.addLayer(0.5, [HumanBodyPart.LeftArm, HumanBodyPart.Body]);
+        animator.play(clip, { loop: true, startSeconds: 0.4, mirror: true }, layer);
+        // The limits act on this walk (something to be allocation-free about).
+        let clamped = 0;
+        for (let i = 0; i < 10_000; i++) {
+            animator.update(1 / 60);
+            if (i < 200 && animator.solver.jointLimits!.changed.some((c) => c > 0)) clamped++;
+        }
+        expect(clamped).toBeGreaterThan(0);
+        gc?.();
+        const before = process.memoryUsage().heapUsed;
+        for (let i = 0; i < 30_000; i++) animator.update(1 / 60);
+        gc?.();
+        expect(process.memoryUsage().heapUsed - before).toBeLessThan(gc ? 64 * 1024 : 4 * 1024 * 1024);
+        if (!gc) return; // the young-generation count needs --expose-gc, as npm run test:unit gives
+        const newSpaceUsed = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space")!.space_used_size;
+        let best = Infinity;
+        for (let round = 0; round < 8; round++) {
+            gc();
+            const start = newSpaceUsed();
+            for (let i = 0; i < 100; i++) animator.update(1 / 60);
+            const perUpdate = (newSpaceUsed() - start) / 100;
+            if (perUpdate >= 0) best = Math.min(best, perUpdate);
+        }
+        expect(best).toBeLessThan(64);
+        for (const n of nodes) expect(Number.isFinite(n.rotationQuaternion!.w)).toBe(true);
+        animator.dispose();
+    });
+});

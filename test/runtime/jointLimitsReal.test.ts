@@ -1,0 +1,109 @@
+import { basename } from "node:path";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { ComputeRigWorldPose, HumanBone, HumanoidAnimator, MuscleSetup, type HumanoidAvatar, type MuscleClip } from "../../src/index.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar } from "../../src/node/index.js";
+import { dataFile, describeWithData, listDataFiles } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+/** The public characters of ../shared/data. */
+const TARGETS = ["glb/mixamo_xbot.glb", "glb/kaykit_mannequin/manny_med_mod.gltf", "glb/khronos_RiggedFigure.glb", "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"];
+/** Frames played per pair at most, evenly over the clip (keeps the run modest). */
+const FRAMES_PER_PAIR = 120;
+/** A hinge counts as bent backwards past this angle (degrees) beyond straight. */
+const BACKWARDS_TOLERANCE_DEG = 0.5;
+
+/** Upper bone, hinge, end, and the canonical direction a hinge bends backwards toward (a knee's shin forward, an elbow's forearm back). */
+const HINGES: ReadonlyArray<readonly [HumanBone, HumanBone, HumanBone, Vector3]> = [
+    [HumanBone.LeftUpperLeg, HumanBone.LeftLowerLeg, HumanBone.LeftFoot, new Vector3(0, 0, 1)],
+    [HumanBone.RightUpperLeg, HumanBone.RightLowerLeg, HumanBone.RightFoot, new Vector3(0, 0, 1)],
+    [HumanBone.LeftUpperArm, HumanBone.LeftLowerArm, HumanBone.LeftHand, new Vector3(0, 0, -1)],
+    [HumanBone.RightUpperArm, HumanBone.RightLowerArm, HumanBone.RightHand, new Vector3(0, 0, -1)],
+];
+
+/**
+ * How far each hinge of a rig pose is bent backwards, degrees (0 or less: straight or bent the
+ * right way): the angle of the lower bone past the upper bone's line, toward the side the upper
+ * bone's T-pose "backwards" direction (carried by its turn from the T-pose) points to.
+ */
+function backwardsDeg(avatar: HumanoidAvatar, rotations: readonly Quaternion[], positions: readonly Vector3[]): number[] {
+    const setup = MuscleSetup.For(avatar);
+    const w = ComputeRigWorldPose(avatar.rig, { label: "", rotations: [...rotations], positions: [...positions] });
+    const w0 = avatar.referenceWorld.rotations;
+    return HINGES.map(([ub, lb, eb, back]) => {
+        const [a, b, c] = [ub, lb, eb].map((x) => w.positions[avatar.getJoint(x)]);
+        const u = b.subtract(a).normalize();
+        const v = c.subtract(b).normalize();
+        const j = avatar.getJoint(ub);
+        // The upper bone's turn from its T-pose carries the backwards direction (rig space).
+        const turn = w.rotations[j].multiply(Quaternion.Inverse(w0[j]));
+        const h = back.applyRotationQuaternion(setup.c0).applyRotationQuaternion(turn);
+        const across = h.subtract(u.scale(Vector3.Dot(h, u)));
+        if (across.length() < 1e-9) return 0;
+        across.normalize();
+        return (Math.atan2(Vector3.Dot(v, across), Vector3.Dot(v, u)) * 180) / Math.PI;
+    });
+}
+
+describeWithData("joint limits on the real clips and characters: knees and elbows never bend backwards", () => {
+    const motions = listDataFiles(/\.(bvh|glb|vrma)$/i);
+    const clips: MuscleClip[] = [];
+    const targets = new Map<string, ILoadedAvatar>();
+    beforeAll(async () => {
+        for (const m of motions) {
+            // glTF clip files are read against the mannequin they were made for; 15 fps is plenty to sample from.
+            const avatar = m.startsWith("glb/kaykit_anims/") ? dataFile("glb/kaykit_mannequin/manny_med_mod.gltf") : undefined;
+            try {
+                for (const c of await ConvertFileToMuscleClipsAsync(dataFile(m), { frameRate: 15, avatar })) clips.push(c.clip);
+            } catch (e) {
+                // A file with no clip (a character alone) is no motion.
+                if (!/no (animation|clip)/i.test((e as Error).message)) throw e;
+            }
+        }
+        for (const t of TARGETS) targets.set(t, await LoadHumanoidAvatarFromFileAsync(dataFile(t)));
+    }, 600_000);
+    afterAll(() => {
+        for (const t of targets.values()) t.loaded.dispose();
+    });
+
+    test.each(TARGETS)(
+        "every public clip onto %s: with the default limits no knee or elbow bends backwards (without, some do)",
+        (target) => {
+            const { avatar, loaded } = targets.get(target)!;
+            const nodes = loaded.binding!.nodes;
+            let worstOn = -Infinity;
+            let worstOff = -Infinity;
+            let worstClip = "";
+            let frames = 0;
+            for (const clip of clips) {
+                for (const limits of [true, false]) {
+                    const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip", handIK: true, jointLimits: limits });
+                    animator.play(clip, { loop: false });
+                    const n = Math.min(FRAMES_PER_PAIR, clip.frameCount);
+                    const step = clip.durationSeconds / Math.max(1, n - 1);
+                    for (let f = 0; f < n; f++) {
+                        animator.update(f === 0 ? 0 : step);
+                        const back = Math.max(...backwardsDeg(avatar, animator.solver.pose.rotations, animator.solver.pose.positions));
+                        if (limits) {
+                            frames++;
+                            if (back > worstOn) {
+                                worstOn = back;
+                                worstClip = `${clip.source} frame ${f}`;
+                            }
+                        } else if (back > worstOff) worstOff = back;
+                    }
+                    animator.dispose();
+                }
+            }
+            console.log(
+                `${basename(target)}: ${clips.length} clips, ${frames} frames: most bent backwards ${worstOn.toFixed(3)} deg with limits (${worstClip}), ${worstOff.toFixed(2)} deg without`,
+            );
+            expect(clips.length).toBeGreaterThan(20);
+            expect(worstOn).toBeLessThan(BACKWARDS_TOLERANCE_DEG);
+            // The measure sees hinges bent backwards when nothing holds them.
+            expect(worstOff).toBeGreaterThan(BACKWARDS_TOLERANCE_DEG);
+        },
+        600_000,
+    );
+});
