@@ -229,3 +229,13 @@ export {
 export { MergeSurfaceFitBones } from "./skin/mergeBones.js";
 export { AlignRestPoses, MatchNearestVertices, type IRestAlignment } from "./skin/vertexMatch.js";
 export { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type ISurfaceFitMeshes } from "./io/surfaceFitMeshes.js";
+export {
+    ChainIKSolver,
+    CHAIN_IK_MAX_ITERATIONS,
+    CHAIN_IK_TOLERANCE,
+    CHAIN_IK_DAMPING,
+    CHAIN_IK_MAX_STEP,
+    CHAIN_IK_MAX_ESCAPES,
+    type IJointClamp,
+    type IChainIKStatus,
+} from "./ik/chainIK.js";
