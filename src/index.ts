@@ -239,3 +239,6 @@ export {
     type IJointClamp,
     type IChainIKStatus,
 } from "./ik/chainIK.js";
+export { HumanoidPoseKinematics } from "./runtime/poseKinematics.js";
+export { HumanoidWorldGoals, BODY_ADJUST_REACH } from "./runtime/worldGoals.js";
+export { HumanoidLookAt, LOOK_AT_BODY_SHARE, LOOK_AT_SMOOTH_TIME } from "./runtime/lookAt.js";

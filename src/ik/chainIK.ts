@@ -198,7 +198,7 @@ export class ChainIKSolver {
      * @param status receives the error, iterations, whether it reached and whether limits acted
      */
     public solve(
-        localRotations: Quaternion[],
+        localRotations: readonly Quaternion[],
         localPositions: readonly Vector3[],
         baseRotation: Quaternion,
         basePosition: Vector3,
