@@ -43,7 +43,7 @@ export const CHAIN_IK_MAX_STEP = 0.35;
 /** Halvings the line search tries before it calls an iteration stalled. */
 const LINE_SEARCH_HALVINGS = 5;
 /** An iteration that takes less than this share off the error counts as a stall. */
-const STALL_PROGRESS = 1e-4;
+const STALL_PROGRESS = 1e-3;
 /** Share of the way a stalled, clamped joint eases toward its preferred rotation per escape. */
 const ESCAPE_EASE = 0.5;
 /** A blocked joint's weight in the least squares while the others take over after a stall (a share of its stiffness). */
@@ -99,16 +99,39 @@ export class ChainIKSolver {
     public clamp: IJointClamp | null = null;
     /** The most iterations per solve. Default {@link CHAIN_IK_MAX_ITERATIONS}. */
     public maxIterations = CHAIN_IK_MAX_ITERATIONS;
-    /** Distance at which the target counts as reached, metres. Default {@link CHAIN_IK_TOLERANCE}. */
-    public tolerance = CHAIN_IK_TOLERANCE;
-    /** Damping λ of the least squares, metres. Default {@link CHAIN_IK_DAMPING} times the chain's rest length. */
-    public damping: number;
-    /** Largest turn of a joint per iteration, radians. Default {@link CHAIN_IK_MAX_STEP}. */
-    public maxStepRadians = CHAIN_IK_MAX_STEP;
     /** Escapes from stalls allowed per solve before it settles for the best pose it found (0 disables them). Default {@link CHAIN_IK_MAX_ESCAPES}. */
     public maxEscapes = CHAIN_IK_MAX_ESCAPES;
+    /**
+     * The tunable numbers, kept in an array: V8 may box a double read from an object's field on
+     * the per-frame path. [0] tolerance, [1] damping, [2] largest step, [3] length.
+     */
+    private readonly _config = new Float64Array(4);
+
+    /** Distance at which the target counts as reached, metres. Default {@link CHAIN_IK_TOLERANCE}. */
+    public get tolerance(): number {
+        return this._config[0];
+    }
+    public set tolerance(value: number) {
+        this._config[0] = value;
+    }
+    /** Damping λ of the least squares, metres. Default {@link CHAIN_IK_DAMPING} times the chain's rest length. */
+    public get damping(): number {
+        return this._config[1];
+    }
+    public set damping(value: number) {
+        this._config[1] = value;
+    }
+    /** Largest turn of a joint per iteration, radians. Default {@link CHAIN_IK_MAX_STEP}. */
+    public get maxStepRadians(): number {
+        return this._config[2];
+    }
+    public set maxStepRadians(value: number) {
+        this._config[2] = value;
+    }
     /** The chain's length at rest (sum of the offsets between consecutive joints), metres. */
-    public readonly length: number;
+    public get length(): number {
+        return this._config[3];
+    }
 
     private readonly _n: number;
     /** Per path element: the scale applied to its local position (its parent's world scale), xyz. */
@@ -132,8 +155,8 @@ export class ChainIKSolver {
     private readonly _q = new Quaternion();
     private readonly _q2 = new Quaternion();
     private readonly _v = new Vector3();
-    /** Numbers between the private methods (no number crosses a call): [0] the error of the last FK, [1] the step's scale, [2] λ². */
-    private readonly _num = new Float64Array(4);
+    /** Numbers between the private methods (no number crosses a call): [0] the error of the last FK, [1] the step's scale, [2] λ², [4] the accepted error, [5] the best, [6] the tolerance, [7] the largest turn per iteration. */
+    private readonly _num = new Float64Array(8);
 
     /**
      * @param path rig joints from the chain's root to its end, each the parent of the next (at least 2)
@@ -165,8 +188,10 @@ export class ChainIKSolver {
                 length += Math.hypot(r.x * this._scale[3 * i], r.y * this._scale[3 * i + 1], r.z * this._scale[3 * i + 2]);
             }
         }
-        this.length = length;
-        this.damping = CHAIN_IK_DAMPING * (length > 0 ? length : 1);
+        this._config[0] = CHAIN_IK_TOLERANCE;
+        this._config[1] = CHAIN_IK_DAMPING * (length > 0 ? length : 1);
+        this._config[2] = CHAIN_IK_MAX_STEP;
+        this._config[3] = length;
         const qs = (): Quaternion[] => Array.from({ length: n }, () => Quaternion.Identity());
         this._local = qs();
         this._candidate = qs();
@@ -223,8 +248,8 @@ export class ChainIKSolver {
             this._w[i] = this.stiffness[i] > 0 ? this.stiffness[i] : 0;
             this._hit[i] = 0;
         }
-        const lambda = this.damping > 0 ? this.damping : 1e-6;
-        num[2] = lambda * lambda;
+        const config = this._config;
+        num[2] = config[1] > 0 ? config[1] * config[1] : 1e-12;
         // A target beyond the chain's length is aimed at through the nearest point of the ball the
         // chain could sweep (root-centred, radius its length): the part of the error no turn can
         // take off (along the chain) would otherwise dominate the least squares and curl the chain.
@@ -235,22 +260,24 @@ export class ChainIKSolver {
         const ty = t.y - root.y;
         const tz = t.z - root.z;
         const d = Math.sqrt(tx * tx + ty * ty + tz * tz);
-        if (d > this.length && this.length > 0) {
-            const k = this.length / d;
+        if (d > config[3] && config[3] > 0) {
+            const k = config[3] / d;
             t.x = root.x + tx * k;
             t.y = root.y + ty * k;
             t.z = root.z + tz * k;
             this._forward(this._local, this._wq, this._p);
         }
-        let error = num[0];
-        let bestError = error;
+        // The loop's numbers live in `_num` (a double kept in a local across calls may be boxed): [4] the error, [5] the best.
+        num[4] = num[0];
+        num[5] = num[0];
         this._copy(this._local, this._best);
         let iterations = 0;
         let escapes = 0;
         let clamped = false;
-        const tolerance = this.tolerance > 0 ? this.tolerance : CHAIN_IK_TOLERANCE;
+        num[6] = config[0] > 0 ? config[0] : CHAIN_IK_TOLERANCE;
+        num[7] = config[2] > 0 ? config[2] : CHAIN_IK_MAX_STEP;
         const maxIterations = this.maxIterations > 0 ? this.maxIterations : 1;
-        while (iterations < maxIterations && error > tolerance && error === error) {
+        while (iterations < maxIterations && num[4] > num[6] && num[4] === num[4]) {
             iterations++;
             this._computeStep();
             // Backtracking line search.
@@ -258,11 +285,10 @@ export class ChainIKSolver {
             let accepted = false;
             for (let h = 0; h <= LINE_SEARCH_HALVINGS; h++) {
                 const hit = this._applyStep();
-                const e = num[0];
-                if (e < error * (1 - STALL_PROGRESS) || e <= tolerance) {
+                if (num[0] < num[4] * (1 - STALL_PROGRESS) || num[0] <= num[6]) {
                     accepted = true;
                     clamped = hit;
-                    error = e;
+                    num[4] = num[0];
                     this._copy(this._candidate, this._local);
                     this._copy(this._wqC, this._wq);
                     for (let i = 0; i < n; i++) Vector3CopyToRef(this._pC[i], this._p[i]);
@@ -273,8 +299,8 @@ export class ChainIKSolver {
             if (accepted) {
                 // Clamped joints weigh less next time: the free ones take their share.
                 for (let i = 0; i < n; i++) if (this._hit[i]) this._w[i] *= CLAMPED_WEIGHT_DECAY;
-                if (error < bestError) {
-                    bestError = error;
+                if (num[4] < num[5]) {
+                    num[5] = num[4];
                     this._copy(this._local, this._best);
                 }
                 continue;
@@ -293,10 +319,10 @@ export class ChainIKSolver {
             escapes++;
             this._escape(escapes - 1);
             this._forward(this._local, this._wq, this._p);
-            error = num[0];
+            num[4] = num[0];
             for (let i = 0; i < n; i++) this._w[i] = this.stiffness[i] > 0 ? this.stiffness[i] : 0;
-            if (error < bestError) {
-                bestError = error;
+            if (num[4] < num[5]) {
+                num[5] = num[4];
                 this._copy(this._local, this._best);
             }
         }
@@ -307,9 +333,10 @@ export class ChainIKSolver {
         const ex = target.x - e.x;
         const ey = target.y - e.y;
         const ez = target.z - e.z;
-        status.error = Math.sqrt(ex * ex + ey * ey + ez * ez);
+        num[0] = Math.sqrt(ex * ex + ey * ey + ez * ez);
+        status.error = num[0];
         status.iterations = iterations;
-        status.reached = status.error <= tolerance;
+        status.reached = num[0] <= num[6];
         status.clamped = clamped;
         status.escapes = escapes;
     }
@@ -424,8 +451,9 @@ export class ChainIKSolver {
         const dy = yy - uy;
         const dz = yz - uz;
         const step = this._step;
-        const cap = this.maxStepRadians > 0 ? this.maxStepRadians : CHAIN_IK_MAX_STEP;
-        let largest = 0;
+        const num = this._num;
+        const cap = num[7];
+        num[3] = 0;
         for (let i = 0; i < n; i++) {
             const wi = w[i];
             if (!(wi > 0) || i === n - 1) {
@@ -440,14 +468,14 @@ export class ChainIKSolver {
             const sy = wi * (rz * dx - rx * dz) + bias[3 * i + 1];
             const sz = wi * (rx * dy - ry * dx) + bias[3 * i + 2];
             const len = Math.sqrt(sx * sx + sy * sy + sz * sz);
-            if (len > largest) largest = len;
+            if (len > num[3]) num[3] = len;
             step[3 * i] = sx;
             step[3 * i + 1] = sy;
             step[3 * i + 2] = sz;
         }
         // The trust region: the whole step scaled (not joint by joint, which could turn it off the descent).
-        if (largest > cap) {
-            const k = cap / largest;
+        if (num[3] > cap) {
+            const k = cap / num[3];
             for (let i = 0; i < 3 * n; i++) step[i] *= k;
         }
     }

@@ -3,7 +3,14 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { ChainIKSolver, type IChainIKStatus, type IJointClamp } from "../ik/chainIK.js";
 import type { ILimbIKStatus } from "../ik/limbIK.js";
-import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace, QuaternionSlerpToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
+import {
+    QuaternionConjugateToRef,
+    QuaternionMultiplyToRef,
+    QuaternionNormalizeInPlace,
+    QuaternionSlerpToRef,
+    Vector3CopyToRef,
+    Vector3LerpToRef,
+} from "../math/hotMath.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal } from "../muscle/humanPose.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import { MuscleSetup } from "../muscle/setup.js";
@@ -33,6 +40,8 @@ const TRUNK_STIFFNESS: Readonly<Partial<Record<HumanBone, number>>> = {
     [HumanBone.LeftLowerArm]: 1,
     [HumanBone.RightLowerArm]: 1,
 };
+/** Iteration budget of the body adjustment per hand and frame (the frame's pose is a good start: it converges in a few). */
+const BODY_ADJUST_ITERATIONS = 24;
 /** Pull of each joint of the body adjustment toward its pose as the clip left it (the chain solver's nullspace bias, per iteration). */
 const KEEP_POSTURE = 0.05;
 
@@ -133,6 +142,8 @@ export class HumanoidWorldGoals {
                 chain.boneIds[i] = bone;
                 chain.preferredWeight[i] = chain.stiffness[i] > 0 ? KEEP_POSTURE : 0;
             }
+            chain.maxIterations = BODY_ADJUST_ITERATIONS;
+            chain.maxEscapes = 1;
             return chain;
         });
     }
@@ -225,7 +236,8 @@ export class HumanoidWorldGoals {
             trunkMoved = true;
         }
         if (trunkMoved) {
-            for (let g = HumanIKGoal.LeftHand; g <= HumanIKGoal.RightHand; g++) if (solver.positionWeights[g] > 0 || solver.rotationWeights[g] > 0) this._solve[g] = 1;
+            for (let g = HumanIKGoal.LeftHand; g <= HumanIKGoal.RightHand; g++)
+                if (solver.positionWeights[g] > 0 || solver.rotationWeights[g] > 0) this._solve[g] = 1;
         }
         // The limbs.
         const weights = this._weights;
