@@ -44,8 +44,10 @@ export const CHAIN_IK_MAX_STEP = 0.35;
 const LINE_SEARCH_HALVINGS = 5;
 /** An iteration that takes less than this share off the error counts as a stall. */
 const STALL_PROGRESS = 1e-3;
-/** Share of the way a stalled, clamped joint eases toward its preferred rotation per escape. */
+/** Share of the way a stalled, clamped joint eases toward its preferred rotation in the first escape. */
 const ESCAPE_EASE = 0.5;
+/** The ease of the first escape and of the second (all the way), in an array: a module constant joined with a number would be boxed. */
+const EASE_AMOUNTS = new Float64Array([ESCAPE_EASE, 1]);
 /** A blocked joint's weight in the least squares while the others take over after a stall (a share of its stiffness). */
 const BLOCKED_WEIGHT = 1e-3;
 /** Default {@link ChainIKSolver.maxEscapes}. */
@@ -111,6 +113,7 @@ export class ChainIKSolver {
     public get tolerance(): number {
         return this._config[0];
     }
+    /** Sets the distance at which the target counts as reached, metres. */
     public set tolerance(value: number) {
         this._config[0] = value;
     }
@@ -118,6 +121,7 @@ export class ChainIKSolver {
     public get damping(): number {
         return this._config[1];
     }
+    /** Sets the damping λ, metres. */
     public set damping(value: number) {
         this._config[1] = value;
     }
@@ -125,6 +129,7 @@ export class ChainIKSolver {
     public get maxStepRadians(): number {
         return this._config[2];
     }
+    /** Sets the largest turn of a joint per iteration, radians. */
     public set maxStepRadians(value: number) {
         this._config[2] = value;
     }
@@ -274,8 +279,12 @@ export class ChainIKSolver {
         let iterations = 0;
         let escapes = 0;
         let clamped = false;
-        num[6] = config[0] > 0 ? config[0] : CHAIN_IK_TOLERANCE;
-        num[7] = config[2] > 0 ? config[2] : CHAIN_IK_MAX_STEP;
+        // (Written so, not as `a > 0 ? a : CONSTANT`: that joins an unboxed number with a module
+        // constant, which V8 boxes.)
+        num[6] = config[0];
+        if (!(num[6] > 0)) num[6] = CHAIN_IK_TOLERANCE;
+        num[7] = config[2];
+        if (!(num[7] > 0)) num[7] = CHAIN_IK_MAX_STEP;
         const maxIterations = this.maxIterations > 0 ? this.maxIterations : 1;
         while (iterations < maxIterations && num[4] > num[6] && num[4] === num[4]) {
             iterations++;
@@ -571,9 +580,9 @@ export class ChainIKSolver {
         for (let i = 0; i < n - 1; i++) if (this._hit[i] && this.stiffness[i] > 0) anyHit = true;
         let moved = 0;
         // Kicks alternate their side, so that a second one may find the other way round.
-        const kick = (k & 1) === 0 ? ESCAPE_KICK : -ESCAPE_KICK;
+        const kick = ESCAPE_KICK * ((k & 1) === 0 ? 1 : -1);
         if (k < 2) {
-            const amount = k === 0 ? ESCAPE_EASE : 1;
+            const amount = EASE_AMOUNTS[k === 0 ? 0 : 1];
             for (let i = 0; i < n - 1; i++) {
                 if (!(this.stiffness[i] > 0)) continue;
                 if (k === 0 && anyHit && !this._hit[i]) continue;

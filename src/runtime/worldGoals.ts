@@ -42,6 +42,8 @@ const TRUNK_STIFFNESS: Readonly<Partial<Record<HumanBone, number>>> = {
 };
 /** Iteration budget of the body adjustment per hand and frame (the frame's pose is a good start: it converges in a few). */
 const BODY_ADJUST_ITERATIONS = 24;
+/** The body adjustment stops this near the target, metres: the two-bone IK after it closes the rest exactly (with the arm's stretch). */
+const BODY_ADJUST_TOLERANCE = 0.001;
 /** Pull of each joint of the body adjustment toward its pose as the clip left it (the chain solver's nullspace bias, per iteration). */
 const KEEP_POSTURE = 0.05;
 
@@ -143,6 +145,7 @@ export class HumanoidWorldGoals {
                 chain.preferredWeight[i] = chain.stiffness[i] > 0 ? KEEP_POSTURE : 0;
             }
             chain.maxIterations = BODY_ADJUST_ITERATIONS;
+            chain.tolerance = BODY_ADJUST_TOLERANCE;
             chain.maxEscapes = 1;
             return chain;
         });
