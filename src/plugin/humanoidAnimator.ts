@@ -307,7 +307,8 @@ export class HumanoidAnimator {
 
     /**
      * Poses the character from a {@link HumanPose} directly (as Unity's `HumanPoseHandler.SetHumanPose`),
-     * with the animator's IK settings; the goals are the pose's own, no planting, no root motion.
+     * with the animator's IK settings; the goals are the pose's own, then the world goals and
+     * look-at (not smoothed), no planting, no root motion.
      * Clips keep their time: the next {@link update} poses from them again. Never throws, logs or allocates.
      * @param pose the pose (canonical frame, avatar scales)
      */

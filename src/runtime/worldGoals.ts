@@ -44,6 +44,16 @@ const TRUNK_STIFFNESS: Readonly<Partial<Record<HumanBone, number>>> = {
 const BODY_ADJUST_ITERATIONS = 24;
 /** The body adjustment stops this near the target, metres: the two-bone IK after it closes the rest exactly (with the arm's stretch). */
 const BODY_ADJUST_TOLERANCE = 0.001;
+/** The bones whose forward kinematics world goals and look-at need (with their ancestors; not the fingers). */
+const KINEMATICS_BONES: readonly HumanBone[] = [
+    HumanBone.LeftFoot,
+    HumanBone.RightFoot,
+    HumanBone.LeftHand,
+    HumanBone.RightHand,
+    HumanBone.Head,
+    HumanBone.LeftEye,
+    HumanBone.RightEye,
+];
 /** Pull of each joint of the body adjustment toward its pose as the clip left it (the chain solver's nullspace bias, per iteration). */
 const KEEP_POSTURE = 0.05;
 
@@ -100,7 +110,7 @@ export class HumanoidWorldGoals {
     public readonly status: ILimbIKStatus[] = [0, 1, 2, 3].map(() => ({ stretch: 1, error: 0, unreachable: false }));
     /** What the body adjustment of each hand did in the last {@link apply} (iterations 0 when it did not run). */
     public readonly bodyStatus: IChainIKStatus[] = [0, 1].map(() => ({ error: 0, iterations: 0, reached: false, clamped: false, escapes: 0 }));
-    /** Forward kinematics of the pose as the last {@link apply} left it (rig space). */
+    /** Forward kinematics of the pose as the last {@link apply} left it (rig space): the limbs, head and eyes and their ancestors. */
     public readonly kinematics: HumanoidPoseKinematics;
 
     private readonly _setup: MuscleSetup;
@@ -124,7 +134,7 @@ export class HumanoidWorldGoals {
     constructor(avatar: HumanoidAvatar) {
         this.avatar = avatar;
         this._setup = MuscleSetup.For(avatar);
-        this.kinematics = new HumanoidPoseKinematics(avatar);
+        this.kinematics = new HumanoidPoseKinematics(avatar, KINEMATICS_BONES);
         const setup = this._setup;
         const rig = avatar.rig;
         this._chains = [HumanBone.LeftHand, HumanBone.RightHand].map((hand) => {
