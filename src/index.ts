@@ -240,5 +240,5 @@ export {
     type IChainIKStatus,
 } from "./ik/chainIK.js";
 export { HumanoidPoseKinematics } from "./runtime/poseKinematics.js";
-export { HumanoidWorldGoals, BODY_ADJUST_REACH } from "./runtime/worldGoals.js";
+export { HumanoidWorldGoals, BODY_ADJUST_REACH, MAX_HIP_SHIFT } from "./runtime/worldGoals.js";
 export { HumanoidLookAt, LOOK_AT_BODY_SHARE, LOOK_AT_SMOOTH_TIME } from "./runtime/lookAt.js";

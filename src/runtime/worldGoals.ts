@@ -40,6 +40,8 @@ const TRUNK_STIFFNESS: Readonly<Partial<Record<HumanBone, number>>> = {
     [HumanBone.LeftLowerArm]: 1,
     [HumanBone.RightLowerArm]: 1,
 };
+/** The most the hips move toward foot goals out of reach, share of the leg's length. */
+export const MAX_HIP_SHIFT = 0.3;
 /** Iteration budget of the body adjustment per hand and frame (the frame's pose is a good start: it converges in a few). */
 const BODY_ADJUST_ITERATIONS = 24;
 /** The body adjustment stops this near the target, metres: the two-bone IK after it closes the rest exactly (with the arm's stretch). */
@@ -75,6 +77,8 @@ const tmpQ2 = new Quaternion();
  * Per goal with a weight above 0, in {@link apply}:
  * - the target is `lerp(end after the clip, goal position, positionWeight)` and the end's world
  *   rotation `slerp(end after the clip, goal rotation, rotationWeight)`;
+ * - a foot whose target is beyond {@link BODY_ADJUST_REACH} of the leg's reach moves the hips toward
+ *   it, at most {@link MAX_HIP_SHIFT} of the leg, as far as the other foot allows ({@link bodyAdjust});
  * - a hand whose target is beyond {@link BODY_ADJUST_REACH} of the arm's reach bends the trunk
  *   (spine, chest, upper chest, shoulder) with the arm toward it, by {@link ChainIKSolver}, within
  *   {@link clamp}'s limits ({@link bodyAdjust});
@@ -102,7 +106,7 @@ export class HumanoidWorldGoals {
     public readonly hintWeights = new Float32Array(HUMAN_IK_GOAL_COUNT);
     /** Goal space to rig space (an affine matrix, Babylon's row-vector order; a mirror allowed). Default identity. */
     public readonly goalSpaceToRig = Matrix.Identity();
-    /** Whether hand goals beyond the arm's reach move the trunk ({@link BODY_ADJUST_REACH}). Default true. */
+    /** Whether hand goals beyond the arm's reach move the trunk, and foot goals beyond the leg's the hips ({@link BODY_ADJUST_REACH}). Default true. */
     public bodyAdjust = true;
     /** Joint limits for the body adjustment (the trunk and arm joints, by `HumanBone`), or null. Default null. */
     public clamp: IJointClamp | null = null;
@@ -122,6 +126,7 @@ export class HumanoidWorldGoals {
     private readonly _target = new Vector3();
     private readonly _targetRotation = new Quaternion();
     private readonly _hint = new Vector3();
+    private readonly _shift = new Vector3();
     /** The turn of {@link goalSpaceToRig} (see {@link _linearPart}) and its normalized rows. */
     private readonly _linearTurn = new Quaternion();
     private readonly _rows = new Float64Array(9);
@@ -225,6 +230,12 @@ export class HumanoidWorldGoals {
                 s.unreachable = false;
             }
         }
+        // Feet beyond reach (a foot on a high step): the hips move toward them, as far as the other
+        // foot allows.
+        if (own && this.bodyAdjust && this._liftHips(solver)) {
+            trunkMoved = true;
+            for (let g = 0; g < 2; g++) this._solve[g] = 1;
+        }
         // Body adjustment for hands beyond reach.
         for (let h = 0; h < 2; h++) {
             this.bodyStatus[h].iterations = 0;
@@ -270,6 +281,84 @@ export class HumanoidWorldGoals {
         }
         fk.update(pose);
         if (lookAt && lookAt.active) lookAt.solveEyes(pose, fk);
+    }
+
+    /**
+     * Moves the hips (and everything below them) toward the foot goals the legs cannot reach:
+     * by the most any such foot is short of {@link BODY_ADJUST_REACH} of its leg's reach, along
+     * the line from its hip to its target, at most {@link MAX_HIP_SHIFT} of the leg's length, and
+     * scaled down (halving) until the other foot's target is within its reach too. Returns
+     * whether it moved them. Needs `kinematics` up to date; leaves it so.
+     */
+    private _liftHips(solver: HumanoidRigSolver): boolean {
+        const fk = this.kinematics;
+        const ik = solver.ik;
+        const setup = this._setup;
+        const pose = solver.pose;
+        const shift = this._shift;
+        shift.x = 0;
+        shift.y = 0;
+        shift.z = 0;
+        const num = this._num;
+        num[1] = 0;
+        for (let g = 0; g < 2; g++) {
+            if (!(this.positionWeights[g] > 0)) continue;
+            this._targetOf(g);
+            const hip = fk.positions[ik.upperJoint(g)];
+            const dx = this._target.x - hip.x;
+            const dy = this._target.y - hip.y;
+            const dz = this._target.z - hip.z;
+            const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            const reach = ik.limbLengths[g] * (1 + (solver.stretch[g] > 0 ? solver.stretch[g] : 0)) * BODY_ADJUST_REACH;
+            const short = d - reach;
+            if (!(short > num[1])) continue;
+            num[1] = short;
+            shift.x = (dx / d) * short;
+            shift.y = (dy / d) * short;
+            shift.z = (dz / d) * short;
+        }
+        if (!(num[1] > 0)) return false;
+        const most = MAX_HIP_SHIFT * ik.limbLengths[0];
+        if (num[1] > most) {
+            const k = most / num[1];
+            shift.x *= k;
+            shift.y *= k;
+            shift.z *= k;
+        }
+        // The other foot (its goal, or where the clip left it) must stay within its leg's reach.
+        for (let halving = 0; halving < 12; halving++) {
+            let fits = true;
+            for (let g = 0; g < 2; g++) {
+                this._targetOf(g);
+                const hip = fk.positions[ik.upperJoint(g)];
+                const dx = this._target.x - hip.x - shift.x;
+                const dy = this._target.y - hip.y - shift.y;
+                const dz = this._target.z - hip.z - shift.z;
+                const reach = ik.limbLengths[g] * (1 + (solver.stretch[g] > 0 ? solver.stretch[g] : 0)) * BODY_ADJUST_REACH;
+                // The foot the shift is for may stay short; the other must not become so.
+                const before = fk.positions[ik.upperJoint(g)];
+                const bx = this._target.x - before.x;
+                const by = this._target.y - before.y;
+                const bz = this._target.z - before.z;
+                if (dx * dx + dy * dy + dz * dz > reach * reach && dx * dx + dy * dy + dz * dz > bx * bx + by * by + bz * bz) fits = false;
+            }
+            if (fits) break;
+            shift.x *= 0.5;
+            shift.y *= 0.5;
+            shift.z *= 0.5;
+        }
+        // The hips' local position: the shift in its parent's frame, over its parent's scale.
+        const hips = setup.joint[HumanBone.Hips];
+        const hp = setup.rigParent[hips];
+        const v = this._target;
+        Vector3CopyToRef(shift, v);
+        if (hp >= 0) {
+            QuaternionConjugateToRef(fk.world[hp], tmpQ);
+            v.applyRotationQuaternionInPlace(tmpQ).divideInPlace(setup.worldScale[hp]);
+        }
+        pose.positions[hips].addInPlace(v);
+        fk.update(pose);
+        return true;
     }
 
     /**

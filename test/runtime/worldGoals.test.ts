@@ -288,3 +288,35 @@ describe("world goals on the animator (Unity's SetIKPosition, weights, hints)", 
         }
     });
 });
+
+describe("world goals: a foot out of reach moves the hips", () => {
+    test("a foot goal on a step past the leg's reach (forward, level with the knee): the hips move toward it, the foot is met, the other foot stays", () => {
+        const c = character(0);
+        const animator = new HumanoidAnimator(c.avatar, c.nodes, { rigSpace: c.root, footPlanting: false });
+        const clip = walk(0);
+        animator.play(clip, { loop: true, speed: 0, startSeconds: 0.5 });
+        animator.update(0);
+        refresh(c.nodes);
+        const foot = node(c, HumanBone.LeftFoot);
+        const other = node(c, HumanBone.RightFoot);
+        const hips = node(c, HumanBone.Hips);
+        const otherBefore = worldOf(other);
+        const hipsBefore = worldOf(hips);
+        const leg = animator.solver.ik.limbLength(0);
+        const hip = worldOf(node(c, HumanBone.LeftUpperLeg));
+        // Forward and a little down (a step), 8% past the leg's reach from the hip.
+        const dir = new Vector3(0, -0.35, 1).normalize().applyRotationQuaternion(c.root.rotationQuaternion!);
+        const goal = hip.add(dir.scale(1.08 * leg * 1.05));
+        animator.goals.setPosition(HumanIKGoal.LeftFoot, goal, 1);
+        animator.update(0);
+        refresh(c.nodes);
+        expect(Vector3.Distance(worldOf(foot), goal)).toBeLessThan(0.001);
+        expect(Vector3.Distance(worldOf(other), otherBefore)).toBeLessThan(0.001);
+        expect(Vector3.Distance(worldOf(hips), hipsBefore)).toBeGreaterThan(0.01 * leg);
+        // Without the body adjustment the leg stops short.
+        animator.goals.bodyAdjust = false;
+        animator.update(0);
+        refresh(c.nodes);
+        expect(animator.goals.status[HumanIKGoal.LeftFoot].unreachable).toBe(true);
+    });
+});
