@@ -260,3 +260,16 @@ export { MergeSurfaceFitBones } from "./skin/mergeBones.js";
 export { MergeHumanBonesOfSurfaceFitRig, SURFACE_FIT_COARSE_HUMAN_BONES } from "./skin/coarseRig.js";
 export { AlignRestPoses, MatchNearestVertices, type IRestAlignment } from "./skin/vertexMatch.js";
 export { CreateSurfaceFitMeshes, CreateSurfaceFitSource, FindSkinnedMeshes, type ISurfaceFitMeshes } from "./io/surfaceFitMeshes.js";
+export {
+    ChainIKSolver,
+    CHAIN_IK_MAX_ITERATIONS,
+    CHAIN_IK_TOLERANCE,
+    CHAIN_IK_DAMPING,
+    CHAIN_IK_MAX_STEP,
+    CHAIN_IK_MAX_ESCAPES,
+    type IJointClamp,
+    type IChainIKStatus,
+} from "./ik/chainIK.js";
+export { HumanoidPoseKinematics } from "./runtime/poseKinematics.js";
+export { HumanoidWorldGoals, BODY_ADJUST_REACH, MAX_HIP_SHIFT } from "./runtime/worldGoals.js";
+export { HumanoidLookAt, LOOK_AT_BODY_SHARE, LOOK_AT_SMOOTH_TIME } from "./runtime/lookAt.js";

@@ -15,6 +15,8 @@ import { TranslationDofBones } from "../muscle/translationDof.js";
 import { HumanoidClipPlayer, type HumanBodyPart, type HumanoidClipState, type IClipPlayOptions, type RootMotionMode } from "../runtime/clipPlayer.js";
 import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
 import { DEFAULT_LIMB_STRETCH, HumanoidRigSolver, type ProportionMode } from "../runtime/rigSolver.js";
+import { HumanoidLookAt } from "../runtime/lookAt.js";
+import { HumanoidWorldGoals } from "../runtime/worldGoals.js";
 import { HumanoidRigWriter, type HumanoidTargets } from "./rigTargets.js";
 
 /** Options of {@link HumanoidAnimator}. */
@@ -125,6 +127,13 @@ export class HumanoidAnimator {
     public readonly planting: HumanoidFootPlanting;
     /** Whether planted feet are held. */
     public footPlanting: boolean;
+    /**
+     * Goals the program sets (Unity's `SetIKPosition`/`SetIKRotation`/`SetIKHintPosition` and
+     * weights), in the scene's world space, solved every frame after the clip, its IK and planting.
+     */
+    public readonly goals: HumanoidWorldGoals;
+    /** Look-at (Unity's `SetLookAtPosition`/`SetLookAtWeight`), the point in the scene's world space. */
+    public readonly lookAt: HumanoidLookAt;
     /** This frame's root motion (rig space). */
     public readonly rootMotionDelta: IHumanoidRootMotion = { deltaPosition: new Vector3(), deltaYaw: 0 };
     /** Root motion each frame a clip plays (`"delta"` mode hands it over here). */
@@ -148,6 +157,10 @@ export class HumanoidAnimator {
     private _scene: Scene | null = null;
     /** Numbers handed over without boxing: [0] the root's turn. */
     private readonly _num = new Float64Array(1);
+    /** `rootWorld(bound) * inverse(rigToWorld)`: with the root's world now, what turns the scene's world into rig space. */
+    private readonly _rootBoundToRig = new Matrix();
+    private readonly _worldToRig = new Matrix();
+    private readonly _zeroStep = new Float64Array(1);
 
     /**
      * @param avatar the character's avatar
@@ -182,6 +195,10 @@ export class HumanoidAnimator {
         this.planting = new HumanoidFootPlanting(avatar);
         this.planting.blendSeconds = options.contactBlendSeconds ?? DEFAULT_CONTACT_BLEND_SECONDS;
         this.footPlanting = options.footPlanting ?? true;
+        this.goals = new HumanoidWorldGoals(avatar);
+        // The chain IK of the world goals moves the trunk within the same joint limits.
+        this.goals.clamp = this.solver.jointLimits ?? null;
+        this.lookAt = new HumanoidLookAt(avatar);
         // Joints decode writes (the hips and everything it places below them), positions of the hips and the limb chains.
         const setup = this._setup;
         const joints: number[] = [];
@@ -203,6 +220,10 @@ export class HumanoidAnimator {
             while (root.parent && typeof (root.parent as TransformNode).computeWorldMatrix === "function") root = root.parent as TransformNode;
         }
         this._rootNode = root;
+        // The world -> rig space of goals and look-at: rig = world * inverse(rootWorldNow) * rootWorld(bound) * inverse(rigToWorld).
+        const rigToWorldBound = options.rigSpace ? options.rigSpace.computeWorldMatrix(true).clone() : Matrix.Identity();
+        const rootWorldBound = root ? root.computeWorldMatrix(true).clone() : Matrix.Identity();
+        rootWorldBound.multiplyToRef(Matrix.Invert(rigToWorldBound), this._rootBoundToRig);
         if (root) {
             if (!root.rotationQuaternion) root.rotationQuaternion = Quaternion.FromEulerVector(root.rotation);
             // Rig space -> world: the rig's own node, or the world as it is now; then -> the root's parent.
@@ -295,17 +316,24 @@ export class HumanoidAnimator {
             if (player.jumped) this.planting.reset();
             solver.footGrounded.fill(0);
         }
-        if (player.jumped) solver.resetSmoothing();
+        if (player.jumped) {
+            solver.resetSmoothing();
+            this.lookAt.reset();
+        }
         solver.solveIK(0, player.step);
+        // Root motion first, so that world goals are read where the character now is; the joint
+        // limits last, so that nothing before them bends a knee backwards.
+        this._rootMotion();
+        this._worldGoals(player.step);
         solver.applyJointLimits();
         this._writer.write(solver.pose, this.avatar.rig);
-        this._rootMotion();
         player.clearJump();
     }
 
     /**
      * Poses the character from a {@link HumanPose} directly (as Unity's `HumanPoseHandler.SetHumanPose`),
-     * with the animator's IK settings; the goals are the pose's own, no planting, no root motion.
+     * with the animator's IK settings; the goals are the pose's own, then the world goals and
+     * look-at (not smoothed), no planting, no root motion.
      * Clips keep their time: the next {@link update} poses from them again. Never throws, logs or allocates.
      * @param pose the pose (canonical frame, avatar scales)
      */
@@ -314,8 +342,25 @@ export class HumanoidAnimator {
         this.solver.decode(pose);
         this.solver.resetSmoothing();
         this.solver.solveIK(0);
+        this.lookAt.reset();
+        this._worldGoals(this._zeroStep);
         this.solver.applyJointLimits();
         this._writer.write(this.solver.pose, this.avatar.rig);
+    }
+
+    /** World goals and look-at on the solved pose (after the clip's IK and planting): their world space turned into rig space as the character stands now. */
+    private _worldGoals(step: Float64Array): void {
+        if (!this.goals.active && !this.lookAt.active) return;
+        const m = this._worldToRig;
+        if (this._rootNode) {
+            this._rootNode.computeWorldMatrix(true).invertToRef(m);
+            m.multiplyToRef(this._rootBoundToRig, m);
+        } else {
+            m.copyFrom(this._rootBoundToRig);
+        }
+        this.goals.goalSpaceToRig.copyFrom(m);
+        this.lookAt.goalSpaceToRig.copyFrom(m);
+        this.goals.apply(this.solver, this.lookAt, step);
     }
 
     /** The frame's root motion: the delta for the caller, and the root node in "apply" mode. */

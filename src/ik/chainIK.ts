@@ -1,0 +1,662 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace, Vector3CopyToRef } from "../math/hotMath.js";
+
+/**
+ * Joint limits as the chain solver sees them: anything that moves a joint's local rotation into its
+ * allowed set. `JointLimits` (the swing-twist limits of issue 12) satisfies it; tests use a hinge
+ * or a cone.
+ */
+export interface IJointClamp {
+    /**
+     * Writes into `out` the allowed local rotation nearest `local` (rig space, relative to the
+     * joint's parent, as `IRigPose.rotations`); returns true when it had to move it. Must not
+     * allocate, throw or produce NaN for a unit `local`; `out` may be `local`.
+     * @param bone the id given for the joint in {@link ChainIKSolver.boneIds} (a `HumanBone` for humanoid chains)
+     * @param local the rotation to clamp
+     * @param out receives the clamped rotation
+     */
+    clampLocalToRef(bone: number, local: Quaternion, out: Quaternion): boolean;
+}
+
+/** What the last {@link ChainIKSolver.solve} did. */
+export interface IChainIKStatus {
+    /** Distance left between the chain's end and the target, metres (same space as the target). */
+    error: number;
+    /** Iterations run (each one Jacobian, one or more tries of the line search). */
+    iterations: number;
+    /** Whether the end came within {@link ChainIKSolver.tolerance} of the target. */
+    reached: boolean;
+    /** Whether a joint limit moved a joint in the accepted result's last step. */
+    clamped: boolean;
+    /** How many times the solver escaped a stall by easing clamped joints toward their preferred rotation. */
+    escapes: number;
+}
+
+/** Default iteration budget of {@link ChainIKSolver.maxIterations}. */
+export const CHAIN_IK_MAX_ITERATIONS = 64;
+/** Default {@link ChainIKSolver.tolerance}: a tenth of a millimetre, metres. */
+export const CHAIN_IK_TOLERANCE = 1e-4;
+/** Default damping of the least squares, as a share of the chain's length (λ = share · length). */
+export const CHAIN_IK_DAMPING = 0.02;
+/** Default largest turn of one joint in one iteration, radians (a trust region: the Jacobian is linear only near the pose). */
+export const CHAIN_IK_MAX_STEP = 0.35;
+/** Halvings the line search tries before it calls an iteration stalled. */
+const LINE_SEARCH_HALVINGS = 5;
+/** An iteration that takes less than this share off the error counts as a stall. */
+const STALL_PROGRESS = 1e-3;
+/** Share of the way a stalled, clamped joint eases toward its preferred rotation in the first escape. */
+const ESCAPE_EASE = 0.5;
+/** The ease of the first escape and of the second (all the way), in an array: a module constant joined with a number would be boxed. */
+const EASE_AMOUNTS = new Float64Array([ESCAPE_EASE, 1]);
+/** A blocked joint's weight in the least squares while the others take over after a stall (a share of its stiffness). */
+const BLOCKED_WEIGHT = 1e-3;
+/** Default {@link ChainIKSolver.maxEscapes}. */
+export const CHAIN_IK_MAX_ESCAPES = 6;
+/** How far an escape kicks each joint across the line to the target, radians. */
+const ESCAPE_KICK = 0.3;
+/** A clamped joint's weight in the least squares is multiplied by this each iteration it is clamped (the others take over its share). */
+const CLAMPED_WEIGHT_DECAY = 0.5;
+
+/**
+ * Iterative IK on a chain of joints longer than two bones: damped least squares (Levenberg-
+ * Marquardt) on the end's position, with joint limits applied inside every iteration.
+ *
+ * The chain is a path of rig joints, root first, each the parent of the next; the end is the last
+ * joint (its position is what reaches the target; its own rotation is not changed). Every joint
+ * with a stiffness above 0 turns freely in 3D (three rotation degrees of freedom, world axes);
+ * joints of stiffness 0 (twist helpers between mapped bones) ride along.
+ *
+ * One iteration, with r_i the vector from joint i to the end, e = target - end, W_i the stiffness:
+ * - J_i = -[r_i]x (the end's velocity per world rotation vector of joint i), so
+ *   `J W J^T = Σ W_i (|r_i|² I - r_i r_i^T)`, a 3×3 matrix whatever the chain's length;
+ * - `y = (J W J^T + λ² I)^-1 e`, `ω_i = W_i (r_i × y)` (the damped least-squares step);
+ * - plus the nullspace bias `(I - J⁺ J) z`, z_i a small turn of each joint toward its
+ *   {@link preferred} rotation, so the chain drifts toward it without moving the end (to first order);
+ * - each ω_i is capped at {@link maxStepRadians}, applied in its parent's frame (`L' = exp(P^-1 ω) L`)
+ *   and the joint limit applied to the result;
+ * - backtracking line search: a step is kept only if the error drops; else it is halved.
+ *
+ * A joint a limit moves has its weight halved for the next iteration (the others take its share);
+ * when no step lowers the error while the end is still short (the classic deadlock: every joint
+ * pushes into its limit, or a chain stands straight at its limit and the target is nearer than its
+ * length, where the gradient vanishes), the clamped joints (or, if none, all) ease half-way toward
+ * their preferred rotation (say the middle of their range: a knee eased forward) and the solve goes
+ * on from there. The best pose seen is the result: reachable targets are met, unreachable ones are
+ * reached as near as the chain and its limits allow.
+ *
+ * Allocation-free per solve (scratch per instance); never throws; no NaN for finite input.
+ */
+export class ChainIKSolver {
+    /** The chain: rig joints from the root to the end, each the rig parent of the next. */
+    public readonly path: Int32Array;
+    /** Per path element: how readily the joint turns (1 default; 0 holds it; larger turns it more). */
+    public readonly stiffness: Float64Array;
+    /** Per path element: the id the clamp knows the joint by (a `HumanBone`), or -1 for none (default -1). */
+    public readonly boneIds: Int32Array;
+    /** Per path element: the local rotation the nullspace bias and the escape pull toward (default identity; set with {@link preferredWeight}). */
+    public readonly preferred: Quaternion[];
+    /** Per path element: how strongly the joint is biased toward {@link preferred}, per iteration (0 default: no bias; about 0.1 is gentle). */
+    public readonly preferredWeight: Float64Array;
+    /** Joint limits applied inside every iteration, or null for none. */
+    public clamp: IJointClamp | null = null;
+    /** The most iterations per solve. Default {@link CHAIN_IK_MAX_ITERATIONS}. */
+    public maxIterations = CHAIN_IK_MAX_ITERATIONS;
+    /** Escapes from stalls allowed per solve before it settles for the best pose it found (0 disables them). Default {@link CHAIN_IK_MAX_ESCAPES}. */
+    public maxEscapes = CHAIN_IK_MAX_ESCAPES;
+    /**
+     * The tunable numbers, kept in an array: V8 may box a double read from an object's field on
+     * the per-frame path. [0] tolerance, [1] damping, [2] largest step, [3] length.
+     */
+    private readonly _config = new Float64Array(4);
+
+    /** Distance at which the target counts as reached, metres. Default {@link CHAIN_IK_TOLERANCE}. */
+    public get tolerance(): number {
+        return this._config[0];
+    }
+    /** Sets the distance at which the target counts as reached, metres. */
+    public set tolerance(value: number) {
+        this._config[0] = value;
+    }
+    /** Damping λ of the least squares, metres. Default {@link CHAIN_IK_DAMPING} times the chain's rest length. */
+    public get damping(): number {
+        return this._config[1];
+    }
+    /** Sets the damping λ, metres. */
+    public set damping(value: number) {
+        this._config[1] = value;
+    }
+    /** Largest turn of a joint per iteration, radians. Default {@link CHAIN_IK_MAX_STEP}. */
+    public get maxStepRadians(): number {
+        return this._config[2];
+    }
+    /** Sets the largest turn of a joint per iteration, radians. */
+    public set maxStepRadians(value: number) {
+        this._config[2] = value;
+    }
+    /** The chain's length at rest (sum of the offsets between consecutive joints), metres. */
+    public get length(): number {
+        return this._config[3];
+    }
+
+    private readonly _n: number;
+    /** Per path element: the scale applied to its local position (its parent's world scale), xyz. */
+    private readonly _scale: Float64Array;
+    private readonly _local: Quaternion[];
+    private readonly _candidate: Quaternion[];
+    private readonly _best: Quaternion[];
+    private readonly _wq: Quaternion[];
+    private readonly _p: Vector3[];
+    /** World rotations and positions of the candidate of the line search. */
+    private readonly _wqC: Quaternion[];
+    private readonly _pC: Vector3[];
+    private readonly _offset: Vector3[];
+    private readonly _w: Float64Array;
+    private readonly _step: Float64Array;
+    private readonly _bias: Float64Array;
+    private readonly _hit: Uint8Array;
+    private readonly _baseQ = new Quaternion();
+    private readonly _baseP = new Vector3();
+    private readonly _target = new Vector3();
+    private readonly _q = new Quaternion();
+    private readonly _q2 = new Quaternion();
+    private readonly _v = new Vector3();
+    /** Numbers between the private methods (no number crosses a call): [0] the error of the last FK, [1] the step's scale, [2] λ², [4] the accepted error, [5] the best, [6] the tolerance, [7] the largest turn per iteration. */
+    private readonly _num = new Float64Array(8);
+
+    /**
+     * @param path rig joints from the chain's root to its end, each the parent of the next (at least 2)
+     * @param restPositions local position of every rig joint at rest (rig-indexed): the chain's offsets; the
+     *   solve reads the pose's own local positions, these only give {@link length} and the default damping
+     * @param parentScales world scale of every rig joint (rig-indexed; a joint's offset is scaled by its
+     *   parent's), or omitted for none
+     */
+    constructor(path: ArrayLike<number>, restPositions: readonly Vector3[], parentScales?: readonly Vector3[]) {
+        const n = path.length;
+        this.path = Int32Array.from(path);
+        this._n = n;
+        this.stiffness = new Float64Array(n).fill(1);
+        this.boneIds = new Int32Array(n).fill(-1);
+        this.preferred = Array.from({ length: n }, () => Quaternion.Identity());
+        this.preferredWeight = new Float64Array(n);
+        this._scale = new Float64Array(3 * n).fill(1);
+        let length = 0;
+        for (let i = 0; i < n; i++) {
+            const j = this.path[i];
+            const s = i > 0 && parentScales ? parentScales[this.path[i - 1]] : null;
+            if (s) {
+                this._scale[3 * i] = s.x;
+                this._scale[3 * i + 1] = s.y;
+                this._scale[3 * i + 2] = s.z;
+            }
+            if (i > 0) {
+                const r = restPositions[j];
+                length += Math.hypot(r.x * this._scale[3 * i], r.y * this._scale[3 * i + 1], r.z * this._scale[3 * i + 2]);
+            }
+        }
+        this._config[0] = CHAIN_IK_TOLERANCE;
+        this._config[1] = CHAIN_IK_DAMPING * (length > 0 ? length : 1);
+        this._config[2] = CHAIN_IK_MAX_STEP;
+        this._config[3] = length;
+        const qs = (): Quaternion[] => Array.from({ length: n }, () => Quaternion.Identity());
+        this._local = qs();
+        this._candidate = qs();
+        this._best = qs();
+        this._wq = qs();
+        this._p = Array.from({ length: n }, () => new Vector3());
+        this._wqC = qs();
+        this._pC = Array.from({ length: n }, () => new Vector3());
+        this._offset = Array.from({ length: n }, () => new Vector3());
+        this._w = new Float64Array(n);
+        this._step = new Float64Array(3 * n);
+        this._bias = new Float64Array(3 * n);
+        this._hit = new Uint8Array(n);
+    }
+
+    /** World position of path element `i` after the last solve (its accepted pose), same space as the target. */
+    public positionOf(i: number): Vector3 {
+        return this._p[i];
+    }
+
+    /**
+     * Moves the chain's end toward `target` by turning its joints; writes the local rotations of
+     * the joints of stiffness above 0 into `localRotations` (rig-indexed; the others are read only).
+     * @param localRotations every rig joint's local rotation (read; the chain's movable joints written)
+     * @param localPositions every rig joint's local position (read)
+     * @param baseRotation world rotation of the chain root's parent (identity for a top joint)
+     * @param basePosition world position of the chain root's parent (origin for a top joint)
+     * @param target where the end should go (world, metres)
+     * @param status receives the error, iterations, whether it reached and whether limits acted
+     */
+    public solve(
+        localRotations: readonly Quaternion[],
+        localPositions: readonly Vector3[],
+        baseRotation: Quaternion,
+        basePosition: Vector3,
+        target: Vector3,
+        status: IChainIKStatus,
+    ): void {
+        const n = this._n;
+        const path = this.path;
+        const num = this._num;
+        this._baseQ.copyFrom(baseRotation);
+        Vector3CopyToRef(basePosition, this._baseP);
+        Vector3CopyToRef(target, this._target);
+        for (let i = 0; i < n; i++) {
+            const j = path[i];
+            this._local[i].copyFrom(localRotations[j]);
+            QuaternionNormalizeInPlace(this._local[i]);
+            const lp = localPositions[j];
+            const o = this._offset[i];
+            o.x = lp.x * this._scale[3 * i];
+            o.y = lp.y * this._scale[3 * i + 1];
+            o.z = lp.z * this._scale[3 * i + 2];
+            this._w[i] = this.stiffness[i] > 0 ? this.stiffness[i] : 0;
+            this._hit[i] = 0;
+        }
+        const config = this._config;
+        num[2] = config[1] > 0 ? config[1] * config[1] : 1e-12;
+        // A target beyond the chain's length is aimed at through the nearest point of the ball the
+        // chain could sweep (root-centred, radius its length): the part of the error no turn can
+        // take off (along the chain) would otherwise dominate the least squares and curl the chain.
+        this._forward(this._local, this._wq, this._p);
+        const root = this._p[0];
+        const t = this._target;
+        const tx = t.x - root.x;
+        const ty = t.y - root.y;
+        const tz = t.z - root.z;
+        const d = Math.sqrt(tx * tx + ty * ty + tz * tz);
+        if (d > config[3] && config[3] > 0) {
+            const k = config[3] / d;
+            t.x = root.x + tx * k;
+            t.y = root.y + ty * k;
+            t.z = root.z + tz * k;
+            this._forward(this._local, this._wq, this._p);
+        }
+        // The loop's numbers live in `_num` (a double kept in a local across calls may be boxed): [4] the error, [5] the best.
+        num[4] = num[0];
+        num[5] = num[0];
+        this._copy(this._local, this._best);
+        let iterations = 0;
+        let escapes = 0;
+        let clamped = false;
+        // (Written so, not as `a > 0 ? a : CONSTANT`: that joins an unboxed number with a module
+        // constant, which V8 boxes.)
+        num[6] = config[0];
+        if (!(num[6] > 0)) num[6] = CHAIN_IK_TOLERANCE;
+        num[7] = config[2];
+        if (!(num[7] > 0)) num[7] = CHAIN_IK_MAX_STEP;
+        const maxIterations = this.maxIterations > 0 ? this.maxIterations : 1;
+        while (iterations < maxIterations && num[4] > num[6] && num[4] === num[4]) {
+            iterations++;
+            this._computeStep();
+            // Backtracking line search.
+            num[1] = 1;
+            let accepted = false;
+            for (let h = 0; h <= LINE_SEARCH_HALVINGS; h++) {
+                const hit = this._applyStep();
+                if (num[0] < num[4] * (1 - STALL_PROGRESS) || num[0] <= num[6]) {
+                    accepted = true;
+                    clamped = hit;
+                    num[4] = num[0];
+                    this._copy(this._candidate, this._local);
+                    this._copy(this._wqC, this._wq);
+                    for (let i = 0; i < n; i++) Vector3CopyToRef(this._pC[i], this._p[i]);
+                    break;
+                }
+                num[1] *= 0.5;
+            }
+            if (accepted) {
+                // Clamped joints weigh less next time: the free ones take their share.
+                for (let i = 0; i < n; i++) if (this._hit[i]) this._w[i] *= CLAMPED_WEIGHT_DECAY;
+                if (num[4] < num[5]) {
+                    num[5] = num[4];
+                    this._copy(this._local, this._best);
+                }
+                continue;
+            }
+            // Stalled short of the target. First the joints a limit blocked drop out of the least
+            // squares (the free ones then take the whole step: an active set), then an escape.
+            let dropped = false;
+            for (let i = 0; i < n; i++) {
+                if (this._hit[i] && this._w[i] > BLOCKED_WEIGHT * this.stiffness[i]) {
+                    this._w[i] *= BLOCKED_WEIGHT;
+                    dropped = true;
+                }
+            }
+            if (dropped) continue;
+            if (!(escapes < this.maxEscapes)) break;
+            escapes++;
+            this._escape(escapes - 1);
+            this._forward(this._local, this._wq, this._p);
+            num[4] = num[0];
+            for (let i = 0; i < n; i++) this._w[i] = this.stiffness[i] > 0 ? this.stiffness[i] : 0;
+            if (num[4] < num[5]) {
+                num[5] = num[4];
+                this._copy(this._local, this._best);
+            }
+        }
+        // The best pose seen is the result.
+        this._forward(this._best, this._wq, this._p);
+        for (let i = 0; i < n; i++) if (this.stiffness[i] > 0) localRotations[path[i]].copyFrom(this._best[i]);
+        const e = this._p[n - 1];
+        const ex = target.x - e.x;
+        const ey = target.y - e.y;
+        const ez = target.z - e.z;
+        num[0] = Math.sqrt(ex * ex + ey * ey + ez * ez);
+        status.error = num[0];
+        status.iterations = iterations;
+        status.reached = num[0] <= num[6];
+        status.clamped = clamped;
+        status.escapes = escapes;
+    }
+
+    private _copy(from: Quaternion[], to: Quaternion[]): void {
+        for (let i = 0; i < this._n; i++) to[i].copyFrom(from[i]);
+    }
+
+    /** Forward kinematics of `locals` into `wq`/`p`; the error into `_num[0]`. */
+    private _forward(locals: Quaternion[], wq: Quaternion[], p: Vector3[]): void {
+        const n = this._n;
+        const v = this._v;
+        for (let i = 0; i < n; i++) {
+            const parentQ = i > 0 ? wq[i - 1] : this._baseQ;
+            const parentP = i > 0 ? p[i - 1] : this._baseP;
+            // world = parentWorld * local; position = parentPosition + parentWorld * offset
+            QuaternionMultiplyToRef(parentQ, locals[i], wq[i]);
+            Vector3CopyToRef(this._offset[i], v);
+            v.applyRotationQuaternionInPlace(parentQ);
+            p[i].x = parentP.x + v.x;
+            p[i].y = parentP.y + v.y;
+            p[i].z = parentP.z + v.z;
+        }
+        const e = p[n - 1];
+        const t = this._target;
+        const dx = t.x - e.x;
+        const dy = t.y - e.y;
+        const dz = t.z - e.z;
+        this._num[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    }
+
+    /** The damped least-squares step plus the nullspace bias, world rotation vectors per joint, into `_step` (from the accepted pose in `_wq`/`_p`). */
+    private _computeStep(): void {
+        const n = this._n;
+        const p = this._p;
+        const w = this._w;
+        const end = p[n - 1];
+        const t = this._target;
+        const l2 = this._num[2];
+        // M = Σ W_i (|r|² I - r r^T) + λ² I (symmetric)
+        let m00 = l2;
+        let m01 = 0;
+        let m02 = 0;
+        let m11 = l2;
+        let m12 = 0;
+        let m22 = l2;
+        for (let i = 0; i < n - 1; i++) {
+            const wi = w[i];
+            if (!(wi > 0)) continue;
+            const rx = end.x - p[i].x;
+            const ry = end.y - p[i].y;
+            const rz = end.z - p[i].z;
+            const rr = rx * rx + ry * ry + rz * rz;
+            m00 += wi * (rr - rx * rx);
+            m11 += wi * (rr - ry * ry);
+            m22 += wi * (rr - rz * rz);
+            m01 -= wi * rx * ry;
+            m02 -= wi * rx * rz;
+            m12 -= wi * ry * rz;
+        }
+        // M^-1 by cofactors (M is positive definite: λ² > 0).
+        const c00 = m11 * m22 - m12 * m12;
+        const c01 = m02 * m12 - m01 * m22;
+        const c02 = m01 * m12 - m02 * m11;
+        const c11 = m00 * m22 - m02 * m02;
+        const c12 = m01 * m02 - m00 * m12;
+        const c22 = m00 * m11 - m01 * m01;
+        const det = m00 * c00 + m01 * c01 + m02 * c02;
+        const inv = det > 0 ? 1 / det : 0;
+        const ex = t.x - end.x;
+        const ey = t.y - end.y;
+        const ez = t.z - end.z;
+        const yx = (c00 * ex + c01 * ey + c02 * ez) * inv;
+        const yy = (c01 * ex + c11 * ey + c12 * ez) * inv;
+        const yz = (c02 * ex + c12 * ey + c22 * ez) * inv;
+        // Nullspace bias: z_i toward the preferred rotation (world rotation vector), and J z.
+        const bias = this._bias;
+        let jx = 0;
+        let jy = 0;
+        let jz = 0;
+        let anyBias = false;
+        for (let i = 0; i < n - 1; i++) {
+            bias[3 * i] = bias[3 * i + 1] = bias[3 * i + 2] = 0;
+            const g = this.preferredWeight[i];
+            if (!(w[i] > 0 && g > 0)) continue;
+            this._towardPreferred(i, this._local[i]);
+            const k = g > 1 ? 1 : g;
+            const bx = this._v.x * k;
+            const by = this._v.y * k;
+            const bz = this._v.z * k;
+            bias[3 * i] = bx;
+            bias[3 * i + 1] = by;
+            bias[3 * i + 2] = bz;
+            const rx = end.x - p[i].x;
+            const ry = end.y - p[i].y;
+            const rz = end.z - p[i].z;
+            // end velocity of joint i's turn: z × r
+            jx += by * rz - bz * ry;
+            jy += bz * rx - bx * rz;
+            jz += bx * ry - by * rx;
+            anyBias = true;
+        }
+        let ux = 0;
+        let uy = 0;
+        let uz = 0;
+        if (anyBias) {
+            ux = (c00 * jx + c01 * jy + c02 * jz) * inv;
+            uy = (c01 * jx + c11 * jy + c12 * jz) * inv;
+            uz = (c02 * jx + c12 * jy + c22 * jz) * inv;
+        }
+        const dx = yx - ux;
+        const dy = yy - uy;
+        const dz = yz - uz;
+        const step = this._step;
+        const num = this._num;
+        const cap = num[7];
+        num[3] = 0;
+        for (let i = 0; i < n; i++) {
+            const wi = w[i];
+            if (!(wi > 0) || i === n - 1) {
+                step[3 * i] = step[3 * i + 1] = step[3 * i + 2] = 0;
+                continue;
+            }
+            const rx = end.x - p[i].x;
+            const ry = end.y - p[i].y;
+            const rz = end.z - p[i].z;
+            // ω = W (r × (y - u)) + z
+            const sx = wi * (ry * dz - rz * dy) + bias[3 * i];
+            const sy = wi * (rz * dx - rx * dz) + bias[3 * i + 1];
+            const sz = wi * (rx * dy - ry * dx) + bias[3 * i + 2];
+            const len = Math.sqrt(sx * sx + sy * sy + sz * sz);
+            if (len > num[3]) num[3] = len;
+            step[3 * i] = sx;
+            step[3 * i + 1] = sy;
+            step[3 * i + 2] = sz;
+        }
+        // The trust region: the whole step scaled (not joint by joint, which could turn it off the descent).
+        if (num[3] > cap) {
+            const k = cap / num[3];
+            for (let i = 0; i < 3 * n; i++) step[i] *= k;
+        }
+    }
+
+    /**
+     * The world rotation vector turning joint `i` from `local` to its preferred rotation, into `_v`
+     * (`log(preferred * local^-1)` in the parent's frame, turned into world axes by the parent's world rotation).
+     */
+    private _towardPreferred(i: number, local: Quaternion): void {
+        const q = this._q;
+        QuaternionConjugateToRef(local, q);
+        QuaternionMultiplyToRef(this.preferred[i], q, q);
+        if (q.w < 0) {
+            q.x = -q.x;
+            q.y = -q.y;
+            q.z = -q.z;
+            q.w = -q.w;
+        }
+        const s = Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
+        const angle = 2 * Math.atan2(s, q.w);
+        const k = s > 1e-12 ? angle / s : 2;
+        const v = this._v;
+        v.x = q.x * k;
+        v.y = q.y * k;
+        v.z = q.z * k;
+        v.applyRotationQuaternionInPlace(i > 0 ? this._wq[i - 1] : this._baseQ);
+    }
+
+    /**
+     * The step scaled by `_num[1]` applied to the accepted pose into `_candidate`, each joint
+     * clamped; forward kinematics of the candidate (error into `_num[0]`). Marks clamped joints in
+     * `_hit`; returns whether any was.
+     */
+    private _applyStep(): boolean {
+        const n = this._n;
+        const scale = this._num[1];
+        const step = this._step;
+        const q = this._q;
+        const v = this._v;
+        let any = false;
+        // The parent frames of the accepted pose (the step was computed there).
+        for (let i = 0; i < n; i++) {
+            const c = this._candidate[i];
+            c.copyFrom(this._local[i]);
+            this._hit[i] = 0;
+            const sx = step[3 * i] * scale;
+            const sy = step[3 * i + 1] * scale;
+            const sz = step[3 * i + 2] * scale;
+            if (sx === 0 && sy === 0 && sz === 0) continue;
+            // δ = P^-1 ω (the parent's frame), L' = exp(δ) L
+            v.x = sx;
+            v.y = sy;
+            v.z = sz;
+            QuaternionConjugateToRef(i > 0 ? this._wq[i - 1] : this._baseQ, this._q2);
+            v.applyRotationQuaternionInPlace(this._q2);
+            const angle = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+            const k = angle > 1e-12 ? Math.sin(angle * 0.5) / angle : 0.5;
+            q.x = v.x * k;
+            q.y = v.y * k;
+            q.z = v.z * k;
+            q.w = Math.cos(angle * 0.5);
+            QuaternionMultiplyToRef(q, c, c);
+            QuaternionNormalizeInPlace(c);
+            const clamp = this.clamp;
+            const bone = this.boneIds[i];
+            if (clamp && bone >= 0 && clamp.clampLocalToRef(bone, c, this._q2)) {
+                c.copyFrom(this._q2);
+                QuaternionNormalizeInPlace(c);
+                any = true;
+                // Blocked when the limit took off more than half the turn asked for: the angle
+                // actually turned, |log(c * L^-1)|, against the step's.
+                const a = this._local[i];
+                const dw = Math.abs(c.w * a.w + c.x * a.x + c.y * a.y + c.z * a.z);
+                const turned = 2 * Math.acos(dw < 1 ? dw : 1);
+                if (turned < 0.5 * angle) this._hit[i] = 1;
+            }
+        }
+        this._forward(this._candidate, this._wqC, this._pC);
+        return any;
+    }
+
+    /**
+     * A way out of a stall, the `k`-th of the solve (on the accepted pose `_local`, frames in
+     * `_wq`/`_p`): first the joints the last try clamped (all if none) ease {@link ESCAPE_EASE} of
+     * the way toward their preferred rotation (a knee eased forward); then every joint restarts
+     * from its preferred rotation; after that, or when neither moves anything, each joint is
+     * kicked by {@link ESCAPE_KICK} across the line to the target (a straight chain aimed along its
+     * own line has no gradient), its limit applied.
+     */
+    private _escape(k: number): void {
+        const n = this._n;
+        let anyHit = false;
+        for (let i = 0; i < n - 1; i++) if (this._hit[i] && this.stiffness[i] > 0) anyHit = true;
+        let moved = 0;
+        // Kicks alternate their side, so that a second one may find the other way round.
+        const kick = ESCAPE_KICK * ((k & 1) === 0 ? 1 : -1);
+        if (k < 2) {
+            const amount = EASE_AMOUNTS[k === 0 ? 0 : 1];
+            for (let i = 0; i < n - 1; i++) {
+                if (!(this.stiffness[i] > 0)) continue;
+                if (k === 0 && anyHit && !this._hit[i]) continue;
+                const a = this._local[i];
+                const b = this.preferred[i];
+                const dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+                const sign = dot < 0 ? -1 : 1;
+                if (dot * sign > 1 - 1e-12) continue;
+                a.x += (sign * b.x - a.x) * amount;
+                a.y += (sign * b.y - a.y) * amount;
+                a.z += (sign * b.z - a.z) * amount;
+                a.w += (sign * b.w - a.w) * amount;
+                QuaternionNormalizeInPlace(a);
+                moved++;
+            }
+            if (moved > 0) return;
+        }
+        const p = this._p;
+        const end = p[n - 1];
+        const t = this._target;
+        const ex = t.x - end.x;
+        const ey = t.y - end.y;
+        const ez = t.z - end.z;
+        const q = this._q;
+        const v = this._v;
+        for (let i = 0; i < n - 1; i++) {
+            if (!(this.stiffness[i] > 0)) continue;
+            const rx = end.x - p[i].x;
+            const ry = end.y - p[i].y;
+            const rz = end.z - p[i].z;
+            // axis = r × e, or r × (the world axis r leans on least) when e is along r
+            let ax = ry * ez - rz * ey;
+            let ay = rz * ex - rx * ez;
+            let az = rx * ey - ry * ex;
+            let l = Math.sqrt(ax * ax + ay * ay + az * az);
+            if (!(l > 1e-9)) {
+                const mx = Math.abs(rx);
+                const my = Math.abs(ry);
+                const mz = Math.abs(rz);
+                if (mx <= my && mx <= mz) {
+                    ax = 0;
+                    ay = rz;
+                    az = -ry;
+                } else if (my <= mz) {
+                    ax = -rz;
+                    ay = 0;
+                    az = rx;
+                } else {
+                    ax = ry;
+                    ay = -rx;
+                    az = 0;
+                }
+                l = Math.sqrt(ax * ax + ay * ay + az * az);
+                if (!(l > 1e-12)) continue;
+            }
+            v.x = ax / l;
+            v.y = ay / l;
+            v.z = az / l;
+            QuaternionConjugateToRef(i > 0 ? this._wq[i - 1] : this._baseQ, this._q2);
+            v.applyRotationQuaternionInPlace(this._q2);
+            const s = Math.sin(kick * 0.5);
+            q.x = v.x * s;
+            q.y = v.y * s;
+            q.z = v.z * s;
+            q.w = Math.cos(kick * 0.5);
+            const c = this._local[i];
+            QuaternionMultiplyToRef(q, c, c);
+            QuaternionNormalizeInPlace(c);
+            const clamp = this.clamp;
+            const bone = this.boneIds[i];
+            if (clamp && bone >= 0 && clamp.clampLocalToRef(bone, c, this._q2)) {
+                c.copyFrom(this._q2);
+                QuaternionNormalizeInPlace(c);
+            }
+        }
+    }
+}
