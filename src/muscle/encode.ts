@@ -78,9 +78,13 @@ function shoulderTurnToChild(parent: Quaternion, child: Quaternion, side: Vector
         return moveTwistToChild(parent, child, side);
     }
     across.scaleInPlace(1 / len);
-    collar.subtractToRef(across.scale(Vector3.Dot(collar, across)), p0);
-    aim.subtractToRef(across.scale(Vector3.Dot(aim, across)), p1);
-    const angle = Math.atan2(Vector3.Dot(across, Vector3.Cross(p0, p1)), Vector3.Dot(p0, p1));
+    // p0, p1: the collarbone before and after, across the axis.
+    across.scaleToRef(Vector3.Dot(collar, across), tmpV);
+    collar.subtractToRef(tmpV, p0);
+    across.scaleToRef(Vector3.Dot(aim, across), tmpV);
+    aim.subtractToRef(tmpV, p1);
+    Vector3.CrossToRef(p0, p1, tmpV);
+    const angle = Math.atan2(Vector3.Dot(across, tmpV), Vector3.Dot(p0, p1));
     Quaternion.RotationAxisToRef(across, angle, turnS);
     // rest = S^-1 * parent (a turn about the collarbone), onto the child; the parent keeps S.
     turnS.conjugateToRef(tmpQ);

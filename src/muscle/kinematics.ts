@@ -1,6 +1,6 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
-import { QuaternionNormalizeInPlace, Vector3DirectionToRef, Vector3NormalizeInPlace } from "../math/hotMath.js";
+import { QuaternionMultiplyToRef, QuaternionNormalizeInPlace, Vector3CopyToRef, Vector3DirectionToRef, Vector3NormalizeInPlace } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
 
 const tmpV = new Vector3();
@@ -12,10 +12,12 @@ const right = new Vector3();
 
 /**
  * World rotation and position of the joints the muscle setup needs (the mapped bones and their
- * ancestors), from local rotations and positions, parents first. Joints outside that set are not
- * written. Allocation-free.
+ * ancestors, `joints` if given: any of them, parents first), from local rotations and positions.
+ * Joints outside that set are not written. Allocation-free, and written out (no number passed to
+ * a call, see `hotMath`): the runtime's solver and pose kinematics run it every frame.
  * @param local rotation of every joint relative to its parent
  * @param localPos position of every joint relative to its parent (parent's scaled space)
+ * @param joints the joints to compute, parents first; default `setup.fkJoints`
  */
 export function ForwardKinematicsToRef(
     setup: MuscleSetup,
@@ -23,8 +25,8 @@ export function ForwardKinematicsToRef(
     localPos: readonly Vector3[],
     world: Quaternion[],
     pos: Vector3[],
+    joints: Int32Array = setup.fkJoints,
 ): void {
-    const joints = setup.fkJoints;
     const parent = setup.rigParent;
     const scale = setup.worldScale;
     for (let k = 0; k < joints.length; k++) {
@@ -32,12 +34,12 @@ export function ForwardKinematicsToRef(
         const p = parent[j];
         if (p < 0) {
             world[j].copyFrom(local[j]);
-            pos[j].copyFrom(localPos[j]);
+            Vector3CopyToRef(localPos[j], pos[j]);
         } else {
             // world = parentWorld * local; position = parentPosition + parentWorld * (parentScale * localPosition)
-            world[p].multiplyToRef(local[j], world[j]);
+            QuaternionMultiplyToRef(world[p], local[j], world[j]);
             localPos[j].multiplyToRef(scale[p], tmpV);
-            tmpV.applyRotationQuaternionToRef(world[p], tmpV);
+            tmpV.applyRotationQuaternionInPlace(world[p]);
             pos[p].addToRef(tmpV, pos[j]);
         }
     }

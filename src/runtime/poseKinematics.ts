@@ -2,10 +2,9 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import type { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { QuaternionMultiplyToRef, Vector3CopyToRef } from "../math/hotMath.js";
+import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { MuscleSetup } from "../muscle/setup.js";
 
-const tmpV = new Vector3();
 
 /**
  * Forward kinematics of a rig pose in rig space, for some human bones and their ancestors (all
@@ -43,26 +42,6 @@ export class HumanoidPoseKinematics {
 
     /** Recomputes every covered joint from `pose` (local rotations and positions, rig space). */
     public update(pose: IRigPose): void {
-        const setup = this._setup;
-        const fk = this.joints;
-        const parent = setup.rigParent;
-        const world = this.world;
-        const pos = this.positions;
-        const rot = pose.rotations;
-        const lp = pose.positions;
-        for (let k = 0; k < fk.length; k++) {
-            const j = fk[k];
-            const p = parent[j];
-            if (p < 0) {
-                world[j].copyFrom(rot[j]);
-                Vector3CopyToRef(lp[j], pos[j]);
-            } else {
-                // world = parentWorld * local; position = parentPosition + parentWorld * (local position * parent scale)
-                QuaternionMultiplyToRef(world[p], rot[j], world[j]);
-                lp[j].multiplyToRef(setup.worldScale[p], tmpV);
-                tmpV.applyRotationQuaternionInPlace(world[p]);
-                pos[p].addToRef(tmpV, pos[j]);
-            }
-        }
+        ForwardKinematicsToRef(this._setup, pose.rotations, pose.positions, this.world, this.positions, this.joints);
     }
 }

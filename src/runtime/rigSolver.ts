@@ -8,6 +8,7 @@ import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT } from "../clip/muscleClip.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import {
@@ -513,26 +514,7 @@ export class HumanoidRigSolver {
 
     /** Forward kinematics of the limbs and their ancestors ({@link HumanoidLimbIK.fkJoints}) into {@link world} and {@link positions}. */
     private _forwardKinematics(): void {
-        const setup = this._setup;
-        const fk = this.ik.fkJoints;
-        const parent = setup.rigParent;
-        const world = this.world;
-        const pos = this.positions;
-        const rot = this.pose.rotations;
-        const lp = this.pose.positions;
-        for (let k = 0; k < fk.length; k++) {
-            const j = fk[k];
-            const p = parent[j];
-            if (p < 0) {
-                world[j].copyFrom(rot[j]);
-                Vector3CopyToRef(lp[j], pos[j]);
-            } else {
-                QuaternionMultiplyToRef(world[p], rot[j], world[j]);
-                lp[j].multiplyToRef(setup.worldScale[p], tmpV);
-                tmpV.applyRotationQuaternionToRef(world[p], tmpV);
-                pos[p].addToRef(tmpV, pos[j]);
-            }
-        }
+        ForwardKinematicsToRef(this._setup, this.pose.rotations, this.pose.positions, this.world, this.positions, this.ik.fkJoints);
     }
 
     /**
