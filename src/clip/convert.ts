@@ -393,11 +393,22 @@ function footContacts(feet: IFootTracks, frameCount: number, rate: number): { co
         .filter(Number.isFinite)
         .sort((a, b) => a - b);
     const groundHeight = finite.length ? finite[Math.floor(GROUND_PERCENTILE * (finite.length - 1))] : 0;
-    return { contacts, groundHeight: Math.abs(groundHeight) < GROUND_HEIGHT_MIN ? 0 : groundHeight };
+    return { contacts, groundHeight: groundHeight * GroundShare(Math.abs(groundHeight)) };
 }
 
 /** A clip floor closer than this to the T-pose ground (avatar scales) counts as the same ground: 0. */
 const GROUND_HEIGHT_MIN = 0.02;
+
+/**
+ * How much of a clip's floor height the clip keeps: 0 within {@link GROUND_HEIGHT_MIN} of the T-pose
+ * ground (a stance a little higher or lower than the T-pose's, which a take on the same floor
+ * shows), all of it from twice that on, and a smoothstep between, so that two takes whose floors
+ * differ by a millimetre across the threshold do not put the body centimetres apart.
+ */
+function GroundShare(height: number): number {
+    const t = Math.min(1, Math.max(0, (height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_MIN));
+    return t * t * (3 - 2 * t);
+}
 
 /** Per frame, the {@link GROUND_PERCENTILE} of `v` over [f - w, f + w], computed every `stride` frames and interpolated. */
 function groundLevels(v: Float64Array, w: number, stride: number): Float64Array {
