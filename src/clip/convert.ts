@@ -399,14 +399,17 @@ function footContacts(feet: IFootTracks, frameCount: number, rate: number): { co
 /** A clip floor closer than this to the T-pose ground (avatar scales) counts as the same ground: 0. */
 const GROUND_HEIGHT_MIN = 0.02;
 
+/** Over how much more height than {@link GROUND_HEIGHT_MIN} a clip's floor height comes in in full, avatar scales. */
+const GROUND_HEIGHT_RAMP = 0.01;
+
 /**
  * How much of a clip's floor height the clip keeps: 0 within {@link GROUND_HEIGHT_MIN} of the T-pose
  * ground (a stance a little higher or lower than the T-pose's, which a take on the same floor
- * shows), all of it from twice that on, and a smoothstep between, so that two takes whose floors
- * differ by a millimetre across the threshold do not put the body centimetres apart.
+ * shows), all of it from {@link GROUND_HEIGHT_RAMP} further on, and a smoothstep between, so that
+ * two takes whose floors differ by a millimetre across the edge do not put the body centimetres apart.
  */
 function GroundShare(height: number): number {
-    const t = Math.min(1, Math.max(0, (height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_MIN));
+    const t = Math.min(1, Math.max(0, (height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_RAMP));
     return t * t * (3 - 2 * t);
 }
 
