@@ -1,5 +1,8 @@
 import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 
+/** How far either side of their crossing the soft start and (1 - s) L are rounded into each other, a share of the stretch s L. */
+const SOFT_START_ROUNDING = 0.5;
+
 /** Numbers of {@link SolveTwoBonePositionsToRef}'s call of {@link SolveTwoBonePositionsInPlace}. */
 const scratch = new Float64Array(5);
 
@@ -119,8 +122,14 @@ export function SolveTwoBonePositionsInPlace(
     let k = 1;
     let reach = d;
     if (stretch > 0) {
-        let start = full - stretch * full;
-        if (softStart > start) start = softStart < full * (1 - 1e-6) ? softStart : full * (1 - 1e-6);
+        // The larger of (1 - s) L and the soft start, rounded within h = SOFT_START_ROUNDING s L of
+        // their crossing (a parabola that meets both with their slopes): a plain max bends where the
+        // pose's own reach crosses (1 - s) L, and the knee's acceleration steps there.
+        const lo = full - stretch * full;
+        const gap = softStart - lo;
+        const h = SOFT_START_ROUNDING * stretch * full;
+        let start = gap >= h ? softStart : gap <= -h ? lo : lo + ((gap + h) * (gap + h)) / (4 * h);
+        if (start > full * (1 - 1e-6)) start = full * (1 - 1e-6);
         const soft = full - start;
         if (d > start) {
             const along = start + soft * (1 - Math.exp(-(d - start) / soft));

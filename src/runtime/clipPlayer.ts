@@ -287,12 +287,52 @@ export class HumanoidClipPlayer {
     public readonly onEndObservable = new Observable<HumanoidClipState>();
     private readonly _tmp = new Float64Array(3);
     private readonly _tmp2 = new Float64Array(3);
+    /** The clip state the contacts of the last update came from most (the strongest of their layer), or null. */
+    private _contactState: HumanoidClipState | null = null;
     /** Numbers of the update: [0] the time step, [1] a blend amount, [2] a state's local time. */
     private readonly _num = new Float64Array(3);
 
     /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
     constructor(rootMotion: RootMotionMode = "in-place") {
         this._rootMotion = rootMotion;
+    }
+
+    /**
+     * How soon a foot is next in contact, from the last update's time, in the clip its contacts
+     * came from most (the strongest of the layer): when the first later frame that has it starts
+     * to show (half a frame before it, as {@link contacts} takes the nearest frame), wrapping
+     * round a looping clip, mirrored with the clip. Reads the horizon (seconds to look ahead) from
+     * `io[index]` and writes the seconds there, or Infinity when no contact comes within the
+     * horizon (or nothing plays). Numbers pass in the array so that none is boxed. Allocation-free.
+     * @param side 0 left foot, 1 right foot
+     */
+    public nextContactToRef(side: number, io: Float64Array, index: number): void {
+        const horizon = io[index];
+        io[index] = Infinity;
+        const s = this._contactState;
+        const clip = s ? s.clip : null;
+        if (!s || !clip || !(horizon > 0) || clip.frameCount < 2) return;
+        const bit = (s.mirror ? 1 - side : side) === 0 ? 1 : 2;
+        const rate = clip.frameRate;
+        const last = clip.frameCount - 1;
+        const now = this._tmp2;
+        localSecondsInto(s, now, 0);
+        // The frame shown now is the nearest one (as for `contacts`); a later frame g shows from g - 0.5 on.
+        const frame = now[0] * rate;
+        const first = Math.round(frame) + 1;
+        const end = frame + horizon * rate + 0.5;
+        for (let f = first; f <= end; f++) {
+            let g = f;
+            if (g > last) {
+                if (!s.loop) return;
+                // A looping clip's last frame is its first: frame `last` is frame 0 again.
+                g = g % last;
+            }
+            if (clip.contacts[g] & bit) {
+                io[index] = (f - 0.5 - frame) / rate;
+                return;
+            }
+        }
     }
 
     /**
@@ -509,6 +549,7 @@ export class HumanoidClipPlayer {
         // Yaws blend as offsets from the strongest clip's, each within half a turn of it (two
         // clips facing the same way may carry yaws a turn apart).
         const strongest = rl.dominant;
+        this._contactState = strongest;
         const yaw0 = strongest ? strongest.shownRoot[2] : 0;
         for (const s of rl.states) {
             if (!s.clip) continue;

@@ -25,8 +25,16 @@ export const FLOOR_EASE_SECONDS = 0.1;
 const FLOOR_ROUNDING = 0.005;
 /** Fastest a landing foot is taken to move (avatar scales per second, `CONTACT_SPEED`: a foot faster than that is not in contact). */
 const MAX_LANDING_SPEED = 0.5;
-/** The foot pivots on its toes once they are this much lower (relative to the T-pose) than the ankle, avatar scales. */
-const PIVOT_SWITCH = 0.01;
+/**
+ * The point a foot stands on goes over from the ankle to the toes where the foot is level (ankle and
+ * toes equally high from their T-pose heights), smoothed over this much height difference either
+ * side, avatar scales (2 mm at 1 m): the ankle while it is this much lower than the toes, the toes
+ * once they are this much lower than the ankle, a point between along a smoothstep. A level foot
+ * hardly turns, so the hold goes over without a step in the foot's velocity; switching once the
+ * heel had lifted (the toes 1 cm lower) stepped it, and a wider zone turns the foot about a point
+ * off the ground (it slides).
+ */
+const PIVOT_SPAN = 0.002;
 
 const FEET: ReadonlyArray<readonly [HumanBone, HumanBone]> = [
     [HumanBone.LeftFoot, HumanBone.LeftToes],
@@ -34,7 +42,10 @@ const FEET: ReadonlyArray<readonly [HumanBone, HumanBone]> = [
 ];
 
 const toe = new Vector3();
+const pivot = new Vector3();
 const pg = new Vector3();
+/** How the point stood on moved along the foot this update (ground frame). */
+const shift = new Vector3();
 /** Numbers of the update (a yaw, an amount), handed over in an array rather than passed: V8 boxes a number passed to a call it does not inline, which allocates. */
 const num = new Float64Array(2);
 
@@ -52,7 +63,7 @@ function turnToRef(v: Vector3, yaw: Float64Array, index: number, out: Vector3): 
 
 /**
  * Keeps feet planted while the clip says they are in contact: the point the foot stands on (the
- * ankle, or the toes once the heel lifts) is held where it touched the ground, horizontally, so
+ * ankle, going over to the toes where the foot is level, see `PIVOT_SPAN`) is held where it touched the ground, horizontally, so
  * neither the source's own slide nor rounding moves it (the hold may ease in over
  * {@link touchdownSeconds}, so a foot that lands still moving slows down smoothly), and that point,
  * when it is below the floor (its T-pose height), rises onto it over `FLOOR_EASE_SECONDS` (0.1 s);
@@ -75,12 +86,19 @@ export class HumanoidFootPlanting {
     private readonly _restHeight: number[][];
     /** The avatar's scale (metres). */
     private readonly _scale: number;
-    private readonly _onToes = [false, false];
+    /** Per foot: how far the point stood on is from the ankle toward the toes (0 to 1), last update. */
+    private readonly _toward = [0, 0];
     private readonly _correction = [new Vector3(), new Vector3()];
     /** Per foot, easing out: the correction at release and its rate then (ground frame, per second). */
     private readonly _release = [new Vector3(), new Vector3()];
     private readonly _releaseRate = [new Vector3(), new Vector3()];
     private readonly _releaseLeft = [0, 0];
+    /** Per foot: how long the running release takes, seconds (the blend, or less when the foot lands again sooner). */
+    private readonly _releaseSeconds = [0, 0];
+    /** Per foot: the correction the running release ends on (0, or what is left when the foot lands again before the blend is over). */
+    private readonly _releaseEnd = [new Vector3(), new Vector3()];
+    /** A number handed to the player (the look-ahead horizon, then the seconds to the next contact). */
+    private readonly _soon = new Float64Array(1);
     /** Per foot, easing in: where the foot was shown at touch-down and its velocity then (ground frame). */
     private readonly _landedAt = [new Vector3(), new Vector3()];
     private readonly _landingSpeed = [new Vector3(), new Vector3()];
@@ -110,6 +128,35 @@ export class HumanoidFootPlanting {
         this._scale = setup.scale;
     }
 
+    /**
+     * Starts a foot's release from `_release` (the correction) and `_releaseRate` (its rate): a
+     * cubic over the blend from there to 0 with rate 0. When the clip has the foot land again
+     * sooner, the cubic ends then instead, where the full one would be by that time but at rest,
+     * so the foot lands moving as the clip's does (a quick step landing while its foot still
+     * caught up with its path stepped the foot's velocity) and keeps what is left of the correction.
+     */
+    private _armRelease(s: number, player: HumanoidClipPlayer): void {
+        const blend = this.blendSeconds > 0 ? this.blendSeconds : 0;
+        const soon = this._soon;
+        soon[0] = blend;
+        player.nextContactToRef(s, soon, 0);
+        const span = soon[0] < blend ? soon[0] : blend;
+        this._releaseSeconds[s] = span;
+        this._releaseLeft[s] = 1;
+        const end = this._releaseEnd[s];
+        if (span < blend) {
+            // The full cubic at the touch-down: x = span / blend.
+            const x = span / blend;
+            const h00 = (2 * x - 3) * x * x + 1;
+            const h10 = ((x - 2) * x + 1) * x * blend;
+            const r0 = this._release[s];
+            const r1 = this._releaseRate[s];
+            end.x = r0.x * h00 + r1.x * h10;
+            end.y = r0.y * h00 + r1.y * h10;
+            end.z = r0.z * h00 + r1.z * h10;
+        } else end.setAll(0);
+    }
+
     /** Lets both feet go at once (after a jump in time or place). */
     public reset(): void {
         for (let s = 0; s < 2; s++) {
@@ -119,7 +166,7 @@ export class HumanoidFootPlanting {
             this._floorIn[s] = 1;
             this._floorFrom[s] = 0;
             this._releaseLeft[s] = 0;
-            this._onToes[s] = false;
+            this._releaseEnd[s].setAll(0);
             this._lastValid[s] = false;
         }
     }
@@ -150,9 +197,10 @@ export class HumanoidFootPlanting {
         num[0] = yawToGround;
         for (let s = 0; s < 2; s++) {
             const goal = solver.goalPositions[s];
-            // The pivot: ankle, or toes once they are clearly lower than the ankle (both from their T-pose height).
-            let pivot = goal;
-            const wasOnToes = this._onToes[s];
+            // The pivot: the ankle, the toes once they are clearly lower than the ankle (both from
+            // their T-pose height), a point between them in between.
+            Vector3CopyToRef(goal, pivot);
+            let toward = 0;
             const off = this._toeOffset[s];
             // Heights in the pose's units: the solver maps a foot's height as (y - ps[1]) * ps[0] + ps[2]
             // metres, so the ankle's T-pose height is ps[1] plus this foot's own difference from
@@ -172,12 +220,13 @@ export class HumanoidFootPlanting {
                 toe.z = toe.z * r + goal.z;
                 const toeUp = toe.y - (ankleRest + off.y * r);
                 if (toeUp < lowestUp) lowestUp = toeUp;
-                if (!this._onToes[s] && toeUp < ankleUp - PIVOT_SWITCH) this._onToes[s] = true;
-                else if (this._onToes[s] && ankleUp < toeUp - PIVOT_SWITCH) this._onToes[s] = false;
-                if (this._onToes[s]) {
-                    pivot = toe;
-                    pivotUp = toeUp;
-                }
+                const t = (ankleUp - toeUp) / (2 * PIVOT_SPAN) + 0.5;
+                const c = t < 0 ? 0 : t > 1 ? 1 : t;
+                toward = c * c * (3 - 2 * c);
+                pivot.x += (toe.x - goal.x) * toward;
+                pivot.y += (toe.y - goal.y) * toward;
+                pivot.z += (toe.z - goal.z) * toward;
+                pivotUp += (toeUp - ankleUp) * toward;
             }
             // The pivot on the ground.
             pg.x = pivot.x - sr[0];
@@ -190,12 +239,22 @@ export class HumanoidFootPlanting {
             const contact = (player.contacts & (s === 0 ? 1 : 2)) !== 0;
             const dt = deltaSeconds > 0 && deltaSeconds < Infinity ? deltaSeconds : 0;
             const last = this._lastPivot[s];
-            const switched = wasOnToes !== this._onToes[s];
-            // The pivot's velocity on the ground as shown (clip path plus correction), per second.
-            const known = this._lastValid[s] && dt > 0 && !switched;
+            // The pivot's move along the foot since the last update (ground frame): the toe offset
+            // turned onto the ground, times the change of how far toward the toes it is.
+            const moved = this._lastValid[s] ? toward - this._toward[s] : 0;
+            shift.setAll(0);
+            if (moved !== 0) {
+                shift.x = (toe.x - goal.x) * moved;
+                shift.z = (toe.z - goal.z) * moved;
+                turnToRef(shift, num, 0, shift);
+            }
+            this._toward[s] = toward;
+            // The pivot's velocity on the ground as shown (clip path plus correction, less its move
+            // along the foot), per second.
+            const known = this._lastValid[s] && dt > 0;
             const lc = this._lastCorrection[s];
-            let vx = known ? (pg.x + corr.x - last.x - lc.x) / dt : 0;
-            let vz = known ? (pg.z + corr.z - last.z - lc.z) / dt : 0;
+            let vx = known ? (pg.x + corr.x - last.x - lc.x - shift.x) / dt : 0;
+            let vz = known ? (pg.z + corr.z - last.z - lc.z - shift.z) / dt : 0;
             if (contact) {
                 const anchor = this.anchors[s];
                 const ease = this.touchdownSeconds > 0 ? this.touchdownSeconds : 0;
@@ -222,16 +281,16 @@ export class HumanoidFootPlanting {
                     this._in[s] = ease > 0 ? 0 : 1;
                     this._eased[s] = false;
                     this._releaseLeft[s] = 0;
+                    this._releaseEnd[s].setAll(0);
                     this._floorIn[s] = 0;
                     this._floorFrom[s] = corr.y;
-                } else if (switched) {
-                    // Pivot switch: the new point is held where it is shown (the correction goes on unchanged).
-                    const dx = pg.x - last.x;
-                    const dz = pg.z - last.z;
-                    anchor.x += dx;
-                    anchor.z += dz;
-                    this._landedAt[s].x += dx;
-                    this._landedAt[s].z += dz;
+                } else {
+                    // The point stood on moved along the foot: the held point moves with it, so the
+                    // foot rolls over from heel to toes without sliding.
+                    anchor.x += shift.x;
+                    anchor.z += shift.z;
+                    this._landedAt[s].x += shift.x;
+                    this._landedAt[s].z += shift.z;
                 }
                 // Time into the ease: 0 on the frame the foot lands (it is where it is shown).
                 const landing = !this._eased[s];
@@ -266,23 +325,31 @@ export class HumanoidFootPlanting {
                     Vector3CopyToRef(corr, this._release[s]);
                     // The correction's rate then: whatever keeps the foot still, minus the clip's own motion.
                     const r = this._releaseRate[s];
-                    r.x = known ? -(pg.x - last.x) / dt : 0;
+                    r.x = known ? -(pg.x - last.x - shift.x) / dt : 0;
                     r.y = known ? (corr.y - lc.y) / dt : 0;
-                    r.z = known ? -(pg.z - last.z) / dt : 0;
-                    this._releaseLeft[s] = 1;
+                    r.z = known ? -(pg.z - last.z - shift.z) / dt : 0;
+                    this._armRelease(s, player);
+                } else if (this._releaseLeft[s] <= 0 && this._releaseEnd[s].lengthSquared() > 0) {
+                    // A release cut short by a touch-down that did not come (the clip changed): ease
+                    // what is left out from rest.
+                    Vector3CopyToRef(this._releaseEnd[s], this._release[s]);
+                    this._releaseRate[s].setAll(0);
+                    this._armRelease(s, player);
                 }
-                const blend = this.blendSeconds > 0 ? this.blendSeconds : 0;
-                const left = this._releaseLeft[s] - (blend > 0 ? dt / blend : 1);
+                const span = this._releaseSeconds[s] > 0 ? this._releaseSeconds[s] : 0;
+                const left = this._releaseLeft[s] - (span > 0 ? dt / span : 1);
                 this._releaseLeft[s] = left > 0 ? left : 0;
-                // Hermite from (release, rate) at x = 0 to (0, 0) at x = 1.
+                // Hermite from (release, rate) at x = 0 to (end, 0) at x = 1.
                 const x = 1 - this._releaseLeft[s];
                 const h00 = x < 1 ? (2 * x - 3) * x * x + 1 : 0;
-                const h10 = x < 1 ? ((x - 2) * x + 1) * x * blend : 0;
+                const h10 = x < 1 ? ((x - 2) * x + 1) * x * span : 0;
+                const h01 = 1 - h00;
                 const r0 = this._release[s];
                 const r1 = this._releaseRate[s];
-                corr.x = r0.x * h00 + r1.x * h10;
-                corr.y = r0.y * h00 + r1.y * h10;
-                corr.z = r0.z * h00 + r1.z * h10;
+                const re = this._releaseEnd[s];
+                corr.x = r0.x * h00 + r1.x * h10 + re.x * h01;
+                corr.y = r0.y * h00 + r1.y * h10 + re.y * h01;
+                corr.z = r0.z * h00 + r1.z * h10 + re.z * h01;
             }
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
             // How far above the floor the foot's lower point ends up, metres.

@@ -88,6 +88,31 @@ describe("two-bone IK positions", () => {
         expect(last).toBeCloseTo(1.05, 9);
     });
 
+    test("the soft start has no kink where the pose's own reach crosses (1 - s) L: the knee moves smoothly with it", () => {
+        // A target past the pose's reach, the pose's reach (the soft start) swept across 95% of L:
+        // the knee's second differences stay those of a smooth curve (a plain max of the two
+        // gives a slope step there: about 40 times larger at this step).
+        const L = 0.9;
+        const step = 0.0001 * L;
+        const target = new Vector3(0, 1 - 0.985 * L, 0);
+        const knees: Vector3[] = [];
+        for (let start = 0.9 * L; start <= 0.99 * L; start += step) {
+            SolveTwoBonePositionsToRef(a, b, c, target, pole, 0.45, 0.45, 0.05, start, nb, nc);
+            expect(Vector3.Distance(nc, target)).toBeLessThan(1e-9);
+            knees.push(nb.clone());
+        }
+        let worst = 0;
+        for (let i = 2; i < knees.length; i++)
+            worst = Math.max(
+                worst,
+                knees[i]
+                    .subtract(knees[i - 1].scale(2))
+                    .add(knees[i - 2])
+                    .length(),
+            );
+        expect((worst / (step * step)) * L).toBeLessThan(400);
+    });
+
     test("stretch 0 keeps the bones rigid and clamps at full length", () => {
         const k = SolveTwoBonePositionsToRef(a, b, c, new Vector3(0, -2, 0), pole, 0.45, 0.45, 0, 0, nb, nc);
         expect(k).toBe(1);

@@ -1,0 +1,119 @@
+import { readFileSync } from "node:fs";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import {
+    BuildHumanoidAvatar,
+    BuildSampleRig,
+    ConvertBvhToMuscleClip,
+    ConvertRigPosesToMuscleClip,
+    CreateRigFromBvh,
+    HumanoidAnimator,
+    HumanoidClipPlayer,
+    ParseBvh,
+    SampleCharacters,
+    type MuscleClip,
+} from "../../src/index.js";
+import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+/**
+ * The obvious answer: step time on by a hundredth of a frame until the nearest frame (the one the
+ * player shows) has the foot in contact, wrapping a looping clip (its last frame is its first).
+ */
+function nextContactByScan(clip: MuscleClip, side: number, seconds: number, horizon: number, loop: boolean, mirror: boolean): number {
+    const bit = (mirror ? 1 - side : side) === 0 ? 1 : 2;
+    const last = clip.frameCount - 1;
+    const shown = (t: number): number => Math.round(t * clip.frameRate);
+    const now = shown(seconds);
+    for (let i = 1; i <= Math.ceil(horizon * clip.frameRate * 100); i++) {
+        const t = seconds + i / (100 * clip.frameRate);
+        const f = shown(t);
+        if (f === now) continue;
+        if (f > last && !loop) return Infinity;
+        if (clip.contacts[f > last ? f % last : f] & bit) return t - seconds;
+    }
+    return Infinity;
+}
+
+describe("the clip player's look-ahead of foot contacts", () => {
+    const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
+    const clip = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 2.2, 30));
+
+    test.each([
+        [false, false],
+        [true, false],
+        [true, true],
+    ])("matches a plain scan of the clip's contacts at every frame (loop %s, mirror %s)", (loop, mirror) => {
+        expect(clip.contacts.some((c) => c !== 3 && c !== 0)).toBe(true); // the walk has single-foot contacts
+        const player = new HumanoidClipPlayer();
+        player.play(clip, { loop, mirror });
+        const io = new Float64Array(1);
+        let found = 0;
+        for (let f = 0; f < 2 * clip.frameCount; f++) {
+            player.update(f === 0 ? 0 : 1 / clip.frameRate);
+            const t = loop ? (f % (clip.frameCount - 1)) / clip.frameRate : Math.min(f, clip.frameCount - 1) / clip.frameRate;
+            for (const side of [0, 1]) {
+                for (const horizon of [0.1, 0.5]) {
+                    io[0] = horizon;
+                    player.nextContactToRef(side, io, 0);
+                    const expected = nextContactByScan(clip, side, t, horizon, loop, mirror);
+                    if (expected === Infinity) expect(io[0]).toBe(Infinity);
+                    else {
+                        expect(Math.abs(io[0] - expected)).toBeLessThanOrEqual(0.01 / clip.frameRate + 1e-9);
+                        found++;
+                    }
+                }
+            }
+        }
+        expect(found).toBeGreaterThan(10);
+    });
+
+    test("nothing playing, or a horizon of 0: no contact ahead", () => {
+        const player = new HumanoidClipPlayer();
+        const io = new Float64Array([1]);
+        player.nextContactToRef(0, io, 0);
+        expect(io[0]).toBe(Infinity);
+        player.play(clip);
+        player.update(0);
+        io[0] = 0;
+        player.nextContactToRef(0, io, 0);
+        expect(io[0]).toBe(Infinity);
+    });
+});
+
+describeWithData("planting on a child's jump onto the X Bot (fair1_jumping_8yo: quick steps at 120 fps)", () => {
+    test("a released foot is back on its clip path before it lands again: no touch-down while the release still eases out", async () => {
+        const file = "bvh/animated_drawings/fair1_jumping_8yo.bvh";
+        const bvh = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(file), "utf8"), file));
+        const clip = ConvertBvhToMuscleClip(bvh, BuildHumanoidAvatar(bvh.rig));
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
+        try {
+            const animator = new HumanoidAnimator(target.avatar, target.loaded.binding!.nodes, { rootMotion: "clip" });
+            animator.play(clip, { loop: false });
+            const was = [false, false];
+            const grounded = [0, 0];
+            let touchdowns = 0;
+            let early = 0;
+            for (let f = 0; f < clip.frameCount; f++) {
+                animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+                for (const s of [0, 1]) {
+                    const now = animator.planting.planted[s];
+                    // footGrounded eases from 1 to 0 with the release: above 0 the foot still catches up.
+                    if (now && !was[s] && f > 0) {
+                        touchdowns++;
+                        if (grounded[s] > 1e-9) early++;
+                    }
+                    was[s] = now;
+                    grounded[s] = animator.solver.footGrounded[s];
+                }
+            }
+            expect(touchdowns).toBeGreaterThanOrEqual(4);
+            expect(early).toBe(0);
+            animator.dispose();
+        } finally {
+            target.loaded.dispose();
+        }
+    }, 120_000);
+});
