@@ -75,6 +75,12 @@ if (rt) {
             `${rt.runtimeCostRatioNoIKVsAnimatorAvatar.toFixed(2)}x AnimatorAvatar's cost over the idle scene, ${rt.runtimeCostRatioNoIKVsBakedPlayback.toFixed(2)}x the baked clip's (baked with IK); ` +
                 `update alone ${rt.oursNoIKAnimateMicrosecondsPerCharacterFrame.toFixed(1)} us`,
         ],
+        [
+            "runtime: ours, everything on",
+            us(rt.oursAllMicrosecondsPerCharacterFrame),
+            `joint limits "all", world goals for both hands, look-at: ${rt.runtimeCostRatioAllVsAnimatorAvatar.toFixed(2)}x AnimatorAvatar's cost over the idle scene (target: at most 0.3x); ` +
+                `update alone ${rt.oursAllAnimateMicrosecondsPerCharacterFrame.toFixed(1)} us, ${rt.animateTimeRatioAllVsDefault.toFixed(2)}x the default update's`,
+        ],
         ["runtime: idle scene (nothing playing)", us(rt.idleMicrosecondsPerCharacterFrame), "fixed cost: world matrices, skeletons, meshes"],
         split
             ? [

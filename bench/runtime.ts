@@ -49,6 +49,8 @@ import {
     BuildHumanoidAvatar,
     ConvertAnimationGroupToMuscleClip,
     CreateBakeStats,
+    HumanBone,
+    HumanIKGoal,
     HumanoidAnimator,
     RegisterHumanoidPlugin,
     type HumanoidAvatar,
@@ -93,6 +95,8 @@ export interface IRuntimeBenchResult {
     oursMicrosecondsPerCharacterFrame: number;
     /** `scene.render()` with our animators playing, foot IK off (d). */
     oursNoIKMicrosecondsPerCharacterFrame: number;
+    /** `scene.render()` with our animators playing with everything of the runtime on: foot IK, the full joint-limit set, world goals for both hands and look-at (f). */
+    oursAllMicrosecondsPerCharacterFrame: number;
     /** `scene.render()` with nothing playing: the scene's fixed cost (c). */
     idleMicrosecondsPerCharacterFrame: number;
     /** The animation step alone inside `scene.render()`: Babylon's `animate()` (a). */
@@ -103,6 +107,12 @@ export interface IRuntimeBenchResult {
     oursAnimateMicrosecondsPerCharacterFrame: number;
     /** The animation step alone inside `scene.render()`: our plugin's updates, IK off (d). */
     oursNoIKAnimateMicrosecondsPerCharacterFrame: number;
+    /** The animation step alone inside `scene.render()`: our plugin's updates, everything on (f). */
+    oursAllAnimateMicrosecondsPerCharacterFrame: number;
+    /** What playing costs over the idle scene with everything on (limits "all", hand world goals, look-at), over Babylon's: (f - c) / (a - c). Issue 12's target: at most 0.3. */
+    runtimeCostRatioAllVsAnimatorAvatar: number;
+    /** The update alone with everything on over the default update: what limits, world goals and look-at add, as a ratio of the default animate step. */
+    animateTimeRatioAllVsDefault: number;
     /**
      * What playing costs over the idle scene, ours (IK on) over Babylon's: (b - c) / (a - c). It
      * counts the animation step and what it causes downstream in the frame (world matrices and
@@ -345,6 +355,12 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         if (bakedUnmapped) notes.push(`${bakedUnmapped / (CHARACTERS - 1)} baked tracks per character target nodes outside the rig: left on character 0`);
         if (bakeStats.unreachableFrames) notes.push(`bake: ${bakeStats.unreachableFrames} of ${bakeStats.frames} frames had a limb goal out of reach`);
 
+        // Everything on: the full joint-limit set, both hands on world goals and the head looking
+        // at a point (set below, once the characters stand on their spots). Made before they move
+        // there: an animator with a root node takes the root's transform at construction as the
+        // one that binds rig space (a root moved before would put its world goals that far off).
+        const animatorsAll = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS, jointLimits: "all", rootNode: c.root }));
+
         // Place the characters on a grid, every mesh drawn (no frustum culling), a camera looking on.
         characters.forEach((c, i) => c.root.position.set((i % GRID_COLUMNS) * SPACING, 0, Math.floor(i / GRID_COLUMNS) * SPACING));
         for (const m of scene.meshes) if (m instanceof AbstractMesh) m.alwaysSelectAsActiveMesh = true;
@@ -355,6 +371,26 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         const animators = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS }));
         const animatorsNoIK = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS, footIK: false }));
 
+        // Hands 30 cm in front of each character's chest, 15 cm either side, 10 cm down (within
+        // reach, no trunk bend); the head looks at a point 2 m ahead, 0.5 m to the side.
+        characters.forEach((c, i) => {
+            const a = animatorsAll[i];
+            // The character's own frame in the world, from its joints as they stand now (world
+            // matrices refreshed top-down: the root has just moved to its spot).
+            c.root.computeWorldMatrix(true);
+            for (const n of c.nodes) n.computeWorldMatrix(true);
+            const at = (bone: HumanBone): Vector3 => c.nodes[c.avatar.getJoint(bone)].getAbsolutePosition().clone();
+            const right = at(HumanBone.RightUpperLeg).subtract(at(HumanBone.LeftUpperLeg)).normalize();
+            const forward = Vector3.Cross(right, Vector3.Up()).normalize();
+            const front = at(HumanBone.Chest)
+                .add(forward.scale(0.3))
+                .add(new Vector3(0, -0.1, 0));
+            a.goals.setPosition(HumanIKGoal.LeftHand, front.subtract(right.scale(0.15)), 1);
+            a.goals.setPosition(HumanIKGoal.RightHand, front.add(right.scale(0.15)), 1);
+            a.lookAt.position.copyFrom(at(HumanBone.Head).add(forward.scale(2)).add(right.scale(0.5)));
+            a.lookAt.setWeights(1, 0.3, 1, 1, 0.5);
+        });
+
         // Timing marks inside the frame: before Babylon's animations, around our plugin's observer.
         RegisterHumanoidPlugin(scene);
         const marks = { beforeAnimations: 0, pluginStart: 0, pluginEnd: 0 };
@@ -362,12 +398,14 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         scene.onAfterAnimationsObservable.add(() => (marks.pluginStart = performance.now()), undefined, true);
         scene.onAfterAnimationsObservable.add(() => (marks.pluginEnd = performance.now()));
 
-        type Condition = "babylon" | "baked" | "ours" | "oursNoIK" | "idle";
-        const conditions: Condition[] = ["babylon", "baked", "ours", "oursNoIK", "idle"];
+        type Condition = "babylon" | "baked" | "ours" | "oursNoIK" | "oursAll" | "idle";
+        const conditions: Condition[] = ["babylon", "baked", "ours", "oursNoIK", "oursAll", "idle"];
+        const animatorsOf = (c: Condition): HumanoidAnimator[] | null =>
+            c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : c === "oursAll" ? animatorsAll : null;
         const start = (c: Condition): void => {
             if (c === "babylon") for (const g of groups) g.start(true);
             if (c === "baked") for (const g of bakedGroups) g.start(true);
-            const list = c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : null;
+            const list = animatorsOf(c);
             if (list)
                 for (const a of list) {
                     a.attachToScene(scene);
@@ -377,7 +415,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         const stop = (c: Condition): void => {
             if (c === "babylon") for (const g of groups) g.stop();
             if (c === "baked") for (const g of bakedGroups) g.stop();
-            const list = c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : null;
+            const list = animatorsOf(c);
             if (list)
                 for (const a of list) {
                     a.stop();
@@ -420,6 +458,15 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             if (c === "idle" ? moved > 1e-6 : moved < 0.01) notes.push(`${c}: the left foot moved ${moved.toFixed(3)} m over 15 frames`);
             if (offSpot > 0.5) notes.push(`${c}: the hips are ${offSpot.toFixed(2)} m from the character's spot`);
         }
+        // Everything on: the hands are on their world goals (they are within reach).
+        const all = probed.get("oursAll")!;
+        for (const [goal, name] of [
+            [HumanIKGoal.LeftHand, "mixamorig:LeftHand"],
+            [HumanIKGoal.RightHand, "mixamorig:RightHand"],
+        ] as const) {
+            const off = Vector3.Distance(all[avatar.rig.joints.findIndex((j) => j.name === name)], animatorsAll[7].goals.positions[goal]);
+            if (off > 0.01) notes.push(`oursAll: the ${name} is ${off.toFixed(3)} m from its world goal`);
+        }
         // The baked groups play the live motion: every joint where the live animator put it after the same 25 frames.
         const live = probed.get("ours")!;
         const bakedVsLive = Math.max(...probed.get("baked")!.map((p, j) => Vector3.Distance(p, live[j])));
@@ -432,6 +479,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             baked: { render: Infinity, animate: Infinity },
             ours: { render: Infinity, animate: Infinity },
             oursNoIK: { render: Infinity, animate: Infinity },
+            oursAll: { render: Infinity, animate: Infinity },
             idle: { render: Infinity, animate: Infinity },
         };
         for (let r = 0; r < ROUNDS; r++) {
@@ -448,6 +496,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         const e = us(best.baked.render);
         const b = us(best.ours.render);
         const d = us(best.oursNoIK.render);
+        const f = us(best.oursAll.render);
         const idle = us(best.idle.render);
         if (a - idle < 0.1 * a) notes.push("Babylon's groups cost less than a tenth of the frame over the idle scene: the net ratio is noisy");
         if (e - idle < 0.1 * e) notes.push("the baked groups cost less than a tenth of the frame over the idle scene: the net ratio is noisy");
@@ -472,11 +521,15 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             bakedMicrosecondsPerCharacterFrame: e,
             oursMicrosecondsPerCharacterFrame: b,
             oursNoIKMicrosecondsPerCharacterFrame: d,
+            oursAllMicrosecondsPerCharacterFrame: f,
             idleMicrosecondsPerCharacterFrame: idle,
             animatorAvatarAnimateMicrosecondsPerCharacterFrame: us(best.babylon.animate),
             bakedAnimateMicrosecondsPerCharacterFrame: us(best.baked.animate),
             oursAnimateMicrosecondsPerCharacterFrame: us(best.ours.animate),
             oursNoIKAnimateMicrosecondsPerCharacterFrame: us(best.oursNoIK.animate),
+            oursAllAnimateMicrosecondsPerCharacterFrame: us(best.oursAll.animate),
+            runtimeCostRatioAllVsAnimatorAvatar: (f - idle) / (a - idle),
+            animateTimeRatioAllVsDefault: best.oursAll.animate / best.ours.animate,
             runtimeCostRatioVsAnimatorAvatar: (b - idle) / (a - idle),
             runtimeCostRatioNoIKVsAnimatorAvatar: (d - idle) / (a - idle),
             runtimeCostRatioVsBakedPlayback: (b - idle) / (e - idle),
