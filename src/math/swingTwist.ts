@@ -63,10 +63,17 @@ export function SwingTwistDecomposeToRef(
         const y = qw * -ty - qx * -tz + qy * tw + qz * -tx;
         const z = qw * -tz + qx * -ty - qy * -tx + qz * tw;
         const w = qw * tw - qx * -tx - qy * -ty - qz * -tz;
-        swing.set(x, y, z, w);
+        // Coordinates written one by one (`set` hands the numbers on to another call).
+        swing.x = x;
+        swing.y = y;
+        swing.z = z;
+        swing.w = w;
     }
     if (twist) {
-        twist.set(tx, ty, tz, tw);
+        twist.x = tx;
+        twist.y = ty;
+        twist.z = tz;
+        twist.w = tw;
     }
     angles[index] = angle;
 }
@@ -111,6 +118,7 @@ export function TwistAngleNearInPlace(q: Quaternion, axis: Vector3, angles: Floa
 
 /**
  * The rotation vector (axis times angle, radians) of a unit quaternion, shortest path: the log map.
+ * Allocation-free.
  */
 export function QuaternionToRotationVectorToRef(q: Quaternion, result: Vector3): Vector3 {
     const s = q.w < 0 ? -1 : 1;
@@ -119,12 +127,12 @@ export function QuaternionToRotationVectorToRef(q: Quaternion, result: Vector3):
     const z = q.z * s;
     const w = Math.min(1, q.w * s);
     const sinHalf = Math.sqrt(x * x + y * y + z * z);
-    if (sinHalf < 1e-12) {
-        return result.set(2 * x, 2 * y, 2 * z);
-    }
-    const angle = 2 * Math.atan2(sinHalf, w);
-    const k = angle / sinHalf;
-    return result.set(x * k, y * k, z * k);
+    // (Coordinates written one by one: `set` hands the numbers on to another call, see `hotMath`.)
+    const k = sinHalf < 1e-12 ? 2 : (2 * Math.atan2(sinHalf, w)) / sinHalf;
+    result.x = x * k;
+    result.y = y * k;
+    result.z = z * k;
+    return result;
 }
 
 /** The unit quaternion of a rotation vector (axis times angle, radians): the exp map. */
