@@ -7,7 +7,8 @@ import { YoungBytesPerCall } from "../helpers/allocation.js";
  * once it has run on the avatar, on a walk with shoulders, elbows and knees that bend and twist.
  */
 describe("EncodeHumanPose allocates nothing per frame", () => {
-    test.each(SampleCharacters.map((c, i) => [c.name, i] as const))("%s", (_name, i) => {
+    // Two of the samples: a T-pose with named bones, and arms down with odd proportions.
+    test.each([0, 3].map((i) => [SampleCharacters[i].name, i] as const))("%s", (_name, i) => {
         const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[i]));
         const source = new SampleWalkSource(avatar, 2.2, 30);
         const pose = GetRigRestPose(avatar.rig);
@@ -18,9 +19,9 @@ describe("EncodeHumanPose allocates nothing per frame", () => {
             source.samplePoseToRef(times[k++ & 63], pose);
             EncodeHumanPose(avatar, pose, human);
         };
-        for (let n = 0; n < 5000; n++) step();
-        // 1000 calls a round: the reading itself allocates about 2 kB.
-        const perFrame = YoungBytesPerCall(() => EncodeHumanPose(avatar, pose, human), 8, 1000);
+        for (let n = 0; n < 2000; n++) step();
+        // 500 calls a round: the reading itself allocates about 2 kB.
+        const perFrame = YoungBytesPerCall(() => EncodeHumanPose(avatar, pose, human), 4, 500);
         if (perFrame !== null) expect(perFrame).toBeLessThan(16);
         expect(Number.isFinite(human.values[10])).toBe(true);
     });
