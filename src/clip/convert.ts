@@ -4,7 +4,7 @@ import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES as LIMIT_CLIP_FRAMES, MAX_CLIP_SECO
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { GetRigJointLabel, GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
-import { EncodeHumanPose } from "../muscle/encode.js";
+import { CanonicalPointToRef, EncodeHumanPose } from "../muscle/encode.js";
 import { HumanPose, HUMAN_IK_GOAL_COUNT } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, MuscleIndexFromName } from "../muscle/muscles.js";
 import { MuscleSetup } from "../muscle/setup.js";
@@ -144,7 +144,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const feet: IFootTracks = {
         points: FOOT_BONES.map((bones) => bones.map((b) => (setup.joint[b] >= 0 ? new Float32Array(frameCount * 3) : null))),
         restHeight: FOOT_BONES.map((bones) =>
-            bones.map((b) => (setup.joint[b] >= 0 ? canonicalPoint(setup, avatar.referenceWorld.positions[setup.joint[b]], tmpV).y : 0)),
+            bones.map((b) => (setup.joint[b] >= 0 ? CanonicalPointToRef(setup, avatar.referenceWorld.positions[setup.joint[b]], tmpV).y : 0)),
         ),
     };
     const watch = animatedJointWatch(avatar, setup);
@@ -183,7 +183,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             for (let p = 0; p < 2; p++) {
                 const out = feet.points[s][p];
                 if (!out) continue;
-                canonicalPoint(setup, setup.work.pos[setup.joint[FOOT_BONES[s][p]]], tmpV);
+                CanonicalPointToRef(setup, setup.work.pos[setup.joint[FOOT_BONES[s][p]]], tmpV);
                 out[f * 3] = tmpV.x;
                 out[f * 3 + 1] = tmpV.y;
                 out[f * 3 + 2] = tmpV.z;
@@ -266,18 +266,21 @@ const LIMB_TWISTS: readonly number[] = [
  * limb never flips between two frames.
  */
 function keepTwistsContinuous(setup: MuscleSetup, values: Float32Array, samples: Float32Array[], f: number): void {
-    for (const m of LIMB_TWISTS) {
-        const prev = setup.muscleToRadians(m, samples[m][f - 1]);
-        const now = setup.muscleToRadians(m, values[m]);
+    // `MuscleSetup.muscleToRadians` and `radiansToMuscle` written out: no number crosses a call per frame.
+    const min = setup.minDeg;
+    const max = setup.maxDeg;
+    for (let i = 0; i < LIMB_TWISTS.length; i++) {
+        const m = LIMB_TWISTS[i];
+        const a = samples[m][f - 1];
+        const b = values[m];
+        const prev = ((a >= 0 ? a * max[m] : a * -min[m]) * Math.PI) / 180;
+        const now = ((b >= 0 ? b * max[m] : b * -min[m]) * Math.PI) / 180;
         const turns = Math.round((prev - now) / (2 * Math.PI));
-        if (turns !== 0) values[m] = setup.radiansToMuscle(m, now + 2 * Math.PI * turns);
+        if (turns !== 0) {
+            const deg = ((now + 2 * Math.PI * turns) * 180) / Math.PI;
+            values[m] = deg >= 0 ? deg / max[m] : deg / -min[m];
+        }
     }
-}
-
-/** A rig-space point in canonical avatar scales (relative to the T-pose ground origin). */
-function canonicalPoint(setup: MuscleSetup, p: Vector3, result: Vector3): Vector3 {
-    p.subtractToRef(setup.groundOrigin, result);
-    return result.applyRotationQuaternionInPlace(setup.c0Inverse).scaleInPlace(1 / setup.scale);
 }
 
 function putVector(samples: Float32Array[], c: number, f: number, v: Vector3): void {
@@ -288,8 +291,12 @@ function putVector(samples: Float32Array[], c: number, f: number, v: Vector3): v
 
 /** Writes a rotation on the same hemisphere as the previous frame's, so its curves do not jump. */
 function putRotation(samples: Float32Array[], c: number, f: number, q: Quaternion, prev: Quaternion): void {
-    const sign = f > 0 && Quaternion.Dot(q, prev) < 0 ? -1 : 1;
-    prev.set(q.x * sign, q.y * sign, q.z * sign, q.w * sign);
+    // (Written out: `Quaternion.Dot` and `set` hand numbers to or from a call.)
+    const sign = f > 0 && q.x * prev.x + q.y * prev.y + q.z * prev.z + q.w * prev.w < 0 ? -1 : 1;
+    prev.x = q.x * sign;
+    prev.y = q.y * sign;
+    prev.z = q.z * sign;
+    prev.w = q.w * sign;
     samples[c][f] = prev.x;
     samples[c + 1][f] = prev.y;
     samples[c + 2][f] = prev.z;
@@ -416,8 +423,13 @@ function GroundShare(height: number): number {
 /** Per frame, the {@link GROUND_PERCENTILE} of `v` over [f - w, f + w], computed every `stride` frames and interpolated. */
 function groundLevels(v: Float64Array, w: number, stride: number): Float64Array {
     const n = v.length;
+    // One window buffer, sorted as numbers in place (a typed array's sort), for every window.
+    const buffer = new Float64Array(Math.min(n, 2 * w + 1));
     const at = (f: number): number => {
-        const window = Array.from(v.subarray(Math.max(0, f - w), Math.min(n, f + w + 1))).sort((a, b) => a - b);
+        const from = Math.max(0, f - w);
+        const window = buffer.subarray(0, Math.min(n, f + w + 1) - from);
+        window.set(v.subarray(from, from + window.length));
+        window.sort();
         return window[Math.floor(GROUND_PERCENTILE * (window.length - 1))];
     };
     const out = new Float64Array(n);

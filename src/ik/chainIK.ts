@@ -103,40 +103,14 @@ export class ChainIKSolver {
     public maxIterations = CHAIN_IK_MAX_ITERATIONS;
     /** Escapes from stalls allowed per solve before it settles for the best pose it found (0 disables them). Default {@link CHAIN_IK_MAX_ESCAPES}. */
     public maxEscapes = CHAIN_IK_MAX_ESCAPES;
-    /**
-     * The tunable numbers, kept in an array: V8 may box a double read from an object's field on
-     * the per-frame path. [0] tolerance, [1] damping, [2] largest step, [3] length.
-     */
-    private readonly _config = new Float64Array(4);
-
     /** Distance at which the target counts as reached, metres. Default {@link CHAIN_IK_TOLERANCE}. */
-    public get tolerance(): number {
-        return this._config[0];
-    }
-    /** Sets the distance at which the target counts as reached, metres. */
-    public set tolerance(value: number) {
-        this._config[0] = value;
-    }
+    public tolerance = CHAIN_IK_TOLERANCE;
     /** Damping λ of the least squares, metres. Default {@link CHAIN_IK_DAMPING} times the chain's rest length. */
-    public get damping(): number {
-        return this._config[1];
-    }
-    /** Sets the damping λ, metres. */
-    public set damping(value: number) {
-        this._config[1] = value;
-    }
+    public damping: number;
     /** Largest turn of a joint per iteration, radians. Default {@link CHAIN_IK_MAX_STEP}. */
-    public get maxStepRadians(): number {
-        return this._config[2];
-    }
-    /** Sets the largest turn of a joint per iteration, radians. */
-    public set maxStepRadians(value: number) {
-        this._config[2] = value;
-    }
+    public maxStepRadians = CHAIN_IK_MAX_STEP;
     /** The chain's length at rest (sum of the offsets between consecutive joints), metres. */
-    public get length(): number {
-        return this._config[3];
-    }
+    public readonly length: number;
 
     private readonly _n: number;
     /** Per path element: the scale applied to its local position (its parent's world scale), xyz. */
@@ -160,8 +134,8 @@ export class ChainIKSolver {
     private readonly _q = new Quaternion();
     private readonly _q2 = new Quaternion();
     private readonly _v = new Vector3();
-    /** Numbers between the private methods (no number crosses a call): [0] the error of the last FK, [1] the step's scale, [2] λ², [4] the accepted error, [5] the best, [6] the tolerance, [7] the largest turn per iteration. */
-    private readonly _num = new Float64Array(8);
+    /** Numbers between the private methods (no number crosses a call): [0] the error of the last FK, [1] the step's scale, [2] λ², [3] the step's largest turn (in _computeStep), [4] the accepted error, [5] the best, [6] the tolerance, [7] the largest turn per iteration, [8] the rest length. */
+    private readonly _num = new Float64Array(9);
 
     /**
      * @param path rig joints from the chain's root to its end, each the parent of the next (at least 2)
@@ -193,10 +167,8 @@ export class ChainIKSolver {
                 length += Math.hypot(r.x * this._scale[3 * i], r.y * this._scale[3 * i + 1], r.z * this._scale[3 * i + 2]);
             }
         }
-        this._config[0] = CHAIN_IK_TOLERANCE;
-        this._config[1] = CHAIN_IK_DAMPING * (length > 0 ? length : 1);
-        this._config[2] = CHAIN_IK_MAX_STEP;
-        this._config[3] = length;
+        this.damping = CHAIN_IK_DAMPING * (length > 0 ? length : 1);
+        this.length = length;
         const qs = (): Quaternion[] => Array.from({ length: n }, () => Quaternion.Identity());
         this._local = qs();
         this._candidate = qs();
@@ -253,8 +225,10 @@ export class ChainIKSolver {
             this._w[i] = this.stiffness[i] > 0 ? this.stiffness[i] : 0;
             this._hit[i] = 0;
         }
-        const config = this._config;
-        num[2] = config[1] > 0 ? config[1] * config[1] : 1e-12;
+        // The settings are read once per solve, into `_num`: [2] λ², [6] the tolerance, [7] the largest turn, [8] the length.
+        num[2] = this.damping;
+        num[2] = num[2] > 0 ? num[2] * num[2] : 1e-12;
+        num[8] = this.length;
         // A target beyond the chain's length is aimed at through the nearest point of the ball the
         // chain could sweep (root-centred, radius its length): the part of the error no turn can
         // take off (along the chain) would otherwise dominate the least squares and curl the chain.
@@ -265,8 +239,8 @@ export class ChainIKSolver {
         const ty = t.y - root.y;
         const tz = t.z - root.z;
         const d = Math.sqrt(tx * tx + ty * ty + tz * tz);
-        if (d > config[3] && config[3] > 0) {
-            const k = config[3] / d;
+        if (d > num[8] && num[8] > 0) {
+            const k = num[8] / d;
             t.x = root.x + tx * k;
             t.y = root.y + ty * k;
             t.z = root.z + tz * k;
@@ -281,9 +255,9 @@ export class ChainIKSolver {
         let clamped = false;
         // (Written so, not as `a > 0 ? a : CONSTANT`: that joins an unboxed number with a module
         // constant, which V8 boxes.)
-        num[6] = config[0];
+        num[6] = this.tolerance;
         if (!(num[6] > 0)) num[6] = CHAIN_IK_TOLERANCE;
-        num[7] = config[2];
+        num[7] = this.maxStepRadians;
         if (!(num[7] > 0)) num[7] = CHAIN_IK_MAX_STEP;
         const maxIterations = this.maxIterations > 0 ? this.maxIterations : 1;
         while (iterations < maxIterations && num[4] > num[6] && num[4] === num[4]) {

@@ -5,6 +5,7 @@ import { JointLimitBoneMask, type JointLimitBoneSet } from "../humanoid/jointLim
 import type { IRigPose } from "../humanoid/rig.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import type { SphericalPolygon } from "../math/sphericalPolygon.js";
+import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { JointLimitShapes } from "./jointLimitShapes.js";
@@ -48,6 +49,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _twistQ = new Quaternion();
     private readonly _q = new Quaternion();
     private readonly _q2 = new Quaternion();
+    /** The twist angle of the bone being clamped (radians), in an array: no number crosses a call. */
+    private readonly _angle = new Float64Array(1);
 
     /**
      * @param avatar the avatar
@@ -98,18 +101,14 @@ export class JointLimits implements ICanonicalRotationLimiter {
             return false;
         }
         const t = this._setup.twistAxis[bone];
-        // The same rotation with w >= 0.
-        const sg = q.w < 0 ? -1 : 1;
-        const qx = q.x * sg;
-        const qy = q.y * sg;
-        const qz = q.z * sg;
-        const qw = q.w * sg;
-        // Twist angle about t (swing-twist: twist = normalize(w, (v . t) t)); none for a half-turn swing.
-        const p = qx * t.x + qy * t.y + qz * t.z;
-        const len = Math.sqrt(p * p + qw * qw);
-        let twist = len < 1e-12 ? 0 : 2 * Math.atan2(p, qw);
-        if (twist > Math.PI) twist -= TWO_PI;
-        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t).
+        // Twist angle about t; none for a half-turn swing.
+        SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+        let twist = this._angle[0];
+        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t) (either sign of q).
+        const qx = q.x;
+        const qy = q.y;
+        const qz = q.z;
+        const qw = q.w;
         const cx = qy * t.z - qz * t.y;
         const cy = qz * t.x - qx * t.z;
         const cz = qx * t.y - qy * t.x;

@@ -1,6 +1,6 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, HumanBoneNames } from "../humanoid/humanBones.js";
-import { QuaternionMultiplyToRef } from "../math/hotMath.js";
+import { QuaternionConjugateToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
 
 /**
@@ -92,10 +92,15 @@ export function TranslationDofUnits(setup: Pick<MuscleSetup, "joint" | "parentBo
 export function TranslationDofFromOffsetToRef(setup: MuscleSetup, dc: readonly Quaternion[], slot: number, d: Vector3, result: Vector3): Vector3 {
     const parent = setup.parentBone[TranslationDofBones[slot]];
     if (parent < 0) return result.setAll(0);
-    setup.c0.multiplyToRef(dc[parent], tmpQ);
-    tmpQ.conjugateInPlace();
+    // Written out (no number passed to a call): the encoder's per-frame path (see `hotMath`).
+    QuaternionMultiplyToRef(setup.c0, dc[parent], tmpQ);
+    QuaternionConjugateToRef(tmpQ, tmpQ);
     d.applyRotationQuaternionToRef(tmpQ, result);
-    return result.scaleInPlace(1 / setup.translationUnit[slot]);
+    const k = 1 / setup.translationUnit[slot];
+    result.x *= k;
+    result.y *= k;
+    result.z *= k;
+    return result;
 }
 
 /**

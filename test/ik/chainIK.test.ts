@@ -2,8 +2,11 @@ import fc from "fast-check";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { ChainIKSolver, type IChainIKStatus, type IJointClamp } from "../../src/index.js";
 
-/** A planar chain of `segments` bones of `length` metres along +X, the end joint last. */
-function chain(segments: number, length: number): { rotations: Quaternion[]; positions: Vector3[]; solver: ChainIKSolver } {
+/**
+ * A planar chain of `segments` bones of `length` metres along +X, the end joint last; with a clamp,
+ * the clamp set and each movable joint known to it by its index.
+ */
+function chain(segments: number, length: number, clamp?: IJointClamp): { rotations: Quaternion[]; positions: Vector3[]; solver: ChainIKSolver } {
     const rotations = Array.from({ length: segments + 1 }, () => Quaternion.Identity());
     const positions = Array.from({ length: segments + 1 }, (_, i) => (i === 0 ? Vector3.Zero() : new Vector3(length, 0, 0)));
     const solver = new ChainIKSolver(
@@ -11,6 +14,10 @@ function chain(segments: number, length: number): { rotations: Quaternion[]; pos
         positions,
     );
     solver.stiffness[segments] = 0; // the end only reaches
+    if (clamp) {
+        solver.clamp = clamp;
+        for (let i = 0; i < segments; i++) solver.boneIds[i] = i;
+    }
     return { rotations, positions, solver };
 }
 
@@ -156,6 +163,12 @@ interface IKCase {
 
 const SEG = 0.3;
 const L = 4 * SEG;
+const FREE = [-Math.PI, Math.PI] as const;
+/** Hinge ranges (radians): the root's, then `bends` joints with the range `bend`. */
+const hinges = (root: readonly [number, number], bends: number, bend: readonly [number, number]): ReadonlyArray<readonly [number, number]> => [
+    root,
+    ...Array.from({ length: bends }, () => bend),
+];
 const CASES: IKCase[] = [
     { name: "reachable, free joints", target: [0.5, 0.6, 0.2], ranges: null, expect: "target", maxIterations: 24 },
     {
@@ -170,46 +183,28 @@ const CASES: IKCase[] = [
     {
         name: "on the limit boundary (only both bends at 90 degrees reach it)",
         target: [0, 0.3, 0],
-        ranges: [
-            [-Math.PI, Math.PI],
-            [0, 90 * DEG],
-            [0, 90 * DEG],
-        ],
+        ranges: hinges(FREE, 2, [0, 90 * DEG]),
         expect: "target",
         maxIterations: 64,
     },
     {
         name: "hinges, reachable inside the limits",
         target: [0.5, 0.5, 0],
-        ranges: [
-            [-Math.PI, Math.PI],
-            [0, 120 * DEG],
-            [0, 120 * DEG],
-            [0, 120 * DEG],
-        ],
+        ranges: hinges(FREE, 3, [0, 120 * DEG]),
         expect: "target",
         maxIterations: 64,
     },
     {
         name: "nearer than the limits let the chain fold: the nearest reachable point",
         target: [0.05, 0.1, 0],
-        ranges: [
-            [-Math.PI, Math.PI],
-            [0, 90 * DEG],
-            [0, 90 * DEG],
-        ],
+        ranges: hinges(FREE, 2, [0, 90 * DEG]),
         expect: "nearest",
         maxIterations: 64,
     },
     {
         name: "deadlock: straight at the limits, target on the chain's line, nearer than its length",
         target: [0.8 * L, 0, 0],
-        ranges: [
-            [-Math.PI, Math.PI],
-            [0, 120 * DEG],
-            [0, 120 * DEG],
-            [0, 120 * DEG],
-        ],
+        ranges: hinges(FREE, 3, [0, 120 * DEG]),
         preferMiddle: true,
         expect: "target",
         maxIterations: 64,
@@ -217,12 +212,7 @@ const CASES: IKCase[] = [
     {
         name: "deadlock: every joint pushes into its limit (target below the line, the bends only curl up)",
         target: [0.9, -0.2, 0],
-        ranges: [
-            [-60 * DEG, 120 * DEG],
-            [0, 120 * DEG],
-            [0, 120 * DEG],
-            [0, 120 * DEG],
-        ],
+        ranges: hinges([-60 * DEG, 120 * DEG], 3, [0, 120 * DEG]),
         preferMiddle: true,
         expect: "target",
         maxIterations: 64,
@@ -230,12 +220,7 @@ const CASES: IKCase[] = [
     {
         name: "target reachable only by bending against the gradient (limits one way)",
         target: [0.55, 0.55, 0],
-        ranges: [
-            [-10 * DEG, 10 * DEG],
-            [-150 * DEG, 0],
-            [-150 * DEG, 0],
-            [-150 * DEG, 0],
-        ],
+        ranges: hinges([-10 * DEG, 10 * DEG], 3, [-150 * DEG, 0]),
         start: [0, 0, 0, 0],
         preferMiddle: true,
         expect: "nearest",
@@ -252,16 +237,12 @@ describe("ChainIKSolver: a table of cases with known answers", () => {
 
     test.each(CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
         const segments = c.ranges ? c.ranges.length : 4;
-        const { rotations, positions, solver } = chain(segments, SEG);
         const hinge = c.ranges ? new HingeClamp(c.ranges) : null;
-        if (hinge) {
-            solver.clamp = hinge;
+        const { rotations, positions, solver } = chain(segments, SEG, hinge ?? undefined);
+        if (hinge && c.preferMiddle) {
             for (let i = 0; i < segments; i++) {
-                solver.boneIds[i] = i;
-                if (c.preferMiddle) {
-                    const [lo, hi] = c.ranges![i];
-                    Quaternion.RotationAxisToRef(Z, (lo + hi) / 2, solver.preferred[i]);
-                }
+                const [lo, hi] = c.ranges![i];
+                Quaternion.RotationAxisToRef(Z, (lo + hi) / 2, solver.preferred[i]);
             }
         }
         if (c.start) c.start.forEach((a, i) => Quaternion.RotationAxisToRef(Z, a, rotations[i]));
@@ -296,9 +277,7 @@ describe("ChainIKSolver: a table of cases with known answers", () => {
 
     test("the deadlock case needs the escape: with escapes off the chain stays short", () => {
         const c = CASES.find((x) => x.name.startsWith("deadlock: straight"))!;
-        const { rotations, positions, solver } = chain(4, SEG);
-        solver.clamp = new HingeClamp(c.ranges!);
-        for (let i = 0; i < 4; i++) solver.boneIds[i] = i;
+        const { rotations, positions, solver } = chain(4, SEG, new HingeClamp(c.ranges!));
         solver.maxEscapes = 0;
         const status = newStatus();
         solver.solve(rotations, positions, BASE_Q, BASE_P, new Vector3(...c.target), status);
@@ -318,9 +297,7 @@ describe("ChainIKSolver: properties", () => {
                     fc.double({ min: -1.5, max: 1.5, noNaN: true }),
                 ),
                 ([x, y, z]) => {
-                    const { rotations, positions, solver } = chain(4, SEG);
-                    solver.clamp = cone;
-                    for (let i = 0; i < 4; i++) solver.boneIds[i] = i;
+                    const { rotations, positions, solver } = chain(4, SEG, cone);
                     const target = new Vector3(x, y, z);
                     const status = newStatus();
                     const before = Vector3.Distance(new Vector3(L, 0, 0), target);

@@ -15,6 +15,7 @@ import {
     RotationVectorToQuaternionToRef,
     SwingTwistDecompose,
 } from "../../src/index.js";
+import { SwingTwistDecomposeToRef } from "../../src/math/swingTwist.js";
 
 const REFERENCE = resolve(process.cwd(), "../shared/reference/humanoid.md");
 const describeWithReference: typeof describe = existsSync(REFERENCE) ? describe : (describe.skip as typeof describe);
@@ -105,6 +106,21 @@ describe("swing-twist", () => {
             RotationVectorToQuaternionToRef(rv.x, rv.y, rv.z, re);
             expect(Math.abs(Quaternion.Dot(re, swing))).toBeCloseTo(1, 9);
         }
+    });
+
+    it("a half-turn swing (no defined twist) gives twist 0 with the identity twist, the same through the allocation-free form", () => {
+        const axis = new Vector3(0, 1, 0);
+        // A half turn about x, nudged by less than the 1e-12 cut-off toward a twist about y.
+        const q = new Quaternion(1, 4e-13, 0, 3e-13).normalize();
+        const swing = new Quaternion();
+        const twist = new Quaternion();
+        expect(SwingTwistDecompose(q, axis, swing, twist)).toBe(0);
+        expect(twist.asArray()).toEqual([0, 0, 0, 1]);
+        expect(Math.abs(Quaternion.Dot(swing, q))).toBeCloseTo(1, 12);
+        const angles = new Float64Array([NaN, 0.25]);
+        SwingTwistDecomposeToRef(Quaternion.RotationAxis(axis, 0.5), axis, null, null, angles, 1);
+        expect(angles[0]).toBeNaN();
+        expect(angles[1]).toBeCloseTo(0.5, 12);
     });
 });
 

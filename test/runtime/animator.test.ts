@@ -1,4 +1,3 @@
-import v8 from "node:v8";
 import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -21,6 +20,7 @@ import {
 } from "../../src/index.js";
 import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+import { gc, HEAP_GROWTH_LIMIT, HeapGrowth, YoungBytesPerCall } from "../helpers/allocation.js";
 
 /** A sample character with nodes in a NullEngine scene. */
 function sampleCharacter(index: number, scene: Scene): { avatar: HumanoidAvatar; nodes: readonly TransformNode[]; root: TransformNode } {
@@ -309,21 +309,12 @@ describe("HumanoidAnimator on sample characters", () => {
         const layer = animator.addLayer(0.5, [HumanBodyPart.LeftArm]);
         animator.play(clip, { loop: true, startSeconds: 0.4 }, layer);
         for (let i = 0; i < 20_000; i++) animator.update(1 / 60);
-        const gc = (globalThis as { gc?: () => void }).gc;
-        gc?.();
-        const before = process.memoryUsage().heapUsed;
-        for (let i = 0; i < 100_000; i++) animator.update(1 / 60);
-        gc?.();
-        const growth = process.memoryUsage().heapUsed - before;
-        // Without gc exposed, garbage left from boxed doubles may still be there: allow a little.
-        expect(growth).toBeLessThan(gc ? 64 * 1024 : 4 * 1024 * 1024);
+        expect(HeapGrowth(() => animator.update(1 / 60), 100_000)).toBeLessThan(HEAP_GROWTH_LIMIT);
         for (const n of nodes) expect(Number.isFinite(n.rotationQuaternion!.w)).toBe(true);
     });
 
     test("the per-frame path makes no short-lived garbage either (no number boxed per frame)", () => {
-        const gc = (globalThis as { gc?: () => void }).gc;
         if (!gc) return; // needs --expose-gc, as npm run test:unit gives
-        const newSpaceUsed = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space")!.space_used_size;
         const scene = newScene();
         const { avatar, nodes } = sampleCharacter(0, scene);
         for (const rootMotion of ["in-place", "apply"] as const) {
@@ -333,18 +324,9 @@ describe("HumanoidAnimator on sample characters", () => {
             const layer = animator.addLayer(0.5, [HumanBodyPart.LeftArm, HumanBodyPart.Body]);
             animator.play(clip, { loop: true, startSeconds: 0.4 }, layer);
             for (let i = 0; i < 20_000; i++) animator.update(1 / 60);
-            // Young-generation bytes per update, best of a few short rounds (one-off compiler work
-            // aside; a round a scavenge ran in cannot be read and is dropped). Before the per-frame
-            // path kept its numbers unboxed, this was several kilobytes.
-            let best = Infinity;
-            for (let round = 0; round < 8; round++) {
-                gc();
-                const before = newSpaceUsed();
-                for (let i = 0; i < 100; i++) animator.update(1 / 60);
-                const perUpdate = (newSpaceUsed() - before) / 100;
-                if (perUpdate >= 0) best = Math.min(best, perUpdate);
-            }
-            expect(best).toBeLessThan(64);
+            // Young-generation bytes per update. Before the per-frame path kept its numbers
+            // unboxed, this was several kilobytes.
+            expect(YoungBytesPerCall(() => animator.update(1 / 60))).toBeLessThan(64);
             animator.dispose();
         }
     });

@@ -1,9 +1,9 @@
-import v8 from "node:v8";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { BuildHumanoidAvatar, BuildSampleRig, ConvertRigPosesToMuscleClip, HumanBodyPart, HumanoidAnimator, SampleCharacters } from "../../src/index.js";
 import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+import { HEAP_GROWTH_LIMIT, HeapGrowth, YoungBytesPerCall } from "../helpers/allocation.js";
 
 /**
  * The per-frame path with every joint limit on and a mirrored clip: no heap growth and no
@@ -31,7 +31,6 @@ describe("joint limits and mirroring on the per-frame path", () => {
     const clip = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 2.2, 30));
 
     test("every limit on, a mirrored layer: the heap does not grow and an update leaves no garbage", () => {
-        const gc = (globalThis as { gc?: () => void }).gc;
         const scene = new Scene(new NullEngine());
         const { nodes } = CreateTransformNodesFromRig(rig, scene);
         const animator = new HumanoidAnimator(avatar, nodes, { handIK: true, jointLimits: "all" });
@@ -45,22 +44,9 @@ describe("joint limits and mirroring on the per-frame path", () => {
             if (i < 200 && animator.solver.jointLimits!.changed.some((c) => c > 0)) clamped++;
         }
         expect(clamped).toBeGreaterThan(0);
-        gc?.();
-        const before = process.memoryUsage().heapUsed;
-        for (let i = 0; i < 30_000; i++) animator.update(1 / 60);
-        gc?.();
-        expect(process.memoryUsage().heapUsed - before).toBeLessThan(gc ? 64 * 1024 : 4 * 1024 * 1024);
-        if (!gc) return; // the young-generation count needs --expose-gc, as npm run test:unit gives
-        const newSpaceUsed = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space")!.space_used_size;
-        let best = Infinity;
-        for (let round = 0; round < 8; round++) {
-            gc();
-            const start = newSpaceUsed();
-            for (let i = 0; i < 100; i++) animator.update(1 / 60);
-            const perUpdate = (newSpaceUsed() - start) / 100;
-            if (perUpdate >= 0) best = Math.min(best, perUpdate);
-        }
-        expect(best).toBeLessThan(64);
+        expect(HeapGrowth(() => animator.update(1 / 60), 30_000)).toBeLessThan(HEAP_GROWTH_LIMIT);
+        const perUpdate = YoungBytesPerCall(() => animator.update(1 / 60));
+        if (perUpdate !== null) expect(perUpdate).toBeLessThan(64); // the count needs --expose-gc, as npm run test:unit gives
         for (const n of nodes) expect(Number.isFinite(n.rotationQuaternion!.w)).toBe(true);
         animator.dispose();
     });

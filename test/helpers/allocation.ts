@@ -1,0 +1,37 @@
+import v8 from "node:v8";
+
+/** The garbage collector when node runs with --expose-gc (as npm run test:unit does), else undefined. */
+export const gc = (globalThis as { gc?: () => void }).gc;
+
+const newSpaceUsed = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space")!.space_used_size;
+
+/**
+ * Young-generation bytes allocated per call of `step` (short-lived garbage, e.g. a boxed number):
+ * the best of `rounds` rounds of `calls` calls, each round after a full collection, so one-off
+ * compiler work is left aside; a round a scavenge ran in reads negative and is dropped. Null when
+ * gc is not exposed (the count needs --expose-gc).
+ */
+export function YoungBytesPerCall(step: () => void, rounds = 8, calls = 100): number | null {
+    if (!gc) return null;
+    let best = Infinity;
+    for (let round = 0; round < rounds; round++) {
+        gc();
+        const before = newSpaceUsed();
+        for (let i = 0; i < calls; i++) step();
+        const perCall = (newSpaceUsed() - before) / calls;
+        if (perCall >= 0) best = Math.min(best, perCall);
+    }
+    return best;
+}
+
+/** Heap growth (bytes) over `calls` calls of `step`, between two full collections when gc is exposed. */
+export function HeapGrowth(step: () => void, calls: number): number {
+    gc?.();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < calls; i++) step();
+    gc?.();
+    return process.memoryUsage().heapUsed - before;
+}
+
+/** The most heap growth a test allows: 64 KiB after collections, 4 MiB without (garbage from boxed numbers may still be there). */
+export const HEAP_GROWTH_LIMIT = gc ? 64 * 1024 : 4 * 1024 * 1024;
