@@ -30,6 +30,7 @@ import {
     type IHumanoidCharacter,
     type IRig,
     type IRigPose,
+    type JointLimitBoneSet,
     type MuscleClip,
     type RootMotionMode,
 } from "../src/index.js";
@@ -88,6 +89,8 @@ export interface IStudioSettings {
     stretch: number;
     planting: boolean;
     rootMotion: RootMotionMode;
+    /** Which bones the characters' joint limits hold (the animator's `jointLimits` option; the IK panel sets it). */
+    jointLimits: JointLimitBoneSet;
     twist: { upperArm: number; lowerArm: number; upperLeg: number; lowerLeg: number };
     show: { skeletons: boolean; body: boolean; goals: boolean };
 }
@@ -117,6 +120,7 @@ export class Studio {
         stretch: 0.05,
         planting: true,
         rootMotion: "in-place",
+        jointLimits: "hinges",
         twist: { upperArm: 0.5, lowerArm: 0.5, upperLeg: 0.5, lowerLeg: 0.5 },
         show: { skeletons: true, body: true, goals: true },
     };
@@ -158,6 +162,7 @@ export class Studio {
             handIK: s.handIK,
             stretch: s.stretch,
             footPlanting: s.planting,
+            jointLimits: s.jointLimits,
         });
     }
 
