@@ -37,6 +37,7 @@ import {
 import { SampleWalkSource } from "../src/samples/sampleMotion.js";
 import { SLOT, type IStudioScene } from "./scene.js";
 import { StickFigure } from "./stickFigure.js";
+import { CreateLoadedRigSpace } from "./rigSpace.js";
 
 /** A motion to play: a muscle clip and the skeleton it was made on. */
 export interface ISource {
@@ -62,7 +63,7 @@ export interface ITarget {
     character?: IHumanoidCharacter;
     /** The bytes of the file it was loaded from (characters from files; the surface fit loads its own copy). */
     fileBytes?: Uint8Array;
-    /** The root made for a rig (samples): the rig's space. */
+    /** The node whose space is the rig's: the root made for a rig (samples), or for a loaded character a node under its root that undoes its load transform (rigSpace.ts). */
     rigSpace?: TransformNode;
     /** For loaded characters: the inverse of the root's world matrix when loaded (rig space is that world). */
     rootBindInverse: Matrix;
@@ -212,6 +213,8 @@ export class Studio {
             debug: [],
             error: "",
         };
+        // A loaded character's rig space: the world it was loaded in, carried by its root (made before the root moves).
+        target.rigSpace ??= CreateLoadedRigSpace(target.root, `rig-space-${t.name}`);
         // Seen from the front, +X is on the screen's left: the source there, the characters to its right.
         target.root.position.x = -this.targets.length * SLOT;
         target.animator = this._makeAnimator(target.avatar, target.nodes, target.root, target.rigSpace);
