@@ -40,19 +40,20 @@ export class DragTargets {
     readonly targets: IDragTarget[] = [];
     /** The axis gizmo, on the last target dragged or picked (none at first). */
     readonly gizmo: PositionGizmo;
-    private readonly _layer: UtilityLayerRenderer;
+    /** The utility layer the spheres and the gizmo are drawn and picked in. */
+    readonly layer: UtilityLayerRenderer;
 
     /**
      * @param scene the scene to draw over
      * @param specs name and colour of each target
      */
     constructor(scene: Scene, specs: readonly { name: string; color: Color3 }[]) {
-        this._layer = new UtilityLayerRenderer(scene);
-        this.gizmo = new PositionGizmo(this._layer);
+        this.layer = new UtilityLayerRenderer(scene);
+        this.gizmo = new PositionGizmo(this.layer);
         this.gizmo.scaleRatio = GIZMO_SCALE;
         this.gizmo.updateGizmoRotationToMatchAttachedMesh = false;
         for (const spec of specs) {
-            const layerScene = this._layer.utilityLayerScene;
+            const layerScene = this.layer.utilityLayerScene;
             const mesh = CreateSphere(`ik-target-${spec.name}`, { diameter: TARGET_DIAMETER, segments: 12 }, layerScene);
             const material = new StandardMaterial(`ik-target-${spec.name}`, layerScene);
             // Flat colour: the layer has no lights of its own.

@@ -81,6 +81,15 @@ export function InstallIkTestHooks(studio: Studio, targets: DragTargets, cone: L
                 inside: cone.inside,
             };
         },
+        /** What the pointer would pick at a place on the page (CSS pixels): in the targets' layer, and in the scene under it. */
+        pickAt: (x: number, y: number): { layer: string | null; scene: string | null } => {
+            const { scene, canvas, engine } = studio.view;
+            const rect = canvas.getBoundingClientRect();
+            const px = ((x - rect.left) * engine.getRenderWidth()) / rect.width;
+            const py = ((y - rect.top) * engine.getRenderHeight()) / rect.height;
+            const layer = targets.layer.utilityLayerScene.pick(px, py, undefined, false, scene.activeCamera);
+            return { layer: layer?.pickedMesh?.name ?? null, scene: scene.pick(px, py)?.pickedMesh?.name ?? null };
+        },
         /** A target's place on the page (CSS pixels), to drag it with the mouse. */
         screen: (name: string): number[] => {
             const { engine, scene, canvas } = studio.view;

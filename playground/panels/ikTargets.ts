@@ -33,6 +33,8 @@ const HAND_INWARD = 0.15;
 /** Default look-at point from the head, metres: in front, and to the character's right so the turn shows. */
 const LOOK_FORWARD = 0.8;
 const LOOK_SIDE = 0.35;
+/** The camera's distance when framing the first character, in its arm lengths. */
+const FRAME_RADIUS_ARMS = 4;
 /** Frames re-posed while paused after a change (a goal switched off, the limits changed). */
 const SETTLE_FRAMES = 2;
 /** Seconds between refreshes of the status line. */
@@ -73,6 +75,7 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
     limits.value = studio.settings.jointLimits;
     const coneTarget = element("select", { id: "ik-cone-target" });
     const coneBone = element("select", { id: "ik-cone-bone" });
+    const frame = element("button", { id: "ik-frame", type: "button", textContent: "Frame the first character" });
     const status = element("div", { id: "ik-status", className: "note" });
     const row = (label: string, ...controls: HTMLElement[]): HTMLLabelElement =>
         element("label", { className: "row" }, element("span", { textContent: label }), ...controls);
@@ -91,6 +94,7 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
         row("Joint limits", limits),
         row("Limit cone: character", coneTarget),
         row("Limit cone: bone", coneBone),
+        frame,
         status,
     );
 
@@ -147,6 +151,16 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
         targets.attachGizmo(meshes[1]);
     }
 
+    frame.addEventListener("click", () => {
+        // From the front, the chest in the middle, the arms' reach in view.
+        const t = studio.targets[0];
+        if (!t) return;
+        const camera = studio.view.camera;
+        camera.setTarget(jointPosition(t, t.avatar.getJoint(HumanBone.Chest) >= 0 ? HumanBone.Chest : HumanBone.Spine));
+        camera.alpha = Math.PI / 2;
+        camera.beta = Math.PI / 2.3;
+        camera.radius = FRAME_RADIUS_ARMS * armOf(t);
+    });
     goalsOn.addEventListener("change", () => {
         if (goalsOn.checked) placeDefaults("hands");
         for (const h of HANDS) targets.setVisible(h.name, goalsOn.checked);
@@ -229,7 +243,13 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
                 a.goals.setPosition(HANDS[h].goal, goal, goals ? weight[h] : 0);
             }
             a.lookAt.position.copyFrom(lookMesh.position);
-            a.lookAt.setWeights(look ? weight[2] : 0, LOOK_BODY_WEIGHT, LOOK_HEAD_WEIGHT, LOOK_EYES_WEIGHT, LOOK_CLAMP_WEIGHT);
+            // The weights as `setWeights` would set them (all within 0..1 here), field by field: no call per frame.
+            const l = a.lookAt;
+            l.weight = look ? weight[2] : 0;
+            l.bodyWeight = LOOK_BODY_WEIGHT;
+            l.headWeight = LOOK_HEAD_WEIGHT;
+            l.eyesWeight = LOOK_EYES_WEIGHT;
+            l.clampWeight = LOOK_CLAMP_WEIGHT;
             // Paused, nothing else poses the characters: pose them here, at the clip's time (or the muscle sliders' pose).
             if (paused && (goals || look || settle > 0)) {
                 if (studio.posingByMuscles) a.applyPose(studio.musclePose);
