@@ -10,14 +10,17 @@ import { AddTestHook } from "./testHooks.js";
 
 /** The cone as the tests check it. */
 export interface IConeReport {
-    /** Vertices of the boundary-and-spokes line system, and whether every coordinate is finite. */
+    /** Vertices of the boundary-and-spokes line system. */
     points: number;
+    /** Whether every coordinate of both line systems is finite. */
     finite: boolean;
-    /** Distance of the boundary points from the joint over the bone's length: least and most (1 and 1 when drawn right). */
+    /** Least distance of the boundary points (and spoke ends) from the joint, over the bone's length (1 when drawn right). */
     radiusMin: number;
+    /** Most such distance (1 when drawn right). */
     radiusMax: number;
     /** Angle between the drawn current direction and the line from the joint to its child, degrees. */
     directionErrorDeg: number;
+    /** Whether the bone's direction is inside its polygon. */
     inside: boolean;
 }
 

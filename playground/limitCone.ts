@@ -41,8 +41,9 @@ export class LimitCone {
     direction: LinesMesh | null = null;
     /** Whether the bone's current direction was inside its polygon at the last {@link update}. */
     inside = true;
-    /** The character and bone shown (null: none). */
+    /** The character shown (null: none). */
     target: ITarget | null = null;
+    /** The bone shown (null: none). */
     bone: HumanBone | null = null;
 
     private _avatar: HumanoidAvatar | null = null;
@@ -67,6 +68,7 @@ export class LimitCone {
     private readonly _v = new Vector3();
     private readonly _d = new Vector3();
 
+    /** @param _scene the scene to draw in */
     constructor(private readonly _scene: Scene) {}
 
     /** The joint node of the bone shown (null: none). */

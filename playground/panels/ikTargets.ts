@@ -3,8 +3,8 @@
  * (the two hands) and look-at, every frame; the joint-limit set (none, knees and elbows, all); and
  * the limit cone of a picked bone. The targets are placed in front of the first character when
  * switched on; each other character reaches for the same spot relative to itself (the hand targets
- * moved by the offset between the characters' rig origins and scaled by their arm lengths), and
- * all look at the one look-at point.
+ * moved from the first character's shoulders to its own and scaled by their arm lengths), and all
+ * look at the one look-at point.
  */
 import { Color3 } from "@babylonjs/core/Maths/math.color.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -107,7 +107,10 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
     const lookMesh = targets.get("lookAt").mesh;
     const cone = new LimitCone(scene);
     const m = new Matrix();
-    const origin0 = new Vector3();
+    /** The first character's shoulders (world, this frame). */
+    const shoulder0 = [new Vector3(), new Vector3()];
+    /** A character's shoulder (upper-arm joint) in its T-pose, rig space. */
+    const shoulderOf = (t: ITarget, h: number): Vector3 => t.avatar.referenceWorld.positions[t.avatar.getJoint(HANDS[h].upper)];
     const offset = new Vector3();
     const goal = new Vector3();
     /** The sliders' values: left and right hand weight, look-at weight (read per frame without touching the DOM). */
@@ -225,7 +228,8 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
     function update(dt: number): void {
         const list = studio.targets;
         if (!list.length) return;
-        RigToWorldToRef(list[0], m).getTranslationToRef(origin0);
+        RigToWorldToRef(list[0], m);
+        for (let h = 0; h < HANDS.length; h++) Vector3.TransformCoordinatesToRef(shoulderOf(list[0], h), m, shoulder0[h]);
         const arm0 = armOf(list[0]);
         const goals = goalsOn.checked;
         const look = lookOn.checked;
@@ -234,12 +238,14 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
             const t = list[i];
             const a = t.animator;
             if (!a) continue;
-            // The hand targets move with each character (from the first's rig origin to its own, scaled by
-            // the arm lengths); the look-at point is shared.
-            RigToWorldToRef(t, m).getTranslationToRef(offset);
+            // The hand targets move with each character: from the first one's shoulder (T-pose, where the
+            // character stands now) to its own, scaled by the arm lengths, so a spot the first one reaches
+            // every other one reaches too; the look-at point is shared.
+            RigToWorldToRef(t, m);
             const k = armOf(t) / arm0;
             for (let h = 0; h < HANDS.length; h++) {
-                meshes[h].position.subtractToRef(origin0, goal).scaleInPlace(k).addInPlace(offset);
+                Vector3.TransformCoordinatesToRef(shoulderOf(t, h), m, offset);
+                meshes[h].position.subtractToRef(shoulder0[h], goal).scaleInPlace(k).addInPlace(offset);
                 a.goals.setPosition(HANDS[h].goal, goal, goals ? weight[h] : 0);
             }
             a.lookAt.position.copyFrom(lookMesh.position);

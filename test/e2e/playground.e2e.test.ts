@@ -284,17 +284,20 @@ describe("the playground in a real browser", () => {
         expect(distance(clipHand, moved)).toBeGreaterThan(0.1);
         await frames(page, 6);
         expect(distance(await studio(page, (s) => s.ik.hand(0, "right")), moved)).toBeLessThan(0.03);
-        // Every character reaches its own goal (the spot relative to itself, scaled by its arms): a loaded one too (the X Bot, with ../shared/data).
+        // Every character reaches its own goal (the spot relative to its shoulder, scaled by its arms: reachable when the
+        // first character's is), a loaded one too (the X Bot, with ../shared/data).
         const count = await studio(page, (s) => s.targets().length);
+        const rows: { i: number; side: string; unreachable: boolean; missCm: number }[] = [];
         for (let i = 0; i < count; i++) {
             for (const side of ["left", "right"] as const) {
                 const goal = await page.evaluate(([i, side]) => (window.__studio as IStudio).ik.goal(i as number, side as "left"), [i, side]);
                 const hand = await page.evaluate(([i, side]) => (window.__studio as IStudio).ik.hand(i as number, side as "left"), [i, side]);
                 expect(goal.weight).toBe(1);
-                expect(goal.unreachable).toBe(false);
-                expect(distance(hand, goal.position)).toBeLessThan(0.03);
+                rows.push({ i, side, unreachable: goal.unreachable, missCm: Math.round(1000 * distance(hand, goal.position)) / 10 });
             }
         }
+        console.log("hand goals:", JSON.stringify(rows));
+        expect(rows.filter((r) => r.unreachable || r.missCm >= 3)).toEqual([]);
         // A real drag with the mouse moves the left-hand target (PointerDragBehavior), and the hand with it.
         const before = await studio(page, (s) => s.ik.target("leftHand"));
         const [x, y] = await studio(page, (s) => s.ik.screen("leftHand"));
