@@ -34,7 +34,7 @@ const HAND_INWARD = 0.15;
 const LOOK_FORWARD = 0.8;
 const LOOK_SIDE = 0.35;
 /** The camera's distance when framing the first character, in its arm lengths. */
-const FRAME_RADIUS_ARMS = 4;
+const FRAME_RADIUS_ARMS = 5;
 /** Frames re-posed while paused after a change (a goal switched off, the limits changed). */
 const SETTLE_FRAMES = 2;
 /** Seconds between refreshes of the status line. */
@@ -213,9 +213,13 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
     function showStatus(): void {
         const parts: string[] = [];
         if (goalsOn.checked) {
-            // The farthest any character's hand stopped from its goal (out of reach, or at a limit).
+            // The farthest any character's hand is from its goal, measured in the world as drawn (the goals'
+            // own status is the two-bone IK's, before the joint limits' last pass, which may pull a hand away).
             let worst = 0;
-            for (const t of studio.targets) for (const h of HANDS) worst = Math.max(worst, t.animator?.goals.status[h.goal].error ?? 0);
+            for (const t of studio.targets) {
+                const a = t.animator;
+                if (a) for (const h of HANDS) worst = Math.max(worst, Vector3.Distance(jointPosition(t, h.hand), a.goals.positions[h.goal]));
+            }
             parts.push(`hands: at most ${(100 * worst).toFixed(1)} cm from their targets`);
         }
         if (cone.target && cone.bone !== null) {
