@@ -1,4 +1,4 @@
-/** The few DOM helpers every part of the studio uses: find an element, show a status line, download a file. */
+/** The few DOM helpers every part of the studio uses: find or make an element, show a status line, download a file. */
 
 /** The element with this id (the page's markup is in index.html). */
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -17,4 +17,16 @@ export function Download(name: string, data: BlobPart, type: string): void {
     a.download = name;
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+/** A new element of `tag` with `props` assigned and `children` appended (for panels that build their own markup). */
+export function CreateElement<K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    props: Partial<HTMLElementTagNameMap[K]> = {},
+    ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+    const el = document.createElement(tag);
+    Object.assign(el, props);
+    el.append(...children);
+    return el;
 }

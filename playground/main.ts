@@ -21,6 +21,7 @@ import { MountTimelinePanel } from "./panels/timeline.js";
 import { MountFilesPanel } from "./panels/files.js";
 import { MountExportPanel } from "./panels/export.js";
 import { MountSurfaceFitPanel } from "./panels/surfaceFit.js";
+import { MountIkTargetsPanel } from "./panels/ikTargets.js";
 
 registerBuiltInLoaders();
 const view = CreateStudioScene($<HTMLCanvasElement>("canvas"), $("labels"));
@@ -36,6 +37,7 @@ const panels: IStudioPanel[] = [
     MountFilesPanel(studio),
     MountExportPanel(studio),
     MountSurfaceFitPanel(studio),
+    MountIkTargetsPanel(studio),
     MountOverlay(studio),
 ];
 view.scene.onAfterRenderObservable.add(() => {

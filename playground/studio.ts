@@ -30,12 +30,14 @@ import {
     type IHumanoidCharacter,
     type IRig,
     type IRigPose,
+    type JointLimitBoneSet,
     type MuscleClip,
     type RootMotionMode,
 } from "../src/index.js";
 import { SampleWalkSource } from "../src/samples/sampleMotion.js";
 import { SLOT, type IStudioScene } from "./scene.js";
 import { StickFigure } from "./stickFigure.js";
+import { CreateLoadedRigSpace } from "./rigSpace.js";
 
 /** A motion to play: a muscle clip and the skeleton it was made on. */
 export interface ISource {
@@ -61,7 +63,7 @@ export interface ITarget {
     character?: IHumanoidCharacter;
     /** The bytes of the file it was loaded from (characters from files; the surface fit loads its own copy). */
     fileBytes?: Uint8Array;
-    /** The root made for a rig (samples): the rig's space. */
+    /** The node whose space is the rig's: the root made for a rig (samples), or for a loaded character a node under its root that undoes its load transform (rigSpace.ts). */
     rigSpace?: TransformNode;
     /** For loaded characters: the inverse of the root's world matrix when loaded (rig space is that world). */
     rootBindInverse: Matrix;
@@ -88,6 +90,8 @@ export interface IStudioSettings {
     stretch: number;
     planting: boolean;
     rootMotion: RootMotionMode;
+    /** Which bones the characters' joint limits hold (the animator's `jointLimits` option; the IK panel sets it). */
+    jointLimits: JointLimitBoneSet;
     twist: { upperArm: number; lowerArm: number; upperLeg: number; lowerLeg: number };
     show: { skeletons: boolean; body: boolean; goals: boolean };
 }
@@ -117,6 +121,7 @@ export class Studio {
         stretch: 0.05,
         planting: true,
         rootMotion: "in-place",
+        jointLimits: "hinges",
         twist: { upperArm: 0.5, lowerArm: 0.5, upperLeg: 0.5, lowerLeg: 0.5 },
         show: { skeletons: true, body: true, goals: true },
     };
@@ -158,6 +163,7 @@ export class Studio {
             handIK: s.handIK,
             stretch: s.stretch,
             footPlanting: s.planting,
+            jointLimits: s.jointLimits,
         });
     }
 
@@ -207,6 +213,8 @@ export class Studio {
             debug: [],
             error: "",
         };
+        // A loaded character's rig space: the world it was loaded in, carried by its root (made before the root moves).
+        target.rigSpace ??= CreateLoadedRigSpace(target.root, `rig-space-${t.name}`);
         // Seen from the front, +X is on the screen's left: the source there, the characters to its right.
         target.root.position.x = -this.targets.length * SLOT;
         target.animator = this._makeAnimator(target.avatar, target.nodes, target.root, target.rigSpace);

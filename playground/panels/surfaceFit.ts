@@ -5,6 +5,7 @@
  * the transfer's figures beside it.
  */
 import { FindSkinnedMeshes, HumanoidError } from "../../src/index.js";
+import { CreateElement as element } from "../dom.js";
 import { SLOT } from "../scene.js";
 import type { ITarget, Studio } from "../studio.js";
 import { AddTestHook } from "../testHooks.js";
@@ -34,17 +35,6 @@ export interface ISurfaceFitPanelState {
         frames: number;
         seconds: number;
     } | null;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-    tag: K,
-    props: Partial<HTMLElementTagNameMap[K]> = {},
-    ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-    const el = document.createElement(tag);
-    Object.assign(el, props);
-    el.append(...children);
-    return el;
 }
 
 /** A fraction as a percentage; tiny ones (the control run's) in powers of ten so they do not read as 0. */

@@ -26,6 +26,17 @@ interface IStudio {
         frame: number;
         figures: Record<"controlMeanError" | "controlMaxError" | "meanError" | "maxError" | "transferQuality" | "frames" | "seconds", number> | null;
     };
+    ik: {
+        moveTarget(name: string, p: number[]): void;
+        target(name: string): number[];
+        visible(name: string): boolean;
+        hand(i: number, side: "left" | "right"): number[];
+        goal(i: number, side: "left" | "right"): { position: number[]; weight: number; unreachable: boolean };
+        limits(i: number): number;
+        cone(): { points: number; finite: boolean; radiusMin: number; radiusMax: number; directionErrorDeg: number; inside: boolean } | null;
+        screen(name: string): number[];
+        pickAt(x: number, y: number): { layer: string | null; scene: string | null };
+    };
 }
 
 const DIST = resolve("dist/playground");
@@ -45,6 +56,12 @@ async function canvasPixels(page: Page): Promise<{ colours: number; pixels: numb
         return { colours: set.size, pixels: data };
     });
 }
+
+/** Lets the page draw `n` more frames. */
+const frames = (page: Page, n: number): Promise<unknown> =>
+    page.evaluate(`new Promise((done) => { let k = 0; const f = () => (++k >= ${n} ? done(null) : requestAnimationFrame(f)); requestAnimationFrame(f); })`);
+
+const distance = (a: number[], b: number[]): number => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
 /** Runs `f` on the studio's test hooks in the page. */
 const studio = <T>(page: Page, f: (s: IStudio) => T): Promise<T> => page.evaluate(`(${f.toString()})(window.__studio)`) as Promise<T>;
@@ -248,6 +265,97 @@ describe("the playground in a real browser", () => {
             expect(changed).toBeGreaterThan(100);
         },
     );
+
+    test("IK and look-at: the hand follows its dragged target, the limit cone is drawn, goals off give the clip's pose back", async () => {
+        await page.click("details#ik-targets > summary");
+        // The view was moved by the tests before (the surface fit): back onto the first character.
+        await page.click("#ik-frame");
+        if (await studio(page, (s) => s.playing())) await page.click("#play");
+        await frames(page, 3);
+        const clipHand = await studio(page, (s) => s.ik.hand(0, "right"));
+        expect(await studio(page, (s) => s.ik.visible("rightHand"))).toBe(false);
+        await page.check("#ik-goals");
+        expect(await studio(page, (s) => s.ik.visible("rightHand"))).toBe(true);
+        // Moved from its default spot (in front of the chest) by a hand's width up, out and forward.
+        const spot = await studio(page, (s) => s.ik.target("rightHand"));
+        const moved = [spot[0] - 0.06, spot[1] + 0.08, spot[2] + 0.05];
+        await page.evaluate((p) => (window.__studio as IStudio).ik.moveTarget("rightHand", p), moved);
+        // The test means something: the clip's hand is far from the target.
+        expect(distance(clipHand, moved)).toBeGreaterThan(0.1);
+        await frames(page, 6);
+        expect(distance(await studio(page, (s) => s.ik.hand(0, "right")), moved)).toBeLessThan(0.03);
+        // Every character reaches its own goal (the spot relative to its shoulder, scaled by its arms: reachable when the
+        // first character's is), a loaded one too (the X Bot, with ../shared/data).
+        const count = await studio(page, (s) => s.targets().length);
+        const rows: { i: number; side: string; unreachable: boolean; missCm: number }[] = [];
+        for (let i = 0; i < count; i++) {
+            for (const side of ["left", "right"] as const) {
+                const goal = await page.evaluate(([i, side]) => (window.__studio as IStudio).ik.goal(i as number, side as "left"), [i, side]);
+                const hand = await page.evaluate(([i, side]) => (window.__studio as IStudio).ik.hand(i as number, side as "left"), [i, side]);
+                expect(goal.weight).toBe(1);
+                rows.push({ i, side, unreachable: goal.unreachable, missCm: Math.round(1000 * distance(hand, goal.position)) / 10 });
+            }
+        }
+        console.log("hand goals:", JSON.stringify(rows));
+        expect(rows.filter((r) => r.unreachable || r.missCm >= 3)).toEqual([]);
+        // A real drag with the mouse moves the left-hand target (PointerDragBehavior), and the hand with it.
+        const before = await studio(page, (s) => s.ik.target("leftHand"));
+        const [x, y] = await studio(page, (s) => s.ik.screen("leftHand"));
+        expect(await page.evaluate(([x, y]) => (window.__studio as IStudio).ik.pickAt(x, y).layer, [x, y])).toBe("ik-target-leftHand");
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        await page.mouse.move(x + 25, y - 20, { steps: 5 });
+        // The behaviour eases the sphere toward the pointer before each frame (its dragDeltaRatio): let some frames run.
+        await frames(page, 10);
+        await page.mouse.up();
+        const after = await studio(page, (s) => s.ik.target("leftHand"));
+        expect(distance(before, after)).toBeGreaterThan(0.02);
+        await frames(page, 6);
+        const left = await studio(page, (s) => s.ik.goal(0, "left"));
+        if (!left.unreachable) expect(distance(await studio(page, (s) => s.ik.hand(0, "left")), after)).toBeLessThan(0.03);
+
+        // The limit cone of the right forearm: a closed loop of finite points at the bone's length, its line along the bone.
+        expect(await studio(page, (s) => s.ik.cone())).toBeNull();
+        await page.selectOption("#ik-cone-bone", "rightLowerArm");
+        await frames(page, 3);
+        const cone = (await studio(page, (s) => s.ik.cone()))!;
+        expect(cone).not.toBeNull();
+        expect(cone.finite).toBe(true);
+        expect(cone.points).toBeGreaterThan(32);
+        expect(cone.radiusMin).toBeGreaterThan(0.99);
+        expect(cone.radiusMax).toBeLessThan(1.01);
+        expect(cone.directionErrorDeg).toBeLessThan(1);
+        expect(cone.inside).toBe(true);
+        expect(await page.textContent("#ik-status")).toMatch(/rightLowerArm: inside its cone, held by the limits/);
+
+        // Joint limits: every bone, then none, then the knees and elbows again.
+        await page.selectOption("#ik-limits", "all");
+        expect(await studio(page, (s) => s.ik.limits(0))).toBeGreaterThan(20);
+        await page.selectOption("#ik-limits", "none");
+        expect(await studio(page, (s) => s.ik.limits(0))).toBe(0);
+        await page.selectOption("#ik-limits", "hinges");
+        expect(await studio(page, (s) => s.ik.limits(0))).toBe(4);
+
+        // Look-at: a point well to the side turns the head.
+        const head = await studio(page, (s) => s.boneRotation(0, "head"));
+        await page.check("#ik-look");
+        const look = await studio(page, (s) => s.ik.target("lookAt"));
+        await page.evaluate((p) => (window.__studio as IStudio).ik.moveTarget("lookAt", p), [look[0] + 1.2, look[1] + 0.3, look[2]]);
+        await frames(page, 6);
+        const turned = await studio(page, (s) => s.boneRotation(0, "head"));
+        expect(Math.abs(head.reduce((sum, v, i) => sum + v * turned[i], 0))).toBeLessThan(0.99); // more than about 16 degrees
+        await page.$eval("#ik-status", (el) => el.scrollIntoView({ block: "end" }));
+        await page.screenshot({ path: join(ARTIFACTS, "playground-ik.png") });
+
+        // Both off: the hand goes back to the clip's pose (paused at the same time).
+        await page.uncheck("#ik-look");
+        await page.uncheck("#ik-goals");
+        await frames(page, 4);
+        expect(distance(await studio(page, (s) => s.ik.hand(0, "right")), clipHand)).toBeLessThan(0.002);
+        expect(await studio(page, (s) => s.ik.visible("rightHand"))).toBe(false);
+        await page.selectOption("#ik-cone-bone", "");
+        await page.click("#play");
+    });
 
     test("no errors in the console", () => {
         expect(errors).toEqual([]);
