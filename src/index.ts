@@ -119,7 +119,13 @@ export { MirrorHumanPoseInPlace, MirrorRootInPlace, MirrorContacts } from "./mus
 export { MirrorMuscleClip } from "./clip/mirrorClip.js";
 export { DecodeHumanPose, CreateReferenceRigPose, type ICanonicalRotationLimiter } from "./muscle/decode.js";
 export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
-export { SwingTwistDecompose, TwistAngleNear, QuaternionToRotationVectorToRef, RotationVectorToQuaternionToRef } from "./math/swingTwist.js";
+export {
+    SwingTwistDecompose,
+    SwingTwistDecomposeToRef,
+    TwistAngleNear,
+    QuaternionToRotationVectorToRef,
+    RotationVectorToQuaternionToRef,
+} from "./math/swingTwist.js";
 export { BindRigToTransformNode, ReadRigPoseFromNodes, type IRigNodeBinding } from "./io/babylonRig.js";
 export { RigPoseFromWorldMatrices } from "./humanoid/rig.js";
 export { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec, type SampleNaming } from "./samples/sampleCharacters.js";

@@ -20,7 +20,6 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
  * The allocation-free form of {@link SwingTwistDecompose}, for the per-frame path: the angle goes
  * into a caller-owned slot because V8 boxes a double (a heap number, 16 bytes) that is returned from
  * or passed to a call it does not inline, and whether it inlines is its choice, not ours.
- * @internal
  */
 export function SwingTwistDecomposeToRef(
     q: Quaternion,

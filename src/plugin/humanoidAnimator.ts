@@ -325,7 +325,8 @@ export class HumanoidAnimator {
         // limits last, so that nothing before them bends a knee backwards.
         this._rootMotion();
         this._worldGoals(player.step);
-        solver.applyJointLimits();
+        // A limit that held a limb back leaves it short of its world goal: its status says so.
+        if (solver.applyJointLimits() && this.goals.active) this.goals.measure(solver);
         this._writer.write(solver.pose, this.avatar.rig);
         player.clearJump();
     }
@@ -344,7 +345,7 @@ export class HumanoidAnimator {
         this.solver.solveIK(0);
         this.lookAt.reset();
         this._worldGoals(this._zeroStep);
-        this.solver.applyJointLimits();
+        if (this.solver.applyJointLimits() && this.goals.active) this.goals.measure(this.solver);
         this._writer.write(this.solver.pose, this.avatar.rig);
     }
 

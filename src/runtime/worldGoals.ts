@@ -62,6 +62,9 @@ const KEEP_POSTURE = 0.05;
 const tmpQ = new Quaternion();
 const tmpQ2 = new Quaternion();
 
+/** A goal counts as reached within this share of its limb's length (as the limb IK's status: 0.01%). */
+const REACHED_SHARE = 1e-4;
+
 /**
  * Goals a program sets, as Unity's `SetIKPosition` / `SetIKRotation` / `SetIKHintPosition` and
  * their weights: per goal (left foot, right foot, left hand, right hand; {@link HumanIKGoal}
@@ -281,6 +284,31 @@ export class HumanoidWorldGoals {
         }
         fk.update(pose);
         if (lookAt && lookAt.active) lookAt.solveEyes(pose, fk);
+    }
+
+    /**
+     * Measures {@link status} again on the solver's pose as it is now: after the joint limits'
+     * last pass, which may hold a limb short of the goal that {@link apply} reached (an upper arm
+     * kept inside its cone). For each limb with a position goal: `error` is the distance left
+     * (metres, rig space) and `unreachable` is set when it passes 0.01% of the limb's length.
+     * Allocation-free.
+     */
+    public measure(solver: HumanoidRigSolver): void {
+        if (!this.active) return;
+        const fk = this.kinematics;
+        const ik = solver.ik;
+        fk.update(solver.pose);
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
+            if (!this._solve[g] || !(this.positionWeights[g] > 0)) continue;
+            this._targetOf(g);
+            const e = fk.positions[ik.endJoint(g)];
+            const dx = this._target.x - e.x;
+            const dy = this._target.y - e.y;
+            const dz = this._target.z - e.z;
+            const s = this.status[g];
+            s.error = Math.sqrt(dx * dx + dy * dy + dz * dz);
+            s.unreachable = s.error > REACHED_SHARE * ik.limbLengths[g];
+        }
     }
 
     /**

@@ -80,6 +80,40 @@ describe("world goals on the animator (Unity's SetIKPosition, weights, hints)", 
         },
     );
 
+    test("with every bone limited, a hand held short of its goal by a limit says so: its status is the distance left", () => {
+        const c = character(0);
+        const animator = new HumanoidAnimator(c.avatar, c.nodes, { rigSpace: c.root, jointLimits: "all" });
+        animator.play(clip, { loop: true });
+        animator.update(0);
+        refresh(c.nodes);
+        const hand = node(c, HumanBone.RightHand);
+        const shoulder = worldOf(node(c, HumanBone.RightUpperArm));
+        const arm = animator.solver.ik.limbLength(HumanIKGoal.RightHand);
+        let held = 0;
+        // Goals at 80% of the arm's length around the shoulder, behind and across the body too.
+        for (const [x, y, z] of [
+            [0, 0, -1],
+            [-1, 0, -1],
+            [-1, 1, 0],
+            [0, 1, -1],
+            [0, -1, 1],
+            [1, 0, 1],
+        ]) {
+            const dir = new Vector3(x, y, z).normalize().applyRotationQuaternion(c.root.rotationQuaternion!);
+            const goal = shoulder.add(dir.scale(0.8 * arm));
+            animator.goals.setPosition(HumanIKGoal.RightHand, goal, 1);
+            animator.seek(0);
+            animator.update(0);
+            refresh(c.nodes);
+            const left = Vector3.Distance(worldOf(hand), goal);
+            const status = animator.goals.status[HumanIKGoal.RightHand];
+            expect(Math.abs(status.error - left)).toBeLessThan(1e-3);
+            expect(status.unreachable).toBe(left > 1e-4 * arm + 1e-6);
+            if (left > 0.01 * arm) held++;
+        }
+        expect(held).toBeGreaterThan(0);
+    });
+
     test("a rotation goal turns the hand to it (its turn from the T-pose, world); weight 0.5 is half-way", () => {
         const c = character(0);
         const animator = new HumanoidAnimator(c.avatar, c.nodes, { rigSpace: c.root });
