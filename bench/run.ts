@@ -81,6 +81,12 @@ if (rt) {
             `joint limits "all", world goals for both hands, look-at: ${rt.runtimeCostRatioAllVsAnimatorAvatar.toFixed(2)}x AnimatorAvatar's cost over the idle scene (target: at most 0.3x); ` +
                 `update alone ${rt.oursAllAnimateMicrosecondsPerCharacterFrame.toFixed(1)} us, ${rt.animateTimeRatioAllVsDefault.toFixed(2)}x the default update's`,
         ],
+        [
+            "runtime: one update by part",
+            `${rt.featureUpdateMicroseconds.defaults.toFixed(1)} us defaults`,
+            `limits "all" ${rt.featureUpdateMicroseconds.limitsAll.toFixed(1)}, world goals (both hands) ${rt.featureUpdateMicroseconds.worldGoals.toFixed(1)}, ` +
+                `look-at ${rt.featureUpdateMicroseconds.lookAt.toFixed(1)}, all three ${rt.featureUpdateMicroseconds.all.toFixed(1)} us (one animator, outside the scene)`,
+        ],
         ["runtime: idle scene (nothing playing)", us(rt.idleMicrosecondsPerCharacterFrame), "fixed cost: world matrices, skeletons, meshes"],
         split
             ? [

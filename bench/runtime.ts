@@ -158,6 +158,12 @@ export interface IRuntimeBenchResult {
     sharedAvatar: boolean;
     /** Where an update's time goes, or null when the animator's internals could not be reached. */
     updateSplit: IRuntimeUpdateSplit | null;
+    /**
+     * One animator's update on its own (outside the scene, best of rounds), microseconds, by what is
+     * on: the defaults (foot IK, knees and elbows limited), the full limit set, world goals for
+     * both hands, look-at, and all three. What each part costs per character-frame.
+     */
+    featureUpdateMicroseconds: { defaults: number; limitsAll: number; worldGoals: number; lookAt: number; all: number };
     /** Anything odd seen on the way (empty when all is well). */
     notes: string[];
 }
@@ -510,6 +516,39 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         if (!gc) notes.push("no GC could be forced: the heap growth is only indicative");
         const allocatedPerUpdate = allocatedBytesPerCall(gc, () => solo.update(1 / 60));
         const updateSplit = splitUpdate(solo, gc);
+        // What each part costs: animators on character 0 with one part on each, timed in turn
+        // (character 0's spot is the origin, where it was loaded: its root binds rig space as the
+        // animators made before the move took it, and the world goals are theirs).
+        const c0 = characters[0];
+        const spots = animatorsAll[0];
+        const withParts = (limits: boolean, goals: boolean, look: boolean): HumanoidAnimator => {
+            const a = new HumanoidAnimator(c0.avatar, c0.nodes, { ...LIVE_OPTIONS, jointLimits: limits ? "all" : true, rootNode: c0.root });
+            if (goals) for (const g of [HumanIKGoal.LeftHand, HumanIKGoal.RightHand]) a.goals.setPosition(g, spots.goals.positions[g], 1);
+            if (look) {
+                a.lookAt.position.copyFrom(spots.lookAt.position);
+                a.lookAt.setWeights(1, 0.3, 1, 1, 0.5);
+            }
+            a.play(clip, { loop: true });
+            return a;
+        };
+        const parts = {
+            defaults: withParts(false, false, false),
+            limitsAll: withParts(true, false, false),
+            worldGoals: withParts(false, true, false),
+            lookAt: withParts(false, false, true),
+            all: withParts(true, true, true),
+        };
+        const featureUpdateMicroseconds = { defaults: Infinity, limitsAll: Infinity, worldGoals: Infinity, lookAt: Infinity, all: Infinity };
+        for (let r = 0; r < ROUNDS; r++) {
+            for (const k of Object.keys(parts) as (keyof typeof parts)[]) {
+                const a = parts[k];
+                for (let f = 0; f < WARMUP_FRAMES; f++) a.update(1 / 60);
+                const t0 = performance.now();
+                for (let f = 0; f < FRAMES; f++) a.update(1 / 60);
+                featureUpdateMicroseconds[k] = Math.min(featureUpdateMicroseconds[k], ((performance.now() - t0) * 1000) / FRAMES);
+            }
+        }
+        for (const a of Object.values(parts)) a.dispose();
         if (!updateSplit) notes.push("the animator's internals (_writer, _rootMotion) were not found: no time split");
         solo.stop();
 
@@ -549,6 +588,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             oursNodesWrittenPerCharacter: writerOf(animators[0])?.jointCount ?? NaN,
             sharedAvatar,
             updateSplit,
+            featureUpdateMicroseconds,
             notes,
         };
     } finally {
