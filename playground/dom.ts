@@ -30,3 +30,8 @@ export function CreateElement<K extends keyof HTMLElementTagNameMap>(
     el.append(...children);
     return el;
 }
+
+/** A side-bar row: a label's text beside its controls (the studio's `label.row` style). */
+export function CreateRow(label: string, ...controls: HTMLElement[]): HTMLLabelElement {
+    return CreateElement("label", { className: "row" }, CreateElement("span", { textContent: label }), ...controls);
+}

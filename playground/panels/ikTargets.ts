@@ -9,7 +9,7 @@
 import { Color3 } from "@babylonjs/core/Maths/math.color.js";
 import { Matrix, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, HumanBoneNames, HumanIKGoal, JointLimits, JointLimitShapes, MuscleSetup, type JointLimitBoneSet } from "../../src/index.js";
-import { CreateElement as element } from "../dom.js";
+import { CreateElement as element, CreateRow as row } from "../dom.js";
 import { DragTargets } from "../dragTargets.js";
 import { LimitCone } from "../limitCone.js";
 import type { ITarget, Studio } from "../studio.js";
@@ -60,7 +60,8 @@ function armLength(t: ITarget, h: (typeof HANDS)[number]): number {
 export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
     const { scene } = studio.view;
     const section = CreatePanelSection("IK and look-at", { id: "ik-targets" });
-    const range = (id: string, value: number): HTMLInputElement => element("input", { id, type: "range", min: "0", max: "1", step: "0.05", value: String(value) });
+    const range = (id: string, value: number): HTMLInputElement =>
+        element("input", { id, type: "range", min: "0", max: "1", step: "0.05", value: String(value) });
     const goalsOn = element("input", { id: "ik-goals", type: "checkbox" });
     const weights = [range("ik-left-weight", 1), range("ik-right-weight", 1)];
     const lookOn = element("input", { id: "ik-look", type: "checkbox" });
@@ -77,8 +78,6 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
     const coneBone = element("select", { id: "ik-cone-bone" });
     const frame = element("button", { id: "ik-frame", type: "button", textContent: "Frame the first character" });
     const status = element("div", { id: "ik-status", className: "note" });
-    const row = (label: string, ...controls: HTMLElement[]): HTMLLabelElement =>
-        element("label", { className: "row" }, element("span", { textContent: label }), ...controls);
     section.append(
         element("div", {
             className: "note",
@@ -148,7 +147,10 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
         for (const h of HANDS) {
             const shoulder = jointPosition(t, h.upper);
             const arm = armLength(t, h);
-            const spot = shoulder.add(forward.scale(HAND_FORWARD * arm)).subtract(up.scale(HAND_DOWN * arm)).subtract(right.scale(h.side * HAND_INWARD * arm));
+            const spot = shoulder
+                .add(forward.scale(HAND_FORWARD * arm))
+                .subtract(up.scale(HAND_DOWN * arm))
+                .subtract(right.scale(h.side * HAND_INWARD * arm));
             targets.place(h.name, spot);
         }
         targets.attachGizmo(meshes[1]);

@@ -5,7 +5,7 @@
  * the transfer's figures beside it.
  */
 import { FindSkinnedMeshes, HumanoidError } from "../../src/index.js";
-import { CreateElement as element } from "../dom.js";
+import { CreateElement as element, CreateRow as row } from "../dom.js";
 import { SLOT } from "../scene.js";
 import type { ITarget, Studio } from "../studio.js";
 import { AddTestHook } from "../testHooks.js";
@@ -67,8 +67,6 @@ export function MountSurfaceFitPanel(studio: Studio): IStudioPanel {
     );
     (legend.lastChild as HTMLElement).style.cssText = "display: flex; justify-content: space-between";
     legendEnd.textContent = `${percent(ERROR_SCALE_END, 0)} and above`;
-    const row = (label: string, ...controls: HTMLElement[]): HTMLLabelElement =>
-        element("label", { className: "row" }, element("span", { textContent: label }), ...controls);
     section.append(
         element("div", {
             className: "note",
