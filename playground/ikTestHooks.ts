@@ -98,7 +98,12 @@ export function InstallIkTestHooks(studio: Studio, targets: DragTargets, cone: L
             const { engine, scene, canvas } = studio.view;
             const w = engine.getRenderWidth();
             const h = engine.getRenderHeight();
-            const p = Vector3.Project(targets.get(name).mesh.position, Matrix.IdentityReadOnly, scene.getTransformMatrix(), scene.activeCamera!.viewport.toGlobal(w, h));
+            const p = Vector3.Project(
+                targets.get(name).mesh.position,
+                Matrix.IdentityReadOnly,
+                scene.getTransformMatrix(),
+                scene.activeCamera!.viewport.toGlobal(w, h),
+            );
             const rect = canvas.getBoundingClientRect();
             return [rect.left + (p.x * rect.width) / w, rect.top + (p.y * rect.height) / h];
         },

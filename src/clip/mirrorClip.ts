@@ -1,7 +1,17 @@
 import { HUMAN_IK_GOAL_COUNT } from "../muscle/humanPose.js";
 import { MirrorContacts } from "../muscle/mirror.js";
 import { ALL_MUSCLE_COUNT, MuscleMirrors } from "../muscle/muscles.js";
-import { CURVE_BODY_POSITION, CURVE_BODY_ROTATION, CURVE_GOALS, CURVE_HIPS, CURVE_ROOT, CURVE_TRANSLATIONS, CURVES_PER_GOAL, MuscleClip, type IMuscleCurve } from "./muscleClip.js";
+import {
+    CURVE_BODY_POSITION,
+    CURVE_BODY_ROTATION,
+    CURVE_GOALS,
+    CURVE_HIPS,
+    CURVE_ROOT,
+    CURVE_TRANSLATIONS,
+    CURVES_PER_GOAL,
+    MuscleClip,
+    type IMuscleCurve,
+} from "./muscleClip.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofMirrors } from "../muscle/translationDof.js";
 
 /** The goal each goal mirrors to (HumanIKGoal order: left foot, right foot, left hand, right hand). */

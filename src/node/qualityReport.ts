@@ -43,7 +43,10 @@ export interface IQualityPairOptions {
 }
 
 /** The animator settings a quality run may change (see {@link IHumanoidAnimatorOptions}). */
-export type QualityAnimatorOptions = Pick<IHumanoidAnimatorOptions, "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds" | "proportions" | "translationDoF" | "jointLimits">;
+export type QualityAnimatorOptions = Pick<
+    IHumanoidAnimatorOptions,
+    "footIK" | "handIK" | "stretch" | "footPlanting" | "contactBlendSeconds" | "proportions" | "translationDoF" | "jointLimits"
+>;
 
 /** The source's poses and its avatar. */
 async function loadSourceAsync(

@@ -5,7 +5,6 @@ import type { IRigPose } from "../humanoid/rig.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { MuscleSetup } from "../muscle/setup.js";
 
-
 /**
  * Forward kinematics of a rig pose in rig space, for some human bones and their ancestors (all
  * mapped bones by default, `MuscleSetup.fkJoints`): the world rotations and positions the world

@@ -12,10 +12,14 @@ import { dataFile, describeWithData } from "../helpers/data.js";
 describeWithData("shoulder muscles on collarbones that point differently", () => {
     Logger.LogLevels = Logger.ErrorLogLevel;
     it("the Mixamo walk onto the VRM avatar, muscles only (no IK): upper arms and forearms within 1 deg of the source's directions", async () => {
-        const pair = await MeasureQualityPairAsync(dataFile("bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh"), dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"), {
-            skipAnimatorAvatar: true,
-            animator: { footIK: false, footPlanting: false },
-        });
+        const pair = await MeasureQualityPairAsync(
+            dataFile("bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh"),
+            dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"),
+            {
+                skipAnimatorAvatar: true,
+                animator: { footIK: false, footPlanting: false },
+            },
+        );
         const seg = pair.ours.segmentErrorDeg;
         for (const name of ["left upper arm", "left forearm", "right upper arm", "right forearm"]) expect(seg[name]).toBeLessThan(1);
         // ...and the legs, which the shoulders do not touch, as exact as before.
