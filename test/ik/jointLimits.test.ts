@@ -17,6 +17,7 @@ import {
     SwingTwistDecompose,
 } from "../../src/index.js";
 import { FibonacciSphere, GridInside, NearestAngle } from "../helpers/sphereGrid.js";
+import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 
 const DEG = Math.PI / 180;
 const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
@@ -38,15 +39,7 @@ const BONES = [
 const GRID = FibonacciSphere(250_000);
 const inside = new Map(BONES.map((b) => [b, GridInside(shapes.bones[b]!.polygon, GRID)]));
 
-const unitQuat = fc
-    .tuple(
-        fc.double({ min: -1, max: 1, noNaN: true }),
-        fc.double({ min: -1, max: 1, noNaN: true }),
-        fc.double({ min: -1, max: 1, noNaN: true }),
-        fc.double({ min: -1, max: 1, noNaN: true }),
-    )
-    .filter((v) => Math.hypot(...v) > 0.1)
-    .map(([x, y, z, w]) => new Quaternion(x, y, z, w).normalize());
+const unitQuat = UnitQuaternionArbitrary();
 
 const direction = (bone: HumanBone, q: Quaternion): Vector3 => setup.twistAxis[bone].applyRotationQuaternion(q);
 const twistOf = (bone: HumanBone, q: Quaternion): number => SwingTwistDecompose(q, setup.twistAxis[bone], null, null);

@@ -2,12 +2,9 @@ import fc from "fast-check";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { JacobiEigenSymmetric } from "../../src/math/jacobiEigen.js";
 import { WeightedRigidFit } from "../../src/math/hornFit.js";
+import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 
-const num = (min: number, max: number): fc.Arbitrary<number> => fc.double({ min, max, noNaN: true });
-const rot = fc
-    .tuple(num(-1, 1), num(-1, 1), num(-1, 1), num(-1, 1))
-    .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
-    .map(([x, y, z, w]) => new Quaternion(x, y, z, w).normalize());
+const rot = UnitQuaternionArbitrary();
 
 function angleBetween(a: Quaternion, b: Quaternion): number {
     return 2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(a, b))));

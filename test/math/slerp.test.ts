@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { SlerpLongToRef, SlerpPathAngle, SlerpShortToRef } from "../../src/math/slerp.js";
+import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 
 /** The 3D angle (radians, [0, pi]) of the rotation from p to q. */
 function rotationAngle(p: Quaternion, q: Quaternion): number {
@@ -27,15 +28,7 @@ function quatDistance(p: Quaternion, q: Quaternion): number {
     return Math.min(plus, minus);
 }
 
-const unitQuat = fc
-    .tuple(
-        fc.double({ min: -1, max: 1, noNaN: true }),
-        fc.double({ min: -1, max: 1, noNaN: true }),
-        fc.double({ min: -1, max: 1, noNaN: true }),
-        fc.double({ min: -1, max: 1, noNaN: true }),
-    )
-    .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
-    .map(([x, y, z, w]) => new Quaternion(x, y, z, w).normalize());
+const unitQuat = UnitQuaternionArbitrary();
 
 /** Random pairs: any two rotations, or b a small/large turn away from a, with either sign of b. */
 const pairs = fc.oneof(

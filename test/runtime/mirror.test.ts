@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import {
     BuildHumanoidAvatar,
     BuildSampleRig,
@@ -22,14 +22,12 @@ import {
 import { LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar } from "../../src/node/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
 const num = fc.double({ min: -2, max: 2, noNaN: true });
-const quat = fc
-    .tuple(num, num, num, num)
-    .filter((v) => Math.hypot(...v) > 0.1)
-    .map(([x, y, z, w]) => new Quaternion(x, y, z, w).normalize());
+const quat = UnitQuaternionArbitrary(2);
 const vec = fc.tuple(num, num, num).map(([x, y, z]) => new Vector3(x, y, z));
 const poses = fc
     .record({
