@@ -3,7 +3,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { JointLimitBoneMask, type JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionToSideOfInPlace } from "../math/hotMath.js";
 import type { SphericalPolygon } from "../math/sphericalPolygon.js";
 import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
@@ -149,12 +149,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         tw.w = Math.cos(twist / 2);
         QuaternionMultiplyToRef(this._swing, tw, out);
         // On q's side (no sign flip for a caller that blends).
-        if (out.x * q.x + out.y * q.y + out.z * q.z + out.w * q.w < 0) {
-            out.x = -out.x;
-            out.y = -out.y;
-            out.z = -out.z;
-            out.w = -out.w;
-        }
+        QuaternionToSideOfInPlace(out, q);
         return true;
     }
 
@@ -195,12 +190,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         QuaternionMultiplyToRef(q, k, q);
         QuaternionMultiplyToRef(kInv, q, q);
         QuaternionMultiplyToRef(l0, q, out);
-        if (out.x * local.x + out.y * local.y + out.z * local.z + out.w * local.w < 0) {
-            out.x = -out.x;
-            out.y = -out.y;
-            out.z = -out.z;
-            out.w = -out.w;
-        }
+        QuaternionToSideOfInPlace(out, local);
         return true;
     }
 

@@ -40,6 +40,17 @@ export function QuaternionConjugateToRef(q: Quaternion, result: Quaternion): Qua
     return result;
 }
 
+/** Negates `q` in place when it lies on the other side of `reference` (their dot product below 0): the same rotation, on the reference's side, for a caller that blends. Returns `q`. */
+export function QuaternionToSideOfInPlace(q: Quaternion, reference: Quaternion): Quaternion {
+    if (q.x * reference.x + q.y * reference.y + q.z * reference.z + q.w * reference.w < 0) {
+        q.x = -q.x;
+        q.y = -q.y;
+        q.z = -q.z;
+        q.w = -q.w;
+    }
+    return q;
+}
+
 /** Normalizes `q` in place (as `q.normalize()`). Returns `q`. */
 export function QuaternionNormalizeInPlace(q: Quaternion): Quaternion {
     const x = q.x;
