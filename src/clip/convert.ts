@@ -400,7 +400,7 @@ function footContacts(feet: IFootTracks, frameCount: number, rate: number): { co
         .filter(Number.isFinite)
         .sort((a, b) => a - b);
     const groundHeight = finite.length ? finite[Math.floor(GROUND_PERCENTILE * (finite.length - 1))] : 0;
-    return { contacts, groundHeight: groundHeight * GroundShare(Math.abs(groundHeight)) };
+    return { contacts, groundHeight: groundHeight * groundShare(Math.abs(groundHeight)) };
 }
 
 /** A clip floor closer than this to the T-pose ground (avatar scales) counts as the same ground: 0. */
@@ -415,7 +415,7 @@ const GROUND_HEIGHT_RAMP = 0.01;
  * shows), all of it from {@link GROUND_HEIGHT_RAMP} further on, and a smoothstep between, so that
  * two takes whose floors differ by a millimetre across the edge do not put the body centimetres apart.
  */
-function GroundShare(height: number): number {
+function groundShare(height: number): number {
     const t = Math.min(1, Math.max(0, (height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_RAMP));
     return t * t * (3 - 2 * t);
 }
