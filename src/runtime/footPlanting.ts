@@ -48,6 +48,23 @@ const pg = new Vector3();
 const shift = new Vector3();
 /** Numbers of the update (a yaw, an amount), handed over in an array rather than passed: V8 boxes a number passed to a call it does not inline, which allocates. */
 const num = new Float64Array(2);
+/** The release cubic's numbers, handed over as `num`: [0] how far along (0 to 1), [1] its length, seconds. */
+const along = new Float64Array(2);
+const ZERO = Vector3.Zero();
+
+/**
+ * The release's cubic Hermite at `t[0]` of its way (0 to 1) over `t[1]` seconds into `out`: from
+ * `from` with the rate `rate` (per second) to `end` at rest. `out` may not be an input.
+ */
+function releaseCurveToRef(from: Vector3, rate: Vector3, end: Vector3, t: Float64Array, out: Vector3): void {
+    const x = t[0];
+    const h00 = (2 * x - 3) * x * x + 1;
+    const h10 = ((x - 2) * x + 1) * x * t[1];
+    const h01 = 1 - h00;
+    out.x = from.x * h00 + rate.x * h10 + end.x * h01;
+    out.y = from.y * h00 + rate.y * h10 + end.y * h01;
+    out.z = from.z * h00 + rate.z * h10 + end.z * h01;
+}
 
 /** Rotates (x, z) of `v` about +Y by the yaw `yaw[index]` into `out` (y copied). `out` may be `v`. */
 function turnToRef(v: Vector3, yaw: Float64Array, index: number, out: Vector3): Vector3 {
@@ -145,15 +162,10 @@ export class HumanoidFootPlanting {
         this._releaseLeft[s] = 1;
         const end = this._releaseEnd[s];
         if (span < blend) {
-            // The full cubic at the touch-down: x = span / blend.
-            const x = span / blend;
-            const h00 = (2 * x - 3) * x * x + 1;
-            const h10 = ((x - 2) * x + 1) * x * blend;
-            const r0 = this._release[s];
-            const r1 = this._releaseRate[s];
-            end.x = r0.x * h00 + r1.x * h10;
-            end.y = r0.y * h00 + r1.y * h10;
-            end.z = r0.z * h00 + r1.z * h10;
+            // The full cubic (to 0 over the blend) at the touch-down.
+            along[0] = span / blend;
+            along[1] = blend;
+            releaseCurveToRef(this._release[s], this._releaseRate[s], ZERO, along, end);
         } else end.setAll(0);
     }
 
@@ -339,17 +351,10 @@ export class HumanoidFootPlanting {
                 const span = this._releaseSeconds[s] > 0 ? this._releaseSeconds[s] : 0;
                 const left = this._releaseLeft[s] - (span > 0 ? dt / span : 1);
                 this._releaseLeft[s] = left > 0 ? left : 0;
-                // Hermite from (release, rate) at x = 0 to (end, 0) at x = 1.
-                const x = 1 - this._releaseLeft[s];
-                const h00 = x < 1 ? (2 * x - 3) * x * x + 1 : 0;
-                const h10 = x < 1 ? ((x - 2) * x + 1) * x * span : 0;
-                const h01 = 1 - h00;
-                const r0 = this._release[s];
-                const r1 = this._releaseRate[s];
-                const re = this._releaseEnd[s];
-                corr.x = r0.x * h00 + r1.x * h10 + re.x * h01;
-                corr.y = r0.y * h00 + r1.y * h10 + re.y * h01;
-                corr.z = r0.z * h00 + r1.z * h10 + re.z * h01;
+                // Hermite from (release, rate) at x = 0 to (end, 0) at x = 1 (the end itself there).
+                along[0] = 1 - this._releaseLeft[s];
+                along[1] = span;
+                releaseCurveToRef(this._release[s], this._releaseRate[s], this._releaseEnd[s], along, corr);
             }
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
             // How far above the floor the foot's lower point ends up, metres.
