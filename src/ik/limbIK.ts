@@ -38,6 +38,9 @@ interface ILimb {
     readonly poleLocal: Vector3;
 }
 
+/** A goal counts as reached when the end is within this share of its limb's length of it (0.01%); `ILimbIKStatus.unreachable` past it. */
+export const LIMB_REACHED_SHARE = 1e-4;
+
 /** What the last solve of one limb did. */
 export interface ILimbIKStatus {
     /** Length factor applied to the limb's bones (1 = rest length; at most 1 + stretch). */
@@ -264,6 +267,6 @@ export class HumanoidLimbIK {
         const error = Math.sqrt(ex * ex + ey * ey + ez * ez);
         status.stretch = k;
         status.error = error;
-        status.unreachable = error > 1e-4 * (l.upperLength + l.lowerLength);
+        status.unreachable = error > LIMB_REACHED_SHARE * (l.upperLength + l.lowerLength);
     }
 }

@@ -2,7 +2,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { ChainIKSolver, type IChainIKStatus, type IJointClamp } from "../ik/chainIK.js";
-import type { ILimbIKStatus } from "../ik/limbIK.js";
+import { LIMB_REACHED_SHARE, type ILimbIKStatus } from "../ik/limbIK.js";
 import {
     QuaternionConjugateToRef,
     QuaternionMultiplyToRef,
@@ -61,9 +61,6 @@ const KEEP_POSTURE = 0.05;
 
 const tmpQ = new Quaternion();
 const tmpQ2 = new Quaternion();
-
-/** A goal counts as reached within this share of its limb's length (as the limb IK's status: 0.01%). */
-const REACHED_SHARE = 1e-4;
 
 /**
  * Goals a program sets, as Unity's `SetIKPosition` / `SetIKRotation` / `SetIKHintPosition` and
@@ -307,7 +304,7 @@ export class HumanoidWorldGoals {
             const dz = this._target.z - e.z;
             const s = this.status[g];
             s.error = Math.sqrt(dx * dx + dy * dy + dz * dz);
-            s.unreachable = s.error > REACHED_SHARE * ik.limbLengths[g];
+            s.unreachable = s.error > LIMB_REACHED_SHARE * ik.limbLengths[g];
         }
     }
 
