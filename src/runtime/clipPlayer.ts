@@ -312,7 +312,9 @@ export class HumanoidClipPlayer {
         const s = this._contactState;
         const clip = s ? s.clip : null;
         if (!s || !clip || !(horizon > 0) || clip.frameCount < 2) return;
-        const bit = (s.mirror ? 1 - side : side) === 0 ? 1 : 2;
+        // The foot's contact flag, as the clip has it (a mirrored clip's left foot is its right).
+        const own = side === 0 ? 1 : 2;
+        const bit = s.mirror ? MirrorContacts(own) : own;
         const rate = clip.frameRate;
         const last = clip.frameCount - 1;
         const now = this._tmp2;
