@@ -175,8 +175,6 @@ export class HumanoidRigSolver {
     /** The body's heading of the last decode: its turn about up (canonical). */
     private readonly _heading = new Quaternion();
     private readonly _footTurn = new Quaternion();
-    /** The body's heading's right of the last decode (canonical, unit). */
-    private readonly _headingRight = new Vector3(1, 0, 0);
     /** The clip's hips of the last decode (canonical, pose units). */
     private readonly _clipHips = new Vector3();
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
@@ -222,15 +220,11 @@ export class HumanoidRigSolver {
             ps[1] = setup.ankleHeight / setup.scale;
             ps[3] = 0;
         }
-        // The body's heading (its turn about up): the feet move out along its right.
+        // The body's heading (its turn about up).
         const br = human.bodyRotation;
         const yawLength = Math.sqrt(br.y * br.y + br.w * br.w);
         const hy = yawLength > 1e-9 ? br.y / yawLength : 0;
         const hw = yawLength > 1e-9 ? br.w / yawLength : 1;
-        // right = yaw * (1, 0, 0), canonical
-        this._headingRight.x = 1 - 2 * hy * hy;
-        this._headingRight.y = 0;
-        this._headingRight.z = -2 * hy * hw;
         const hq = this._heading;
         hq.x = 0;
         hq.y = hy;
@@ -272,17 +266,34 @@ export class HumanoidRigSolver {
                 QuaternionMultiplyToRef(h, r, r);
             }
         }
-        // Stance: each foot as far out from its hip as the source's was, scaled (along the body's
-        // heading; in the goals, so that a planted foot holds where it touched down).
+        // Stance: each foot as far from its own hip joint as the source's was from its, scaled: the
+        // feet move along the line between the hip joints (the source's hips' right, canonical) by
+        // what the two pairs of hip joints differ by. Along the hips, not the body's heading: a
+        // pelvis that rolls (one hip up, as in a crawl or a stride) carries its feet with it, and
+        // along a level line each foot would be off by the roll times the difference (on a short-
+        // legged source onto a long-legged body a fifth of a leg, the knees bent by tens of degrees).
+        // A held foot goes up and down with its hip as the pelvis rolls, as the source's leg does
+        // (it keeps the leg's shape; taking the lift off held feet bent their knees: pose error
+        // 1.08 -> 1.83 deg on the X Bot's idle onto the KayKit mannequin).
         const out = ps[3] / ps[0];
         if (out !== 0) {
-            const r = this._headingRight;
+            QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
+            // right = hips * (1, 0, 0)
+            const qx = tmpQ.x;
+            const qy = tmpQ.y;
+            const qz = tmpQ.z;
+            const qw = tmpQ.w;
+            const rx = 1 - 2 * (qy * qy + qz * qz);
+            const ry = 2 * (qx * qy + qw * qz);
+            const rz = 2 * (qx * qz - qw * qy);
             const left = this.goalPositions[0];
             const right = this.goalPositions[1];
-            left.x -= r.x * out;
-            left.z -= r.z * out;
-            right.x += r.x * out;
-            right.z += r.z * out;
+            left.x -= rx * out;
+            left.y -= ry * out;
+            left.z -= rz * out;
+            right.x += rx * out;
+            right.y += ry * out;
+            right.z += rz * out;
         }
         // The hips as the clip puts them (canonical, pose units): "legs" seats the body on them.
         human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._clipHips).addInPlace(human.bodyPosition);
