@@ -294,7 +294,8 @@ export class HumanoidFootPlanting {
                     this._eased[s] = false;
                     this._releaseLeft[s] = 0;
                     this._releaseEnd[s].setAll(0);
-                    this._floorIn[s] = 0;
+                    // A foot down from the first frame shown is on the floor at once (nothing to ease from).
+                    this._floorIn[s] = this._lastValid[s] ? 0 : 1;
                     this._floorFrom[s] = corr.y;
                 } else {
                     // The point stood on moved along the foot: the held point moves with it, so the
@@ -324,7 +325,7 @@ export class HumanoidFootPlanting {
                 // or steeper than the source's, pitched as the source's, digs its toes in) eases up
                 // onto it over FLOOR_EASE_SECONDS from touch-down; one above it is left as the
                 // clip has it. The lift is a smooth max(0, -height) (rounded over FLOOR_ROUNDING).
-                const vStep = landing ? 0 : this._floorIn[s] + dt / FLOOR_EASE_SECONDS;
+                const vStep = landing ? this._floorIn[s] : this._floorIn[s] + dt / FLOOR_EASE_SECONDS;
                 const vx1 = (this._floorIn[s] = vStep < 1 ? vStep : 1);
                 const fw = vx1 * vx1 * vx1 * (vx1 * (6 * vx1 - 15) + 10);
                 const lift = (Math.sqrt(pivotUp * pivotUp + FLOOR_ROUNDING * FLOOR_ROUNDING) - pivotUp - FLOOR_ROUNDING) * 0.5;
