@@ -13,6 +13,14 @@ import { MuscleIndexFromName, Muscles } from "../muscle/muscles.js";
 export const SAMPLE_WALK_CYCLE_SECONDS = 1.1;
 /** Forward speed of the sample walk, in avatar scales (T-pose centre-of-mass heights) per second. */
 export const SAMPLE_WALK_SPEED = 1.25;
+/**
+ * How far the sample walk's thighs swing either way, degrees. At mid-stance a thigh turns at this
+ * amplitude times the cycle's angular frequency (2 pi / {@link SAMPLE_WALK_CYCLE_SECONDS}); times a
+ * leg of about 0.85 scales that is {@link SAMPLE_WALK_SPEED}, so the foot on the ground stands
+ * still there and the clip has real contacts. (At 25 degrees the stance foot slid back at 0.9
+ * scales per second, each foot was in contact three frames a cycle, and planting jerked the knees.)
+ */
+export const SAMPLE_WALK_THIGH_DEG = (SAMPLE_WALK_SPEED / (0.85 * ((2 * Math.PI) / SAMPLE_WALK_CYCLE_SECONDS)) / Math.PI) * 180;
 
 /** Sets a muscle from an angle in degrees (its own range scales each side). */
 function setDeg(pose: HumanPose, name: string, deg: number): void {
@@ -23,7 +31,7 @@ function setDeg(pose: HumanPose, name: string, deg: number): void {
 
 /**
  * A walk made by hand in muscle space, for samples and the demo where no mocap is at hand: legs
- * swing 25° either way with the knee flexing in the swing, arms hang and swing against the legs,
+ * swing {@link SAMPLE_WALK_THIGH_DEG} (about 15°) either way with the knee flexing in the swing, arms hang and swing against the legs,
  * the spine counter-turns, the body moves forward at {@link SAMPLE_WALK_SPEED} and bobs twice a
  * cycle. Writes the pose at a time into `result` and returns it.
  * @param timeSeconds time from the start
@@ -38,7 +46,7 @@ export function SampleWalkPoseToRef(timeSeconds: number, result: HumanPose): Hum
     ] as const) {
         const p = phase + shift;
         // Thigh: forward (negative Front-Back) when sin p > 0.
-        setDeg(result, `${side} Upper Leg Front-Back`, -25 * Math.sin(p));
+        setDeg(result, `${side} Upper Leg Front-Back`, -SAMPLE_WALK_THIGH_DEG * Math.sin(p));
         // Knee: flexes most in the swing, a little at heel strike.
         setDeg(result, `${side} Lower Leg Stretch`, -(8 + 50 * Math.max(0, Math.sin(p + 0.9)) ** 2));
         setDeg(result, `${side} Foot Up-Down`, 10 * Math.sin(p - 0.6));
