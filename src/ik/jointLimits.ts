@@ -3,7 +3,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { JointLimitBoneMask, type JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionToSideOfInPlace } from "../math/hotMath.js";
+import { QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionToSideOfInPlace } from "../math/hotMath.js";
 import type { SphericalPolygon } from "../math/sphericalPolygon.js";
 import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
@@ -15,6 +15,8 @@ const TWO_PI = 2 * Math.PI;
 const CHANGED_EPSILON = 1 - Math.cos((0.01 * Math.PI) / 180 / 2);
 /** A twist this far past its range's end (radians) counts as at the end: a clamped twist read back through a rig pose comes out ~1e-15 beyond it. */
 const TWIST_EPSILON = 1e-9;
+/** How much the fast twist test's bound is shrunk (relative), so that a twist it passes is inside by the angle's own test too, whatever the rounding. */
+const TWIST_FAST_SHRINK = 1e-9;
 
 /**
  * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
@@ -42,6 +44,16 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _setup: MuscleSetup;
     /** Per bone: twist low and high end (radians), 2 per bone; NaN where the bone has no limit. */
     private readonly _twist: Float64Array;
+    /**
+     * Per bone: `sin^2(m / 2)`, shrunk by {@link TWIST_FAST_SHRINK}, for `m` the lesser of the twist
+     * range's ends from 0 (epsilon included); a twist whose half-angle sine squared is below it is
+     * inside without its angle being measured. -1 where the range does not hold 0 inside or is free.
+     */
+    private readonly _twistInside: Float64Array;
+    /** Per bone: `A = K L0^-1`, its inverse and `K^-1` (see {@link clampLocalToRef}; identity for a bone not mapped). */
+    private readonly _toCanonical: Quaternion[] = [];
+    private readonly _fromCanonical: Quaternion[] = [];
+    private readonly _kInverse: Quaternion[] = [];
     private readonly _polygon: (SphericalPolygon | null)[];
     private readonly _dir = new Vector3();
     private readonly _dirOut = new Vector3();
@@ -65,16 +77,28 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this.shapes = JointLimitShapes.For(avatar);
         this.enabled = JointLimitBoneMask(bones ?? this.shapes.defaultBones, `${avatar.name}: jointLimits bones`);
         this._twist = new Float64Array(2 * HUMAN_BONE_COUNT).fill(NaN);
+        this._twistInside = new Float64Array(HUMAN_BONE_COUNT).fill(-1);
         this._polygon = [];
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
             const s = this.shapes.bones[b];
             this._polygon.push(s ? s.polygon : null);
+            const joint = this._setup.joint[b];
+            // A = K * L0^-1
+            const k = this._setup.tposeCanonical[b];
+            const a = joint < 0 ? Quaternion.Identity() : k.multiply(Quaternion.Inverse(avatar.referencePose.rotations[joint]));
+            this._toCanonical.push(a);
+            this._fromCanonical.push(Quaternion.Inverse(a));
+            this._kInverse.push(joint < 0 ? Quaternion.Identity() : Quaternion.Inverse(k));
             if (!s) {
                 this.enabled[b] = 0;
                 continue;
             }
             this._twist[2 * b] = s.twistMin;
             this._twist[2 * b + 1] = s.twistMax;
+            const lo = s.twistMin - TWIST_EPSILON;
+            const hi = s.twistMax + TWIST_EPSILON;
+            const m = Math.min(-lo, hi);
+            if (hi - lo < TWO_PI && m > 0) this._twistInside[b] = Math.sin(m / 2) ** 2 * (1 - TWIST_FAST_SHRINK);
         }
     }
 
@@ -101,14 +125,15 @@ export class JointLimits implements ICanonicalRotationLimiter {
             return false;
         }
         const t = this._setup.twistAxis[bone];
-        // Twist angle about t; none for a half-turn swing.
-        SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
-        let twist = this._angle[0];
-        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t) (either sign of q).
+        // The twist about t: inside without its angle when its half-angle's sine is within the
+        // nearer end's (sin^2(angle / 2) = p^2 / (p^2 + w^2), p = v . t, either sign of q).
         const qx = q.x;
         const qy = q.y;
         const qz = q.z;
         const qw = q.w;
+        const p = qx * t.x + qy * t.y + qz * t.z;
+        const twistInside = p * p <= this._twistInside[bone] * (p * p + qw * qw);
+        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t) (either sign of q).
         const cx = qy * t.z - qz * t.y;
         const cy = qz * t.x - qx * t.z;
         const cz = qx * t.y - qy * t.x;
@@ -116,27 +141,37 @@ export class JointLimits implements ICanonicalRotationLimiter {
         d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
         d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
         d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
-        // Twist: to the nearer end of its range when outside (a range of a turn or more: free).
-        const lo = this._twist[2 * bone] - TWIST_EPSILON;
-        const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
+        let twist = 0;
         let twistMoved = false;
-        if (
-            hi - lo < TWO_PI &&
-            !(twist >= lo && twist <= hi) &&
-            !(twist + TWO_PI >= lo && twist + TWO_PI <= hi) &&
-            !(twist - TWO_PI >= lo && twist - TWO_PI <= hi)
-        ) {
-            let dl = lo - twist;
-            dl -= TWO_PI * Math.round(dl / TWO_PI);
-            let dh = hi - twist;
-            dh -= TWO_PI * Math.round(dh / TWO_PI);
-            twist = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh) ? this._twist[2 * bone] : this._twist[2 * bone + 1];
-            twistMoved = true;
+        if (!twistInside) {
+            // Twist angle about t; none for a half-turn swing.
+            SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+            twist = this._angle[0];
+            // Twist: to the nearer end of its range when outside (a range of a turn or more: free).
+            const lo = this._twist[2 * bone] - TWIST_EPSILON;
+            const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
+            if (
+                hi - lo < TWO_PI &&
+                !(twist >= lo && twist <= hi) &&
+                !(twist + TWO_PI >= lo && twist + TWO_PI <= hi) &&
+                !(twist - TWO_PI >= lo && twist - TWO_PI <= hi)
+            ) {
+                let dl = lo - twist;
+                dl -= TWO_PI * Math.round(dl / TWO_PI);
+                let dh = hi - twist;
+                dh -= TWO_PI * Math.round(dh / TWO_PI);
+                twist = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh) ? this._twist[2 * bone] : this._twist[2 * bone + 1];
+                twistMoved = true;
+            }
         }
         const swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
             return false;
+        }
+        if (twistInside) {
+            SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+            twist = this._angle[0];
         }
         // Rebuild: the shortest swing from t onto the clamped direction, times the twist.
         const dOut = this._dirOut;
@@ -172,24 +207,17 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== local) out.copyFrom(local);
             return false;
         }
-        const k = this._setup.tposeCanonical[bone];
-        const l0 = this.avatar.referencePose.rotations[joint];
+        // Q = K * (L0^-1 * L) * K^-1 = A * L * K^-1, A = K * L0^-1 (made once)
         const q = this._q;
-        const kInv = this._q2;
-        QuaternionConjugateToRef(k, kInv);
-        // Q = K * (L0^-1 * L) * K^-1
-        QuaternionConjugateToRef(l0, q);
-        QuaternionMultiplyToRef(q, local, q);
-        QuaternionMultiplyToRef(k, q, q);
-        QuaternionMultiplyToRef(q, kInv, q);
+        QuaternionMultiplyToRef(this._toCanonical[bone], local, q);
+        QuaternionMultiplyToRef(q, this._kInverse[bone], q);
         if (!this.clampCanonicalToRef(bone, q, q)) {
             if (out !== local) out.copyFrom(local);
             return false;
         }
-        // L' = L0 * K^-1 * Q' * K
-        QuaternionMultiplyToRef(q, k, q);
-        QuaternionMultiplyToRef(kInv, q, q);
-        QuaternionMultiplyToRef(l0, q, out);
+        // L' = L0 * K^-1 * Q' * K = A^-1 * Q' * K
+        QuaternionMultiplyToRef(q, this._setup.tposeCanonical[bone], q);
+        QuaternionMultiplyToRef(this._fromCanonical[bone], q, out);
         QuaternionToSideOfInPlace(out, local);
         return true;
     }
