@@ -15,6 +15,15 @@ const TWO_PI = 2 * Math.PI;
 const CHANGED_EPSILON = 1 - Math.cos((0.01 * Math.PI) / 180 / 2);
 /** A twist this far past its range's end (radians) counts as at the end: a clamped twist read back through a rig pose comes out ~1e-15 beyond it. */
 const TWIST_EPSILON = 1e-9;
+/**
+ * A rotation this close (per quaternion component, either sign) to the last rotation a bone's clamp
+ * returned is taken as inside without a test: the clamp's result read back through a rig pose
+ * (decode's limited bone, a bone clamped before) comes back ~1e-16 off, far within the tests'
+ * tolerances (1e-9), so testing it again would leave it as it is.
+ */
+const KNOWN_INSIDE_EPSILON = 1e-13;
+/** A clamp's result is remembered as inside only while its twist is defined well (`p^2 + w^2`, see {@link JointLimits.clampCanonicalToRef}, above this: a swing under ~170 degrees), where a rotation {@link KNOWN_INSIDE_EPSILON} off has a twist within 1e-11 of its own. */
+const KNOWN_INSIDE_MIN_TWIST_LENGTH2 = 0.01;
 /** How much the fast twist test's bound is shrunk (relative), so that a twist it passes is inside by the angle's own test too, whatever the rounding. */
 const TWIST_FAST_SHRINK = 1e-9;
 
@@ -55,6 +64,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _fromCanonical: Quaternion[] = [];
     private readonly _kInverse: Quaternion[] = [];
     private readonly _polygon: (SphericalPolygon | null)[];
+    /** Per bone: the last rotation its canonical clamp returned (x y z w; NaN for none), inside its limits (see {@link KNOWN_INSIDE_EPSILON}). */
+    private readonly _knownInside = new Float64Array(4 * HUMAN_BONE_COUNT).fill(NaN);
     private readonly _dir = new Vector3();
     private readonly _dirOut = new Vector3();
     private readonly _swing = new Quaternion();
@@ -167,6 +178,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         const swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
+            this._remember(bone, out);
             return false;
         }
         if (twistInside) {
@@ -185,7 +197,44 @@ export class JointLimits implements ICanonicalRotationLimiter {
         QuaternionMultiplyToRef(this._swing, tw, out);
         // On q's side (no sign flip for a caller that blends).
         QuaternionToSideOfInPlace(out, q);
+        this._remember(bone, out);
         return true;
+    }
+
+    /** Remembers a clamp's result as the bone's known inside rotation (when its twist is well defined). */
+    private _remember(bone: HumanBone, r: Quaternion): void {
+        const k = this._knownInside;
+        const o = 4 * bone;
+        const t = this._setup.twistAxis[bone];
+        const p = r.x * t.x + r.y * t.y + r.z * t.z;
+        const w = r.w;
+        if (p * p + w * w > KNOWN_INSIDE_MIN_TWIST_LENGTH2) {
+            k[o] = r.x;
+            k[o + 1] = r.y;
+            k[o + 2] = r.z;
+            k[o + 3] = w;
+        } else k[o] = NaN;
+    }
+
+    /** Whether `q` is within {@link KNOWN_INSIDE_EPSILON} of the bone's known inside rotation (either sign). */
+    private _isKnownInside(bone: HumanBone, q: Quaternion): boolean {
+        const k = this._knownInside;
+        const o = 4 * bone;
+        const x = k[o];
+        const y = k[o + 1];
+        const z = k[o + 2];
+        const w = k[o + 3];
+        const e = KNOWN_INSIDE_EPSILON;
+        let dx = q.x - x;
+        let dy = q.y - y;
+        let dz = q.z - z;
+        let dw = q.w - w;
+        if (dx <= e && dx >= -e && dy <= e && dy >= -e && dz <= e && dz >= -e && dw <= e && dw >= -e) return true;
+        dx = q.x + x;
+        dy = q.y + y;
+        dz = q.z + z;
+        dw = q.w + w;
+        return dx <= e && dx >= -e && dy <= e && dy >= -e && dz <= e && dz >= -e && dw <= e && dw >= -e;
     }
 
     /**
@@ -211,7 +260,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
         const q = this._q;
         QuaternionMultiplyToRef(this._toCanonical[bone], local, q);
         QuaternionMultiplyToRef(q, this._kInverse[bone], q);
-        if (!this.clampCanonicalToRef(bone, q, q)) {
+        // What the clamp returned last for this bone (decode's limited rotation, read back): inside.
+        if (this._isKnownInside(bone, q) || !this.clampCanonicalToRef(bone, q, q)) {
             if (out !== local) out.copyFrom(local);
             return false;
         }

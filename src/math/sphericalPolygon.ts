@@ -41,8 +41,9 @@ function pseudoAzimuth(x: number, y: number): number {
  * clamped to the arc) and every vertex and keeps the candidate nearest to it (the least angle
  * change). Any frame: the caller's (a bone's canonical frame for joint limits).
  *
- * Per-frame path (joint limits test every held bone every frame): the azimuth is a pseudo-azimuth
- * (no `atan2`, the same order) looked up in a table of bins, and the clamp projects only onto the
+ * Per-frame path (joint limits test every held bone every frame): the sector the last test found
+ * is tried first (two plane tests), else the azimuth is a pseudo-azimuth (no `atan2`, the same
+ * order) looked up in a table of bins; the clamp projects only onto the
  * edges the direction lies outside of (the nearest point of an edge's inside is never nearer than
  * the nearest vertex or outside edge) and normalizes the winner only; the math is written out
  * (no number crosses a call, which V8 may box). The readable reference is
@@ -61,6 +62,13 @@ export class SphericalPolygon {
     private readonly _bins: Int32Array;
     /** Unit normal of every edge's plane (vertex k to k + 1), the centre on its positive side. */
     private readonly _normal: Float64Array;
+    /**
+     * Per sector k, 6 numbers side by side (one read for the test): `c x v_k` (the plane through the
+     * centre and vertex k, positive on the side of increasing azimuth) and the edge's normal.
+     */
+    private readonly _sectors: Float64Array;
+    /** The sector the last test found: tried first (a bone moves little between tests). */
+    private _hint = 0;
     /** Two unit vectors across the centre: azimuth 0 and pi/2. */
     private readonly _e1: Float64Array;
     private readonly _e2: Float64Array;
@@ -80,6 +88,19 @@ export class SphericalPolygon {
         }
         this._bins = bins;
         this._normal = normal;
+        const n = azimuth.length;
+        this._sectors = new Float64Array(6 * n);
+        for (let k = 0; k < n; k++) {
+            const vx = vertices[3 * k];
+            const vy = vertices[3 * k + 1];
+            const vz = vertices[3 * k + 2];
+            this._sectors[6 * k] = center[1] * vz - center[2] * vy;
+            this._sectors[6 * k + 1] = center[2] * vx - center[0] * vz;
+            this._sectors[6 * k + 2] = center[0] * vy - center[1] * vx;
+            this._sectors[6 * k + 3] = normal[3 * k];
+            this._sectors[6 * k + 4] = normal[3 * k + 1];
+            this._sectors[6 * k + 5] = normal[3 * k + 2];
+        }
         this._e1 = e1;
         this._e2 = e2;
     }
@@ -219,11 +240,24 @@ export class SphericalPolygon {
 
     /** Whether the unit direction `d` is inside (or on the boundary, within {@link SPHERICAL_POLYGON_INSIDE_EPSILON}). Allocation-free. */
     public containsDirection(d: Vector3): boolean {
-        const k = this._sector(d);
-        if (k === -1) return true;
-        if (k === -2) return false;
-        const nm = this._normal;
-        return d.x * nm[3 * k] + d.y * nm[3 * k + 1] + d.z * nm[3 * k + 2] >= -SPHERICAL_POLYGON_INSIDE_EPSILON;
+        const x = d.x;
+        const y = d.y;
+        const z = d.z;
+        const sectors = this._sectors;
+        const n = this.vertexCount;
+        // The last test's sector when d is in it: on the positive side of its first radial plane
+        // and the negative of the next's (gaps are under half a turn: no other sector is).
+        let k = this._hint;
+        let o = 6 * k;
+        const o1 = k + 1 < n ? o + 6 : 0;
+        if (!(x * sectors[o] + y * sectors[o + 1] + z * sectors[o + 2] >= 0 && x * sectors[o1] + y * sectors[o1 + 1] + z * sectors[o1 + 2] < 0)) {
+            k = this._sector(d);
+            if (k === -1) return true;
+            if (k === -2) return false;
+            this._hint = k;
+            o = 6 * k;
+        }
+        return x * sectors[o + 3] + y * sectors[o + 4] + z * sectors[o + 5] >= -SPHERICAL_POLYGON_INSIDE_EPSILON;
     }
 
     /**
