@@ -11,6 +11,23 @@ export const SPHERICAL_POLYGON_INSIDE_EPSILON = 1e-9;
 /** Below this length (unit vectors' cross products, sines) a direction is taken as a pole: its azimuth or its projection is undefined. */
 const POLE_EPSILON = 1e-12;
 
+/** Bins of the pseudo-azimuth table that starts a sector's search (over the pseudo-azimuth's span of 4). */
+const AZIMUTH_BINS = 64;
+
+/**
+ * A pseudo-azimuth of `(x, y)` (not both 0), written out where it is used: `t = |y| / (|x| + |y|)`,
+ * `x >= 0 ? t : 2 - t`, negated for `y < 0`. It lies in [-2, 2] and increases with `atan2(y, x)`
+ * (the same order, without trigonometry), so a sector found by it is the one the azimuth gives.
+ * This is the readable form, used where the polygon is built.
+ */
+function pseudoAzimuth(x: number, y: number): number {
+    const ax = x < 0 ? -x : x;
+    const ay = y < 0 ? -y : y;
+    const t = ay / (ax + ay);
+    const a = x >= 0 ? t : 2 - t;
+    return y < 0 ? -a : a;
+}
+
 /**
  * A region of directions on the unit sphere bounded by great-circle arcs, star-shaped about a
  * centre direction: its vertices are kept in order of azimuth about the centre, and the region is
@@ -23,6 +40,14 @@ const POLE_EPSILON = 1e-12;
  * {@link clampDirectionToRef} projects a direction outside onto every edge (its great circle,
  * clamped to the arc) and every vertex and keeps the candidate nearest to it (the least angle
  * change). Any frame: the caller's (a bone's canonical frame for joint limits).
+ *
+ * Per-frame path (joint limits test every held bone every frame): the sector the last test found
+ * is tried first (two plane tests), else the azimuth is a pseudo-azimuth (no `atan2`, the same
+ * order) looked up in a table of bins; the clamp projects only onto the
+ * edges the direction lies outside of (the nearest point of an edge's inside is never nearer than
+ * the nearest vertex or outside edge) and normalizes the winner only; the math is written out
+ * (no number crosses a call, which V8 may box). The readable reference is
+ * `test/math/sphericalPolygon.test.ts`'s `ReferenceClamp` (azimuth by `atan2`, every edge).
  */
 export class SphericalPolygon {
     /** Number of vertices (at least 3). */
@@ -31,10 +56,19 @@ export class SphericalPolygon {
     public readonly vertices: Float64Array;
     /** The centre direction (unit) the polygon is star-shaped about: strictly inside. */
     public readonly center: Float64Array;
-    /** Azimuth of every vertex about the centre, radians, increasing, in [-pi, pi). */
+    /** Pseudo-azimuth of every vertex about the centre (see `pseudoAzimuth`), increasing. */
     private readonly _azimuth: Float64Array;
+    /** Per bin of the pseudo-azimuth (bin `b` starts at `-2 + 4 b / AZIMUTH_BINS`): the last vertex at or before the bin's start, 0 when none. */
+    private readonly _bins: Int32Array;
     /** Unit normal of every edge's plane (vertex k to k + 1), the centre on its positive side. */
     private readonly _normal: Float64Array;
+    /**
+     * Per sector k, 6 numbers side by side (one read for the test): `c x v_k` (the plane through the
+     * centre and vertex k, positive on the side of increasing azimuth) and the edge's normal.
+     */
+    private readonly _sectors: Float64Array;
+    /** The sector the last test found: tried first (a bone moves little between tests). */
+    private _hint = 0;
     /** Two unit vectors across the centre: azimuth 0 and pi/2. */
     private readonly _e1: Float64Array;
     private readonly _e2: Float64Array;
@@ -46,7 +80,27 @@ export class SphericalPolygon {
         this.vertices = vertices;
         this.center = center;
         this._azimuth = azimuth;
+        const bins = new Int32Array(AZIMUTH_BINS);
+        for (let b = 0, k = 0; b < AZIMUTH_BINS; b++) {
+            const start = -2 + (4 * b) / AZIMUTH_BINS;
+            while (k + 1 < azimuth.length && azimuth[k + 1] <= start) k++;
+            bins[b] = k;
+        }
+        this._bins = bins;
         this._normal = normal;
+        const n = azimuth.length;
+        this._sectors = new Float64Array(6 * n);
+        for (let k = 0; k < n; k++) {
+            const vx = vertices[3 * k];
+            const vy = vertices[3 * k + 1];
+            const vz = vertices[3 * k + 2];
+            this._sectors[6 * k] = center[1] * vz - center[2] * vy;
+            this._sectors[6 * k + 1] = center[2] * vx - center[0] * vz;
+            this._sectors[6 * k + 2] = center[0] * vy - center[1] * vx;
+            this._sectors[6 * k + 3] = normal[3 * k];
+            this._sectors[6 * k + 4] = normal[3 * k + 1];
+            this._sectors[6 * k + 5] = normal[3 * k + 2];
+        }
         this._e1 = e1;
         this._e2 = e2;
     }
@@ -100,23 +154,26 @@ export class SphericalPolygon {
         e2[0] = c[1] * e1[2] - c[2] * e1[1];
         e2[1] = c[2] * e1[0] - c[0] * e1[2];
         e2[2] = c[0] * e1[1] - c[1] * e1[0];
-        // Sort by azimuth about the centre.
+        // Sort by azimuth about the centre (its pseudo-azimuth: the order the tests search in).
         const order = Array.from({ length: n }, (_, k) => {
             const x = v[3 * k] * e1[0] + v[3 * k + 1] * e1[1] + v[3 * k + 2] * e1[2];
             const y = v[3 * k] * e2[0] + v[3 * k + 1] * e2[1] + v[3 * k + 2] * e2[2];
             if (Math.hypot(x, y) < 1e-9) throw new HumanoidError("BAD_OPTION", `${what}: vertex ${k} is at the polygon's centre or opposite it`);
-            return { k, a: Math.atan2(y, x) };
-        }).sort((p, q) => p.a - q.a);
+            return { k, a: Math.atan2(y, x), p: pseudoAzimuth(x, y) };
+        }).sort((p, q) => p.p - q.p);
         const vertices = new Float64Array(3 * n);
         const azimuth = new Float64Array(n);
         order.forEach((o, i) => {
             vertices.set(v.subarray(3 * o.k, 3 * o.k + 3), 3 * i);
-            azimuth[i] = o.a;
+            azimuth[i] = o.p;
         });
         for (let i = 0; i < n; i++) {
-            const next = i + 1 < n ? azimuth[i + 1] : azimuth[0] + 2 * Math.PI;
-            const gap = next - azimuth[i];
-            if (!(gap > 1e-9)) throw new HumanoidError("BAD_OPTION", `${what}: two vertices lie at the same azimuth about the polygon's centre`);
+            // The turn to the next vertex, in [0, 2 pi).
+            const next = order[i + 1 < n ? i + 1 : 0].a;
+            let gap = (next - order[i].a) % (2 * Math.PI);
+            if (gap < 0) gap += 2 * Math.PI;
+            if (!(gap > 1e-9) || (i + 1 < n && !(azimuth[i + 1] > azimuth[i])))
+                throw new HumanoidError("BAD_OPTION", `${what}: two vertices lie at the same azimuth about the polygon's centre`);
             if (!(gap < Math.PI - 1e-6))
                 throw new HumanoidError("BAD_OPTION", `${what}: neighbouring vertices are half a turn or more apart about the polygon's centre`);
         }
@@ -149,8 +206,11 @@ export class SphericalPolygon {
         return new SphericalPolygon(vertices, c, azimuth, normal, e1, e2);
     }
 
-    /** The sector (edge index) whose azimuth range holds the direction, or -1 at the centre, -2 opposite it. */
-    private _sector(x: number, y: number, z: number): number {
+    /** The sector (edge index) whose azimuth range holds the unit direction `d`, or -1 at the centre, -2 opposite it. */
+    private _sector(d: Vector3): number {
+        const x = d.x;
+        const y = d.y;
+        const z = d.z;
         const e1 = this._e1;
         const e2 = this._e2;
         const px = x * e1[0] + y * e1[1] + z * e1[2];
@@ -159,19 +219,23 @@ export class SphericalPolygon {
             const c = this.center;
             return x * c[0] + y * c[1] + z * c[2] > 0 ? -1 : -2;
         }
-        const a = Math.atan2(py, px);
+        // pseudoAzimuth(px, py), written out.
+        const ax = px < 0 ? -px : px;
+        const ay = py < 0 ? -py : py;
+        const t = ay / (ax + ay);
+        let a = px >= 0 ? t : 2 - t;
+        if (py < 0) a = -a;
         const az = this._azimuth;
         const n = az.length;
-        // The last vertex at or before a (wrapping below the first to the last).
+        // The last vertex at or before a (wrapping below the first to the last): from its bin's
+        // start, forward (and back, should rounding put a in the bin below its own).
         if (a < az[0] || a >= az[n - 1]) return n - 1;
-        let lo = 0;
-        let hi = n - 1;
-        while (hi - lo > 1) {
-            const mid = (lo + hi) >> 1;
-            if (az[mid] <= a) lo = mid;
-            else hi = mid;
-        }
-        return lo;
+        let bin = ((a + 2) * (AZIMUTH_BINS / 4)) | 0;
+        if (bin > AZIMUTH_BINS - 1) bin = AZIMUTH_BINS - 1;
+        let k = this._bins[bin];
+        while (az[k + 1] <= a) k++;
+        while (k > 0 && az[k] > a) k--;
+        return k;
     }
 
     /** Whether the unit direction `d` is inside (or on the boundary, within {@link SPHERICAL_POLYGON_INSIDE_EPSILON}). Allocation-free. */
@@ -179,11 +243,46 @@ export class SphericalPolygon {
         const x = d.x;
         const y = d.y;
         const z = d.z;
-        const k = this._sector(x, y, z);
-        if (k === -1) return true;
-        if (k === -2) return false;
-        const nm = this._normal;
-        return x * nm[3 * k] + y * nm[3 * k + 1] + z * nm[3 * k + 2] >= -SPHERICAL_POLYGON_INSIDE_EPSILON;
+        const sectors = this._sectors;
+        const n = this.vertexCount;
+        // The last test's sector when d is in it: on the positive side of its first radial plane
+        // and the negative of the next's (gaps are under half a turn: no other sector is).
+        let k = this._hint;
+        let o = 6 * k;
+        const o1 = k + 1 < n ? o + 6 : 0;
+        if (!(x * sectors[o] + y * sectors[o + 1] + z * sectors[o + 2] >= 0 && x * sectors[o1] + y * sectors[o1 + 1] + z * sectors[o1 + 2] < 0)) {
+            k = this._sector(d);
+            if (k === -1) return true;
+            if (k === -2) return false;
+            this._hint = k;
+            o = 6 * k;
+        }
+        return x * sectors[o + 3] + y * sectors[o + 4] + z * sectors[o + 5] >= -SPHERICAL_POLYGON_INSIDE_EPSILON;
+    }
+
+    /**
+     * The sector the last {@link containsDirection} found (or the first), with its planes into
+     * `out` from `offset`: `c x v_k`, `c x v_k+1` (its radial planes) and its edge's normal, 9
+     * numbers: d is in sector k when `d . (c x v_k) >= 0` and `d . (c x v_k+1) < 0`, inside when
+     * also `d . n_k >= -SPHERICAL_POLYGON_INSIDE_EPSILON`, the test {@link containsDirection} makes
+     * first. For a caller that keeps its own copy side by side with its data. Returns k.
+     * @internal
+     */
+    public lastSectorToRef(out: Float64Array, offset: number): number {
+        const sectors = this._sectors;
+        const k = this._hint;
+        const o = 6 * k;
+        const o1 = k + 1 < this.vertexCount ? o + 6 : 0;
+        out[offset] = sectors[o];
+        out[offset + 1] = sectors[o + 1];
+        out[offset + 2] = sectors[o + 2];
+        out[offset + 3] = sectors[o1];
+        out[offset + 4] = sectors[o1 + 1];
+        out[offset + 5] = sectors[o1 + 2];
+        out[offset + 6] = sectors[o + 3];
+        out[offset + 7] = sectors[o + 4];
+        out[offset + 8] = sectors[o + 5];
+        return k;
     }
 
     /**
@@ -219,20 +318,22 @@ export class SphericalPolygon {
                 best[1] = vy;
                 best[2] = vz;
             }
-            // The projection onto the edge's great circle: p = d - (d . n) n, normalized.
+            // The projection onto the edge's great circle, p = d - (d . n) n: only for an edge d is
+            // outside of (the nearest direction of an edge's inside side is a vertex or on an
+            // outside edge).
             const nx = nm[3 * k];
             const ny = nm[3 * k + 1];
             const nz = nm[3 * k + 2];
             const dn = x * nx + y * ny + z * nz;
-            let px = x - dn * nx;
-            let py = y - dn * ny;
-            let pz = z - dn * nz;
+            if (!(dn < 0)) continue;
+            const px = x - dn * nx;
+            const py = y - dn * ny;
+            const pz = z - dn * nz;
+            // Its dot with d is its length |p| (d unit): no nearer than the best, no candidate.
             const pl = Math.sqrt(px * px + py * py + pz * pz);
-            if (pl < POLE_EPSILON) continue;
-            px /= pl;
-            py /= pl;
-            pz /= pl;
-            // On the arc from vertex k to k + 1: (v_k x p) . n >= 0 and (p x v_k+1) . n >= 0.
+            if (pl < POLE_EPSILON || !(pl > bestDot)) continue;
+            // On the arc from vertex k to k + 1: (v_k x p) . n >= 0 and (p x v_k+1) . n >= 0 (p
+            // not normalized: the signs are the same).
             const j = k + 1 < n ? k + 1 : 0;
             const wx = v[3 * j];
             const wy = v[3 * j + 1];
@@ -240,13 +341,10 @@ export class SphericalPolygon {
             const s0 = (vy * pz - vz * py) * nx + (vz * px - vx * pz) * ny + (vx * py - vy * px) * nz;
             const s1 = (py * wz - pz * wy) * nx + (pz * wx - px * wz) * ny + (px * wy - py * wx) * nz;
             if (s0 < 0 || s1 < 0) continue;
-            // Its dot with d is |p| before normalizing.
-            if (pl > bestDot) {
-                bestDot = pl;
-                best[0] = px;
-                best[1] = py;
-                best[2] = pz;
-            }
+            bestDot = pl;
+            best[0] = px / pl;
+            best[1] = py / pl;
+            best[2] = pz / pl;
         }
         out.x = best[0];
         out.y = best[1];

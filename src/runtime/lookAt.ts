@@ -76,6 +76,12 @@ export class HumanoidLookAt {
     private readonly _neck: number;
     private readonly _head: number;
     private readonly _eyes: Int32Array;
+    /**
+     * The rig path from the first trunk bone (or the neck) to the head, parents first: the joints
+     * whose world rotations the next turn reads, brought up to date after each trunk or neck turn
+     * (the rest once, after the head); null when the head is not below them (every joint then).
+     */
+    private readonly _path: Int32Array | null;
     /** Spring state: yaw, pitch, their rates; whether it starts afresh. */
     private readonly _spring = new Float64Array(4);
     private _fresh = true;
@@ -97,6 +103,20 @@ export class HumanoidLookAt {
         this._neck = setup.joint[B.Neck] >= 0 ? B.Neck : -1;
         this._head = B.Head;
         this._eyes = Int32Array.from(EYES.filter((b) => setup.joint[b] >= 0));
+        const head = setup.joint[B.Head];
+        const first = this._trunk.length > 0 ? setup.joint[this._trunk[0]] : this._neck >= 0 ? setup.joint[this._neck] : -1;
+        const path: number[] = [];
+        for (let j = head; j >= 0 && first >= 0; j = setup.rigParent[j]) {
+            path.unshift(j);
+            if (j === first) break;
+        }
+        this._path = first >= 0 && path[0] === first ? Int32Array.from(path) : null;
+    }
+
+    /** Brings the joints the next turn reads up to date after a trunk or neck turn ({@link _path}). */
+    private _updatePath(pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
+        if (this._path) kinematics.updateJoints(pose, this._path);
+        else kinematics.update(pose);
     }
 
     /** Whether the look-at does anything (weight above 0). */
@@ -187,13 +207,16 @@ export class HumanoidLookAt {
             num[1] = (pitch * w * b) / n;
             for (let i = 0; i < n; i++) {
                 this._turnBone(this._trunk[i], pose, kinematics);
-                kinematics.update(pose);
+                this._updatePath(pose, kinematics);
             }
             this.bodyTurned = true;
         }
         // The head faces its share of the turn: F = frame * Ry(Y) * Rx(P), in world axes.
         const share = w * (b + (1 - b) * this.headWeight);
-        if (!(share > 0)) return;
+        if (!(share > 0)) {
+            if (this.bodyTurned) kinematics.update(pose);
+            return;
+        }
         const Y = yaw * share;
         const P = pitch * share;
         // Ry(Y) * Rx(-P) in canonical axes (pitch up turns forward toward +Y: about -X).
@@ -227,7 +250,7 @@ export class HumanoidLookAt {
             QuaternionNormalizeInPlace(qa);
             QuaternionMultiplyToRef(qa, world[neck], qb);
             this._setWorld(neck, qb, pose, kinematics);
-            kinematics.update(pose);
+            this._updatePath(pose, kinematics);
         }
         // The head: exactly its target.
         QuaternionConjugateToRef(world[parent[head]], qa);

@@ -263,23 +263,24 @@ export class HumanoidWorldGoals {
             for (let g = HumanIKGoal.LeftHand; g <= HumanIKGoal.RightHand; g++)
                 if (solver.positionWeights[g] > 0 || solver.rotationWeights[g] > 0) this._solve[g] = 1;
         }
-        // The limbs.
+        // The limbs. The kinematics are up to date here; each limb changes only its own subtree
+        // (no other limb's ancestors), so only that is brought up to date, before and after it.
         const weights = this._weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             if (!this._solve[g]) continue;
             this._targetOf(g);
             ik.resetLengths(g, pose.positions);
-            fk.update(pose);
+            fk.updateBelow(pose, ik.upperJoint(g));
             weights[0] = 1;
             weights[1] = 1;
             weights[2] = solver.stretch[g] > 0 ? solver.stretch[g] : 0;
             ik.solveWeighted(g, fk.world, fk.positions, pose.rotations, pose.positions, this._target, this._targetRotation, weights, this.status[g]);
             if (own && this.hintWeights[g] > 0) {
-                fk.update(pose);
+                fk.updateBelow(pose, ik.upperJoint(g));
                 this._turnTowardHint(g, solver);
             }
         }
-        fk.update(pose);
+        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) if (this._solve[g]) fk.updateBelow(pose, ik.upperJoint(g));
         if (lookAt && lookAt.active) lookAt.solveEyes(pose, fk);
     }
 

@@ -146,6 +146,38 @@ describe("joint limits: the clamp of a bone's rotation", () => {
         );
     });
 
+    test("the last clamp's result, read back through a rig pose, is taken as inside: the same answer as a limiter without that memory", () => {
+        fc.assert(
+            fc.property(fc.constantFrom(...BONES), unitQuat, (bone, q) => {
+                const j = avatar.getJoint(bone);
+                const k = setup.tposeCanonical[bone];
+                const l0 = avatar.referencePose.rotations[j];
+                const clamped = new Quaternion();
+                limits.clampCanonicalToRef(bone, q, clamped);
+                // local = L0 K^-1 Q K, as decode writes it
+                const local = l0.multiply(Quaternion.Inverse(k).multiply(clamped).multiply(k));
+                const out = new Quaternion();
+                // A limiter that has clamped nothing yet.
+                const fresh = (): JointLimits => new JointLimits(avatar, "all");
+                const want = new Quaternion();
+                const moved = limits.clampLocalToRef(bone, local, out);
+                expect(moved).toBe(fresh().clampLocalToRef(bone, local, want));
+                expect(moved).toBe(false);
+                expect(out.equals(local)).toBe(true);
+                expect(Math.abs(Math.abs(Quaternion.Dot(out, want)) - 1)).toBeLessThan(1e-12);
+                // Any other rotation is tested: the unclamped one, and ones a hair (1e-7) off the clamped one.
+                const hair = (dx: number, dy: number): Quaternion => new Quaternion(clamped.x + dx, clamped.y + dy, clamped.z, clamped.w).normalize();
+                for (const other of [q, hair(1e-7, 0), hair(-1e-7, 0), hair(0, 1e-7), hair(0, -1e-7)]) {
+                    const l = l0.multiply(Quaternion.Inverse(k).multiply(other).multiply(k));
+                    limits.clampCanonicalToRef(bone, clamped, new Quaternion());
+                    expect(limits.clampLocalToRef(bone, l, out)).toBe(fresh().clampLocalToRef(bone, l, want));
+                    expect(Math.abs(Math.abs(Quaternion.Dot(out, want)) - 1)).toBeLessThan(1e-12);
+                }
+            }),
+            { numRuns: 300, seed: 11 },
+        );
+    });
+
     test("decoded poses whose muscles stay within Mecanim's spans are inside the default limits", () => {
         const rig = CreateReferenceRigPose(avatar);
         const pose = new HumanPose();

@@ -47,6 +47,55 @@ const polygons = fc
     })
     .filter((p): p is SphericalPolygon => p !== null);
 
+/**
+ * The readable reference of the polygon's test and clamp (the fast path's oracle): the sector by
+ * `atan2` azimuth about the centre (same frame as the polygon's), its edge's plane; outside, every
+ * vertex and the projection onto every edge's arc, normalized, the nearest kept.
+ */
+function ReferenceClamp(polygon: SphericalPolygon, d: Vector3, out: Vector3): boolean {
+    const c = new Vector3(polygon.center[0], polygon.center[1], polygon.center[2]);
+    const n = polygon.vertexCount;
+    const vertex = (k: number): Vector3 => new Vector3(polygon.vertices[3 * k], polygon.vertices[3 * k + 1], polygon.vertices[3 * k + 2]);
+    const normal = (k: number): Vector3 => Vector3.Cross(vertex(k), vertex((k + 1) % n)).normalize();
+    const ax = Math.abs(c.x) < 0.9 ? new Vector3(1, 0, 0) : new Vector3(0, 1, 0);
+    const e1 = ax.subtract(c.scale(Vector3.Dot(ax, c))).normalize();
+    const e2 = Vector3.Cross(c, e1);
+    const azimuth = (u: Vector3): number => Math.atan2(Vector3.Dot(u, e2), Vector3.Dot(u, e1));
+    let inside: boolean;
+    if (Math.hypot(Vector3.Dot(d, e1), Vector3.Dot(d, e2)) < 1e-12) inside = Vector3.Dot(d, c) > 0;
+    else {
+        const a = azimuth(d);
+        const az = Array.from({ length: n }, (_, k) => azimuth(vertex(k)));
+        // The vertex at or before a, turning from the first vertex's azimuth.
+        const turn = (x: number): number => (((x - az[0]) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+        let k = 0;
+        for (let i = 0; i < n; i++) if (turn(az[i]) <= turn(a)) k = i;
+        inside = Vector3.Dot(d, normal(k)) >= -1e-9;
+    }
+    if (inside) {
+        out.copyFrom(d);
+        return false;
+    }
+    let best = -Infinity;
+    for (let k = 0; k < n; k++) {
+        const v = vertex(k);
+        if (Vector3.Dot(d, v) > best) {
+            best = Vector3.Dot(d, v);
+            out.copyFrom(v);
+        }
+        const nm = normal(k);
+        const p = d.subtract(nm.scale(Vector3.Dot(d, nm)));
+        if (p.length() < 1e-12) continue;
+        p.normalize();
+        const onArc = Vector3.Dot(Vector3.Cross(v, p), nm) >= 0 && Vector3.Dot(Vector3.Cross(p, vertex((k + 1) % n)), nm) >= 0;
+        if (onArc && Vector3.Dot(d, p) > best) {
+            best = Vector3.Dot(d, p);
+            out.copyFrom(p);
+        }
+    }
+    return true;
+}
+
 const unit = fc
     .tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }))
     .filter((v) => Math.hypot(...v) > 0.05)
@@ -80,6 +129,31 @@ describe("spherical polygon: inside test and nearest-direction clamp", () => {
                 }
             }),
             { numRuns: 25, seed: 12 },
+        );
+    });
+
+    test("the fast test and clamp agree with the readable reference (atan2 sectors, every edge) to 1e-12", () => {
+        fc.assert(
+            fc.property(polygons, fc.array(unit, { minLength: 40, maxLength: 40 }), (polygon, ds) => {
+                const out = new Vector3();
+                const ref = new Vector3();
+                // Random directions, and some just inside and outside the polygon's vertices and edges' middles.
+                const probes = [...ds];
+                const v = polygon.vertices;
+                for (let k = 0; k < polygon.vertexCount; k++) {
+                    const j = (k + 1) % polygon.vertexCount;
+                    const a = new Vector3(v[3 * k], v[3 * k + 1], v[3 * k + 2]);
+                    const m = a.add(new Vector3(v[3 * j], v[3 * j + 1], v[3 * j + 2])).normalize();
+                    const c = new Vector3(polygon.center[0], polygon.center[1], polygon.center[2]);
+                    for (const s of [-0.01, 0.01]) probes.push(a.add(a.subtract(c).scale(s)).normalize(), m.add(m.subtract(c).scale(s)).normalize());
+                }
+                for (const d of probes) {
+                    const moved = polygon.clampDirectionToRef(d, out);
+                    expect(moved).toBe(ReferenceClamp(polygon, d, ref));
+                    expect(Vector3.Distance(out, ref)).toBeLessThan(1e-12);
+                }
+            }),
+            { numRuns: 200, seed: 7 },
         );
     });
 
