@@ -4,18 +4,11 @@ import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { JointLimitBoneMask, type JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
 import type { IRigPose } from "../humanoid/rig.js";
 import { QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionToSideOfInPlace } from "../math/hotMath.js";
-import { SPHERICAL_POLYGON_INSIDE_EPSILON, type SphericalPolygon } from "../math/sphericalPolygon.js";
+import type { SphericalPolygon } from "../math/sphericalPolygon.js";
 import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { JointLimitShapes } from "./jointLimitShapes.js";
-
-/*
- * Per-frame path (decode and the rig pass test every held bone every frame, mostly inside): the
- * numbers each test reads are kept side by side per bone (`_bone`, read in bone order) and the
- * inside test and the rig-to-canonical products are written out by hand; the full clamp
- * (`_clampToRef`) stays in Babylon-style calls and is the reference the tests compare with.
- */
 
 const TWO_PI = 2 * Math.PI;
 /** {@link JointLimits.changed} marks a bone the limits turned by more than 0.01 degrees: `1 - cos(angle / 2)` above this. */
@@ -31,22 +24,6 @@ const TWIST_EPSILON = 1e-9;
 const KNOWN_INSIDE_EPSILON = 1e-13;
 /** A clamp's result is remembered as inside only while its twist is defined well (`p^2 + w^2`, see {@link JointLimits.clampCanonicalToRef}, above this: a swing under ~170 degrees), where a rotation {@link KNOWN_INSIDE_EPSILON} off has a twist within 1e-11 of its own. */
 const KNOWN_INSIDE_MIN_TWIST_LENGTH2 = 0.01;
-/**
- * Per bone, the numbers the per-frame tests read, side by side in one array (read in bone order,
- * as decode and the rig pass go, instead of from objects spread over the heap): offsets below.
- */
-const STRIDE = 25;
-/** The twist axis `t` (canonical, 3). */
-const AT_AXIS = 0;
-/** The fast twist test's bound (see `_twistInside`). */
-const AT_TWIST_INSIDE = 3;
-/** The polygon's last sector's planes (9, `SphericalPolygon.lastSectorToRef`). */
-const AT_SECTOR = 4;
-/** The known inside rotation (4; NaN for none, see {@link KNOWN_INSIDE_EPSILON}). */
-const AT_KNOWN = 13;
-/** `A = K L0^-1` (4) and `K^-1` (4), see {@link JointLimits.clampLocalToRef}. */
-const AT_A = 17;
-const AT_K_INVERSE = 21;
 /** How much the fast twist test's bound is shrunk (relative), so that a twist it passes is inside by the angle's own test too, whatever the rounding. */
 const TWIST_FAST_SHRINK = 1e-9;
 
@@ -87,8 +64,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _fromCanonical: Quaternion[] = [];
     private readonly _kInverse: Quaternion[] = [];
     private readonly _polygon: (SphericalPolygon | null)[];
-    /** Per bone, {@link STRIDE} numbers (see `AT_*`): the twist axis and bound, the polygon's last sector, the known inside rotation, `A` and `K^-1`. */
-    private readonly _bone = new Float64Array(STRIDE * HUMAN_BONE_COUNT);
+    /** Per bone: the last rotation its canonical clamp returned (x y z w; NaN for none), inside its limits (see {@link KNOWN_INSIDE_EPSILON}). */
+    private readonly _knownInside = new Float64Array(4 * HUMAN_BONE_COUNT).fill(NaN);
     private readonly _dir = new Vector3();
     private readonly _dirOut = new Vector3();
     private readonly _swing = new Quaternion();
@@ -134,17 +111,6 @@ export class JointLimits implements ICanonicalRotationLimiter {
             const m = Math.min(-lo, hi);
             if (hi - lo < TWO_PI && m > 0) this._twistInside[b] = Math.sin(m / 2) ** 2 * (1 - TWIST_FAST_SHRINK);
         }
-        const f = this._bone;
-        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-            const o = STRIDE * b;
-            const t = this._setup.twistAxis[b];
-            f.set([t.x, t.y, t.z, this._twistInside[b]], o + AT_AXIS);
-            this._polygon[b]?.lastSectorToRef(f, o + AT_SECTOR);
-            f.fill(NaN, o + AT_KNOWN, o + AT_KNOWN + 4);
-            const a = this._toCanonical[b];
-            const ki = this._kInverse[b];
-            f.set([a.x, a.y, a.z, a.w, ki.x, ki.y, ki.z, ki.w], o + AT_A);
-        }
     }
 
     /** Whether any bone is held. */
@@ -169,59 +135,16 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        const f = this._bone;
-        const o = STRIDE * bone;
+        const t = this._setup.twistAxis[bone];
         // The twist about t: inside without its angle when its half-angle's sine is within the
         // nearer end's (sin^2(angle / 2) = p^2 / (p^2 + w^2), p = v . t, either sign of q).
-        const tx = f[o + AT_AXIS];
-        const ty = f[o + AT_AXIS + 1];
-        const tz = f[o + AT_AXIS + 2];
-        const qx = q.x;
-        const qy = q.y;
-        const qz = q.z;
-        const qw = q.w;
-        const p = qx * tx + qy * ty + qz * tz;
-        const twistInside = p * p <= f[o + AT_TWIST_INSIDE] * (p * p + qw * qw);
-        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t) (either sign of q).
-        const cx = qy * tz - qz * ty;
-        const cy = qz * tx - qx * tz;
-        const cz = qx * ty - qy * tx;
-        const dx = tx + 2 * (qw * cx + (qy * cz - qz * cy));
-        const dy = ty + 2 * (qw * cy + (qz * cx - qx * cz));
-        const dz = tz + 2 * (qw * cz + (qx * cy - qy * cx));
-        // Inside, as the polygon's first test finds it, when d is in the polygon's last sector
-        // (this copy of its planes): the rotation is returned as it is.
-        const so = o + AT_SECTOR;
-        if (
-            twistInside &&
-            dx * f[so] + dy * f[so + 1] + dz * f[so + 2] >= 0 &&
-            dx * f[so + 3] + dy * f[so + 4] + dz * f[so + 5] < 0 &&
-            dx * f[so + 6] + dy * f[so + 7] + dz * f[so + 8] >= -SPHERICAL_POLYGON_INSIDE_EPSILON
-        ) {
-            if (out !== q) out.copyFrom(q);
-            // Remembered as inside (see _remember).
-            if (p * p + qw * qw > KNOWN_INSIDE_MIN_TWIST_LENGTH2) {
-                f[o + AT_KNOWN] = qx;
-                f[o + AT_KNOWN + 1] = qy;
-                f[o + AT_KNOWN + 2] = qz;
-                f[o + AT_KNOWN + 3] = qw;
-            } else f[o + AT_KNOWN] = NaN;
-            return false;
-        }
-        const moved = this._clampToRef(bone, polygon, q, out);
-        polygon.lastSectorToRef(f, so);
-        return moved;
-    }
-
-    /** {@link clampCanonicalToRef} in full, for a bone held and with a polygon (the rotation is tested again). */
-    private _clampToRef(bone: HumanBone, polygon: SphericalPolygon, q: Quaternion, out: Quaternion): boolean {
-        const t = this._setup.twistAxis[bone];
         const qx = q.x;
         const qy = q.y;
         const qz = q.z;
         const qw = q.w;
         const p = qx * t.x + qy * t.y + qz * t.z;
         const twistInside = p * p <= this._twistInside[bone] * (p * p + qw * qw);
+        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t) (either sign of q).
         const cx = qy * t.z - qz * t.y;
         const cy = qz * t.x - qx * t.z;
         const cz = qx * t.y - qy * t.x;
@@ -280,8 +203,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
 
     /** Remembers a clamp's result as the bone's known inside rotation (when its twist is well defined). */
     private _remember(bone: HumanBone, r: Quaternion): void {
-        const k = this._bone;
-        const o = STRIDE * bone + AT_KNOWN;
+        const k = this._knownInside;
+        const o = 4 * bone;
         const t = this._setup.twistAxis[bone];
         const p = r.x * t.x + r.y * t.y + r.z * t.z;
         const w = r.w;
@@ -295,8 +218,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
 
     /** Whether `q` is within {@link KNOWN_INSIDE_EPSILON} of the bone's known inside rotation (either sign). */
     private _isKnownInside(bone: HumanBone, q: Quaternion): boolean {
-        const k = this._bone;
-        const o = STRIDE * bone + AT_KNOWN;
+        const k = this._knownInside;
+        const o = 4 * bone;
         const x = k[o];
         const y = k[o + 1];
         const z = k[o + 2];
@@ -333,31 +256,10 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== local) out.copyFrom(local);
             return false;
         }
-        // Q = K * (L0^-1 * L) * K^-1 = A * L * K^-1, A = K * L0^-1 (made once): as
-        // QuaternionMultiplyToRef(QuaternionMultiplyToRef(A, L, q), K^-1, q), written out.
-        const f = this._bone;
-        const o = STRIDE * bone;
-        const ax = f[o + AT_A];
-        const ay = f[o + AT_A + 1];
-        const az = f[o + AT_A + 2];
-        const aw = f[o + AT_A + 3];
-        const lx = local.x;
-        const ly = local.y;
-        const lz = local.z;
-        const lw = local.w;
-        const mx = ax * lw + ay * lz - az * ly + aw * lx;
-        const my = -ax * lz + ay * lw + az * lx + aw * ly;
-        const mz = ax * ly - ay * lx + az * lw + aw * lz;
-        const mw = -ax * lx - ay * ly - az * lz + aw * lw;
-        const kx = f[o + AT_K_INVERSE];
-        const ky = f[o + AT_K_INVERSE + 1];
-        const kz = f[o + AT_K_INVERSE + 2];
-        const kw = f[o + AT_K_INVERSE + 3];
+        // Q = K * (L0^-1 * L) * K^-1 = A * L * K^-1, A = K * L0^-1 (made once)
         const q = this._q;
-        q.x = mx * kw + my * kz - mz * ky + mw * kx;
-        q.y = -mx * kz + my * kw + mz * kx + mw * ky;
-        q.z = mx * ky - my * kx + mz * kw + mw * kz;
-        q.w = -mx * kx - my * ky - mz * kz + mw * kw;
+        QuaternionMultiplyToRef(this._toCanonical[bone], local, q);
+        QuaternionMultiplyToRef(q, this._kInverse[bone], q);
         // What the clamp returned last for this bone (decode's limited rotation, read back): inside.
         if (this._isKnownInside(bone, q) || !this.clampCanonicalToRef(bone, q, q)) {
             if (out !== local) out.copyFrom(local);

@@ -261,31 +261,6 @@ export class SphericalPolygon {
     }
 
     /**
-     * The sector the last {@link containsDirection} found (or the first), with its planes into
-     * `out` from `offset`: `c x v_k`, `c x v_k+1` (its radial planes) and its edge's normal, 9
-     * numbers: d is in sector k when `d . (c x v_k) >= 0` and `d . (c x v_k+1) < 0`, inside when
-     * also `d . n_k >= -SPHERICAL_POLYGON_INSIDE_EPSILON`, the test {@link containsDirection} makes
-     * first. For a caller that keeps its own copy side by side with its data. Returns k.
-     * @internal
-     */
-    public lastSectorToRef(out: Float64Array, offset: number): number {
-        const sectors = this._sectors;
-        const k = this._hint;
-        const o = 6 * k;
-        const o1 = k + 1 < this.vertexCount ? o + 6 : 0;
-        out[offset] = sectors[o];
-        out[offset + 1] = sectors[o + 1];
-        out[offset + 2] = sectors[o + 2];
-        out[offset + 3] = sectors[o1];
-        out[offset + 4] = sectors[o1 + 1];
-        out[offset + 5] = sectors[o1 + 2];
-        out[offset + 6] = sectors[o + 3];
-        out[offset + 7] = sectors[o + 4];
-        out[offset + 8] = sectors[o + 5];
-        return k;
-    }
-
-    /**
      * The direction of the polygon nearest to the unit direction `d` (least angle), into `out`:
      * `d` itself when inside, else its projection onto the nearest edge or vertex. Returns whether
      * it moved. `out` may be `d`. Never NaN for a unit `d` (a direction at an edge's pole, 90
