@@ -11,6 +11,7 @@ import { MuscleSetup } from "../muscle/setup.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
+import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import {
     QuaternionConjugateToRef,
     QuaternionFromUnitVectorsToRef,
@@ -175,6 +176,10 @@ export class HumanoidRigSolver {
     /** The body's heading of the last decode: its turn about up (canonical). */
     private readonly _heading = new Quaternion();
     private readonly _footTurn = new Quaternion();
+    private readonly _footAxis = new Vector3();
+    private readonly _footSwing = new Quaternion();
+    private readonly _footTwist = new Quaternion();
+    private readonly _footAngle = new Float64Array(1);
     /** The clip's hips of the last decode (canonical, pose units). */
     private readonly _clipHips = new Vector3();
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
@@ -238,10 +243,15 @@ export class HumanoidRigSolver {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
         }
-        // Foot rotations: a turn of the source's foot about its own axis is a turn of this avatar's
-        // foot about its own. Relative to the body's heading H (its turn about up), each goal
-        // rotation is carried by the shortest rotation A from the source's T-pose foot direction
-        // onto this avatar's: R' = H * A * (H^-1 * R) * A^-1 (a foot flat on the ground stays flat).
+        // Foot rotations: relative to the body's heading H (its turn about up), each goal rotation
+        // is split into the swing S of the source's foot direction and the twist T about it
+        // (H^-1 R = S T). The foot swings as the source's did, and its twist becomes a twist about
+        // this avatar's own foot direction: R' = H S (A T A^-1), A the shortest rotation from the
+        // source's T-pose foot direction onto this avatar's. A foot flat on the ground stays flat,
+        // and a foot that rolls about its own axis on the source rolls about this one's. Before, the
+        // whole rotation was turned by A (R' = H A (H^-1 R) A^-1), which tilts a large swing by the
+        // angle between the two feet: KayKit's crawl (feet pointing back, its T-pose foot 46
+        // degrees down) onto the CMU skeleton put the feet 21 degrees from the source's, 6 now.
         // A is the left foot's; the right foot's is its mirror image (the clip keeps one foot's
         // direction), so that a skeleton whose feet are not mirror images keeps each foot as it is.
         if (sp[3] === sp[3]) {
@@ -260,9 +270,16 @@ export class HumanoidRigSolver {
                 const r = this.goalRotations[g];
                 QuaternionConjugateToRef(h, tmpQ);
                 QuaternionMultiplyToRef(tmpQ, r, r);
-                QuaternionMultiplyToRef(this._footTurn, r, r);
+                // H^-1 R = S T, the twist T about the source's foot direction; T' = A T A^-1.
+                const fs = this._footAxis;
+                fs.x = g === 1 ? -sp[3] : sp[3];
+                fs.y = sp[4];
+                fs.z = sp[5];
+                SwingTwistDecomposeToRef(r, fs, this._footSwing, this._footTwist, this._footAngle, 0);
+                QuaternionMultiplyToRef(this._footTurn, this._footTwist, this._footTwist);
                 QuaternionConjugateToRef(this._footTurn, tmpQ);
-                QuaternionMultiplyToRef(r, tmpQ, r);
+                QuaternionMultiplyToRef(this._footTwist, tmpQ, this._footTwist);
+                QuaternionMultiplyToRef(this._footSwing, this._footTwist, r);
                 QuaternionMultiplyToRef(h, r, r);
             }
         }
