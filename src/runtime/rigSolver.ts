@@ -176,6 +176,7 @@ export class HumanoidRigSolver {
     /** The body's heading of the last decode: its turn about up (canonical). */
     private readonly _heading = new Quaternion();
     private readonly _footTurn = new Quaternion();
+    /** The foot rotations' scratch: the source's foot direction (canonical), the swing and twist about it, the twist's angle. */
     private readonly _footAxis = new Vector3();
     private readonly _footSwing = new Quaternion();
     private readonly _footTwist = new Quaternion();
@@ -294,23 +295,17 @@ export class HumanoidRigSolver {
         // 1.08 -> 1.83 deg on the X Bot's idle onto the KayKit mannequin).
         const out = ps[3] / ps[0];
         if (out !== 0) {
+            // The hips' right: (body * hips) * (1, 0, 0), canonical.
             QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
-            // right = hips * (1, 0, 0)
-            const qx = tmpQ.x;
-            const qy = tmpQ.y;
-            const qz = tmpQ.z;
-            const qw = tmpQ.w;
-            const rx = 1 - 2 * (qy * qy + qz * qz);
-            const ry = 2 * (qx * qy + qw * qz);
-            const rz = 2 * (qx * qz - qw * qy);
+            const r = tmpV.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(tmpQ);
             const left = this.goalPositions[0];
             const right = this.goalPositions[1];
-            left.x -= rx * out;
-            left.y -= ry * out;
-            left.z -= rz * out;
-            right.x += rx * out;
-            right.y += ry * out;
-            right.z += rz * out;
+            left.x -= r.x * out;
+            left.y -= r.y * out;
+            left.z -= r.z * out;
+            right.x += r.x * out;
+            right.y += r.y * out;
+            right.z += r.z * out;
         }
         // The hips as the clip puts them (canonical, pose units): "legs" seats the body on them.
         human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._clipHips).addInPlace(human.bodyPosition);

@@ -31,9 +31,9 @@ function setDeg(pose: HumanPose, name: string, deg: number): void {
 
 /**
  * A walk made by hand in muscle space, for samples and the demo where no mocap is at hand: legs
- * swing {@link SAMPLE_WALK_THIGH_DEG} (about 15°) either way with the knee flexing in the swing, arms hang and swing against the legs,
- * the spine counter-turns, the body moves forward at {@link SAMPLE_WALK_SPEED} and bobs twice a
- * cycle. Writes the pose at a time into `result` and returns it.
+ * swing {@link SAMPLE_WALK_THIGH_DEG} (about 15°) either way with the knee flexing in the swing,
+ * arms hang and swing against the legs, the spine counter-turns, the body moves forward at
+ * {@link SAMPLE_WALK_SPEED} and bobs twice a cycle. Writes the pose at a time into `result` and returns it.
  * @param timeSeconds time from the start
  * @param result the pose to write
  */
