@@ -123,6 +123,12 @@ export class HumanoidRigSolver {
      * pushes a held foot into the floor. Infinity when not set.
      */
     public readonly footClearance = new Float64Array(2).fill(Infinity);
+    /**
+     * Per goal (left foot, right foot, left hand, right hand), 0 to 1: the position weight the last
+     * {@link solveIK} gave it (its weight in {@link positionWeights}, times, for a foot with
+     * `"legs"` proportions, how near the ground it is or how firmly it is held). For inspection.
+     */
+    public readonly appliedPositionWeights = new Float64Array(HUMAN_IK_GOAL_COUNT);
     /** How positions scale from the clip's source to this avatar. Default `"legs"`. */
     public proportions: ProportionMode = "legs";
     /** Whether decoding moves the joints the pose's translations move (`HumanPose.translations`); false zeroes them. Default true. */
@@ -408,7 +414,10 @@ export class HumanoidRigSolver {
         }
         const pw = this.positionWeights;
         const rw = this.rotationWeights;
-        if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) return this.pose;
+        if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) {
+            this.appliedPositionWeights.fill(0);
+            return this.pose;
+        }
         const world = this.world;
         const pos = this.positions;
         const rot = this.pose.rotations;
@@ -433,9 +442,12 @@ export class HumanoidRigSolver {
             if (this._legs && g < HumanIKGoal.LeftHand && wp > 0) {
                 const near = this._ground[g];
                 // A planted foot (footGrounded, set by planting) is held whatever its ankle's height.
+                // Either holds it (1 - (1 - near)(1 - grounded)): smooth in both, where the larger of
+                // the two had a kink as the release's ease crossed the height's (the foot jerked).
                 const grounded = this.footGrounded[g];
-                wp *= near > grounded ? near : grounded;
+                wp *= 1 - (1 - near) * (1 - grounded);
             }
+            this.appliedPositionWeights[g] = wp;
             const wr = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
             if (wp === 0 && wr === 0) {
                 const s = this.status[g];

@@ -117,3 +117,46 @@ describeWithData("planting on a child's jump onto the X Bot (fair1_jumping_8yo: 
         }
     }, 120_000);
 });
+
+describeWithData("a released foot's IK weight on a child's jump onto the X Bot", () => {
+    test("eases out without a kink where the release's ease crosses the foot's height weight", async () => {
+        const file = "bvh/animated_drawings/fair1_jumping_8yo.bvh";
+        const bvh = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(file), "utf8"), file));
+        const clip = ConvertBvhToMuscleClip(bvh, BuildHumanoidAvatar(bvh.rig));
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
+        try {
+            const animator = new HumanoidAnimator(target.avatar, target.loaded.binding!.nodes, { rootMotion: "clip" });
+            animator.play(clip, { loop: false });
+            const w: number[][] = [[], []];
+            const releasing: boolean[][] = [[], []];
+            for (let f = 0; f < clip.frameCount; f++) {
+                animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+                for (const s of [0, 1]) {
+                    w[s].push(animator.solver.appliedPositionWeights[s]);
+                    const g = animator.solver.footGrounded[s];
+                    releasing[s].push(g > 0 && g < 1);
+                }
+            }
+            // The release eases the hold out along a quintic over the blend's N frames, whose third
+            // difference is at most 60 / N^3 a frame; the weight combines it with the height's own
+            // ease (their products add a few times that: 2.3 here). Where the two met, the larger
+            // of them had a kink: 13 times it.
+            const n = animator.planting.blendSeconds * clip.frameRate;
+            const d3 = (s: number, f: number): number => Math.abs(w[s][f] - 3 * w[s][f - 1] + 3 * w[s][f - 2] - w[s][f - 3]);
+            let worst = 0;
+            let frames = 0;
+            for (const s of [0, 1]) {
+                for (let f = 3; f < clip.frameCount; f++) {
+                    if (!releasing[s][f - 1]) continue;
+                    frames++;
+                    worst = Math.max(worst, d3(s, f));
+                }
+            }
+            animator.dispose();
+            expect(frames).toBeGreaterThan(50);
+            expect(worst).toBeLessThan(4 * (60 / n ** 3));
+        } finally {
+            target.loaded.dispose();
+        }
+    });
+});
