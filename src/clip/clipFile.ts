@@ -22,15 +22,19 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * `"catmull-rom"`); version 2 files play without the share (feet where the source's went, see
  * `IClipProportions.thighShare`) and, as version 1 files, with Catmull-Rom curves. Version 4
  * added the translation curves (`translation.<bone>.x|y|z`, `HumanPose.translations`); older
- * files read them as 0 (their clips only turn bones).
+ * files read them as 0 (their clips only turn bones). Version 5 added the source's trunk
+ * (`proportions.trunkLength` and `proportions.trunkSteadyPoint`, binary flag bit 5); older files
+ * play without it (the body is seated as before).
  */
-export const MUSCLE_CLIP_VERSION = 4;
+export const MUSCLE_CLIP_VERSION = 5;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
 const PROPORTION_RANGE = { legLength: [0.05, 5], ankleHeight: [0, 1], hipWidth: [0, 2] } as const;
 /** The thigh share a file may give (upper leg over the whole leg): no humanoid leg is outside it. */
 const THIGH_SHARE_RANGE = [0.05, 0.95] as const;
+/** The source's trunk a file may give (both or neither): its length over its scale, and its steadiest point's share of it. */
+const TRUNK_RANGE = { trunkLength: [0.05, 5], trunkSteadyPoint: [0, 1] } as const;
 /** First four bytes of a binary muscle clip ("BHMC"). */
 export const MUSCLE_CLIP_MAGIC = "BHMC";
 
@@ -86,6 +90,21 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
         const share = clip.proportions.thighShare;
         if (share !== undefined && !(share >= THIGH_SHARE_RANGE[0] && share <= THIGH_SHARE_RANGE[1]))
             throw bad(source, `proportions.thighShare must be a number from ${THIGH_SHARE_RANGE[0]} to ${THIGH_SHARE_RANGE[1]}, found ${share}`);
+        const { trunkLength, trunkSteadyPoint } = clip.proportions;
+        if ((trunkLength === undefined) !== (trunkSteadyPoint === undefined)) {
+            const [given, missing] = trunkLength === undefined ? ["trunkSteadyPoint", "trunkLength"] : ["trunkLength", "trunkSteadyPoint"];
+            throw bad(source, `proportions.${given} is given without proportions.${missing} (the source's trunk has both or neither)`);
+        }
+        if (trunkLength !== undefined) {
+            const [lo, hi] = TRUNK_RANGE.trunkLength;
+            if (!(trunkLength >= lo && trunkLength <= hi))
+                throw bad(source, `proportions.trunkLength must be a number from ${lo} to ${hi} (source scales), found ${trunkLength}`);
+        }
+        if (trunkSteadyPoint !== undefined) {
+            const [lo, hi] = TRUNK_RANGE.trunkSteadyPoint;
+            if (!(trunkSteadyPoint >= lo && trunkSteadyPoint <= hi))
+                throw bad(source, `proportions.trunkSteadyPoint must be a number from ${lo} to ${hi}, found ${trunkSteadyPoint}`);
+        }
         const d = clip.proportions.footDirection;
         const len = Math.hypot(d[0], d[1], d[2]);
         if (!(Math.abs(len - 1) < 1e-3)) throw bad(source, `proportions.footDirection must be a unit vector [x, y, z], found [${d.join(", ")}]`);
@@ -166,6 +185,9 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
                       hipWidth: clip.proportions.hipWidth,
                       footDirection: [...clip.proportions.footDirection],
                       ...(clip.proportions.thighShare !== undefined ? { thighShare: clip.proportions.thighShare } : {}),
+                      ...(clip.proportions.trunkLength !== undefined
+                          ? { trunkLength: clip.proportions.trunkLength, trunkSteadyPoint: clip.proportions.trunkSteadyPoint }
+                          : {}),
                   },
               }
             : {}),
@@ -311,7 +333,8 @@ function absentCurve(): IMuscleCurve {
 
 /**
  * The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth,
- * footDirection}`, and `thighShare` from version 3 on (their ranges are checked with the clip).
+ * footDirection}`, `thighShare` from version 3 on and `trunkLength` and `trunkSteadyPoint` from
+ * version 5 on (their ranges, and that the trunk has both or neither, are checked with the clip).
  */
 function jsonProportions(source: string, v: unknown, version: number): IClipProportions {
     if (typeof v !== "object" || v === null || Array.isArray(v))
@@ -319,9 +342,11 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
     const o = v as Record<string, unknown>;
     for (const k of Object.keys(o)) {
         if (k === "thighShare" && version < 3) throw bad(source, `proportions.thighShare is a version 3 key, the file says version ${version}`);
-        if (!(k in PROPORTION_RANGE) && k !== "footDirection" && k !== "thighShare") throw bad(source, `proportions: unknown key '${k}'`);
+        if (Object.hasOwn(TRUNK_RANGE, k) && version < 5) throw bad(source, `proportions.${k} is a version 5 key, the file says version ${version}`);
+        if (!Object.hasOwn(PROPORTION_RANGE, k) && !Object.hasOwn(TRUNK_RANGE, k) && k !== "footDirection" && k !== "thighShare")
+            throw bad(source, `proportions: unknown key '${k}'`);
     }
-    if ("thighShare" in o && typeof o.thighShare !== "number") throw bad(source, "proportions.thighShare must be a number");
+    for (const k of ["thighShare", ...Object.keys(TRUNK_RANGE)]) if (k in o && typeof o[k] !== "number") throw bad(source, `proportions.${k} must be a number`);
     for (const k of Object.keys(PROPORTION_RANGE)) if (typeof o[k] !== "number") throw bad(source, `proportions.${k} must be a number`);
     const d = o.footDirection;
     if (!Array.isArray(d) || d.length !== 3 || !d.every((x) => typeof x === "number")) throw bad(source, "proportions.footDirection must be [x, y, z]");
@@ -331,6 +356,8 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         hipWidth: o.hipWidth as number,
         footDirection: [d[0], d[1], d[2]],
         ...(typeof o.thighShare === "number" ? { thighShare: o.thighShare } : {}),
+        ...(typeof o.trunkLength === "number" ? { trunkLength: o.trunkLength } : {}),
+        ...(typeof o.trunkSteadyPoint === "number" ? { trunkSteadyPoint: o.trunkSteadyPoint } : {}),
     };
 }
 
@@ -440,15 +467,16 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
 /**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
  * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
- * Catmull-Rom curves, else splines; version 1 and 2 files are Catmull-Rom), f64 frame
- * rate, u32 frame count, f64 tolerance, [f64 ground height], [f64 leg length, ankle height, hip
- * width, foot direction x, y, z, [thigh share]], name, source and warnings (LEB128 length +
- * UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key count, the key
- * frames as differences (LEB128) and the values: a u8 encoding, 0 for a float32 a key, 1 for a
- * float32 step and then each key's whole multiple of the step less the previous key's, zigzag
- * LEB128 (curves with a `step`, as the converter makes them; version 1 files have float32s and no
- * encoding byte); last, per foot, the contact runs (count, then gap and length of each, LEB128).
- * About 2.5 bytes a key for a converted clip.
+ * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk
+ * present), f64 frame rate, u32 frame count, f64 tolerance, [f64 ground height], [f64 leg length,
+ * ankle height, hip width, foot direction x, y, z, [thigh share], [trunk length, trunk steady
+ * point]] (the thigh share and the trunk only with the proportions), name, source and warnings
+ * (LEB128 length + UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key
+ * count, the key frames as differences (LEB128) and the values: a u8 encoding, 0 for a float32 a
+ * key, 1 for a float32 step and then each key's whole multiple of the step less the previous
+ * key's, zigzag LEB128 (curves with a `step`, as the converter makes them; version 1 files have
+ * float32s and no encoding byte); last, per foot, the contact runs (count, then gap and length of
+ * each, LEB128). About 2.5 bytes a key for a converted clip.
  */
 export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     validate(`${QuoteForMessage(clip.name || "clip")}: cannot be written`, clip, "FILE_WRITE");
@@ -456,12 +484,14 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     for (let i = 0; i < 4; i++) w.u8(MUSCLE_CLIP_MAGIC.charCodeAt(i));
     w.u16(MUSCLE_CLIP_VERSION);
     const thighShare = clip.proportions?.thighShare;
+    const trunkLength = clip.proportions?.trunkLength;
     w.u16(
         (clip.loop ? 1 : 0) |
             (clip.groundHeight !== 0 ? 2 : 0) |
             (clip.proportions ? 4 : 0) |
             (thighShare !== undefined ? 8 : 0) |
-            (clip.interpolation === "catmull-rom" ? 16 : 0),
+            (clip.interpolation === "catmull-rom" ? 16 : 0) |
+            (trunkLength !== undefined ? 32 : 0),
     );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
@@ -473,6 +503,10 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
         w.f64(clip.proportions.hipWidth);
         for (const x of clip.proportions.footDirection) w.f64(x);
         if (thighShare !== undefined) w.f64(thighShare);
+        if (trunkLength !== undefined) {
+            w.f64(trunkLength);
+            w.f64(clip.proportions.trunkSteadyPoint!);
+        }
     }
     w.string(clip.name);
     w.string(clip.source);
@@ -587,8 +621,10 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     if (version < MUSCLE_CLIP_OLDEST_VERSION || version > MUSCLE_CLIP_VERSION)
         throw bad(source, `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`);
     const flags = r.u16("the flags");
-    if (flags & ~(version >= 3 ? 31 : version >= 2 ? 7 : 3)) throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
+    if (flags & ~(version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
+        throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     if (flags & 8 && !(flags & 4)) throw bad(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
+    if (flags & 32 && !(flags & 4)) throw bad(source, "flags: a trunk (bit 5) without the proportions (bit 2)");
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) throw bad(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
@@ -602,6 +638,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
                   hipWidth: r.f64("the hip width"),
                   footDirection: [r.f64("the foot direction"), r.f64("the foot direction"), r.f64("the foot direction")],
                   ...(flags & 8 ? { thighShare: r.f64("the thigh share") } : {}),
+                  ...(flags & 32 ? { trunkLength: r.f64("the trunk length"), trunkSteadyPoint: r.f64("the trunk steady point") } : {}),
               }
             : null;
     const name = r.string("the name");

@@ -94,6 +94,32 @@ const FOOT_BONES = [
     [B.RightFoot, B.RightToes],
 ] as const;
 
+/**
+ * How far from `a` toward `b` (0 to 1) the point of the segment between two tracks moves most
+ * smoothly: the one whose third differences have the least sum of squares. They are linear in
+ * the share t, d(t) = d_a + t (d_b - d_a), so t = -sum(d_a . e) / sum(e . e) with e = d_b - d_a,
+ * clamped to [0, 1]; 0 when the two ends move alike (e = 0) or there are fewer than four frames.
+ * The converter gives a clip's `IClipProportions.trunkSteadyPoint` by it.
+ * @param a one end's positions, x, y, z per frame (any units, the same as `b`'s)
+ * @param b the other end's
+ * @param frameCount frames in both
+ */
+export function SteadiestSegmentPoint(a: Float32Array, b: Float32Array, frameCount: number): number {
+    let ae = 0;
+    let ee = 0;
+    for (let f = 3; f < frameCount; f++) {
+        for (let c = 0; c < 3; c++) {
+            const i = f * 3 + c;
+            const da = a[i] - 3 * a[i - 3] + 3 * a[i - 6] - a[i - 9];
+            const db = b[i] - 3 * b[i - 3] + 3 * b[i - 6] - b[i - 9];
+            ae += da * (db - da);
+            ee += (db - da) * (db - da);
+        }
+    }
+    const t = ee > 0 ? -ae / ee : 0;
+    return t > 0 ? (t < 1 ? t : 1) : 0;
+}
+
 /** Per-frame foot points (ankle, toes) in canonical avatar scales, for the contact flags. */
 interface IFootTracks {
     /** [foot][point] -> x, y, z per frame, or null for an unmapped point. */
@@ -147,6 +173,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             bones.map((b) => (setup.joint[b] >= 0 ? CanonicalPointToRef(setup, avatar.referenceWorld.positions[setup.joint[b]], tmpV).y : 0)),
         ),
     };
+    const trunk = { mid: new Float32Array(frameCount * 3), top: new Float32Array(frameCount * 3) };
     const watch = animatedJointWatch(avatar, setup);
     const prevQ: Quaternion[] = Array.from({ length: 1 + HUMAN_IK_GOAL_COUNT }, () => Quaternion.Identity());
     let yaw = 0;
@@ -189,6 +216,17 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
                 out[f * 3 + 2] = tmpV.z;
             }
         }
+        // The trunk's ends (the hip joints' middle and its top, canonical), for its steadiest point.
+        {
+            const wp = setup.work.pos;
+            const l = wp[setup.joint[B.LeftUpperLeg]];
+            const r = wp[setup.joint[B.RightUpperLeg]];
+            tmpV2.set((l.x + r.x) / 2, (l.y + r.y) / 2, (l.z + r.z) / 2);
+            CanonicalPointToRef(setup, tmpV2, tmpV);
+            tmpV.toArray(trunk.mid, f * 3);
+            CanonicalPointToRef(setup, wp[setup.trunkTop], tmpV);
+            tmpV.toArray(trunk.top, f * 3);
+        }
         if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) options.onProgress(f + 1, frameCount);
     }
     // What a reader refuses is never written: every sample is finite and within the clip value limit.
@@ -226,6 +264,8 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             hipWidth: setup.hipWidth / setup.scale,
             footDirection: [setup.twistAxis[B.LeftFoot].x, setup.twistAxis[B.LeftFoot].y, setup.twistAxis[B.LeftFoot].z],
             thighShare: setup.thighShare,
+            trunkLength: setup.trunkLength / setup.scale,
+            trunkSteadyPoint: SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount),
         },
         toleranceDeg,
         warnings: CapWarnings([...source.warnings, ...watch.warnings()]),
@@ -233,6 +273,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
 }
 
 const tmpV = new Vector3();
+const tmpV2 = new Vector3();
 
 /** Longest warning kept, characters (a warning naming a long joint name is cut, so that the file holds it). */
 const MAX_WARNING_LENGTH = 4096;

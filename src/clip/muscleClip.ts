@@ -173,10 +173,24 @@ export interface IClipProportions {
      * thigh and shin share the leg); without it the foot goes where the source's foot went.
      */
     readonly thighShare?: number;
+    /**
+     * The source's T-pose distance from the middle of its upper-leg joints to its head (its neck
+     * without one) over its scale; with {@link trunkSteadyPoint}, absent in files before version 5.
+     * With both the runtime keeps the trunk's steadiest point moving as the source's over mocap's
+     * jitter where the character's trunk is longer or shorter than the source's (docs/runtime.md).
+     */
+    readonly trunkLength?: number;
+    /**
+     * How far up its trunk the source's steadiest point is, from the middle of its hip joints (0)
+     * to its trunk's top (1): the point of that segment whose path has the least third
+     * differences over the clip (mocap: about 0.5 to 0.9, its hips jitter; a keyframed clip whose
+     * hips move smoothly: 0). Given with {@link trunkLength}.
+     */
+    readonly trunkSteadyPoint?: number;
 }
 
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 7;
+export const CLIP_PROPORTION_COUNT = 9;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
@@ -195,6 +209,8 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     out[4] = proportions.footDirection[1];
     out[5] = proportions.footDirection[2];
     out[6] = proportions.thighShare ?? NaN;
+    out[7] = proportions.trunkLength ?? NaN;
+    out[8] = proportions.trunkSteadyPoint ?? NaN;
     return out;
 }
 

@@ -208,6 +208,10 @@ export class MuscleSetup {
     public readonly ankleHeight: number;
     /** T-pose distance between the two upper-leg joints (metres): where the legs hang from. */
     public readonly hipWidth: number;
+    /** The joint the trunk's length is measured to: the head's, the neck's without a head. */
+    public readonly trunkTop: number;
+    /** T-pose distance from the middle of the two upper-leg joints to {@link trunkTop} (metres). */
+    public readonly trunkLength: number;
     /**
      * The length each translation DoF is measured in (metres, `TranslationDofBones` order; see
      * `TranslationDofUnits`): the hip width for the upper legs, the shoulder width for the shoulders
@@ -524,6 +528,11 @@ export class MuscleSetup {
         this.thighShare = (upperShare(B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot) + upperShare(B.RightUpperLeg, B.RightLowerLeg, B.RightFoot)) / 2;
         this.ankleHeight = (Vector3.Dot(ref.positions[this.joint[B.LeftFoot]], f.up) + Vector3.Dot(ref.positions[this.joint[B.RightFoot]], f.up)) / 2 - ground;
         this.hipWidth = Vector3.Distance(ref.positions[this.joint[B.LeftUpperLeg]], ref.positions[this.joint[B.RightUpperLeg]]);
+        this.trunkTop = this.joint[B.Head] >= 0 ? this.joint[B.Head] : this.joint[B.Neck] >= 0 ? this.joint[B.Neck] : this.joint[B.Spine];
+        this.trunkLength = Vector3.Distance(
+            ref.positions[this.trunkTop],
+            ref.positions[this.joint[B.LeftUpperLeg]].add(ref.positions[this.joint[B.RightUpperLeg]]).scale(0.5),
+        );
         this.translationUnit = TranslationDofUnits(this, ref.positions);
         this.work = {
             world: rig.joints.map(() => Quaternion.Identity()),

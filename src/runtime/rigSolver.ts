@@ -42,6 +42,17 @@ export type ProportionMode = "legs" | "com";
 const FOOT_IK_GROUND = 0.05;
 /** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
 const FOOT_IK_AIR = 0.25;
+/**
+ * The trunk's steady point (see `_seatBodyOnLegs`) is kept as the source's above this frequency
+ * (Hz): above the motion's own band (a walk's pelvis moves at 1 to 3 Hz), where mocap's jitter is.
+ */
+const TRUNK_HZ = 6;
+/**
+ * Most the trunk's steady point moves the body, avatar scales (1.5 cm at 1 m), softly (tanh):
+ * markers' jitter is millimetres, and a large fast turn of a trunk much longer or shorter than
+ * the source's (a fall) is motion, not jitter.
+ */
+const TRUNK_CAP = 0.015;
 
 /**
  * With `"legs"` proportions a foot gives up to about this share of the leg's length, up or down,
@@ -136,7 +147,8 @@ export class HumanoidRigSolver {
     /**
      * The source's proportions for the next {@link decode}, in the array form of
      * `ClipProportionsToArray`: [0] its leg length, [1] its ankle height and [2] its hip width,
-     * over its scale, [3..5] its left foot's T-pose direction (canonical); NaN
+     * over its scale, [3..5] its left foot's T-pose direction (canonical), [6] its thigh's share of
+     * the leg, [7] its trunk's length over its scale and [8] its trunk's steadiest point; NaN
      * when not known, which takes this avatar's own. The animator copies its clip player's here
      * every frame.
      */
@@ -189,6 +201,17 @@ export class HumanoidRigSolver {
     private readonly _footAngle = new Float64Array(1);
     /** The clip's hips of the last decode (canonical, pose units). */
     private readonly _clipHips = new Vector3();
+    /** The joints between the limb IK's forward kinematics and the trunk's top (`MuscleSetup.trunkTop`), parents first. */
+    private readonly _trunkJoints: Int32Array;
+    /** The trunk's steady point's difference from the source's, low-passed, and its rate (rig space, metres; see {@link _seatBodyOnLegs}). */
+    private readonly _trunkLow = new Vector3();
+    private readonly _trunkRate = new Vector3();
+    /** The middle of the hip joints as decoded, before the seat moved them (rig space). */
+    private readonly _trunkMid = new Vector3();
+    /** Whether the low-pass starts afresh at the next seat. */
+    private _trunkFresh = true;
+    /** The last {@link solveIK}'s time step (seconds), for the next decode's low-pass. */
+    private _lastStep = 0;
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
     private _legs = false;
     /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
@@ -212,6 +235,10 @@ export class HumanoidRigSolver {
         this.positionScale[1] = this._setup.ankleHeight / this._setup.scale;
         this.positionScale[2] = this._setup.ankleHeight;
         this.positionScale[3] = 0;
+        const inFk = new Set(this.ik.fkJoints);
+        const path: number[] = [];
+        for (let j = this._setup.trunkTop; j >= 0 && !inFk.has(j); j = this._setup.rigParent[j]) path.unshift(j);
+        this._trunkJoints = Int32Array.from(path);
     }
 
     /**
@@ -395,9 +422,10 @@ export class HumanoidRigSolver {
         return true;
     }
 
-    /** Forgets the body drop's motion (after a jump in time or place), so the next solve starts from what it needs. */
+    /** Forgets the body drop's and the trunk's motion (after a jump in time or place), so the next solve starts from what it needs. */
     public resetSmoothing(): void {
         this._dropFresh = true;
+        this._trunkFresh = true;
     }
 
     /**
@@ -412,6 +440,7 @@ export class HumanoidRigSolver {
             this._step[0] = deltaSeconds;
             step = this._step;
         }
+        this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
         const pw = this.positionWeights;
         const rw = this.rotationWeights;
         if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) {
@@ -534,6 +563,22 @@ export class HumanoidRigSolver {
      * are where the clip's are, scaled as the feet are (by the legs, heights from the ankles): the
      * body then sits where the character's own legs put it under the feet, and the limb IK corrects
      * only what the leg shapes differ by. Sets {@link bodyOffset}.
+     *
+     * Then the trunk's steady point. In a mocap take the hips jitter more than the chest and
+     * head: the markers' noise turns the pelvis and moves it so that the two nearly cancel higher
+     * up. Seated by its hip joints and turned as the source's, a trunk longer than the source's
+     * (scaled) carries the turn's jitter further: RiggedFigure's head, 0.76 centre-of-mass heights
+     * above its hip joints (the CMU skeleton's 0.56), jerked 2.1 times the source's on the CMU walk.
+     * The clip records the source's trunk length L_s (hip joints' middle to head, over its scale)
+     * and its steadiest point s (0 at the hip joints, 1 at the head: where the third differences of
+     * the segment's points are least; 0.5 to 0.9 on the public mocap, 0 on a keyframed fall). With
+     * this trunk's lever t (its top less its hip joints' middle, as decoded, length L_t) and the
+     * source's taken along it at its own length, k L_s / L_t t (k the legs' scale), the steady points
+     * differ by d = s (1 - k L_s / L_t) t. The body moves by -(d - low(d)), low a critically damped
+     * low-pass at {@link TRUNK_HZ}: over the jitter's band the steady point moves as the source's,
+     * over the motion's own the hips stay on the legs. The move is capped softly at
+     * {@link TRUNK_CAP}. Nothing for clips without the trunk (files before version 5), a trunk as
+     * long as the source's, or a source whose hips are its steadiest point.
      */
     private _seatBodyOnLegs(): void {
         const pos = this.positions;
@@ -541,10 +586,71 @@ export class HumanoidRigSolver {
         this._footToRig(this._clipHips, o);
         const l = pos[this.ik.upperJoint(0)];
         const r = pos[this.ik.upperJoint(1)];
-        o.x -= (l.x + r.x) * 0.5;
-        o.y -= (l.y + r.y) * 0.5;
-        o.z -= (l.z + r.z) * 0.5;
+        const mid = this._trunkMid;
+        mid.x = (l.x + r.x) * 0.5;
+        mid.y = (l.y + r.y) * 0.5;
+        mid.z = (l.z + r.z) * 0.5;
+        o.subtractInPlace(mid);
+        const sp = this.sourceProportions;
+        if (sp[7] > 0 && sp[8] > 0 && this._setup.trunkLength > 0) this._steadyTrunk();
         this._moveBody(o);
+    }
+
+    /** The trunk's steady point's move, added to {@link bodyOffset} (see {@link _seatBodyOnLegs}), from the hips' middle as decoded ({@link _trunkMid}). */
+    private _steadyTrunk(): void {
+        const setup = this._setup;
+        const mx = this._trunkMid.x;
+        const my = this._trunkMid.y;
+        const mz = this._trunkMid.z;
+        ForwardKinematicsToRef(setup, this.pose.rotations, this.pose.positions, this.world, this.positions, this._trunkJoints);
+        const top = this.positions[setup.trunkTop];
+        const sp = this.sourceProportions;
+        const f = (1 - (this.positionScale[0] * sp[7]) / setup.trunkLength) * sp[8];
+        const dx = (top.x - mx) * f;
+        const dy = (top.y - my) * f;
+        const dz = (top.z - mz) * f;
+        const lo = this._trunkLow;
+        const v = this._trunkRate;
+        const dt = this._lastStep;
+        if (this._trunkFresh || !(dt > 0)) {
+            // Afresh, or no time passed (a pose set directly): nothing to filter.
+            lo.x = dx;
+            lo.y = dy;
+            lo.z = dz;
+            v.setAll(0);
+            this._trunkFresh = false;
+        } else {
+            // Critically damped, exact for the step (as the body drop's), per axis.
+            const omega = 2 * Math.PI * TRUNK_HZ;
+            const e = Math.exp(-omega * dt);
+            let off = lo.x - dx;
+            let m = (v.x + omega * off) * dt;
+            lo.x = dx + (off + m) * e;
+            v.x = (v.x - omega * m) * e;
+            off = lo.y - dy;
+            m = (v.y + omega * off) * dt;
+            lo.y = dy + (off + m) * e;
+            v.y = (v.y - omega * m) * e;
+            off = lo.z - dz;
+            m = (v.z + omega * off) * dt;
+            lo.z = dz + (off + m) * e;
+            v.z = (v.z - omega * m) * e;
+        }
+        let hx = dx - lo.x;
+        let hy = dy - lo.y;
+        let hz = dz - lo.z;
+        const h = Math.sqrt(hx * hx + hy * hy + hz * hz);
+        const cap = TRUNK_CAP * setup.scale;
+        if (h > 1e-12) {
+            const k = (cap * Math.tanh(h / cap)) / h;
+            hx *= k;
+            hy *= k;
+            hz *= k;
+        }
+        const o = this.bodyOffset;
+        o.x -= hx;
+        o.y -= hy;
+        o.z -= hz;
     }
 
     /** Forward kinematics of the limbs and their ancestors ({@link HumanoidLimbIK.fkJoints}) into {@link world} and {@link positions}. */

@@ -31,6 +31,23 @@ import { DenseSplineSlopes, HermiteValueAt } from "../helpers/splineOracle.js";
 const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[1]));
 const source = new SampleWalkSource(avatar, 2.2, 30);
 const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
+/** The clip with a trunk of known values in its proportions (version 5), whatever the converter gave it. */
+const trunked = withTrunk(clip, 0.6180339887498949, 0.7777777777777778);
+
+/** A copy of a clip whose proportions have the given trunk (or none: both undefined). */
+function withTrunk(c: MuscleClip, trunkLength: number | undefined, trunkSteadyPoint: number | undefined): MuscleClip {
+    const { trunkLength: _length, trunkSteadyPoint: _point, ...rest } = c.proportions!;
+    return new MuscleClip({
+        ...c,
+        curves: [...c.curves],
+        warnings: [...c.warnings],
+        proportions: {
+            ...rest,
+            ...(trunkLength !== undefined ? { trunkLength } : {}),
+            ...(trunkSteadyPoint !== undefined ? { trunkSteadyPoint } : {}),
+        },
+    });
+}
 
 describe("muscle clips from the built-in sample walk", () => {
     it("holds every frame's pose within the tolerance", () => {
@@ -167,14 +184,17 @@ function unstepped(c: MuscleClip): MuscleClip {
 
 /** Binary patches: [what, change to a copy of the bytes, expected message]. */
 function binaryCases(): Array<[string, Patch, RegExp]> {
-    const bin = SerializeMuscleClipToBinary(clip);
+    // Flags 2 | 4 | 8 | 32: a ground height, the proportions, the thigh share and the trunk.
+    const bin = SerializeMuscleClipToBinary(trunked);
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
     // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when
-    // flag 2], [six proportions, 48 bytes, when flag 4, and the thigh share, 8 more, when flag 8],
-    // then the name.
+    // flag 2], [six proportions, 48 bytes, when flag 4, the thigh share, 8 more, when flag 8, and
+    // the trunk, 16 more, when flag 32], then the name.
+    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32);
+    const trunkAt = 28 + 8 + 48 + 8;
     const firstCurve = (() => {
-        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0) + (bin[6] & 8 ? 8 : 0);
+        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0) + (bin[6] & 8 ? 8 : 0) + (bin[6] & 32 ? 16 : 0);
         const varint = (): number => {
             let v = 0;
             let s = 1;
@@ -198,12 +218,24 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const cases: Array<[string, Patch, RegExp]> = [
         ["an empty file", () => new Uint8Array(0), /not a binary muscle clip/],
         ["another magic", (b) => (b.set([0x42, 0x48, 0x4d, 0x58], 0), b), /not a binary muscle clip/],
-        ["version 5", (b) => (dv(b).setUint16(4, 5, true), b), /unknown muscle clip version 5 \(this library reads versions 1 to 4\)/],
+        ["version 6", (b) => (dv(b).setUint16(4, 6, true), b), /unknown muscle clip version 6 \(this library reads versions 1 to 5\)/],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 32 | 14, true), b), /unknown flags 0x2e for version 4/],
-        ["a thigh share in a version 2 file", (b) => (dv(b).setUint16(4, 2, true), b), /unknown flags 0xe for version 2/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 64 | 46, true), b), /unknown flags 0x6e for version 5/],
+        ["a trunk in a version 4 file", (b) => (dv(b).setUint16(4, 4, true), b), /unknown flags 0x2e for version 4/],
+        ["a trunk without the proportions", (b) => (dv(b).setUint16(6, 32, true), b), /flags: a trunk \(bit 5\) without the proportions \(bit 2\)/],
+        [
+            "a trunk length of 0",
+            (b) => (dv(b).setFloat64(trunkAt, 0, true), b),
+            /proportions.trunkLength must be a number from 0.05 to 5 \(source scales\), found 0$/,
+        ],
+        [
+            "a NaN trunk steady point",
+            (b) => (dv(b).setFloat64(trunkAt + 8, NaN, true), b),
+            /proportions.trunkSteadyPoint must be a number from 0 to 1, found NaN$/,
+        ],
+        ["a thigh share in a version 2 file", (b) => (dv(b).setUint16(4, 2, true), dv(b).setUint16(6, 14, true), b), /unknown flags 0xe for version 2/],
         ["a thigh share without the proportions", (b) => (dv(b).setUint16(6, 8, true), b), /a thigh share \(bit 3\) without the proportions/],
-        ["proportions in a version 1 file", (b) => (dv(b).setUint16(4, 1, true), b), /unknown flags 0xe for version 1/],
+        ["proportions in a version 1 file", (b) => (dv(b).setUint16(4, 1, true), dv(b).setUint16(6, 14, true), b), /unknown flags 0xe for version 1/],
         ["a NaN frame rate", (b) => (dv(b).setFloat64(8, NaN, true), b), /frameRate must be in/],
         ["no frames", (b) => (dv(b).setUint32(16, 0, true), b), /frameCount must be from 1/],
         ["a huge key count", (b) => (b.set([0xff, 0xff, 0xff, 0x7f], firstCurve), b), /key count is \d+, more than/],
@@ -214,7 +246,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         [
             "a NaN value (float32 values)",
             () => {
-                const raw = SerializeMuscleClipToBinary(unstepped(clip));
+                const raw = SerializeMuscleClipToBinary(unstepped(trunked));
                 expect(raw[firstCurve + 1 + raw[firstCurve]]).toBe(0);
                 dv(raw).setFloat32(firstCurve + 2 + raw[firstCurve], NaN, true);
                 return raw;
@@ -226,7 +258,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         [
             "a wrong curve count",
             (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b),
-            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 4 file, found 150`),
+            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 5 file, found 150`),
         ],
         ["a truncated file", (b) => b.subarray(0, b.length - 3), /truncated/],
     ];
@@ -250,7 +282,7 @@ describe("reading invalid muscle clip files", () => {
         }
     });
 
-    const json = JSON.parse(SerializeMuscleClipToJson(clip)) as Record<string, unknown>;
+    const json = JSON.parse(SerializeMuscleClipToJson(trunked)) as Record<string, unknown>;
     // The file as loosely typed JSON, to break in every way.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     type Loose = Record<string, any>;
@@ -311,12 +343,50 @@ describe("reading invalid muscle clip files", () => {
         ],
         [
             "an interpolation in a version 2 file",
-            edit((o) => ((o.version = 2), delete o.proportions.thighShare, dropTranslations(o))),
+            edit((o) => ((o.version = 2), delete o.proportions.thighShare, dropTrunk(o), dropTranslations(o))),
             /interpolation is a version 3 key, the file says version 2/,
         ],
         ["an unknown interpolation", edit((o) => (o.interpolation = "bezier")), /interpolation must be "spline" or "catmull-rom", found "bezier"/],
         ["a thigh share that is not a number", edit((o) => (o.proportions.thighShare = "half")), /proportions.thighShare must be a number$/],
         ["a thigh share of 1", edit((o) => (o.proportions.thighShare = 1)), /proportions.thighShare must be a number from 0.05 to 0.95, found 1/],
+        ["a trunk in a version 4 file", edit((o) => (o.version = 4)), /proportions.trunkLength is a version 5 key, the file says version 4/],
+        [
+            "a trunk steady point in a version 4 file",
+            edit((o) => ((o.version = 4), delete o.proportions.trunkLength)),
+            /proportions.trunkSteadyPoint is a version 5 key, the file says version 4/,
+        ],
+        [
+            "a trunk length without a steady point",
+            edit((o) => delete o.proportions.trunkSteadyPoint),
+            /proportions.trunkLength is given without proportions.trunkSteadyPoint/,
+        ],
+        [
+            "a trunk steady point without a length",
+            edit((o) => delete o.proportions.trunkLength),
+            /proportions.trunkSteadyPoint is given without proportions.trunkLength/,
+        ],
+        ["a trunk length that is not a number", edit((o) => (o.proportions.trunkLength = "long")), /proportions.trunkLength must be a number$/],
+        ["a trunk steady point that is not a number", edit((o) => (o.proportions.trunkSteadyPoint = null)), /proportions.trunkSteadyPoint must be a number$/],
+        [
+            "a trunk length of 0.01",
+            edit((o) => (o.proportions.trunkLength = 0.01)),
+            /proportions.trunkLength must be a number from 0.05 to 5 \(source scales\), found 0.01$/,
+        ],
+        [
+            "a trunk length of 6",
+            edit((o) => (o.proportions.trunkLength = 6)),
+            /proportions.trunkLength must be a number from 0.05 to 5 \(source scales\), found 6$/,
+        ],
+        [
+            "a trunk steady point of -0.1",
+            edit((o) => (o.proportions.trunkSteadyPoint = -0.1)),
+            /proportions.trunkSteadyPoint must be a number from 0 to 1, found -0.1$/,
+        ],
+        [
+            "a trunk steady point of 1.5",
+            edit((o) => (o.proportions.trunkSteadyPoint = 1.5)),
+            /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.5$/,
+        ],
     ];
     it.each(cases)("JSON: %s gives one clear error naming the file", (_what, text, re) => {
         const e = errorOf(() => ParseMuscleClipJson(text, "bad.muscle.json"));
@@ -359,35 +429,117 @@ describe("curve interpolation in files", () => {
     });
 });
 
+describe("the source's trunk in files (version 5)", () => {
+    const untrunked = withTrunk(clip, undefined, undefined);
+
+    it("both formats keep the trunk length and steady point exactly", () => {
+        const bin = SerializeMuscleClipToBinary(trunked);
+        const json = SerializeMuscleClipToJson(trunked);
+        expect(JSON.parse(json).proportions).toMatchObject({ trunkLength: 0.6180339887498949, trunkSteadyPoint: 0.7777777777777778 });
+        for (const back of [ParseMuscleClipBinary(bin, "a.bin"), ParseMuscleClipJson(json, "a.json")]) {
+            expect(back.proportions).toEqual(trunked.proportions);
+            expect(back.proportionValues[7]).toBe(0.6180339887498949);
+            expect(back.proportionValues[8]).toBe(0.7777777777777778);
+            expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(bin))).toBe(true);
+            expect(SerializeMuscleClipToJson(back)).toBe(json);
+        }
+        // Flag bit 5 and two f64 after the thigh share; without a trunk, neither.
+        const plain = SerializeMuscleClipToBinary(untrunked);
+        expect(new DataView(bin.buffer).getUint16(6, true) & 32).toBe(32);
+        expect(new DataView(plain.buffer).getUint16(6, true) & 32).toBe(0);
+        expect(bin.length - plain.length).toBe(16);
+        const at = 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8;
+        expect(new DataView(bin.buffer).getFloat64(at, true)).toBe(0.6180339887498949);
+        expect(new DataView(bin.buffer).getFloat64(at + 8, true)).toBe(0.7777777777777778);
+        expect(SerializeMuscleClipToJson(untrunked)).not.toMatch(/trunk/);
+        expect(ParseMuscleClipBinary(plain, "b.bin").proportions).toEqual(untrunked.proportions);
+        // The ends of the ranges are valid.
+        for (const [length, point] of [
+            [0.05, 0],
+            [5, 1],
+        ]) {
+            const edge = withTrunk(clip, length, point);
+            expect(ParseMuscleClipBinary(SerializeMuscleClipToBinary(edge), "e.bin").proportions).toEqual(edge.proportions);
+            expect(ParseMuscleClipJson(SerializeMuscleClipToJson(edge), "e.json").proportions).toEqual(edge.proportions);
+        }
+    });
+
+    it("JSON: still reads a version 4 file, the proportions without the trunk", () => {
+        const o = JSON.parse(SerializeMuscleClipToJson(trunked));
+        o.version = 4;
+        dropTrunk(o);
+        const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
+        expect(old.proportions).toEqual(untrunked.proportions);
+        expect(old.proportions!.thighShare).toBe(clip.proportions!.thighShare);
+        expect(old.proportionValues[7]).toBeNaN();
+        expect(old.proportionValues[8]).toBeNaN();
+        expect(old.interpolation).toBe("spline");
+        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(untrunked));
+    });
+
+    it("binary: still reads a version 4 file (no flag bit 5, no trunk bytes)", () => {
+        const bin = SerializeMuscleClipToBinary(trunked);
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        const at = 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8;
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16)]);
+        const odv = new DataView(old.buffer);
+        odv.setUint16(4, 4, true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~32, true);
+        const back = ParseMuscleClipBinary(old, "old.muscle.bin");
+        expect(back.proportions).toEqual(untrunked.proportions);
+        expect(back.proportionValues[7]).toBeNaN();
+        expect(back.interpolation).toBe("spline");
+        // The rest of the file is as written: it writes back as this version's file of the clip without a trunk.
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(untrunked)))).toBe(true);
+    });
+
+    it("refuses to write a trunk of one number or out of range", () => {
+        for (const [c, re] of [
+            [withTrunk(clip, 0.6, undefined), /proportions.trunkLength is given without proportions.trunkSteadyPoint/],
+            [withTrunk(clip, undefined, 0.5), /proportions.trunkSteadyPoint is given without proportions.trunkLength/],
+            [withTrunk(clip, 0.04, 0.5), /proportions.trunkLength must be a number from 0.05 to 5 \(source scales\), found 0.04/],
+            [withTrunk(clip, 0.6, 1.01), /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.01/],
+            [withTrunk(clip, NaN, 0.5), /proportions.trunkLength must be a number from 0.05 to 5 \(source scales\), found NaN/],
+        ] as const) {
+            for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
+                const e = errorOf(() => write(c));
+                expect(e.code).toBe("FILE_WRITE");
+                expect(e.message).toMatch(re);
+            }
+        }
+    });
+});
+
 describe("version 2 muscle clips (before the thigh share)", () => {
     it("JSON: still reads, the proportions without a thigh share", () => {
-        const o = JSON.parse(SerializeMuscleClipToJson(clip));
+        const o = JSON.parse(SerializeMuscleClipToJson(trunked));
         o.version = 2;
         delete o.proportions.thighShare;
         delete o.interpolation;
+        dropTrunk(o);
         dropTranslations(o);
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
         expect(old.interpolation).toBe("catmull-rom");
-        const { thighShare, ...rest } = clip.proportions!;
+        const { thighShare, trunkLength: _length, trunkSteadyPoint: _point, ...rest } = trunked.proportions!;
         expect(thighShare).toBeGreaterThan(0);
         expect(old.proportions).toEqual(rest);
         expect(old.proportionValues[6]).toBeNaN();
     });
 
     it("binary: still reads a version 2 file (proportions of six numbers, flags up to bit 2)", () => {
-        // The same bytes as this version's, less the thigh share (flag bit 3 and the 8 bytes after
-        // the foot direction) and the translation curves (version 4).
-        const bin = withoutTranslationCurves(clip);
+        // The same bytes as this version's, less the thigh share and the trunk (flag bits 3 and 5,
+        // and the 8 and 16 bytes after the foot direction) and the translation curves (version 4).
+        const bin = withoutTranslationCurves(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
-        expect(dv.getUint16(6, true) & 12).toBe(12);
+        expect(dv.getUint16(6, true) & 44).toBe(44);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48;
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8 + 16)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 2, true);
         odv.setUint16(6, dv.getUint16(6, true) & 7, true);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.interpolation).toBe("catmull-rom");
-        const { thighShare: _share, ...rest } = clip.proportions!;
+        const { thighShare: _share, trunkLength: _length, trunkSteadyPoint: _point, ...rest } = trunked.proportions!;
         expect(back.proportions).toEqual(rest);
         for (const c of [0, 5, CURVE_BODY_POSITION, CURVE_HIPS + 2]) expect(Array.from(back.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
     });
@@ -441,14 +593,17 @@ describe("version 1 muscle clips (before the source's proportions)", () => {
     });
 });
 
-/**
- * A clip as a version 1 binary file, written here from the layout of version 1 (not by the
- * library): header without proportions, 161 curves of float32 values, no value encodings.
- */
 /** A JSON clip object without its translation curves (as a file before version 4). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
 function dropTranslations(o: Record<string, any>): void {
     for (const c of MuscleCurveNames.slice(CURVE_TRANSLATIONS)) delete o.curves[c];
+}
+
+/** A JSON clip object without the source's trunk in its proportions (as a file before version 5). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
+function dropTrunk(o: Record<string, any>): void {
+    delete o.proportions.trunkLength;
+    delete o.proportions.trunkSteadyPoint;
 }
 
 /**
@@ -506,6 +661,10 @@ function contactBytes(contacts: Uint8Array): number {
     return bytes;
 }
 
+/**
+ * A clip as a version 1 binary file, written here from the layout of version 1 (not by the
+ * library): header without proportions, 161 curves of float32 values, no value encodings.
+ */
 function versionOneBinary(c: MuscleClip): Uint8Array {
     const out: number[] = [];
     const put = (n: number, f: (v: DataView) => void): void => {

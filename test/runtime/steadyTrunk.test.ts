@@ -1,0 +1,127 @@
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { HumanBone, MuscleClip, MuscleSetup } from "../../src/index.js";
+import { SteadiestSegmentPoint } from "../../src/clip/convert.js";
+import type { IClipProportions } from "../../src/clip/muscleClip.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { MeasureQualityPairAsync, RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+/** A track of `n` frames (x, y, z each) from a function of the frame. */
+function track(n: number, at: (f: number) => [number, number, number]): Float32Array {
+    const out = new Float32Array(3 * n);
+    for (let f = 0; f < n; f++) out.set(at(f), 3 * f);
+    return out;
+}
+
+/** Repeatable noise in [-1, 1]. */
+function noise(seed: number): (f: number) => number {
+    return (f) => Math.sin(12.9898 * (f + 1) * seed + 78.233) * 43758.5453 - Math.floor(Math.sin(12.9898 * (f + 1) * seed + 78.233) * 43758.5453) - 0.5;
+}
+
+describe("the steadiest point between two tracks", () => {
+    const n = 200;
+    const smooth = (f: number): [number, number, number] => [Math.sin(f / 30), 1 + 0.1 * Math.cos(f / 20), f / 100];
+    const jitter = noise(3);
+    const shaky = (f: number): [number, number, number] => {
+        const [x, y, z] = smooth(f);
+        return [x + 0.01 * jitter(f), y + 0.01 * jitter(f + 500), z];
+    };
+    it("is the still end when only the other one jitters", () => {
+        expect(SteadiestSegmentPoint(track(n, shaky), track(n, smooth), n)).toBeCloseTo(1, 2);
+        expect(SteadiestSegmentPoint(track(n, smooth), track(n, shaky), n)).toBeCloseTo(0, 2);
+    });
+    it("is the middle when the two ends jitter against each other (a turn about it)", () => {
+        const a = track(n, (f) => [jitter(f), 0, 0]);
+        const b = track(n, (f) => [-jitter(f), 1, 0]);
+        expect(SteadiestSegmentPoint(a, b, n)).toBeCloseTo(0.5, 6);
+    });
+    it("is 0 when the ends move alike, and with fewer than four frames", () => {
+        const a = track(n, shaky);
+        expect(SteadiestSegmentPoint(a, a, n)).toBe(0);
+        expect(SteadiestSegmentPoint(track(3, shaky), track(3, smooth), 3)).toBe(0);
+    });
+});
+
+/** The clip as a file before version 5 would give it: the same, without the trunk. */
+function withoutTrunk(clip: MuscleClip): MuscleClip {
+    const p = clip.proportions!;
+    const proportions: IClipProportions = {
+        legLength: p.legLength,
+        ankleHeight: p.ankleHeight,
+        hipWidth: p.hipWidth,
+        footDirection: p.footDirection,
+        thighShare: p.thighShare,
+    };
+    return new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], proportions });
+}
+
+/** The same clip with its trunk's steadiest point set. */
+function withSteadyPoint(clip: MuscleClip, steady: number): MuscleClip {
+    return new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], proportions: { ...clip.proportions!, trunkSteadyPoint: steady } });
+}
+
+/** RMS third difference of one joint's path over a recording, in the avatar's scales. */
+function jointJerk(positions: readonly Float32Array[], joint: number, scale: number): number {
+    let sum = 0;
+    for (let f = 3; f < positions.length; f++) {
+        for (let c = 0; c < 3; c++) {
+            const x = (k: number): number => positions[f - k][3 * joint + c];
+            const d = (x(0) - 3 * x(1) + 3 * x(2) - x(3)) / scale;
+            sum += d * d;
+        }
+    }
+    return Math.sqrt(sum / (positions.length - 3));
+}
+
+describeWithData("the trunk's steady point on real clips", () => {
+    it("a mocap walk records its steadiest point above its hips (they jitter), a keyframed fall at them", async () => {
+        const walk = (await ConvertFileToMuscleClipsAsync(dataFile("bvh/cmu_cgspeed/cmu_walk.bvh")))[0].clip;
+        expect(walk.proportions!.trunkLength).toBeGreaterThan(0.3);
+        // 0.39 at the take's 120 fps.
+        expect(walk.proportions!.trunkSteadyPoint).toBeGreaterThan(0.2);
+        expect(walk.proportions!.trunkSteadyPoint).toBeLessThanOrEqual(1);
+        const clips = await ConvertFileToMuscleClipsAsync(dataFile("glb/kaykit_anims/Med_General.glb"));
+        const fall = clips.find((c) => c.clip.name === "Rig_Medium|Death_A")!.clip;
+        expect(fall.proportions!.trunkSteadyPoint).toBe(0);
+    });
+
+    it("the CMU walk onto RiggedFigure (a longer trunk): the head jerks less, within twice the source's", async () => {
+        const clip = (await ConvertFileToMuscleClipsAsync(dataFile("bvh/cmu_cgspeed/cmu_walk.bvh")))[0].clip;
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/khronos_RiggedFigure.glb"));
+        try {
+            const nodes = target.loaded.binding!.nodes;
+            const head = target.avatar.getJoint(HumanBone.Head);
+            const scale = MuscleSetup.For(target.avatar).scale;
+            const steady = jointJerk(RecordHumanoidRetarget(clip, target.avatar, nodes).positions, head, scale);
+            const before = jointJerk(RecordHumanoidRetarget(withoutTrunk(clip), target.avatar, nodes).positions, head, scale);
+            // 2.14 times the source's before, 1.77 now.
+            expect(steady).toBeLessThan(0.9 * before);
+        } finally {
+            target.loaded.dispose();
+        }
+        const pair = await MeasureQualityPairAsync(dataFile("bvh/cmu_cgspeed/cmu_walk.bvh"), dataFile("glb/khronos_RiggedFigure.glb"), {
+            skipAnimatorAvatar: true,
+        });
+        expect(pair.ours.boneJerkRatio.head).toBeLessThan(2);
+    });
+
+    it("a clip whose trunk stays still (the VRMA: one arm moves) seats the body exactly as without the trunk", async () => {
+        const clip = (await ConvertFileToMuscleClipsAsync(dataFile("vrm/three-vrm_test.vrma")))[0].clip;
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/khronos_RiggedFigure.glb"));
+        try {
+            const nodes = target.loaded.binding!.nodes;
+            const hips = target.avatar.getJoint(HumanBone.Hips);
+            // As if its steadiest point were high up, so that the correction runs.
+            const a = RecordHumanoidRetarget(withSteadyPoint(clip, 0.8), target.avatar, nodes).positions;
+            const b = RecordHumanoidRetarget(withoutTrunk(clip), target.avatar, nodes).positions;
+            let worst = 0;
+            for (let f = 0; f < a.length; f++) for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(a[f][3 * hips + c] - b[f][3 * hips + c]));
+            expect(a.length).toBeGreaterThan(10);
+            expect(worst).toBeLessThan(1e-6);
+        } finally {
+            target.loaded.dispose();
+        }
+    });
+});
