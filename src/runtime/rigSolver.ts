@@ -160,7 +160,7 @@ export class HumanoidRigSolver {
      * (metres), [3] how much wider than the scaled source's this avatar stands, per foot (metres:
      * half its hip width less the scaled source's half; 0 with `"com"`). A foot goal's height maps
      * as `(y - [1]) * [0] + [2]` above the ground; decoding has moved each foot goal out by [3]
-     * along the body's heading.
+     * along the source's hips' right (the stance, see docs/runtime.md).
      */
     public readonly positionScale = new Float64Array(4);
     /**
