@@ -1,6 +1,7 @@
 import { HumanoidError, type HumanoidErrorCode } from "../errors.js";
 import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE, QuoteForMessage } from "../limits.js";
 import {
+    CLIP_TRUNK_LENGTH_RANGE,
     FootContact,
     MuscleClip,
     MuscleCurveNames,
@@ -34,7 +35,7 @@ const PROPORTION_RANGE = { legLength: [0.05, 5], ankleHeight: [0, 1], hipWidth: 
 /** The thigh share a file may give (upper leg over the whole leg): no humanoid leg is outside it. */
 const THIGH_SHARE_RANGE = [0.05, 0.95] as const;
 /** The source's trunk a file may give (both or neither): its length over its scale, and its steadiest point's share of it. */
-const TRUNK_RANGE = { trunkLength: [0.05, 5], trunkSteadyPoint: [0, 1] } as const;
+const TRUNK_RANGE = { trunkLength: CLIP_TRUNK_LENGTH_RANGE, trunkSteadyPoint: [0, 1] } as const;
 /** First four bytes of a binary muscle clip ("BHMC"). */
 export const MUSCLE_CLIP_MAGIC = "BHMC";
 

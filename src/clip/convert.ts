@@ -17,6 +17,7 @@ import {
     CURVE_HIPS,
     CURVE_TRANSLATIONS,
     CURVE_ROOT,
+    CLIP_TRUNK_LENGTH_RANGE,
     FootContact,
     MuscleClip,
     MuscleCurveKind,
@@ -247,6 +248,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         return ReduceCurve(s, tolerance, GetCurveValueStep(tolerance), "spline");
     });
     const loop = options.loop ?? loops(setup, samples, frameCount);
+    const trunkLength = setup.trunkLength / setup.scale;
     const ground = footContacts(feet, frameCount, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
@@ -264,8 +266,10 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             hipWidth: setup.hipWidth / setup.scale,
             footDirection: [setup.twistAxis[B.LeftFoot].x, setup.twistAxis[B.LeftFoot].y, setup.twistAxis[B.LeftFoot].z],
             thighShare: setup.thighShare,
-            trunkLength: setup.trunkLength / setup.scale,
-            trunkSteadyPoint: SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount),
+            // The trunk only where a file may hold it (a head far off the hips is no humanoid's).
+            ...(trunkLength >= CLIP_TRUNK_LENGTH_RANGE[0] && trunkLength <= CLIP_TRUNK_LENGTH_RANGE[1]
+                ? { trunkLength, trunkSteadyPoint: SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount) }
+                : {}),
         },
         toleranceDeg,
         warnings: CapWarnings([...source.warnings, ...watch.warnings()]),

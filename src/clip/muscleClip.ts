@@ -189,6 +189,9 @@ export interface IClipProportions {
     readonly trunkSteadyPoint?: number;
 }
 
+/** The source's trunk length over its scale a clip may give ({@link IClipProportions.trunkLength}): no humanoid is outside it; the converter leaves the trunk out otherwise. */
+export const CLIP_TRUNK_LENGTH_RANGE = [0.05, 5] as const;
+
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
 export const CLIP_PROPORTION_COUNT = 9;
 

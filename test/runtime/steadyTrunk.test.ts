@@ -1,6 +1,18 @@
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { HumanBone, MuscleClip, MuscleSetup } from "../../src/index.js";
+import {
+    BuildHumanoidAvatar,
+    BuildSampleRig,
+    ConvertRigPosesToMuscleClip,
+    HUMAN_BONE_COUNT,
+    HumanBone,
+    MuscleClip,
+    MuscleSetup,
+    ParseMuscleClipBinary,
+    SampleCharacters,
+    SerializeMuscleClipToBinary,
+} from "../../src/index.js";
 import { SteadiestSegmentPoint } from "../../src/clip/convert.js";
+import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import type { IClipProportions } from "../../src/clip/muscleClip.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { MeasureQualityPairAsync, RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
@@ -41,6 +53,30 @@ describe("the steadiest point between two tracks", () => {
         const a = track(n, shaky);
         expect(SteadiestSegmentPoint(a, a, n)).toBe(0);
         expect(SteadiestSegmentPoint(track(3, shaky), track(3, smooth), 3)).toBe(0);
+    });
+});
+
+describe("a trunk no humanoid has", () => {
+    it("a neck 400 times a person's: the clip leaves the trunk out and still writes", () => {
+        const rig = BuildSampleRig(SampleCharacters[0]);
+        const avatar0 = BuildHumanoidAvatar(rig);
+        const neck = avatar0.getJoint(HumanBone.Head);
+        const joints = rig.joints.map((j, i) => (i === neck ? { ...j, restPosition: j.restPosition.scale(400) } : j));
+        // Mapped as the person's (the mapper would not take it for a humanoid).
+        const declaredBoneMap = new Map<HumanBone, number>();
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (avatar0.getJoint(b) >= 0) declaredBoneMap.set(b, avatar0.getJoint(b));
+        const avatar = BuildHumanoidAvatar({ ...rig, joints }, { declaredBoneMap });
+        const setup = MuscleSetup.For(avatar);
+        expect(setup.trunkLength / setup.scale).toBeGreaterThan(5);
+        const clip = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 0.5, 30));
+        expect(clip.proportions!.trunkLength).toBeUndefined();
+        expect(clip.proportions!.trunkSteadyPoint).toBeUndefined();
+        const back = ParseMuscleClipBinary(SerializeMuscleClipToBinary(clip), "far-head.muscle.bin");
+        expect(back.proportions!.trunkLength).toBeUndefined();
+        // A person's trunk is kept.
+        const person = ConvertRigPosesToMuscleClip(avatar0, new SampleWalkSource(avatar0, 0.5, 30));
+        expect(person.proportions!.trunkLength).toBeGreaterThan(0.3);
+        expect(person.proportions!.trunkSteadyPoint).toBeGreaterThanOrEqual(0);
     });
 });
 
