@@ -1,6 +1,7 @@
 import { HumanoidError, type HumanoidErrorCode } from "../errors.js";
 import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE, QuoteForMessage } from "../limits.js";
 import {
+    CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
     FootContact,
     MuscleClip,
@@ -33,7 +34,7 @@ export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
 const PROPORTION_RANGE = { legLength: [0.05, 5], ankleHeight: [0, 1], hipWidth: [0, 2] } as const;
 /** The thigh share a file may give (upper leg over the whole leg): no humanoid leg is outside it. */
-const THIGH_SHARE_RANGE = [0.05, 0.95] as const;
+const THIGH_SHARE_RANGE = CLIP_THIGH_SHARE_RANGE;
 /** The source's trunk a file may give (both or neither): its length over its scale, and its steadiest point's share of it. */
 const TRUNK_RANGE = { trunkLength: CLIP_TRUNK_LENGTH_RANGE, trunkSteadyPoint: [0, 1] } as const;
 /** First four bytes of a binary muscle clip ("BHMC"). */

@@ -17,6 +17,7 @@ import {
     CURVE_HIPS,
     CURVE_TRANSLATIONS,
     CURVE_ROOT,
+    CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
     FootContact,
     MuscleClip,
@@ -265,8 +266,9 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             ankleHeight: setup.ankleHeight / setup.scale,
             hipWidth: setup.hipWidth / setup.scale,
             footDirection: [setup.twistAxis[B.LeftFoot].x, setup.twistAxis[B.LeftFoot].y, setup.twistAxis[B.LeftFoot].z],
-            thighShare: setup.thighShare,
-            // The trunk only where a file may hold it (a head far off the hips is no humanoid's).
+            // The share and the trunk only where a file may hold them (a leg with next to no thigh,
+            // a head far off the hips, are no humanoid's): without them the clip plays as before.
+            ...(setup.thighShare >= CLIP_THIGH_SHARE_RANGE[0] && setup.thighShare <= CLIP_THIGH_SHARE_RANGE[1] ? { thighShare: setup.thighShare } : {}),
             ...(trunkLength >= CLIP_TRUNK_LENGTH_RANGE[0] && trunkLength <= CLIP_TRUNK_LENGTH_RANGE[1]
                 ? { trunkLength, trunkSteadyPoint: SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount) }
                 : {}),

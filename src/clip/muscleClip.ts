@@ -189,6 +189,9 @@ export interface IClipProportions {
     readonly trunkSteadyPoint?: number;
 }
 
+/** The thigh share a clip may give ({@link IClipProportions.thighShare}): no humanoid leg is outside it; the converter leaves the share out otherwise. */
+export const CLIP_THIGH_SHARE_RANGE = [0.05, 0.95] as const;
+
 /** The source's trunk length over its scale a clip may give ({@link IClipProportions.trunkLength}): no humanoid is outside it; the converter leaves the trunk out otherwise. */
 export const CLIP_TRUNK_LENGTH_RANGE = [0.05, 5] as const;
 
