@@ -7,6 +7,7 @@ import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionNormalizeI
 import { BoneMuscles } from "../muscle/muscles.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import type { HumanoidPoseKinematics } from "./poseKinematics.js";
+import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
 
 /** With `bodyWeight` 1 the trunk (spine, chest, upper chest) takes this share of the turn; the neck and head the rest, by `headWeight`. */
 export const LOOK_AT_BODY_SHARE = 0.5;
@@ -84,6 +85,8 @@ export class HumanoidLookAt {
     private readonly _path: Int32Array | null;
     /** Spring state: yaw, pitch, their rates; whether it starts afresh. */
     private readonly _spring = new Float64Array(4);
+    /** The spring's step numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
+    private readonly _springStep = new Float64Array(2);
     private _fresh = true;
     private readonly _frame = new Quaternion();
     private readonly _origin = new Vector3();
@@ -377,14 +380,10 @@ export class HumanoidLookAt {
             this._fresh = false;
         } else {
             // x'' = -2 w x' - w^2 (x - target), exact over dt for a target held constant.
-            const omega = 2 / time;
-            const e = Math.exp(-omega * dt);
-            for (let i = 0; i < 2; i++) {
-                const off = s[i] - num[2 + i];
-                const m = (s[2 + i] + omega * off) * dt;
-                s[i] = num[2 + i] + (off + m) * e;
-                s[2 + i] = (s[2 + i] - omega * m) * e;
-            }
+            const p = this._springStep;
+            p[0] = 2 / time;
+            p[1] = dt;
+            CriticallyDampedStepInPlace(s, 0, 2, num, 2, 2, p);
         }
         this.angles[0] = s[0];
         this.angles[1] = s[1];

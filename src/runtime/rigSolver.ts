@@ -12,6 +12,7 @@ import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
+import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
 import {
     QuaternionConjugateToRef,
     QuaternionFromUnitVectorsToRef,
@@ -179,9 +180,11 @@ export class HumanoidRigSolver {
     private readonly _relimb = new Uint8Array(HUMAN_IK_GOAL_COUNT);
     /** The swing {@link applyJointLimits} gives an upper bone. */
     private readonly _limitTurn = new Quaternion();
-    private _dropX = 0;
-    private _dropV = 0;
+    /** The body drop's spring: [0] where it is, [1] its rate, [2] what the feet need (metres; see {@link _lowerBody}). */
+    private readonly _drop = new Float64Array(3);
     private _dropFresh = true;
+    /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
+    private readonly _springStep = new Float64Array(2);
     private readonly _step = new Float64Array(1);
     private readonly _setup: MuscleSetup;
     private readonly _target = new Vector3();
@@ -203,9 +206,10 @@ export class HumanoidRigSolver {
     private readonly _clipHips = new Vector3();
     /** The joints between the limb IK's forward kinematics and the trunk's top (`MuscleSetup.trunkTop`), parents first. */
     private readonly _trunkJoints: Int32Array;
-    /** The trunk's steady point's difference from the source's, low-passed, and its rate (rig space, metres; see {@link _seatBodyOnLegs}). */
-    private readonly _trunkLow = new Vector3();
-    private readonly _trunkRate = new Vector3();
+    /** The trunk's steady point's difference from the source's, low-passed ([0..2]), and its rate ([3..5]) (rig space, metres; see {@link _seatBodyOnLegs}). */
+    private readonly _trunkLow = new Float64Array(6);
+    /** That difference this solve (rig space, metres). */
+    private readonly _trunkNow = new Float64Array(3);
     /** The middle of the hip joints as decoded, before the seat moved them (rig space). */
     private readonly _trunkMid = new Vector3();
     /** Whether the low-pass starts afresh at the next seat. */
@@ -531,21 +535,21 @@ export class HumanoidRigSolver {
         const limit = MAX_BODY_DROP * leg;
         if (drop > limit) drop = limit;
         // Smooth it: x follows the need; it may lag by part of what the stretch can cover.
-        if (this._dropFresh || !(deltaSeconds > 0 && deltaSeconds < Infinity) || !Number.isFinite(this._dropX + this._dropV)) {
-            this._dropX = drop;
-            this._dropV = 0;
+        const spring = this._drop;
+        if (this._dropFresh || !(deltaSeconds > 0 && deltaSeconds < Infinity) || !Number.isFinite(spring[0] + spring[1])) {
+            spring[0] = drop;
+            spring[1] = 0;
             this._dropFresh = false;
         } else {
-            const omega = 2 * Math.PI * BODY_DROP_HZ;
-            const e = Math.exp(-omega * deltaSeconds);
-            const off = this._dropX - drop;
-            const m = (this._dropV + omega * off) * deltaSeconds;
-            this._dropX = drop + (off + m) * e;
-            this._dropV = (this._dropV - omega * m) * e;
+            const p = this._springStep;
+            p[0] = 2 * Math.PI * BODY_DROP_HZ;
+            p[1] = deltaSeconds;
+            spring[2] = drop;
+            CriticallyDampedStepInPlace(spring, 0, 1, spring, 2, 1, p);
             const lag = BODY_DROP_LAG * this.stretch[0] * leg;
-            if (this._dropX < drop - lag) this._dropX = drop - lag;
+            if (spring[0] < drop - lag) spring[0] = drop - lag;
         }
-        drop = this._dropX;
+        drop = spring[0];
         if (!(drop > 0)) {
             this.bodyDrop = 0;
             return;
@@ -606,39 +610,29 @@ export class HumanoidRigSolver {
         const top = this.positions[setup.trunkTop];
         const sp = this.sourceProportions;
         const f = (1 - (this.positionScale[0] * sp[7]) / setup.trunkLength) * sp[8];
-        const dx = (top.x - mx) * f;
-        const dy = (top.y - my) * f;
-        const dz = (top.z - mz) * f;
+        const d = this._trunkNow;
+        d[0] = (top.x - mx) * f;
+        d[1] = (top.y - my) * f;
+        d[2] = (top.z - mz) * f;
         const lo = this._trunkLow;
-        const v = this._trunkRate;
         const dt = this._lastStep;
         if (this._trunkFresh || !(dt > 0)) {
             // Afresh, or no time passed (a pose set directly): nothing to filter.
-            lo.x = dx;
-            lo.y = dy;
-            lo.z = dz;
-            v.setAll(0);
+            lo[0] = d[0];
+            lo[1] = d[1];
+            lo[2] = d[2];
+            lo[3] = lo[4] = lo[5] = 0;
             this._trunkFresh = false;
         } else {
             // Critically damped, exact for the step (as the body drop's), per axis.
-            const omega = 2 * Math.PI * TRUNK_HZ;
-            const e = Math.exp(-omega * dt);
-            let off = lo.x - dx;
-            let m = (v.x + omega * off) * dt;
-            lo.x = dx + (off + m) * e;
-            v.x = (v.x - omega * m) * e;
-            off = lo.y - dy;
-            m = (v.y + omega * off) * dt;
-            lo.y = dy + (off + m) * e;
-            v.y = (v.y - omega * m) * e;
-            off = lo.z - dz;
-            m = (v.z + omega * off) * dt;
-            lo.z = dz + (off + m) * e;
-            v.z = (v.z - omega * m) * e;
+            const p = this._springStep;
+            p[0] = 2 * Math.PI * TRUNK_HZ;
+            p[1] = dt;
+            CriticallyDampedStepInPlace(lo, 0, 3, d, 0, 3, p);
         }
-        let hx = dx - lo.x;
-        let hy = dy - lo.y;
-        let hz = dz - lo.z;
+        let hx = d[0] - lo[0];
+        let hy = d[1] - lo[1];
+        let hz = d[2] - lo[2];
         const h = Math.sqrt(hx * hx + hy * hy + hz * hz);
         const cap = TRUNK_CAP * setup.scale;
         if (h > 1e-12) {
