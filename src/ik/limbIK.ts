@@ -43,7 +43,7 @@ export const LIMB_REACHED_SHARE = 1e-4;
 
 /** What the last solve of one limb did. */
 export interface ILimbIKStatus {
-    /** Length factor applied to the limb's bones (1 = rest length; at most 1 + stretch). */
+    /** Length factor applied to the limb's bones (1 = rest length; at most 1 + stretch; a little below 1 when a near-straight limb's goal is nearer than its pose reaches). */
     stretch: number;
     /** Distance left between the end and its goal (metres, rig space); 0 when reached. */
     error: number;

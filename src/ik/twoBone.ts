@@ -3,6 +3,18 @@ import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 /** How far either side of their crossing the soft start and (1 - s) L are rounded into each other, a share of the stretch s L. */
 const SOFT_START_ROUNDING = 0.5;
 
+/**
+ * Where lengthening the bones and straightening the joint cost the same, as a share of the stretch:
+ * a pose bent by b (its reach 1 - b of the limb's length) takes a share c / (c + b) of a small
+ * length change as the bones' length and the rest as bend, c = STRAIGHT_BEND_SHARE s. Near straight
+ * the bend's angle moves as the square root of the length change (a knee 5 degrees from straight
+ * turns 5 more for 0.1% of the leg), so a rigid solve there snaps; the bones' length moves as the
+ * length change itself.
+ */
+const STRAIGHT_BEND_SHARE = 0.25;
+/** The most the bones' length takes of a length change before any bend (log of the factor), a share of the stretch. */
+const LENGTH_SHARE_CAP = 0.5;
+
 /** Numbers of {@link SolveTwoBonePositionsToRef}'s call of {@link SolveTwoBonePositionsInPlace}. */
 const scratch = new Float64Array(5);
 
@@ -17,6 +29,11 @@ const scratch = new Float64Array(5);
  * by the factor k that makes the end meet the target, up to k = 1 + s. Past that the end stops
  * short on the line to the target. With s = 0 the chain is rigid and reaches up to L (a straight
  * limb).
+ *
+ * Near straight, length before bend: when `softStart` gives the pose's own reach r within s L of
+ * full, a share of a small change of reach (most of it for a straight pose) first lengthens or
+ * shortens the bones (at most about s / 2, softly), since a near-straight joint would turn as the
+ * square root of the change and snap; the rest is solved as above. A target at r changes nothing.
  *
  * Bend direction, continuous from frame to frame: the current middle joint's offset from the
  * chain's own line (root to end), turned onto the root-target line by the shortest rotation
@@ -36,7 +53,7 @@ const scratch = new Float64Array(5);
  * @param softStart where the soft curve starts, metres (clamped to [(1 - stretch) L, L]); default (1 - stretch) L
  * @param outB the middle joint's new position
  * @param outC the end's new position (equals `target` when reached)
- * @returns the length factor k applied to both bones (1 = rest length, at most 1 + stretch)
+ * @returns the length factor k applied to both bones (1 = rest length, at most 1 + stretch; below 1 when a near-straight pose's target is nearer than its reach)
  */
 export function SolveTwoBonePositionsToRef(
     a: Vector3,
@@ -119,31 +136,60 @@ export function SolveTwoBonePositionsInPlace(
         dy *= inv;
         dz *= inv;
     }
+    // Near straight, the length change goes into the bones' length before the bend (see
+    // `STRAIGHT_BEND_SHARE`): k0 = exp(x / (1 + (x / S)^4)^(1/4)), x = w ln(d / r), w = (1 - b/s)^2 c/(c + b) for a
+    // pose bent by b = 1 - r / L < s (r: the pose's reach, the soft start; c = STRAIGHT_BEND_SHARE s,
+    // S = LENGTH_SHARE_CAP s); 1 when d = r. The rest is solved on bones k0 times as long.
+    let k0 = 1;
+    let upper = upperLength;
+    let lower = lowerLength;
+    let s1 = stretch;
+    let full1 = full;
+    let start1 = softStart;
+    if (stretch > 0 && softStart > 0 && d > 0) {
+        const bend = softStart < full ? 1 - softStart / full : 0;
+        if (bend < stretch) {
+            const f = 1 - bend / stretch;
+            const c0 = STRAIGHT_BEND_SHARE * stretch;
+            const w = (f * f * c0) / (c0 + bend);
+            const cap = LENGTH_SHARE_CAP * stretch;
+            const x = w * Math.log(d / softStart);
+            const r = x / cap;
+            const r2 = r * r;
+            k0 = Math.exp(x / Math.sqrt(Math.sqrt(1 + r2 * r2)));
+            upper *= k0;
+            lower *= k0;
+            full1 = full * k0;
+            start1 = softStart * k0;
+            s1 = (1 + stretch) / k0 - 1;
+        }
+    }
     let k = 1;
     let reach = d;
-    if (stretch > 0) {
+    if (s1 > 0) {
         // The larger of (1 - s) L and the soft start, rounded within h = SOFT_START_ROUNDING s L of
         // their crossing (a parabola that meets both with their slopes): a plain max bends where the
         // pose's own reach crosses (1 - s) L, and the knee's acceleration steps there.
-        const lo = full - stretch * full;
-        const gap = softStart - lo;
-        const h = SOFT_START_ROUNDING * stretch * full;
-        let start = gap >= h ? softStart : gap <= -h ? lo : lo + ((gap + h) * (gap + h)) / (4 * h);
-        if (start > full * (1 - 1e-6)) start = full * (1 - 1e-6);
-        const soft = full - start;
+        const lo = full1 - s1 * full1;
+        const gap = start1 - lo;
+        const h = SOFT_START_ROUNDING * s1 * full1;
+        let start = gap >= h ? start1 : gap <= -h ? lo : lo + ((gap + h) * (gap + h)) / (4 * h);
+        if (start > full1 * (1 - 1e-6)) start = full1 * (1 - 1e-6);
+        const soft = full1 - start;
         if (d > start) {
             const along = start + soft * (1 - Math.exp(-(d - start) / soft));
             k = d / along;
-            if (k > 1 + stretch) {
-                k = 1 + stretch;
+            if (k > 1 + s1) {
+                k = 1 + s1;
                 reach = along * k;
             }
         }
-    } else if (d > full) {
-        reach = full;
+    } else if (d > full1) {
+        reach = full1;
     }
-    const l1 = upperLength * k;
-    const l2 = lowerLength * k;
+    const l1 = upper * k;
+    const l2 = lower * k;
+    k *= k0;
     const shortest = Math.abs(l1 - l2) * 1.0001;
     if (reach < shortest) reach = shortest;
     // Bend direction, continuous frame to frame: the middle joint's offset across the limb's own
