@@ -271,6 +271,8 @@ export class HumanoidClipPlayer {
     public readonly groundRoot = new Float64Array(3);
     /** `FootContact` flags of the last update (from the base layer). */
     public contacts = 0;
+    /** Frames per second of the clip the contacts of the last update came from most (0 when nothing plays): how finely its touch-downs are sampled. */
+    public contactFrameRate = 0;
     /**
      * The source proportions of the last update (the base layer's clips', by weight), in the
      * array form of `ClipProportionsToArray`: leg length, ankle height and hip width over the
@@ -552,6 +554,7 @@ export class HumanoidClipPlayer {
         // clips facing the same way may carry yaws a turn apart).
         const strongest = rl.dominant;
         this._contactState = strongest;
+        this.contactFrameRate = strongest && strongest.clip ? strongest.clip.frameRate : 0;
         const yaw0 = strongest ? strongest.shownRoot[2] : 0;
         for (const s of rl.states) {
             if (!s.clip) continue;

@@ -9,13 +9,18 @@ import type { HumanoidRigSolver } from "./rigSolver.js";
 /** Default time a released foot takes to go back to the clip's own path, seconds. */
 export const DEFAULT_CONTACT_BLEND_SECONDS = 0.2;
 /**
- * Default time a foot that touches down takes to come to a stop, seconds: 0, at once. With a time
- * above 0 the foot slows from the speed it lands with to rest at a constant rate (no step in its
- * velocity) and travels half that speed times the time more; measured over nine public pairs,
- * 0.03 s took 1% off the jerk and tripled the sliding (contacts start while a foot still moves at
- * up to half a body height per second), so the default stops it.
+ * Default time a foot that touches down takes to come to a stop, seconds: 0.025, about what a
+ * landing foot takes (the child's jump mocap at 120 fps slows its toes over 3 frames). The hold
+ * eases in over this time less one frame of the clip, so the foot slows from the speed it lands
+ * with to rest at a constant rate (no step in its velocity) and travels half that speed times the
+ * ease more: 17 ms at 120 fps, 8 ms at 60, and none at 40 fps or less, where the source's own
+ * samples show the stop as a step too. A stop at once in a 120 fps take steps the foot's velocity
+ * where the source's is smooth, and since a step's third difference against the motion's own grows
+ * as the rate squared, it showed as jerk (the child's jump 1.33x the source's on five targets,
+ * 1.25-1.28x with the ease); a full 0.025-0.03 s ease at every rate made 30 fps takes, whose feet
+ * land still moving, slide three times as far.
  */
-export const DEFAULT_TOUCHDOWN_SECONDS = 0;
+export const DEFAULT_TOUCHDOWN_SECONDS = 0.025;
 /**
  * Seconds a planted foot whose point stood on is below the floor takes to rise onto it (its T-pose
  * height): a foot longer or steeper than the source's, pitched as the source's, would dig its toes in.
@@ -93,7 +98,11 @@ function turnToRef(v: Vector3, yaw: Float64Array, index: number, out: Vector3): 
 export class HumanoidFootPlanting {
     /** Seconds a released foot takes to rejoin the clip's path. Default {@link DEFAULT_CONTACT_BLEND_SECONDS}. */
     public blendSeconds = DEFAULT_CONTACT_BLEND_SECONDS;
-    /** Seconds over which a foot that touches down comes to a stop (the hold eases in). Default {@link DEFAULT_TOUCHDOWN_SECONDS}. */
+    /**
+     * Seconds a foot that touches down takes to come to a stop: the hold eases in over this less one
+     * frame of the clip playing (nothing when that is not above 0; 0 stops the foot at once at any
+     * rate). Default {@link DEFAULT_TOUCHDOWN_SECONDS}.
+     */
     public touchdownSeconds = DEFAULT_TOUCHDOWN_SECONDS;
     /** Per foot (left, right): planted now. */
     public readonly planted = [false, false];
@@ -269,7 +278,11 @@ export class HumanoidFootPlanting {
             let vz = known ? (pg.z + corr.z - last.z - lc.z - shift.z) / dt : 0;
             if (contact) {
                 const anchor = this.anchors[s];
-                const ease = this.touchdownSeconds > 0 ? this.touchdownSeconds : 0;
+                // The stop's time less one frame of the clip (see `touchdownSeconds`).
+                const rate = player.contactFrameRate;
+                const td = this.touchdownSeconds;
+                const e0 = rate > 0 && td > 0 ? td - 1 / rate : 0;
+                const ease = e0 > 0 ? e0 : 0;
                 if (!this.planted[s]) {
                     // Touch down: the foot slows from the speed it lands with to rest at a constant
                     // rate over `ease` (position and velocity continuous), and is held there.

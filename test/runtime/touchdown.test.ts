@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import {
+    BuildHumanoidAvatar,
+    ConvertBvhToMuscleClip,
+    CreateRigFromBvh,
+    HumanBone,
+    HumanoidAnimator,
+    ParseBvh,
+    type HumanoidAvatar,
+    type MuscleClip,
+} from "../../src/index.js";
+import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+/**
+ * Plays a clip with planting and returns, per touch-down of a foot landing at some speed, the
+ * foot's horizontal speed over the frame after the touch-down as a share of its speed over the frame
+ * before (the slower of ankle and toes, as the skating measure takes them).
+ */
+function speedAfterTouchdown(clip: MuscleClip, avatar: HumanoidAvatar, nodes: readonly TransformNode[], minSpeed: number): number[] {
+    const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip" });
+    animator.play(clip, { loop: false });
+    const feet = [
+        [avatar.getJoint(HumanBone.LeftFoot), avatar.getJoint(HumanBone.LeftToes)],
+        [avatar.getJoint(HumanBone.RightFoot), avatar.getJoint(HumanBone.RightToes)],
+    ].map((js) => js.filter((j) => j >= 0));
+    const track: number[][][] = [[], []];
+    const landed: number[][] = [[], []];
+    const was = [false, false];
+    for (let f = 0; f < clip.frameCount; f++) {
+        animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+        for (const s of [0, 1]) {
+            track[s].push(
+                feet[s].flatMap((j) => {
+                    const n = nodes[j];
+                    n.computeWorldMatrix(true);
+                    const p = n.getAbsolutePosition();
+                    return [p.x, p.z];
+                }),
+            );
+            const now = animator.planting.planted[s];
+            if (now && !was[s] && f > 1) landed[s].push(f);
+            was[s] = now;
+        }
+    }
+    animator.dispose();
+    const speed = (s: number, f: number): number => {
+        let v = Infinity;
+        for (let i = 0; i < track[s][f].length; i += 2)
+            v = Math.min(v, Math.hypot(track[s][f][i] - track[s][f - 1][i], track[s][f][i + 1] - track[s][f - 1][i + 1]) * clip.frameRate);
+        return v;
+    };
+    const shares: number[] = [];
+    for (const s of [0, 1])
+        for (const f of landed[s]) {
+            if (f + 1 >= clip.frameCount) continue;
+            const before = speed(s, f);
+            if (before > minSpeed) shares.push(speed(s, f + 1) / before);
+        }
+    return shares;
+}
+
+describeWithData("touch-down: a landing foot stops over the landing's time in a finely sampled take, at once in a coarse one", () => {
+    test("the child's jump at 120 fps onto the CMU skeleton slows each landing foot over more than a frame; the zombie walk at 30 fps stops at once", () => {
+        const scene = new Scene(new NullEngine());
+        const target = (): { avatar: HumanoidAvatar; nodes: readonly TransformNode[] } => {
+            const file = "bvh/cmu_cgspeed/cmu_walk.bvh";
+            const rig = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(file), "utf8"), file)).rig;
+            return { avatar: BuildHumanoidAvatar(rig), nodes: CreateTransformNodesFromRig(rig, scene).nodes };
+        };
+        const clipOf = (file: string): MuscleClip => {
+            const bvh = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(file), "utf8"), file));
+            return ConvertBvhToMuscleClip(bvh, BuildHumanoidAvatar(bvh.rig));
+        };
+        const { avatar, nodes } = target();
+        // Feet landing at over a tenth of a leg per second (0.09 m/s on this 0.9 m leg).
+        const fine = speedAfterTouchdown(clipOf("bvh/animated_drawings/fair1_jumping_8yo.bvh"), avatar, nodes, 0.09);
+        const coarse = speedAfterTouchdown(clipOf("bvh/animated_drawings/fair1_zombie_8yo.bvh"), avatar, nodes, 0.09);
+        expect(fine.length).toBeGreaterThanOrEqual(4);
+        expect(coarse.length).toBeGreaterThanOrEqual(4);
+        const mean = (x: number[]): number => x.reduce((a, b) => a + b, 0) / x.length;
+        // 120 fps: the hold eases in over 0.025 s less a frame (2 frames): the foot keeps about
+        // three quarters of its speed over the first frame (a stop at once: none of it).
+        expect(mean(fine)).toBeGreaterThan(0.4);
+        // 30 fps: the source's own samples show the stop as a step; the hold stops the foot at once.
+        expect(mean(coarse)).toBeLessThan(0.1);
+        scene.getEngine().dispose();
+    }, 120_000);
+});
