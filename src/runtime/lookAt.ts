@@ -106,6 +106,8 @@ export class HumanoidLookAt {
     private readonly _num = new Float64Array(5);
     private readonly _headTarget = new Quaternion();
     private readonly _tmp = new Quaternion();
+    /** The turn of each trunk bone this frame (world axes). */
+    private readonly _trunkTurn = new Quaternion();
 
     /** @param avatar the avatar that looks */
     constructor(avatar: HumanoidAvatar) {
@@ -229,6 +231,8 @@ export class HumanoidLookAt {
         if (b > 0 && n > 0) {
             num[0] = (yaw * w * b) / n;
             num[1] = (pitch * w * b) / n;
+            // The same turn for each (the head's axes do not move as the trunk turns: they are the clip's).
+            this._trunkTurnOf();
             for (let i = 0; i < n; i++) {
                 this._turnBone(this._trunk[i], pose, kinematics);
                 this._updatePath(pose, kinematics, this._trunkPaths[i]);
@@ -410,9 +414,8 @@ export class HumanoidLookAt {
         this.angles[1] = s[1];
     }
 
-    /** Turns a trunk bone in world axes by yaw `_num[0]` about the head's up and pitch `_num[1]` about its right. */
-    private _turnBone(bone: number, pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
-        const j = this._setup.joint[bone];
+    /** The turn every trunk bone takes, in world axes, into {@link _trunkTurn}: yaw `_num[0]` about the head's up and pitch `_num[1]` about its right. */
+    private _trunkTurnOf(): void {
         const num = this._num;
         const u = this._up;
         const r = this._right;
@@ -427,8 +430,13 @@ export class HumanoidLookAt {
         qb.y = r.y * s;
         qb.z = r.z * s;
         qb.w = Math.cos(-num[1] * 0.5);
-        QuaternionMultiplyToRef(qa, qb, qa);
-        QuaternionMultiplyToRef(qa, kinematics.world[j], qb);
+        QuaternionMultiplyToRef(qa, qb, this._trunkTurn);
+    }
+
+    /** Turns a trunk bone in world axes by {@link _trunkTurn}. */
+    private _turnBone(bone: number, pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
+        const j = this._setup.joint[bone];
+        QuaternionMultiplyToRef(this._trunkTurn, kinematics.world[j], qb);
         this._setWorld(j, qb, pose, kinematics);
     }
 
