@@ -26,6 +26,14 @@ const KNOWN_INSIDE_EPSILON = 1e-13;
 const KNOWN_INSIDE_MIN_TWIST_LENGTH2 = 0.01;
 /** How much the fast twist test's bound is shrunk (relative), so that a twist it passes is inside by the angle's own test too, whatever the rounding. */
 const TWIST_FAST_SHRINK = 1e-9;
+/**
+ * Per-bone numbers of the per-frame tests, side by side in one array (one bone's in two cache
+ * lines, none behind an object): the twist axis `t` (0-2), the fast twist bound (3, see
+ * {@link JointLimits._bone}), the swing polygon's centre (4-6) and its inner cap's
+ * cosine (7, `SphericalPolygon.innerCapCos`; 2 where there is no polygon), `A = K L0^-1` (8-11,
+ * x y z w) and `K^-1` (12-15).
+ */
+const BONE_STRIDE = 16;
 
 /**
  * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
@@ -40,6 +48,13 @@ const TWIST_FAST_SHRINK = 1e-9;
  * and elbows) or the set given here. The shapes (ranges and polygons) are the avatar's, made once
  * and shared ({@link JointLimitShapes}). Every clamp is allocation-free, never throws and never
  * returns NaN for a unit quaternion; not re-entrant (scratch is per instance).
+ *
+ * Per-frame path, math written out by hand (no number crosses a call, which V8 may box): the
+ * per-bone numbers sit side by side in one Float64Array ({@link BONE_STRIDE}); a direction within
+ * its polygon's inner cap (`SphericalPolygon.innerCapCos`) is inside without the polygon's tables;
+ * {@link clampLocalToRef} writes out the two products of `QuaternionMultiplyToRef` (the same
+ * arithmetic, the same bits). The readable forms are test/ik/jointLimits.test.ts's (Babylon's
+ * products, a limiter without memory) and test/math/sphericalPolygon.test.ts's `ReferenceClamp`.
  */
 export class JointLimits implements ICanonicalRotationLimiter {
     /** The avatar. */
@@ -54,15 +69,14 @@ export class JointLimits implements ICanonicalRotationLimiter {
     /** Per bone: twist low and high end (radians), 2 per bone; NaN where the bone has no limit. */
     private readonly _twist: Float64Array;
     /**
-     * Per bone: `sin^2(m / 2)`, shrunk by {@link TWIST_FAST_SHRINK}, for `m` the lesser of the twist
-     * range's ends from 0 (epsilon included); a twist whose half-angle sine squared is below it is
-     * inside without its angle being measured. -1 where the range does not hold 0 inside or is free.
+     * Per bone, {@link BONE_STRIDE} numbers (see there). The fast twist bound: `sin^2(m / 2)`,
+     * shrunk by {@link TWIST_FAST_SHRINK}, for `m` the lesser of the twist range's ends from 0
+     * (epsilon included); a twist whose half-angle sine squared is below it is inside without its
+     * angle being measured; -1 where the range does not hold 0 inside or is free.
      */
-    private readonly _twistInside: Float64Array;
-    /** Per bone: `A = K L0^-1`, its inverse and `K^-1` (see {@link clampLocalToRef}; identity for a bone not mapped). */
-    private readonly _toCanonical: Quaternion[] = [];
+    private readonly _bone = new Float64Array(BONE_STRIDE * HUMAN_BONE_COUNT);
+    /** Per bone: `A^-1` (see {@link clampLocalToRef}; identity for a bone not mapped). */
     private readonly _fromCanonical: Quaternion[] = [];
-    private readonly _kInverse: Quaternion[] = [];
     private readonly _polygon: (SphericalPolygon | null)[];
     /** Per bone: the last rotation its canonical clamp returned (x y z w; NaN for none), inside its limits (see {@link KNOWN_INSIDE_EPSILON}). */
     private readonly _knownInside = new Float64Array(4 * HUMAN_BONE_COUNT).fill(NaN);
@@ -88,8 +102,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this.shapes = JointLimitShapes.For(avatar);
         this.enabled = JointLimitBoneMask(bones ?? this.shapes.defaultBones, `${avatar.name}: jointLimits bones`);
         this._twist = new Float64Array(2 * HUMAN_BONE_COUNT).fill(NaN);
-        this._twistInside = new Float64Array(HUMAN_BONE_COUNT).fill(-1);
         this._polygon = [];
+        const f = this._bone;
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
             const s = this.shapes.bones[b];
             this._polygon.push(s ? s.polygon : null);
@@ -97,9 +111,29 @@ export class JointLimits implements ICanonicalRotationLimiter {
             // A = K * L0^-1
             const k = this._setup.tposeCanonical[b];
             const a = joint < 0 ? Quaternion.Identity() : k.multiply(Quaternion.Inverse(avatar.referencePose.rotations[joint]));
-            this._toCanonical.push(a);
+            const kInverse = joint < 0 ? Quaternion.Identity() : Quaternion.Inverse(k);
             this._fromCanonical.push(Quaternion.Inverse(a));
-            this._kInverse.push(joint < 0 ? Quaternion.Identity() : Quaternion.Inverse(k));
+            const o = BONE_STRIDE * b;
+            const t = this._setup.twistAxis[b];
+            f[o] = t.x;
+            f[o + 1] = t.y;
+            f[o + 2] = t.z;
+            f[o + 3] = -1;
+            f[o + 7] = 2;
+            f[o + 8] = a.x;
+            f[o + 9] = a.y;
+            f[o + 10] = a.z;
+            f[o + 11] = a.w;
+            f[o + 12] = kInverse.x;
+            f[o + 13] = kInverse.y;
+            f[o + 14] = kInverse.z;
+            f[o + 15] = kInverse.w;
+            if (s) {
+                f[o + 4] = s.polygon.center[0];
+                f[o + 5] = s.polygon.center[1];
+                f[o + 6] = s.polygon.center[2];
+                f[o + 7] = s.polygon.innerCapCos;
+            }
             if (!s) {
                 this.enabled[b] = 0;
                 continue;
@@ -109,7 +143,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
             const lo = s.twistMin - TWIST_EPSILON;
             const hi = s.twistMax + TWIST_EPSILON;
             const m = Math.min(-lo, hi);
-            if (hi - lo < TWO_PI && m > 0) this._twistInside[b] = Math.sin(m / 2) ** 2 * (1 - TWIST_FAST_SHRINK);
+            if (hi - lo < TWO_PI && m > 0) f[o + 3] = Math.sin(m / 2) ** 2 * (1 - TWIST_FAST_SHRINK);
         }
     }
 
@@ -135,28 +169,33 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        const t = this._setup.twistAxis[bone];
+        const f = this._bone;
+        const o = BONE_STRIDE * bone;
+        const tx = f[o];
+        const ty = f[o + 1];
+        const tz = f[o + 2];
         // The twist about t: inside without its angle when its half-angle's sine is within the
         // nearer end's (sin^2(angle / 2) = p^2 / (p^2 + w^2), p = v . t, either sign of q).
         const qx = q.x;
         const qy = q.y;
         const qz = q.z;
         const qw = q.w;
-        const p = qx * t.x + qy * t.y + qz * t.z;
-        const twistInside = p * p <= this._twistInside[bone] * (p * p + qw * qw);
+        const p = qx * tx + qy * ty + qz * tz;
+        const twistInside = p * p <= f[o + 3] * (p * p + qw * qw);
         // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t) (either sign of q).
-        const cx = qy * t.z - qz * t.y;
-        const cy = qz * t.x - qx * t.z;
-        const cz = qx * t.y - qy * t.x;
-        const d = this._dir;
-        d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
-        d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
-        d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
+        const cx = qy * tz - qz * ty;
+        const cy = qz * tx - qx * tz;
+        const cz = qx * ty - qy * tx;
+        const dx = tx + 2 * (qw * cx + (qy * cz - qz * cy));
+        const dy = ty + 2 * (qw * cy + (qz * cx - qx * cz));
+        const dz = tz + 2 * (qw * cz + (qx * cy - qy * cx));
+        // Within the polygon's inner cap: inside, without its tables (most poses, most bones).
+        const inCap = dx * f[o + 4] + dy * f[o + 5] + dz * f[o + 6] >= f[o + 7];
         let twist = 0;
         let twistMoved = false;
         if (!twistInside) {
             // Twist angle about t; none for a half-turn swing.
-            SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+            SwingTwistDecomposeToRef(q, this._setup.twistAxis[bone], null, null, this._angle, 0);
             twist = this._angle[0];
             // Twist: to the nearer end of its range when outside (a range of a turn or more: free).
             const lo = this._twist[2 * bone] - TWIST_EPSILON;
@@ -175,15 +214,28 @@ export class JointLimits implements ICanonicalRotationLimiter {
                 twistMoved = true;
             }
         }
-        const swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
+        const d = this._dir;
+        let swingMoved = false;
+        if (!inCap) {
+            d.x = dx;
+            d.y = dy;
+            d.z = dz;
+            swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
+        }
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
             this._remember(bone, out);
             return false;
         }
+        const t = this._setup.twistAxis[bone];
         if (twistInside) {
             SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
             twist = this._angle[0];
+        }
+        if (inCap) {
+            d.x = dx;
+            d.y = dy;
+            d.z = dz;
         }
         // Rebuild: the shortest swing from t onto the clamped direction, times the twist.
         const dOut = this._dirOut;
@@ -205,36 +257,19 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private _remember(bone: HumanBone, r: Quaternion): void {
         const k = this._knownInside;
         const o = 4 * bone;
-        const t = this._setup.twistAxis[bone];
-        const p = r.x * t.x + r.y * t.y + r.z * t.z;
+        const f = this._bone;
+        const b = BONE_STRIDE * bone;
+        const x = r.x;
+        const y = r.y;
+        const z = r.z;
         const w = r.w;
+        const p = x * f[b] + y * f[b + 1] + z * f[b + 2];
         if (p * p + w * w > KNOWN_INSIDE_MIN_TWIST_LENGTH2) {
-            k[o] = r.x;
-            k[o + 1] = r.y;
-            k[o + 2] = r.z;
+            k[o] = x;
+            k[o + 1] = y;
+            k[o + 2] = z;
             k[o + 3] = w;
         } else k[o] = NaN;
-    }
-
-    /** Whether `q` is within {@link KNOWN_INSIDE_EPSILON} of the bone's known inside rotation (either sign). */
-    private _isKnownInside(bone: HumanBone, q: Quaternion): boolean {
-        const k = this._knownInside;
-        const o = 4 * bone;
-        const x = k[o];
-        const y = k[o + 1];
-        const z = k[o + 2];
-        const w = k[o + 3];
-        const e = KNOWN_INSIDE_EPSILON;
-        let dx = q.x - x;
-        let dy = q.y - y;
-        let dz = q.z - z;
-        let dw = q.w - w;
-        if (dx <= e && dx >= -e && dy <= e && dy >= -e && dz <= e && dz >= -e && dw <= e && dw >= -e) return true;
-        dx = q.x + x;
-        dy = q.y + y;
-        dz = q.z + z;
-        dw = q.w + w;
-        return dx <= e && dx >= -e && dy <= e && dy >= -e && dz <= e && dz >= -e && dw <= e && dw >= -e;
     }
 
     /**
@@ -256,12 +291,65 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== local) out.copyFrom(local);
             return false;
         }
-        // Q = K * (L0^-1 * L) * K^-1 = A * L * K^-1, A = K * L0^-1 (made once)
+        // Q = K * (L0^-1 * L) * K^-1 = A * L * K^-1, A = K * L0^-1 (made once): the two products of
+        // `QuaternionMultiplyToRef` written out on the bone's numbers (the same arithmetic).
+        const f = this._bone;
+        const b = BONE_STRIDE * bone;
+        let ax = f[b + 8];
+        let ay = f[b + 9];
+        let az = f[b + 10];
+        let aw = f[b + 11];
+        let bx = local.x;
+        let by = local.y;
+        let bz = local.z;
+        let bw = local.w;
+        const x1 = ax * bw + ay * bz - az * by + aw * bx;
+        const y1 = -ax * bz + ay * bw + az * bx + aw * by;
+        const z1 = ax * by - ay * bx + az * bw + aw * bz;
+        const w1 = -ax * bx - ay * by - az * bz + aw * bw;
+        ax = x1;
+        ay = y1;
+        az = z1;
+        aw = w1;
+        bx = f[b + 12];
+        by = f[b + 13];
+        bz = f[b + 14];
+        bw = f[b + 15];
+        const x = ax * bw + ay * bz - az * by + aw * bx;
+        const y = -ax * bz + ay * bw + az * bx + aw * by;
+        const z = ax * by - ay * bx + az * bw + aw * bz;
+        const w = -ax * bx - ay * by - az * bz + aw * bw;
+        // What the clamp returned last for this bone (decode's limited rotation, read back): inside
+        // (within KNOWN_INSIDE_EPSILON per component, either sign; a NaN remembered: never).
+        const k = this._knownInside;
+        const o = 4 * bone;
+        const e = KNOWN_INSIDE_EPSILON;
+        const kx = k[o];
+        const ky = k[o + 1];
+        const kz = k[o + 2];
+        const kw = k[o + 3];
+        let ex = x - kx;
+        let ey = y - ky;
+        let ez = z - kz;
+        let ew = w - kw;
+        let known = ex <= e && ex >= -e && ey <= e && ey >= -e && ez <= e && ez >= -e && ew <= e && ew >= -e;
+        if (!known) {
+            ex = x + kx;
+            ey = y + ky;
+            ez = z + kz;
+            ew = w + kw;
+            known = ex <= e && ex >= -e && ey <= e && ey >= -e && ez <= e && ez >= -e && ew <= e && ew >= -e;
+        }
+        if (known) {
+            if (out !== local) out.copyFrom(local);
+            return false;
+        }
         const q = this._q;
-        QuaternionMultiplyToRef(this._toCanonical[bone], local, q);
-        QuaternionMultiplyToRef(q, this._kInverse[bone], q);
-        // What the clamp returned last for this bone (decode's limited rotation, read back): inside.
-        if (this._isKnownInside(bone, q) || !this.clampCanonicalToRef(bone, q, q)) {
+        q.x = x;
+        q.y = y;
+        q.z = z;
+        q.w = w;
+        if (!this.clampCanonicalToRef(bone, q, q)) {
             if (out !== local) out.copyFrom(local);
             return false;
         }

@@ -11,6 +11,13 @@ export const SPHERICAL_POLYGON_INSIDE_EPSILON = 1e-9;
 /** Below this length (unit vectors' cross products, sines) a direction is taken as a pole: its azimuth or its projection is undefined. */
 const POLE_EPSILON = 1e-12;
 
+/**
+ * How much smaller than the largest inner cap {@link SphericalPolygon.innerCapCos}'s cap is
+ * (radians): far more than rounding of a unit direction's dot products (~1e-15), so a direction it
+ * passes is on every edge plane's inside side by the exact tests too.
+ */
+const INNER_CAP_MARGIN = 1e-7;
+
 /** Bins of the pseudo-azimuth table that starts a sector's search (over the pseudo-azimuth's span of 4). */
 const AZIMUTH_BINS = 64;
 
@@ -74,6 +81,15 @@ export class SphericalPolygon {
     private readonly _e2: Float64Array;
     /** Scratch of the clamp (best candidate x y z). */
     private readonly _best = new Float64Array(3);
+    /**
+     * The cosine of the angular radius of a cap about {@link center} that lies inside the polygon
+     * (a little smaller than the largest: its radius is the least angle from the centre to an
+     * edge's great circle, less {@link INNER_CAP_MARGIN}): a unit direction `d` with
+     * `d . center >= innerCapCos` is inside, whatever {@link containsDirection}'s sector search
+     * says (every edge plane has it on its inside side). A caller may test this first, one dot
+     * product, without touching the polygon's tables.
+     */
+    public readonly innerCapCos: number;
 
     private constructor(vertices: Float64Array, center: Float64Array, azimuth: Float64Array, normal: Float64Array, e1: Float64Array, e2: Float64Array) {
         this.vertexCount = azimuth.length;
@@ -103,6 +119,15 @@ export class SphericalPolygon {
         }
         this._e1 = e1;
         this._e2 = e2;
+        // The least sine of the angle from the centre to an edge's great circle (each > 1e-9: the
+        // builder checks it), as an angle, less the margin; its cosine.
+        let least = 1;
+        for (let k = 0; k < n; k++) {
+            const s = center[0] * normal[3 * k] + center[1] * normal[3 * k + 1] + center[2] * normal[3 * k + 2];
+            if (s < least) least = s;
+        }
+        const radius = Math.asin(least < 1 ? least : 1) - INNER_CAP_MARGIN;
+        this.innerCapCos = radius > 0 ? Math.cos(radius) : 2;
     }
 
     /**

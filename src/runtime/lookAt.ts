@@ -83,6 +83,15 @@ export class HumanoidLookAt {
      * (the rest once, after the head); null when the head is not below them (every joint then).
      */
     private readonly _path: Int32Array | null;
+    /**
+     * Per trunk bone: the part of {@link _path} its turn changes that the next turn reads, from it
+     * to the next trunk bone (the last: to the head), parents first; null (all of {@link _path})
+     * when the trunk bones are not on the path in order. The joints below the next trunk bone are
+     * brought up to date after its own turn: the same numbers as the whole path every time.
+     */
+    private readonly _trunkPaths: (Int32Array | null)[];
+    /** The part of {@link _path} from the neck to the head (null: all of it). */
+    private readonly _neckPath: Int32Array | null;
     /** Spring state: yaw, pitch, their rates; whether it starts afresh. */
     private readonly _spring = new Float64Array(4);
     /** The spring's step numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
@@ -97,6 +106,8 @@ export class HumanoidLookAt {
     private readonly _num = new Float64Array(5);
     private readonly _headTarget = new Quaternion();
     private readonly _tmp = new Quaternion();
+    /** The turn of each trunk bone this frame (world axes). */
+    private readonly _trunkTurn = new Quaternion();
 
     /** @param avatar the avatar that looks */
     constructor(avatar: HumanoidAvatar) {
@@ -114,11 +125,23 @@ export class HumanoidLookAt {
             if (j === first) break;
         }
         this._path = first >= 0 && path[0] === first ? Int32Array.from(path) : null;
+        const at = this._trunk.map((b) => path.indexOf(setup.joint[b]));
+        const inOrder = this._path !== null && at.every((k, i) => (i === 0 ? k === 0 : k > at[i - 1]));
+        this._trunkPaths = Array.from(at, (k, i) => (inOrder ? Int32Array.from(path.slice(k, i + 1 < at.length ? at[i + 1] + 1 : path.length)) : null));
+        const neckAt = this._neck >= 0 && this._path ? path.indexOf(setup.joint[this._neck]) : -1;
+        this._neckPath = neckAt >= 0 ? Int32Array.from(path.slice(neckAt)) : null;
     }
 
-    /** Brings the joints the next turn reads up to date after a trunk or neck turn ({@link _path}). */
-    private _updatePath(pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
-        if (this._path) kinematics.updateJoints(pose, this._path);
+    /** Brings the joints the next turn reads up to date after a trunk or neck turn (`part` of {@link _path}, null: all of it). */
+    private _updatePath(pose: IRigPose, kinematics: HumanoidPoseKinematics, part: Int32Array | null): void {
+        if (part) kinematics.updateJoints(pose, part);
+        else if (this._path) kinematics.updateJoints(pose, this._path);
+        else kinematics.update(pose);
+    }
+
+    /** Brings every joint up to date after the turns: those below the path's first joint (the rest did not move), or all. */
+    private _updateTurned(pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
+        if (this._path) kinematics.updateBelow(pose, this._path[0]);
         else kinematics.update(pose);
     }
 
@@ -208,16 +231,18 @@ export class HumanoidLookAt {
         if (b > 0 && n > 0) {
             num[0] = (yaw * w * b) / n;
             num[1] = (pitch * w * b) / n;
+            // The same turn for each (the head's axes do not move as the trunk turns: they are the clip's).
+            this._trunkTurnOf();
             for (let i = 0; i < n; i++) {
                 this._turnBone(this._trunk[i], pose, kinematics);
-                this._updatePath(pose, kinematics);
+                this._updatePath(pose, kinematics, this._trunkPaths[i]);
             }
             this.bodyTurned = true;
         }
         // The head faces its share of the turn: F = frame * Ry(Y) * Rx(P), in world axes.
         const share = w * (b + (1 - b) * this.headWeight);
         if (!(share > 0)) {
-            if (this.bodyTurned) kinematics.update(pose);
+            if (this.bodyTurned) this._updateTurned(pose, kinematics);
             return;
         }
         const Y = yaw * share;
@@ -253,13 +278,13 @@ export class HumanoidLookAt {
             QuaternionNormalizeInPlace(qa);
             QuaternionMultiplyToRef(qa, world[neck], qb);
             this._setWorld(neck, qb, pose, kinematics);
-            this._updatePath(pose, kinematics);
+            this._updatePath(pose, kinematics, this._neckPath);
         }
         // The head: exactly its target.
         QuaternionConjugateToRef(world[parent[head]], qa);
         QuaternionMultiplyToRef(qa, target, pose.rotations[head]);
         this._limit(this._head, pose.rotations[head]);
-        kinematics.update(pose);
+        this._updateTurned(pose, kinematics);
     }
 
     /**
@@ -389,9 +414,8 @@ export class HumanoidLookAt {
         this.angles[1] = s[1];
     }
 
-    /** Turns a trunk bone in world axes by yaw `_num[0]` about the head's up and pitch `_num[1]` about its right. */
-    private _turnBone(bone: number, pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
-        const j = this._setup.joint[bone];
+    /** The turn every trunk bone takes, in world axes, into {@link _trunkTurn}: yaw `_num[0]` about the head's up and pitch `_num[1]` about its right. */
+    private _trunkTurnOf(): void {
         const num = this._num;
         const u = this._up;
         const r = this._right;
@@ -406,8 +430,13 @@ export class HumanoidLookAt {
         qb.y = r.y * s;
         qb.z = r.z * s;
         qb.w = Math.cos(-num[1] * 0.5);
-        QuaternionMultiplyToRef(qa, qb, qa);
-        QuaternionMultiplyToRef(qa, kinematics.world[j], qb);
+        QuaternionMultiplyToRef(qa, qb, this._trunkTurn);
+    }
+
+    /** Turns a trunk bone in world axes by {@link _trunkTurn}. */
+    private _turnBone(bone: number, pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
+        const j = this._setup.joint[bone];
+        QuaternionMultiplyToRef(this._trunkTurn, kinematics.world[j], qb);
         this._setWorld(j, qb, pose, kinematics);
     }
 

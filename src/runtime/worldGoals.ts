@@ -242,7 +242,7 @@ export class HumanoidWorldGoals {
             const g = HumanIKGoal.LeftHand + h;
             const chain = this._chains[h];
             if (!this._solve[g] || !this.bodyAdjust || !chain || !(this.positionWeights[g] > 0)) continue;
-            this._targetOf(g);
+            this._targetPositionOf(g);
             const shoulder = fk.positions[ik.upperJoint(g)];
             const dx = this._target.x - shoulder.x;
             const dy = this._target.y - shoulder.y;
@@ -298,7 +298,7 @@ export class HumanoidWorldGoals {
         fk.update(solver.pose);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             if (!this._solve[g] || !(this.positionWeights[g] > 0)) continue;
-            this._targetOf(g);
+            this._targetPositionOf(g);
             const e = fk.positions[ik.endJoint(g)];
             const dx = this._target.x - e.x;
             const dy = this._target.y - e.y;
@@ -329,7 +329,7 @@ export class HumanoidWorldGoals {
         num[1] = 0;
         for (let g = 0; g < 2; g++) {
             if (!(this.positionWeights[g] > 0)) continue;
-            this._targetOf(g);
+            this._targetPositionOf(g);
             const hip = fk.positions[ik.upperJoint(g)];
             const dx = this._target.x - hip.x;
             const dy = this._target.y - hip.y;
@@ -355,7 +355,7 @@ export class HumanoidWorldGoals {
         for (let halving = 0; halving < 12; halving++) {
             let fits = true;
             for (let g = 0; g < 2; g++) {
-                this._targetOf(g);
+                this._targetPositionOf(g);
                 const hip = fk.positions[ik.upperJoint(g)];
                 const dx = this._target.x - hip.x - shift.x;
                 const dy = this._target.y - hip.y - shift.y;
@@ -392,6 +392,21 @@ export class HumanoidWorldGoals {
      * blended toward the goal by its weights (only the clip's when this goal has none).
      */
     private _targetOf(g: number): void {
+        this._targetPositionOf(g);
+        const num = this._num;
+        // Rotation: goal space -> rig space, conjugated by the turn of goalSpaceToRig: q * R * q^-1.
+        const c = this._linearTurn;
+        QuaternionMultiplyToRef(c, this.rotations[g], tmpQ);
+        QuaternionConjugateToRef(c, tmpQ2);
+        QuaternionMultiplyToRef(tmpQ, tmpQ2, tmpQ);
+        const endRest = this.avatar.referenceWorld.rotations[this._setup.joint[GOAL_BONES[g]]];
+        QuaternionMultiplyToRef(tmpQ, endRest, tmpQ2);
+        num[0] = this.rotationWeights[g];
+        QuaternionSlerpToRef(this._clipEndRotation[g], tmpQ2, num, 0, this._targetRotation);
+    }
+
+    /** The position part of {@link _targetOf} alone, into `_target` (where only the position is read). */
+    private _targetPositionOf(g: number): void {
         const m = this.goalSpaceToRig.m;
         const p = this.positions[g];
         const t = this._target;
@@ -402,15 +417,6 @@ export class HumanoidWorldGoals {
         const num = this._num;
         num[0] = this.positionWeights[g];
         Vector3LerpToRef(this._clipEnd[g], t, num, 0, t);
-        // Rotation: goal space -> rig space, conjugated by the turn of goalSpaceToRig: q * R * q^-1.
-        const c = this._linearTurn;
-        QuaternionMultiplyToRef(c, this.rotations[g], tmpQ);
-        QuaternionConjugateToRef(c, tmpQ2);
-        QuaternionMultiplyToRef(tmpQ, tmpQ2, tmpQ);
-        const endRest = this.avatar.referenceWorld.rotations[this._setup.joint[GOAL_BONES[g]]];
-        QuaternionMultiplyToRef(tmpQ, endRest, tmpQ2);
-        num[0] = this.rotationWeights[g];
-        QuaternionSlerpToRef(this._clipEndRotation[g], tmpQ2, num, 0, this._targetRotation);
     }
 
     /**

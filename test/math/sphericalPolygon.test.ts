@@ -157,6 +157,34 @@ describe("spherical polygon: inside test and nearest-direction clamp", () => {
         );
     });
 
+    test("the inner cap (innerCapCos) is inside by the readable reference, and reaches to within 1e-6 rad of the nearest edge circle", () => {
+        fc.assert(
+            fc.property(polygons, fc.array(fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), { minLength: 20, maxLength: 20 }), (polygon, azimuths) => {
+                const c = new Vector3(polygon.center[0], polygon.center[1], polygon.center[2]);
+                const v = polygon.vertices;
+                // The least angle from the centre to an edge's great circle, from the vertices.
+                let least = Infinity;
+                for (let k = 0; k < polygon.vertexCount; k++) {
+                    const j = (k + 1) % polygon.vertexCount;
+                    const n = Vector3.Cross(new Vector3(v[3 * k], v[3 * k + 1], v[3 * k + 2]), new Vector3(v[3 * j], v[3 * j + 1], v[3 * j + 2])).normalize();
+                    least = Math.min(least, Math.asin(Vector3.Dot(c, n)));
+                }
+                const radius = Math.acos(Math.min(1, polygon.innerCapCos));
+                expect(radius).toBeLessThanOrEqual(least);
+                expect(radius).toBeGreaterThan(least - 1e-6);
+                const out = new Vector3();
+                for (const a of azimuths)
+                    for (const share of [0, 0.5, 0.999, 1]) {
+                        const d = around(c, radius * share, a);
+                        if (Vector3.Dot(d, c) < polygon.innerCapCos) continue; // rounding at the rim
+                        expect(ReferenceClamp(polygon, d, out)).toBe(false);
+                        expect(polygon.containsDirection(d)).toBe(true);
+                    }
+            }),
+            { numRuns: 200, seed: 11 },
+        );
+    });
+
     test("directions at the centre, opposite it, at vertices and at edges' poles give finite answers", () => {
         fc.assert(
             fc.property(polygons, (polygon) => {

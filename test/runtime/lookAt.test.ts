@@ -9,6 +9,7 @@ import {
     ConvertRigPosesToMuscleClip,
     HumanBone,
     HumanoidAnimator,
+    HumanoidPoseKinematics,
     HumanPose,
     LOOK_AT_BODY_SHARE,
     MuscleIndexFromName,
@@ -116,6 +117,34 @@ describe("look-at on the sample characters", () => {
         const { nodes } = CreateTransformNodesFromRig(rig, scene);
         checkHead(avatar, nodes);
     });
+
+    test.each(SampleCharacters.map((s, i) => [s.name, i] as const))(
+        "%s: after the trunk, neck and head turn, the kinematics are those of the pose, to the bit (only what moved is brought up to date)",
+        (_n, index) => {
+            const scene = new Scene(new NullEngine());
+            const rig = BuildSampleRig(SampleCharacters[index]);
+            const avatar = BuildHumanoidAvatar(rig);
+            const { nodes } = CreateTransformNodesFromRig(rig, scene);
+            const clip: MuscleClip = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 1.4, 30));
+            // No limits (they act after the look-at), no eyes (they turn after the kinematics).
+            const animator = new HumanoidAnimator(avatar, nodes, { jointLimits: false });
+            animator.play(clip, { loop: true });
+            animator.update(0);
+            animator.lookAt.position.copyFrom(pointFromHead(animator, 50 * DEG, 20 * DEG, 3));
+            animator.lookAt.setWeights(1, 0.8, 1, 0, 0.2);
+            const kin = animator.goals.kinematics;
+            const fresh = new HumanoidPoseKinematics(avatar);
+            for (let i = 0; i < 40; i++) {
+                animator.update(1 / 30);
+                fresh.update(animator.solver.pose);
+                for (const j of kin.joints) {
+                    for (const c of ["x", "y", "z", "w"] as const) expect(kin.world[j][c]).toBe(fresh.world[j][c]);
+                    for (const c of ["x", "y", "z"] as const) expect(kin.positions[j][c]).toBe(fresh.positions[j][c]);
+                }
+            }
+            expect(animator.lookAt.bodyTurned).toBe(true);
+        },
+    );
 
     test("smooth when the target jumps: no step in the turn or its speed, no overshoot, and the same path at 30, 60 and 120 Hz", () => {
         const scene = new Scene(new NullEngine());
