@@ -50,7 +50,7 @@ const BONE_STRIDE = 16;
  * returns NaN for a unit quaternion; not re-entrant (scratch is per instance).
  *
  * Per-frame path, math written out by hand (no number crosses a call, which V8 may box): the
- * per-bone numbers sit side by side in one Float64Array ({@link BONE_STRIDE}); a direction within
+ * per-bone numbers sit side by side in one Float64Array (`BONE_STRIDE`); a direction within
  * its polygon's inner cap (`SphericalPolygon.innerCapCos`) is inside without the polygon's tables;
  * {@link clampLocalToRef} writes out the two products of `QuaternionMultiplyToRef` (the same
  * arithmetic, the same bits). The readable forms are test/ik/jointLimits.test.ts's (Babylon's
@@ -69,7 +69,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
     /** Per bone: twist low and high end (radians), 2 per bone; NaN where the bone has no limit. */
     private readonly _twist: Float64Array;
     /**
-     * Per bone, {@link BONE_STRIDE} numbers (see there). The fast twist bound: `sin^2(m / 2)`,
+     * Per bone, `BONE_STRIDE` numbers (see there). The fast twist bound: `sin^2(m / 2)`,
      * shrunk by {@link TWIST_FAST_SHRINK}, for `m` the lesser of the twist range's ends from 0
      * (epsilon included); a twist whose half-angle sine squared is below it is inside without its
      * angle being measured; -1 where the range does not hold 0 inside or is free.

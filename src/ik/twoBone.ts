@@ -12,7 +12,7 @@ const SOFT_START_ROUNDING = 0.5;
  * length change itself.
  */
 const STRAIGHT_BEND_SHARE = 0.25;
-/** The most the bones' length takes of a length change before any bend (log of the factor), a share of the stretch. */
+/** The most the bones' length takes of a length change before any bend (log of the factor), a share of the stretch's (ln(1 + s)). */
 const LENGTH_SHARE_CAP = 0.5;
 
 /** Numbers of {@link SolveTwoBonePositionsToRef}'s call of {@link SolveTwoBonePositionsInPlace}. */
@@ -139,7 +139,7 @@ export function SolveTwoBonePositionsInPlace(
     // Near straight, the length change goes into the bones' length before the bend (see
     // `STRAIGHT_BEND_SHARE`): k0 = exp(x / (1 + (x / S)^4)^(1/4)), x = w ln(d / r), w = (1 - b/s)^2 c/(c + b) for a
     // pose bent by b = 1 - r / L < s (r: the pose's reach, the soft start; c = STRAIGHT_BEND_SHARE s,
-    // S = LENGTH_SHARE_CAP s); 1 when d = r. The rest is solved on bones k0 times as long.
+    // S = LENGTH_SHARE_CAP ln(1 + s)); 1 when d = r. The rest is solved on bones k0 times as long.
     let k0 = 1;
     let upper = upperLength;
     let lower = lowerLength;
@@ -152,7 +152,8 @@ export function SolveTwoBonePositionsInPlace(
             const f = 1 - bend / stretch;
             const c0 = STRAIGHT_BEND_SHARE * stretch;
             const w = (f * f * c0) / (c0 + bend);
-            const cap = LENGTH_SHARE_CAP * stretch;
+            // Of the stretch's log, so k0 stays under 1 + s for any s (e.g. --stretch 3).
+            const cap = LENGTH_SHARE_CAP * Math.log(1 + stretch);
             const x = w * Math.log(d / softStart);
             const r = x / cap;
             const r2 = r * r;

@@ -84,7 +84,7 @@ export class SphericalPolygon {
     /**
      * The cosine of the angular radius of a cap about {@link center} that lies inside the polygon
      * (a little smaller than the largest: its radius is the least angle from the centre to an
-     * edge's great circle, less {@link INNER_CAP_MARGIN}): a unit direction `d` with
+     * edge's great circle, less `INNER_CAP_MARGIN`): a unit direction `d` with
      * `d . center >= innerCapCos` is inside, whatever {@link containsDirection}'s sector search
      * says (every edge plane has it on its inside side). A caller may test this first, one dot
      * product, without touching the polygon's tables.

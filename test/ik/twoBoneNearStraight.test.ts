@@ -87,6 +87,19 @@ describe("two-bone IK near a straight limb", () => {
         for (let i = 1; i < angles.length; i++) expect(angles[i]).toBeGreaterThanOrEqual(angles[i - 1] - 1e-12);
     });
 
+    test("with any stretch, a straight pose's far goal stretches the bones to at most 1 + s", () => {
+        const { knee, ankle, reach } = legPose(0.01);
+        for (const s of [0.01, 0.05, 0.5, 3]) {
+            for (const far of [1.001, 1.1, 2, 10]) {
+                const target = new Vector3(0, 1 - reach * far, 0);
+                const k = SolveTwoBonePositionsToRef(hip, knee, ankle, target, pole, L1, L2, s, reach, nb, nc);
+                expect(k).toBeLessThanOrEqual(1 + s + 1e-12);
+                expect(k).toBeGreaterThanOrEqual(1);
+                expect(Number.isFinite(nb.x + nb.y + nb.z + nc.x + nc.y + nc.z)).toBe(true);
+            }
+        }
+    });
+
     test("over random poses and goals the length factor stays within the stretch and changes smoothly with the goal", () => {
         let seed = 7;
         const rand = (): number => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
