@@ -304,7 +304,12 @@ program
     .option("--clip <name>", "only the source clip of this name (default: every clip of the source, one animation each)")
     .option("--no-foot-ik", "leave the feet where the muscles put them (no foot IK, no planting)")
     .option("--hand-ik", "move the hands onto the clip's hand goals with IK")
-    .option("--stretch <fraction>", "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables)", parseStretch, 0.05)
+    .option(
+        "--stretch <fraction>",
+        "squash-and-stretch: the most a limb may lengthen, share of its length (0 disables; near straight it may also shorten by up to 2.4%)",
+        parseStretch,
+        0.05,
+    )
     .addOption(proportionsOption())
     .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
     .addOption(jointLimitsOption())

@@ -167,7 +167,7 @@ export class HumanoidLimbIK {
      * `localPositions` (the pose) receive the result. The limb keeps the bend plane it has (knee or
      * elbow direction from the animation).
      * @param goal which limb
-     * @param stretch the most the limb may lengthen, share of its length (0 disables)
+     * @param stretch the most the limb may lengthen, share of its length (0 disables; near straight it may also shorten a little, see `SolveTwoBonePositionsToRef`)
      * @param status receives the stretch, the distance left and whether the goal was out of reach
      */
     public solve(

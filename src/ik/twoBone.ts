@@ -15,6 +15,9 @@ const STRAIGHT_BEND_SHARE = 0.25;
 /** The most the bones' length takes of a length change before any bend (log of the factor), a share of the stretch's (ln(1 + s)). */
 const LENGTH_SHARE_CAP = 0.5;
 
+/** Shortening near straight is scaled as for this stretch at most (it only takes the snap out of a near-straight joint; a large stretch option is for lengthening). */
+const SQUASH_STRETCH_MAX = 0.05;
+
 /** Numbers of {@link SolveTwoBonePositionsToRef}'s call of {@link SolveTwoBonePositionsInPlace}. */
 const scratch = new Float64Array(5);
 
@@ -31,9 +34,10 @@ const scratch = new Float64Array(5);
  * limb).
  *
  * Near straight, length before bend: when `softStart` gives the pose's own reach r within s L of
- * full, a share of a small change of reach (most of it for a straight pose) first lengthens or
- * shortens the bones (at most about s / 2, softly), since a near-straight joint would turn as the
- * square root of the change and snap; the rest is solved as above. A target at r changes nothing.
+ * full, a share of a small change of reach (most of it for a straight pose) first lengthens the
+ * bones (at most about s / 2, softly) or shortens them (at most 2.4%, softly, whatever the
+ * stretch), since a near-straight joint would turn as the square root of the change and snap;
+ * the rest is solved as above. A target at r changes nothing.
  *
  * Bend direction, continuous from frame to frame: the current middle joint's offset from the
  * chain's own line (root to end), turned onto the root-target line by the shortest rotation
@@ -137,31 +141,34 @@ export function SolveTwoBonePositionsInPlace(
         dz *= inv;
     }
     // Near straight, the length change goes into the bones' length before the bend (see
-    // `STRAIGHT_BEND_SHARE`): k0 = exp(x / (1 + (x / S)^4)^(1/4)), x = w ln(d / r), w = (1 - b/s)^2 c/(c + b) for a
-    // pose bent by b = 1 - r / L < s (r: the pose's reach, the soft start; c = STRAIGHT_BEND_SHARE s,
-    // S = LENGTH_SHARE_CAP ln(1 + s)); 1 when d = r. The rest is solved on bones k0 times as long.
+    // `STRAIGHT_BEND_SHARE`): with x = w ln(d / r), w = (1 - b/s)^2 c/(c + b) for a pose bent by
+    // b = 1 - r / L < s (r: the pose's reach, the soft start, at most L; c = STRAIGHT_BEND_SHARE s),
+    // k0 = exp(x / (1 + (x / S)^4)^(1/4)), S = LENGTH_SHARE_CAP ln(1 + s) (s at most
+    // SQUASH_STRETCH_MAX when shortening); 1 when d = r.
+    // The rest is solved on bones k0 times as long.
     let k0 = 1;
     let upper = upperLength;
     let lower = lowerLength;
     let s1 = stretch;
     let full1 = full;
     let start1 = softStart;
-    if (stretch > 0 && softStart > 0 && d > 0) {
-        const bend = softStart < full ? 1 - softStart / full : 0;
+    if (stretch > 0 && softStart > 0 && softStart < Infinity && d > 0) {
+        const r = softStart < full ? softStart : full;
+        const bend = 1 - r / full;
         if (bend < stretch) {
             const f = 1 - bend / stretch;
             const c0 = STRAIGHT_BEND_SHARE * stretch;
             const w = (f * f * c0) / (c0 + bend);
             // Of the stretch's log, so k0 stays under 1 + s for any s (e.g. --stretch 3).
-            const cap = LENGTH_SHARE_CAP * Math.log(1 + stretch);
-            const x = w * Math.log(d / softStart);
-            const r = x / cap;
-            const r2 = r * r;
-            k0 = Math.exp(x / Math.sqrt(Math.sqrt(1 + r2 * r2)));
+            const x = w * Math.log(d / r);
+            const cap = LENGTH_SHARE_CAP * Math.log(1 + (x < 0 && stretch > SQUASH_STRETCH_MAX ? SQUASH_STRETCH_MAX : stretch));
+            const u = x / cap;
+            const u2 = u * u;
+            k0 = Math.exp(x / Math.sqrt(Math.sqrt(1 + u2 * u2)));
             upper *= k0;
             lower *= k0;
             full1 = full * k0;
-            start1 = softStart * k0;
+            start1 = r * k0;
             s1 = (1 + stretch) / k0 - 1;
         }
     }

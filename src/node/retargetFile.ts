@@ -28,7 +28,7 @@ export interface IRetargetFileOptions extends Pick<ILoadAvatarOptions, "bvh" | "
     footIK?: boolean;
     /** Move the hands onto the clip's hand goals with IK. Default false. */
     handIK?: boolean;
-    /** Squash-and-stretch: the most a limb may lengthen, share of its length, 0 to 0.5 (0 disables). Default 0.05. */
+    /** Squash-and-stretch: the most a limb may lengthen, share of its length, 0 to 0.5 (0 disables; a near-straight limb may also shorten by up to 2.4%). Default 0.05. */
     stretch?: number;
     /** How the clip's positions scale to the character: `"legs"` (default) or Mecanim's `"com"` (see `ProportionMode`). */
     proportions?: ProportionMode;

@@ -31,7 +31,7 @@ export interface IBakeStats {
     unreachableFrames: number;
     /** Animations made (`rotationQuaternion` and `position` tracks). */
     animationCount: number;
-    /** Nodes (or bones) whose local position is keyed: the hips, stretched limb joints, the root in `"apply"` mode. */
+    /** Nodes (or bones) whose local position is keyed: the hips, stretched or squashed limb joints, the root in `"apply"` mode. */
     positionTrackCount: number;
 }
 

@@ -37,7 +37,7 @@ export interface IHumanoidAnimatorOptions {
     footIK?: boolean | number;
     /** Hand IK weight (true = 1). Default false. */
     handIK?: boolean | number;
-    /** Squash-and-stretch: the most a limb may lengthen, share of its length (0 disables). Default 0.05; a number for all limbs or per limb pair. */
+    /** Squash-and-stretch: the most a limb may lengthen, share of its length (0 disables; a near-straight limb may also shorten by up to 2.4%, docs/runtime.md). Default 0.05; a number for all limbs or per limb pair. */
     stretch?:
         | number
         | {

@@ -271,7 +271,11 @@ export class HumanoidClipPlayer {
     public readonly groundRoot = new Float64Array(3);
     /** `FootContact` flags of the last update (from the base layer). */
     public contacts = 0;
-    /** Frames per second of the clip the contacts of the last update came from most (0 when nothing plays): how finely its touch-downs are sampled. */
+    /**
+     * Frames per second, as shown, of the clip the contacts of the last update came from most: its
+     * frame rate times the speed it plays at (0 when nothing plays). How finely its touch-downs are
+     * sampled in the time the character lives in.
+     */
     public contactFrameRate = 0;
     /**
      * The source proportions of the last update (the base layer's clips', by weight), in the
@@ -510,6 +514,7 @@ export class HumanoidClipPlayer {
         if (!any) {
             this.rootDelta.fill(0);
             this._hadRoot = false;
+            this.contactFrameRate = 0;
             return false;
         }
         // Layers over the base, on their parts.
@@ -554,7 +559,7 @@ export class HumanoidClipPlayer {
         // clips facing the same way may carry yaws a turn apart).
         const strongest = rl.dominant;
         this._contactState = strongest;
-        this.contactFrameRate = strongest && strongest.clip ? strongest.clip.frameRate : 0;
+        this.contactFrameRate = strongest && strongest.clip ? strongest.clip.frameRate * Math.abs(strongest.speed) : 0;
         const yaw0 = strongest ? strongest.shownRoot[2] : 0;
         for (const s of rl.states) {
             if (!s.clip) continue;

@@ -100,8 +100,9 @@ export class HumanoidFootPlanting {
     public blendSeconds = DEFAULT_CONTACT_BLEND_SECONDS;
     /**
      * Seconds a foot that touches down takes to come to a stop: the hold eases in over this less one
-     * frame of the clip playing (nothing when that is not above 0; 0 stops the foot at once at any
-     * rate). Default {@link DEFAULT_TOUCHDOWN_SECONDS}.
+     * frame of the clip as shown (its frame rate times its speed; nothing when that is not above 0;
+     * 0 stops the foot at once at any rate), fixed at the touch-down. Default
+     * {@link DEFAULT_TOUCHDOWN_SECONDS}.
      */
     public touchdownSeconds = DEFAULT_TOUCHDOWN_SECONDS;
     /** Per foot (left, right): planted now. */
@@ -129,6 +130,8 @@ export class HumanoidFootPlanting {
     private readonly _landedAt = [new Vector3(), new Vector3()];
     private readonly _landingSpeed = [new Vector3(), new Vector3()];
     private readonly _in = [0, 0];
+    /** Per foot: the ease-in's length of the running touch-down, seconds (set at touch-down). */
+    private readonly _ease = new Float64Array(2);
     /** Per foot: how far the height's ease onto the floor has gone (0 to 1), and the height correction it started from. */
     private readonly _floorIn = [1, 1];
     private readonly _floorFrom = [0, 0];
@@ -278,11 +281,16 @@ export class HumanoidFootPlanting {
             let vz = known ? (pg.z + corr.z - last.z - lc.z - shift.z) / dt : 0;
             if (contact) {
                 const anchor = this.anchors[s];
-                // The stop's time less one frame of the clip (see `touchdownSeconds`).
-                const rate = player.contactFrameRate;
-                const td = this.touchdownSeconds;
-                const e0 = rate > 0 && td > 0 ? td - 1 / rate : 0;
-                const ease = e0 > 0 ? e0 : 0;
+                if (!this.planted[s]) {
+                    // The stop's time less one frame of the clip as shown (see `touchdownSeconds`),
+                    // kept for this touch-down (a cross-fade to a clip of another rate, or the
+                    // option changed, must not move a foot already easing in).
+                    const rate = player.contactFrameRate;
+                    const td = this.touchdownSeconds;
+                    const e0 = rate > 0 && td > 0 ? td - 1 / rate : 0;
+                    this._ease[s] = e0 > 0 ? e0 : 0;
+                }
+                const ease = this._ease[s];
                 if (!this.planted[s]) {
                     // Touch down: the foot slows from the speed it lands with to rest at a constant
                     // rate over `ease` (position and velocity continuous), and is held there.

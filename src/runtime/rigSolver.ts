@@ -103,7 +103,7 @@ export class HumanoidRigSolver {
     public readonly positionWeights = new Float32Array([1, 1, 0, 0]);
     /** Rotation weight of each goal, 0 to 1. Default: feet 1, hands 0. */
     public readonly rotationWeights = new Float32Array([1, 1, 0, 0]);
-    /** The most each limb may lengthen, share of its length (0 disables). Default {@link DEFAULT_LIMB_STRETCH}. */
+    /** The most each limb may lengthen, share of its length (0 disables; a near-straight limb may also shorten a little, see `SolveTwoBonePositionsToRef`). Default {@link DEFAULT_LIMB_STRETCH}. */
     public readonly stretch = new Float32Array([DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH, DEFAULT_LIMB_STRETCH]);
     /** Where the last {@link solveIK} aimed each limb's end (rig space, metres, after the weights; unchanged for limbs with weight 0). */
     public readonly targets: Vector3[] = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];

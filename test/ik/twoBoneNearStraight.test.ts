@@ -100,6 +100,36 @@ describe("two-bone IK near a straight limb", () => {
         }
     });
 
+    test("shortening stays small whatever the stretch: a goal much nearer than a straight pose bends the limb", () => {
+        const { knee, ankle, reach } = legPose(0.01);
+        for (const s of [0.05, 0.5]) {
+            let least = 1;
+            for (let near = 0.999; near >= 0.3; near -= 0.001) {
+                const k = SolveTwoBonePositionsToRef(hip, knee, ankle, new Vector3(0, 1 - reach * near, 0), pole, L1, L2, s, reach, nb, nc);
+                least = Math.min(least, k);
+            }
+            expect(least).toBeGreaterThan(0.975);
+            // Half the reach: the bend takes it, the knee well bent, the end on the goal.
+            const target = new Vector3(0, 1 - reach * 0.5, 0);
+            SolveTwoBonePositionsToRef(hip, knee, ankle, target, pole, L1, L2, s, reach, nb, nc);
+            expect(Vector3.Distance(nc, target)).toBeLessThan(1e-9);
+            expect((kneeAngle(hip, nb, nc) * 180) / Math.PI).toBeGreaterThan(100);
+        }
+    });
+
+    test("a soft start past the limb's length or infinite is taken as a straight pose: finite, within the stretch", () => {
+        const { knee, ankle } = legPose(0.01);
+        for (const start of [L1 + L2, 2 * (L1 + L2), Infinity]) {
+            for (const far of [0.5, 1, 1.02, 2]) {
+                const target = new Vector3(0, 1 - (L1 + L2) * far, 0);
+                const k = SolveTwoBonePositionsToRef(hip, knee, ankle, target, pole, L1, L2, STRETCH, start, nb, nc);
+                expect(Number.isFinite(k + nb.x + nb.y + nb.z + nc.x + nc.y + nc.z)).toBe(true);
+                expect(k).toBeLessThanOrEqual(1 + STRETCH);
+                expect(k).toBeGreaterThan(0.975);
+            }
+        }
+    });
+
     test("over random poses and goals the length factor stays within the stretch and changes smoothly with the goal", () => {
         let seed = 7;
         const rand = (): number => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
