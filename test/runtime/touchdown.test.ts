@@ -93,3 +93,53 @@ describeWithData("touch-down: a landing foot stops over the landing's time in a 
         scene.getEngine().dispose();
     }, 120_000);
 });
+
+describeWithData("touch-down: the ease is fixed when the foot lands", () => {
+    test("changing touchdownSeconds while a foot eases in leaves its path as it was (the next landing takes the new time)", () => {
+        const scene = new Scene(new NullEngine());
+        const file = "bvh/cmu_cgspeed/cmu_walk.bvh";
+        const rig = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(file), "utf8"), file)).rig;
+        const avatar = BuildHumanoidAvatar(rig);
+        const nodes = CreateTransformNodesFromRig(rig, scene).nodes;
+        const jump = "bvh/animated_drawings/fair1_jumping_8yo.bvh";
+        const bvh = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(jump), "utf8"), jump));
+        const clip = ConvertBvhToMuscleClip(bvh, BuildHumanoidAvatar(bvh.rig));
+        const run = (change: boolean): { feet: number[]; landings: number[] } => {
+            const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip" });
+            animator.play(clip, { loop: false });
+            const feet: number[] = [];
+            const landings: number[] = [];
+            const was = [false, false];
+            for (let f = 0; f < clip.frameCount; f++) {
+                animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+                for (const s of [0, 1]) {
+                    const g = animator.solver.goalPositions[s];
+                    feet.push(g.x, g.z);
+                    const now = animator.planting.planted[s];
+                    if (now && !was[s] && f > 1) {
+                        landings.push(f);
+                        // Right after the first landing, a much longer stop for the landings to come.
+                        if (change && landings.length === 1) animator.planting.touchdownSeconds = 0.2;
+                    }
+                    was[s] = now;
+                }
+            }
+            animator.dispose();
+            return { feet, landings };
+        };
+        const a = run(false);
+        const b = run(true);
+        expect(a.landings.length).toBeGreaterThanOrEqual(3);
+        expect(b.landings).toEqual(a.landings);
+        // Up to the second landing (the first the new time applies to), both feet's goals are the same.
+        const upTo = 4 * (a.landings[1] + 1);
+        let before = 0;
+        for (let i = 0; i < upTo; i++) before = Math.max(before, Math.abs(a.feet[i] - b.feet[i]));
+        expect(before).toBe(0);
+        // After it the longer stop shows.
+        let after = 0;
+        for (let i = upTo; i < a.feet.length; i++) after = Math.max(after, Math.abs(a.feet[i] - b.feet[i]));
+        expect(after).toBeGreaterThan(1e-4);
+        scene.getEngine().dispose();
+    }, 120_000);
+});
