@@ -143,9 +143,9 @@ export function SolveTwoBonePositionsInPlace(
     // Near straight, the length change goes into the bones' length before the bend (see
     // `STRAIGHT_BEND_SHARE`): with x = w ln(d / r), w = (1 - b/s)^2 c/(c + b) for a pose bent by
     // b = 1 - r / L < s (r: the pose's reach, the soft start, at most L; c = STRAIGHT_BEND_SHARE s),
-    // k0 = exp(x / (1 + (x / S)^4)^(1/4)), S = LENGTH_SHARE_CAP ln(1 + s) (s at most
-    // SQUASH_STRETCH_MAX when shortening); 1 when d = r.
-    // The rest is solved on bones k0 times as long.
+    // k0 = exp(x / (1 + (x / S)^4)^(1/4)), S = LENGTH_SHARE_CAP ln(1 + s) (of the stretch's log,
+    // so k0 stays under 1 + s for any s; s at most SQUASH_STRETCH_MAX when shortening); 1 when
+    // d = r. The rest is solved on bones k0 times as long.
     let k0 = 1;
     let upper = upperLength;
     let lower = lowerLength;
@@ -159,7 +159,6 @@ export function SolveTwoBonePositionsInPlace(
             const f = 1 - bend / stretch;
             const c0 = STRAIGHT_BEND_SHARE * stretch;
             const w = (f * f * c0) / (c0 + bend);
-            // Of the stretch's log, so k0 stays under 1 + s for any s (e.g. --stretch 3).
             const x = w * Math.log(d / r);
             const cap = LENGTH_SHARE_CAP * Math.log(1 + (x < 0 && stretch > SQUASH_STRETCH_MAX ? SQUASH_STRETCH_MAX : stretch));
             const u = x / cap;

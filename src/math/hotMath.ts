@@ -1,5 +1,5 @@
 import { Epsilon } from "@babylonjs/core/Maths/math.constants.js";
-import type { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 
 /**
  * Babylon math for the per-frame path, written so that V8 allocates nothing: the same arithmetic
@@ -87,6 +87,22 @@ export function Vector3DirectionToRef(from: Vector3, to: Vector3, result: Vector
     result.y = to.y - from.y;
     result.z = to.z - from.z;
     return Vector3NormalizeInPlace(result);
+}
+
+/**
+ * `result = v * M` for an affine `M` (row vector, translation in `m[12..14]`; as
+ * `Vector3.TransformCoordinatesToRef` without the division by w, which is 1). `result` may be `v`.
+ * Returns `result`.
+ */
+export function Vector3TransformAffineToRef(v: Vector3, matrix: Matrix, result: Vector3): Vector3 {
+    const m = matrix.m;
+    const x = v.x;
+    const y = v.y;
+    const z = v.z;
+    result.x = x * m[0] + y * m[4] + z * m[8] + m[12];
+    result.y = x * m[1] + y * m[5] + z * m[9] + m[13];
+    result.z = x * m[2] + y * m[6] + z * m[10] + m[14];
+    return result;
 }
 
 /** `result = source` (as `result.copyFrom(source)`). Returns `result`. */

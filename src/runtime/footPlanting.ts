@@ -281,6 +281,7 @@ export class HumanoidFootPlanting {
             let vz = known ? (pg.z + corr.z - last.z - lc.z - shift.z) / dt : 0;
             if (contact) {
                 const anchor = this.anchors[s];
+                let ease = this._ease[s];
                 if (!this.planted[s]) {
                     // The stop's time less one frame of the clip as shown (see `touchdownSeconds`),
                     // kept for this touch-down (a cross-fade to a clip of another rate, or the
@@ -288,10 +289,7 @@ export class HumanoidFootPlanting {
                     const rate = player.contactFrameRate;
                     const td = this.touchdownSeconds;
                     const e0 = rate > 0 && td > 0 ? td - 1 / rate : 0;
-                    this._ease[s] = e0 > 0 ? e0 : 0;
-                }
-                const ease = this._ease[s];
-                if (!this.planted[s]) {
+                    ease = this._ease[s] = e0 > 0 ? e0 : 0;
                     // Touch down: the foot slows from the speed it lands with to rest at a constant
                     // rate over `ease` (position and velocity continuous), and is held there.
                     this.planted[s] = true;

@@ -3,7 +3,13 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
 import type { IJointClamp } from "../ik/chainIK.js";
-import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace, QuaternionSlerpToRef } from "../math/hotMath.js";
+import {
+    QuaternionConjugateToRef,
+    QuaternionMultiplyToRef,
+    QuaternionNormalizeInPlace,
+    QuaternionSlerpToRef,
+    Vector3TransformAffineToRef,
+} from "../math/hotMath.js";
 import { BoneMuscles } from "../muscle/muscles.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import type { HumanoidPoseKinematics } from "./poseKinematics.js";
@@ -192,11 +198,10 @@ export class HumanoidLookAt {
             o.copyFrom(pos[head]);
         }
         // Target in the head's frame.
-        const m = this.goalSpaceToRig.m;
-        const p = this.position;
-        va.x = p.x * m[0] + p.y * m[4] + p.z * m[8] + m[12] - o.x;
-        va.y = p.x * m[1] + p.y * m[5] + p.z * m[9] + m[13] - o.y;
-        va.z = p.x * m[2] + p.y * m[6] + p.z * m[10] + m[14] - o.z;
+        Vector3TransformAffineToRef(this.position, this.goalSpaceToRig, va);
+        va.x -= o.x;
+        va.y -= o.y;
+        va.z -= o.z;
         const distance = Math.sqrt(va.x * va.x + va.y * va.y + va.z * va.z);
         QuaternionConjugateToRef(frame, qa);
         va.applyRotationQuaternionInPlace(qa);

@@ -10,6 +10,7 @@ import {
     QuaternionSlerpToRef,
     Vector3CopyToRef,
     Vector3LerpToRef,
+    Vector3TransformAffineToRef,
 } from "../math/hotMath.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal } from "../muscle/humanPose.js";
 import { GOAL_BONES } from "../muscle/encode.js";
@@ -407,13 +408,7 @@ export class HumanoidWorldGoals {
 
     /** The position part of {@link _targetOf} alone, into `_target` (where only the position is read). */
     private _targetPositionOf(g: number): void {
-        const m = this.goalSpaceToRig.m;
-        const p = this.positions[g];
-        const t = this._target;
-        // p * M (row vector, affine)
-        t.x = p.x * m[0] + p.y * m[4] + p.z * m[8] + m[12];
-        t.y = p.x * m[1] + p.y * m[5] + p.z * m[9] + m[13];
-        t.z = p.x * m[2] + p.y * m[6] + p.z * m[10] + m[14];
+        const t = Vector3TransformAffineToRef(this.positions[g], this.goalSpaceToRig, this._target);
         const num = this._num;
         num[0] = this.positionWeights[g];
         Vector3LerpToRef(this._clipEnd[g], t, num, 0, t);
@@ -498,12 +493,7 @@ export class HumanoidWorldGoals {
         const a = fk.positions[upper];
         const b = fk.positions[middle];
         const c = fk.positions[end];
-        const m = this.goalSpaceToRig.m;
-        const hp = this.hintPositions[g];
-        const h = this._hint;
-        h.x = hp.x * m[0] + hp.y * m[4] + hp.z * m[8] + m[12];
-        h.y = hp.x * m[1] + hp.y * m[5] + hp.z * m[9] + m[13];
-        h.z = hp.x * m[2] + hp.y * m[6] + hp.z * m[10] + m[14];
+        const h = Vector3TransformAffineToRef(this.hintPositions[g], this.goalSpaceToRig, this._hint);
         // axis: root -> end; u, v: the middle joint and the hint across it.
         let ax = c.x - a.x;
         let ay = c.y - a.y;
