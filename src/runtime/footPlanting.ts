@@ -391,6 +391,7 @@ export class HumanoidFootPlanting {
             // Ground -> shown for the correction vector.
             num[1] = -yawToGround;
             turnToRef(corr, num, 1, toe);
+            Vector3CopyToRef(toe, solver.footCorrections[s]);
             goal.x += toe.x;
             goal.y += toe.y;
             goal.z += toe.z;

@@ -44,6 +44,13 @@ const FOOT_IK_GROUND = 0.05;
 /** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
 const FOOT_IK_AIR = 0.25;
 /**
+ * How fast the body follows what the planted feet hold in common (see `_followCommonHold`): the
+ * angular frequency of a critically damped spring, per second (a time constant of 1/12 s). Their
+ * corrections step in velocity as a foot lands; a body moved at once jerked the head and arms
+ * (the report's jerk x1.11), through the spring x1.00. The report gives the same passes from 4 to 12.
+ */
+const COMMON_HOLD_OMEGA = 12;
+/**
  * The trunk's steady point (see `_seatBodyOnLegs`) is kept as the source's above this frequency
  * (Hz): above the motion's own band (a walk's pelvis moves at 1 to 3 Hz), where mocap's jitter is.
  */
@@ -135,6 +142,15 @@ export class HumanoidRigSolver {
      * pushes a held foot into the floor. Infinity when not set.
      */
     public readonly footClearance = new Float64Array(2).fill(Infinity);
+    /**
+     * Per foot (left, right): what foot planting added to its goal this frame (canonical, pose
+     * units, as {@link goalPositions}); {@link decode} sets both to zero. With `"legs"`, what the
+     * two hold in common across the ground moves the body instead of bending the legs (see
+     * {@link solveIK}).
+     */
+    public readonly footCorrections = [new Vector3(), new Vector3()];
+    /** The common hold's spring: [0..1] where it is (canonical x, z, pose units), [2..3] its rate, [4..5] its target. */
+    private readonly _common = new Float64Array(6);
     /**
      * Per goal (left foot, right foot, left hand, right hand), 0 to 1: the position weight the last
      * {@link solveIK} gave it (its weight in {@link positionWeights}, times, for a foot with
@@ -251,6 +267,8 @@ export class HumanoidRigSolver {
      */
     public decode(human: HumanPose): void {
         const setup = this._setup;
+        this.footCorrections[0].setAll(0);
+        this.footCorrections[1].setAll(0);
         const sp = this.sourceProportions;
         const ps = this.positionScale;
         this._legs = this.proportions === "legs" && sp[0] > 0 && sp[1] >= 0 && sp[2] >= 0;
@@ -430,6 +448,7 @@ export class HumanoidRigSolver {
     public resetSmoothing(): void {
         this._dropFresh = true;
         this._trunkFresh = true;
+        this._common.fill(0);
     }
 
     /**
@@ -464,7 +483,10 @@ export class HumanoidRigSolver {
         this._seated = false;
         this.bodyDrop = 0;
         if (!this._legs && this.lowerBodyForFeet) this._lowerBody(step);
-        if (this._legs) this._groundWeights();
+        if (this._legs) {
+            this._groundWeights();
+            this._followCommonHold(step);
+        }
         // Numbers go to the limb solver in an array (see `hotMath`).
         const weights = this._weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
@@ -501,6 +523,58 @@ export class HumanoidRigSolver {
             Vector3LerpToRef(pos[this.ik.endJoint(g)], this._target, weights, 0, this.targets[g]);
         }
         return this.pose;
+    }
+
+    /**
+     * `"legs"`: what the two feet's planting corrections hold in common across the ground moves the
+     * body (and all above its hips) by as much, so that a source whose whole figure slides over the
+     * floor with both feet down (an in-place clip whose root drifts) keeps its legs' shape instead
+     * of bending them to reach feet held back. The common part is the smaller of the two
+     * corrections along their mean: none while one foot is not held (its correction is then 0),
+     * continuous as the corrections are; the body follows it through a critically damped spring
+     * ({@link COMMON_HOLD_OMEGA}), since a correction's velocity steps as a foot lands.
+     */
+    private _followCommonHold(step: Float64Array): void {
+        const a = this.footCorrections[0];
+        const b = this.footCorrections[1];
+        const mx = (a.x + b.x) / 2;
+        const mz = (a.z + b.z) / 2;
+        const m = Math.sqrt(mx * mx + mz * mz);
+        const c = this._common;
+        c[4] = 0;
+        c[5] = 0;
+        if (m > 1e-12) {
+            const ux = mx / m;
+            const uz = mz / m;
+            const da = a.x * ux + a.z * uz;
+            const db = b.x * ux + b.z * uz;
+            const common = da < db ? da : db;
+            if (common > 0) {
+                c[4] = ux * common;
+                c[5] = uz * common;
+            }
+        }
+        const dt = step[0];
+        if (!(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3])) {
+            // No time step (a pose set still, the first frame, a jump after a reset): no smoothing.
+            c[0] = c[4];
+            c[1] = c[5];
+            c[2] = 0;
+            c[3] = 0;
+        } else {
+            const p = this._springStep;
+            p[0] = COMMON_HOLD_OMEGA;
+            p[1] = dt;
+            CriticallyDampedStepInPlace(c, 0, 2, c, 4, 2, p);
+        }
+        const k = this.positionScale[0];
+        tmpV.x = c[0] * k;
+        tmpV.y = 0;
+        tmpV.z = c[1] * k;
+        if (!(tmpV.x !== 0 || tmpV.z !== 0)) return;
+        tmpV.applyRotationQuaternionToRef(this._setup.c0, this._footFrom);
+        this.bodyOffset.addInPlace(this._footFrom);
+        this._moveBody(this._footFrom);
     }
 
     /**
