@@ -67,7 +67,10 @@ describeWithData("planting: a figure sliding over the floor on both feet keeps i
                 pose.positions[0].x += shift(t);
             },
         });
-        const still = ConvertRigPosesToMuscleClip(source, window(() => 0));
+        const still = ConvertRigPosesToMuscleClip(
+            source,
+            window(() => 0),
+        );
         const slid = ConvertRigPosesToMuscleClip(source, window(drift));
         expect(Array.from(slid.contacts)).toEqual(Array.from(still.contacts));
         // Both feet down from the second frame to past the drift (the jump leaves at 1.8 s).
