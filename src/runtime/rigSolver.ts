@@ -45,11 +45,14 @@ const FOOT_IK_GROUND = 0.05;
 const FOOT_IK_AIR = 0.25;
 /**
  * How fast the body follows what the planted feet hold in common (see `_followCommonHold`): the
- * angular frequency of a critically damped spring, per second (a time constant of 1/12 s). Their
- * corrections step in velocity as a foot lands; a body moved at once jerked the head and arms
- * (the report's jerk x1.11), through the spring x1.00. The report gives the same passes from 4 to 12.
+ * angular frequency of a critically damped spring, per second. Their corrections step in velocity
+ * as a foot lands; a body moved at once jerked the head and arms (the report's jerk x1.11). The
+ * spring lags a steady slide by 2 / omega seconds of it (80 ms), which bends the legs as much as
+ * the body lags: at 12/s (167 ms) KayKit's hit, its figure sliding back over half a second, kept
+ * the X Bot's thighs 4-7 degrees off (unseen clips 49 of 70 pairs pass, 51 at 25/s); faster than
+ * 25/s the touch-downs of a walk show (50/s: two walks over 1.3x the source's jerk).
  */
-const COMMON_HOLD_OMEGA = 12;
+const COMMON_HOLD_OMEGA = 25;
 /**
  * The trunk's steady point (see `_seatBodyOnLegs`) is kept as the source's above this frequency
  * (Hz): above the motion's own band (a walk's pelvis moves at 1 to 3 Hz), where mocap's jitter is.
@@ -532,7 +535,7 @@ export class HumanoidRigSolver {
      * of bending them to reach feet held back. The common part is the smaller of the two
      * corrections along their mean: none while one foot is not held (its correction is then 0),
      * continuous as the corrections are; the body follows it through a critically damped spring
-     * ({@link COMMON_HOLD_OMEGA}), since a correction's velocity steps as a foot lands.
+     * (`COMMON_HOLD_OMEGA`), since a correction's velocity steps as a foot lands.
      */
     private _followCommonHold(step: Float64Array): void {
         const a = this.footCorrections[0];
