@@ -191,9 +191,12 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
         if (j < 0) continue;
         QuaternionMultiplyToRef(QuaternionMultiplyToRef(setup.c0, dc[b], tmpQ), setup.tposeCanonical[b], world[j]);
     }
-    // Forward kinematics: mapped joints as computed, every other joint in its T-pose.
+    // Forward kinematics: mapped joints as computed, every other joint in its T-pose; positions
+    // only where they are read below (the fingers' are not).
     const refRot = avatar.referencePose.rotations;
     const refPos = avatar.referencePose.positions;
+    const scaledRefPos = setup.scaledReferencePositions;
+    const needed = setup.decodePositionNeeded;
     const parent = setup.rigParent;
     const fk = setup.fkJoints;
     for (let k = 0; k < fk.length; k++) {
@@ -204,8 +207,9 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
             Vector3CopyToRef(refPos[j], pos[j]);
         } else {
             if (setup.boneOfJoint[j] < 0) QuaternionMultiplyToRef(world[p], refRot[j], world[j]);
-            refPos[j].multiplyToRef(setup.worldScale[p], tmpV);
-            tmpV.applyRotationQuaternionToRef(world[p], tmpV);
+            if (!needed[j]) continue;
+            // position = parentPosition + parentWorld * (parentScale * localPosition)
+            scaledRefPos[j].applyRotationQuaternionToRef(world[p], tmpV);
             pos[p].addToRef(tmpV, pos[j]);
         }
     }
