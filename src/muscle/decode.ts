@@ -48,6 +48,7 @@ function twistInto(setup: MuscleSetup, bone: number, angles: Float64Array, out: 
  */
 function boneRotationsToRef(setup: MuscleSetup, angles: Float64Array, q: Quaternion[]): void {
     const twistSign = setup.twistSign;
+    const twistLength = setup.twistAxisLength;
     for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
         const m = BoneMuscles[b];
         const mx = m[0];
@@ -87,10 +88,10 @@ function boneRotationsToRef(setup: MuscleSetup, angles: Float64Array, q: Quatern
             sz = rz * k;
             sw = Math.cos(angle * 0.5);
         }
-        // Twist about the twist axis.
+        // Twist about the twist axis (a bone without a twist muscle: cos 0 and sin 0, exactly, without the calls).
         const t = setup.twistAxis[b];
-        const tw = Math.cos(twist / 2);
-        const sinByLength = Math.sin(twist / 2) / Math.sqrt(t.x * t.x + t.y * t.y + t.z * t.z);
+        const tw = mx >= 0 ? Math.cos(twist / 2) : 1;
+        const sinByLength = mx >= 0 ? Math.sin(twist / 2) / twistLength[b] : 0;
         const tx = t.x * sinByLength;
         const ty = t.y * sinByLength;
         const tz = t.z * sinByLength;

@@ -140,6 +140,8 @@ export class MuscleSetup {
     public readonly parentBone: Int32Array;
     /** Twist axis (unit, canonical) of every human bone. */
     public readonly twistAxis: Vector3[];
+    /** The length of each bone's {@link twistAxis} as stored (`sqrt(x^2 + y^2 + z^2)`, 1 up to rounding), which decoding divides by. */
+    public readonly twistAxisLength: Float64Array;
     /**
      * T-pose direction (unit, canonical) of the left and right shoulder bones (the collarbones),
      * which their muscles are not read about (their twist axis is the body's side axis): see
@@ -550,6 +552,7 @@ export class MuscleSetup {
         const reads = [...massJoint, this.joint[B.LeftUpperLeg], this.joint[B.RightUpperLeg], this.joint[B.LeftUpperArm], this.joint[B.RightUpperArm], this.joint[B.Hips]];
         for (const r of reads) for (let j = r; j >= 0 && !needed[j]; j = rig.joints[j].parent) needed[j] = 1;
         this.decodePositionNeeded = needed;
+        this.twistAxisLength = Float64Array.from(this.twistAxis, (t) => Math.sqrt(t.x * t.x + t.y * t.y + t.z * t.z));
         const local = avatar.referencePose.positions;
         this.scaledReferencePositions = local.map((v, j) => (this.rigParent[j] >= 0 ? v.multiply(this.worldScale[this.rigParent[j]]) : v.clone()));
         this.work = {
