@@ -31,7 +31,10 @@ const slot = new Float64Array(1);
 
 // Numbers are handed between the functions below in typed arrays, never as arguments or return
 // values, and quaternions are combined with the helpers of `hotMath`: V8 boxes a number passed to
-// or returned from a call it does not inline, which would allocate on every decode.
+// or returned from a call it does not inline, which would allocate on every decode. The per-bone
+// loops write their products out by hand (the same arithmetic as `QuaternionMultiplyToRef`, to the
+// bit: no call per bone); the readable form is the test oracle, `ReferenceDecodeWorldRotations`
+// (test/helpers/referenceMuscles.ts, checked in test/muscle/muscleSpace.test.ts).
 
 /** The twist angle (radians, about the bone's twist axis) a bone's muscles ask for, into `out[index]`, from the muscles' angles. */
 function twistInto(setup: MuscleSetup, bone: number, angles: Float64Array, out: Float64Array, index: number): void {
@@ -178,19 +181,59 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     if (limits) for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint[b] >= 0) limits.clampCanonicalToRef(b, q[b], q[b]);
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
+    // The three products of each bone written out (`QuaternionMultiplyToRef`'s arithmetic, in one
+    // pass: a bone's Dc is final once made, its parent's made before it).
     const dh = dc[B.Hips];
     dh.x = 0;
     dh.y = 0;
     dh.z = 0;
     dh.w = 1;
-    for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
-        if (joint[b] < 0) continue;
-        QuaternionMultiplyToRef(dc[setup.parentBone[b]], q[b], dc[b]);
-    }
+    const c0 = setup.c0;
+    const cx = c0.x;
+    const cy = c0.y;
+    const cz = c0.z;
+    const cw = c0.w;
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
         const j = joint[b];
         if (j < 0) continue;
-        QuaternionMultiplyToRef(QuaternionMultiplyToRef(setup.c0, dc[b], tmpQ), setup.tposeCanonical[b], world[j]);
+        const d = dc[b];
+        if (b > 0) {
+            // Dc = Dc(parent) * Q
+            const a = dc[setup.parentBone[b]];
+            const r = q[b];
+            const ax = a.x;
+            const ay = a.y;
+            const az = a.z;
+            const aw = a.w;
+            const bx = r.x;
+            const by = r.y;
+            const bz = r.z;
+            const bw = r.w;
+            d.x = ax * bw + ay * bz - az * by + aw * bx;
+            d.y = -ax * bz + ay * bw + az * bx + aw * by;
+            d.z = ax * by - ay * bx + az * bw + aw * bz;
+            d.w = -ax * bx - ay * by - az * bz + aw * bw;
+        }
+        // t = c0 * Dc
+        const dx = d.x;
+        const dy = d.y;
+        const dz = d.z;
+        const dw = d.w;
+        const tx = cx * dw + cy * dz - cz * dy + cw * dx;
+        const ty = -cx * dz + cy * dw + cz * dx + cw * dy;
+        const tz = cx * dy - cy * dx + cz * dw + cw * dz;
+        const tw = -cx * dx - cy * dy - cz * dz + cw * dw;
+        // W = t * (c0^-1 * W0)
+        const k = setup.tposeCanonical[b];
+        const kx = k.x;
+        const ky = k.y;
+        const kz = k.z;
+        const kw = k.w;
+        const w = world[j];
+        w.x = tx * kw + ty * kz - tz * ky + tw * kx;
+        w.y = -tx * kz + ty * kw + tz * kx + tw * ky;
+        w.z = tx * ky - ty * kx + tz * kw + tw * kz;
+        w.w = -tx * kx - ty * ky - tz * kz + tw * kw;
     }
     // Forward kinematics: mapped joints as computed, every other joint in its T-pose; positions
     // only where they are read below (the fingers' are not).
@@ -219,7 +262,22 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     for (let k = 0; k < fk.length; k++) {
         const j = fk[k];
         if (j === hips || !setup.belowHips[j]) continue;
-        QuaternionMultiplyToRef(QuaternionConjugateToRef(world[parent[j]], tmpQ), world[j], result.rotations[j]);
+        // local = conjugate(parentWorld) * world, written out (`QuaternionMultiplyToRef`'s arithmetic)
+        const pw = world[parent[j]];
+        const ax = -pw.x;
+        const ay = -pw.y;
+        const az = -pw.z;
+        const aw = pw.w;
+        const wj = world[j];
+        const bx = wj.x;
+        const by = wj.y;
+        const bz = wj.z;
+        const bw = wj.w;
+        const r = result.rotations[j];
+        r.x = ax * bw + ay * bz - az * by + aw * bx;
+        r.y = -ax * bz + ay * bw + az * bx + aw * by;
+        r.z = ax * by - ay * bx + az * bw + aw * bz;
+        r.w = -ax * bx - ay * by - az * bz + aw * bw;
     }
     // Place the body: turn about the hips so the body frame is the pose's, then move the hips so
     // the centre of mass is.
