@@ -140,6 +140,12 @@ function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Arra
  */
 export interface ICanonicalRotationLimiter {
     /**
+     * Per human bone, 0 where {@link clampCanonicalToRef} leaves the rotation as it is (returns
+     * false, writes `out` only when it is not `q`): decode then does not call it for that bone.
+     * Optional: without it, every mapped bone is handed over.
+     */
+    readonly enabled?: Uint8Array;
+    /**
      * Writes the bone's rotation within its limits into `out` (may be `q`); returns whether it changed.
      * @param bone the human bone
      * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
@@ -178,7 +184,10 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's).
-    if (limits) for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint[b] >= 0) limits.clampCanonicalToRef(b, q[b], q[b]);
+    if (limits) {
+        const held = limits.enabled;
+        for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint[b] >= 0 && (!held || held[b])) limits.clampCanonicalToRef(b, q[b], q[b]);
+    }
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
     // The three products of each bone written out (`QuaternionMultiplyToRef`'s arithmetic, in one
