@@ -431,6 +431,8 @@ export class MuscleClipSampler {
     private readonly _keyFrames: Float64Array;
     private readonly _coefficients: Float64Array;
     private readonly _tmp = new Float64Array(4);
+    /** Sampled values of the curves other than the muscles', by curve index (`_evalSpan` writes them, `_vec`, `_quat` and `_turn` read them). */
+    private readonly _values: Float64Array;
     /** The frame position `_evalInto` reads. */
     private readonly _at = new Float64Array(1);
     /** Whether the clip moves any translation (else they are written as 0 without sampling). */
@@ -441,6 +443,7 @@ export class MuscleClipSampler {
         this.clip = clip;
         this._translations = clip.hasTranslations;
         this._cursor = new Uint32Array(clip.curves.length);
+        this._values = new Float64Array(Math.max(clip.curves.length, CURVE_TRANSLATIONS + 3 * TRANSLATION_DOF_COUNT));
         const table = clip.segments;
         this._keyStart = table.keyStart;
         this._keyFrames = table.keyFrames;
@@ -503,22 +506,27 @@ export class MuscleClipSampler {
      */
     public sampleSlotToRef(result: HumanPose): HumanPose {
         this._clampSlot();
-        const v = result.values;
-        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) this._evalInto(i, v, i);
+        // Every curve the pose needs in a few spans, one loop each (not a call per curve), then
+        // the vectors and rotations made of them.
+        this._evalSpan(0, ALL_MUSCLE_COUNT, result.values);
+        const c = this._values;
+        this._evalSpan(CURVE_BODY_POSITION, CURVE_ROOT - CURVE_BODY_POSITION, c);
+        this._evalSpan(CURVE_HIPS, 6, c);
         this._vec(CURVE_BODY_POSITION, result.bodyPosition);
         this._quat(CURVE_BODY_ROTATION, result.bodyRotation);
         this._vec(CURVE_HIPS, result.hipsPosition);
         this._turn(CURVE_HIPS + 3, result.hipsRotation);
         const t = result.translations;
         if (this._translations) {
+            this._evalSpan(CURVE_TRANSLATIONS, 3 * TRANSLATION_DOF_COUNT, c);
             for (let i = 0; i < TRANSLATION_DOF_COUNT; i++) this._vec(CURVE_TRANSLATIONS + 3 * i, t[i]);
         } else {
             for (let i = 0; i < TRANSLATION_DOF_COUNT; i++) t[i].setAll(0);
         }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            const c = CURVE_GOALS + g * CURVES_PER_GOAL;
-            this._vec(c, result.goalPositions[g]);
-            this._quat(c + 3, result.goalRotations[g]);
+            const k = CURVE_GOALS + g * CURVES_PER_GOAL;
+            this._vec(k, result.goalPositions[g]);
+            this._quat(k + 3, result.goalRotations[g]);
         }
         // The feet are kept from the hips (see MuscleCurveNames).
         result.goalPositions[0].addInPlace(result.hipsPosition);
@@ -619,49 +627,84 @@ export class MuscleClipSampler {
         out[index] = c[o] + u * (c[o + 1] + u * (c[o + 2] + u * c[o + 3]));
     }
 
-    private _vec(c: number, out: Vector3): void {
-        const t = this._tmp;
-        this._evalInto(c, t, 0);
-        this._evalInto(c + 1, t, 1);
-        this._evalInto(c + 2, t, 2);
-        out.x = t[0];
-        out.y = t[1];
-        out.z = t[2];
+    /**
+     * {@link _evalInto} for the curves `first` to `first + count - 1`, each into `out[curve]` for a
+     * Float64Array, `out[curve - first]` for the muscles' Float32Array (the same arithmetic, in one
+     * loop).
+     */
+    private _evalSpan(first: number, count: number, out: Float32Array | Float64Array): void {
+        const keyFrames = this._keyFrames;
+        const keyStart = this._keyStart;
+        const cursor = this._cursor;
+        const c = this._coefficients;
+        const frame = this._at[0];
+        const shift = out instanceof Float32Array ? first : 0;
+        for (let curve = first; curve < first + count; curve++) {
+            const s = keyStart[curve];
+            const n = keyStart[curve + 1] - s;
+            let k = cursor[curve];
+            if (k >= n || keyFrames[s + k] > frame || (k + CURSOR_WALK < n && keyFrames[s + k + CURSOR_WALK] <= frame)) {
+                // Binary search: the last key at or before the frame.
+                let lo = 0;
+                let hi = n;
+                while (hi - lo > 1) {
+                    const mid = (lo + hi) >> 1;
+                    if (keyFrames[s + mid] <= frame) lo = mid;
+                    else hi = mid;
+                }
+                k = lo;
+            } else {
+                while (k + 1 < n && keyFrames[s + k + 1] <= frame) k++;
+            }
+            cursor[curve] = k;
+            const o = (s + k) * 4;
+            const u = frame - keyFrames[s + k];
+            out[curve - shift] = c[o] + u * (c[o + 1] + u * (c[o + 2] + u * c[o + 3]));
+        }
     }
 
-    /** A rotation vector (three curves from `c`) as a quaternion: the exp map, written out (see `RotationVectorToQuaternionToRef`). */
+    /** A vector of three sampled curves from `c` (`_values`). */
+    private _vec(c: number, out: Vector3): void {
+        const t = this._values;
+        out.x = t[c];
+        out.y = t[c + 1];
+        out.z = t[c + 2];
+    }
+
+    /** A rotation vector (three sampled curves from `c`, `_values`) as a quaternion: the exp map, written out (see `RotationVectorToQuaternionToRef`). */
     private _turn(c: number, out: Quaternion): void {
-        const t = this._tmp;
-        this._evalInto(c, t, 0);
-        this._evalInto(c + 1, t, 1);
-        this._evalInto(c + 2, t, 2);
-        const angle = Math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        const t = this._values;
+        const x = t[c];
+        const y = t[c + 1];
+        const z = t[c + 2];
+        const angle = Math.sqrt(x * x + y * y + z * z);
         if (angle < 1e-12) {
-            out.x = t[0] * 0.5;
-            out.y = t[1] * 0.5;
-            out.z = t[2] * 0.5;
+            out.x = x * 0.5;
+            out.y = y * 0.5;
+            out.z = z * 0.5;
             out.w = 1;
             return;
         }
         const k = Math.sin(angle * 0.5) / angle;
-        out.x = t[0] * k;
-        out.y = t[1] * k;
-        out.z = t[2] * k;
+        out.x = x * k;
+        out.y = y * k;
+        out.z = z * k;
         out.w = Math.cos(angle * 0.5);
     }
 
+    /** A quaternion of four sampled curves from `c` (`_values`), normalized. */
     private _quat(c: number, out: Quaternion): void {
-        const t = this._tmp;
-        this._evalInto(c, t, 0);
-        this._evalInto(c + 1, t, 1);
-        this._evalInto(c + 2, t, 2);
-        this._evalInto(c + 3, t, 3);
-        const len = Math.sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3]);
+        const t = this._values;
+        const x = t[c];
+        const y = t[c + 1];
+        const z = t[c + 2];
+        const w = t[c + 3];
+        const len = Math.sqrt(x * x + y * y + z * z + w * w);
         if (len > 1e-12) {
-            out.x = t[0] / len;
-            out.y = t[1] / len;
-            out.z = t[2] / len;
-            out.w = t[3] / len;
+            out.x = x / len;
+            out.y = y / len;
+            out.z = z / len;
+            out.w = w / len;
         } else {
             out.x = 0;
             out.y = 0;

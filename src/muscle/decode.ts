@@ -31,7 +31,10 @@ const slot = new Float64Array(1);
 
 // Numbers are handed between the functions below in typed arrays, never as arguments or return
 // values, and quaternions are combined with the helpers of `hotMath`: V8 boxes a number passed to
-// or returned from a call it does not inline, which would allocate on every decode.
+// or returned from a call it does not inline, which would allocate on every decode. The per-bone
+// loops write their products out by hand (the same arithmetic as `QuaternionMultiplyToRef`, to the
+// bit: no call per bone); the readable form is the test oracle, `ReferenceDecodeWorldRotations`
+// (test/helpers/referenceMuscles.ts, checked in test/muscle/muscleSpace.test.ts).
 
 /** The twist angle (radians, about the bone's twist axis) a bone's muscles ask for, into `out[index]`, from the muscles' angles. */
 function twistInto(setup: MuscleSetup, bone: number, angles: Float64Array, out: Float64Array, index: number): void {
@@ -48,6 +51,7 @@ function twistInto(setup: MuscleSetup, bone: number, angles: Float64Array, out: 
  */
 function boneRotationsToRef(setup: MuscleSetup, angles: Float64Array, q: Quaternion[]): void {
     const twistSign = setup.twistSign;
+    const twistLength = setup.twistAxisLength;
     for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
         const m = BoneMuscles[b];
         const mx = m[0];
@@ -87,10 +91,10 @@ function boneRotationsToRef(setup: MuscleSetup, angles: Float64Array, q: Quatern
             sz = rz * k;
             sw = Math.cos(angle * 0.5);
         }
-        // Twist about the twist axis.
+        // Twist about the twist axis (a bone without a twist muscle: cos 0 and sin 0, exactly, without the calls).
         const t = setup.twistAxis[b];
-        const tw = Math.cos(twist / 2);
-        const sinByLength = Math.sin(twist / 2) / Math.sqrt(t.x * t.x + t.y * t.y + t.z * t.z);
+        const tw = mx >= 0 ? Math.cos(twist / 2) : 1;
+        const sinByLength = mx >= 0 ? Math.sin(twist / 2) / twistLength[b] : 0;
         const tx = t.x * sinByLength;
         const ty = t.y * sinByLength;
         const tz = t.z * sinByLength;
@@ -136,6 +140,12 @@ function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Arra
  */
 export interface ICanonicalRotationLimiter {
     /**
+     * Per human bone, 0 where {@link clampCanonicalToRef} leaves the rotation as it is (returns
+     * false, writes `out` only when it is not `q`): decode then does not call it for that bone.
+     * Optional: without it, every mapped bone is handed over.
+     */
+    readonly enabled?: Uint8Array;
+    /**
      * Writes the bone's rotation within its limits into `out` (may be `q`); returns whether it changed.
      * @param bone the human bone
      * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
@@ -174,26 +184,72 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's).
-    if (limits) for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint[b] >= 0) limits.clampCanonicalToRef(b, q[b], q[b]);
+    if (limits) {
+        const held = limits.enabled;
+        for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint[b] >= 0 && (!held || held[b])) limits.clampCanonicalToRef(b, q[b], q[b]);
+    }
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
+    // The three products of each bone written out (`QuaternionMultiplyToRef`'s arithmetic, in one
+    // pass: a bone's Dc is final once made, its parent's made before it).
     const dh = dc[B.Hips];
     dh.x = 0;
     dh.y = 0;
     dh.z = 0;
     dh.w = 1;
-    for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
-        if (joint[b] < 0) continue;
-        QuaternionMultiplyToRef(dc[setup.parentBone[b]], q[b], dc[b]);
-    }
+    const c0 = setup.c0;
+    const cx = c0.x;
+    const cy = c0.y;
+    const cz = c0.z;
+    const cw = c0.w;
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
         const j = joint[b];
         if (j < 0) continue;
-        QuaternionMultiplyToRef(QuaternionMultiplyToRef(setup.c0, dc[b], tmpQ), setup.tposeCanonical[b], world[j]);
+        const d = dc[b];
+        if (b > 0) {
+            // Dc = Dc(parent) * Q
+            const a = dc[setup.parentBone[b]];
+            const r = q[b];
+            const ax = a.x;
+            const ay = a.y;
+            const az = a.z;
+            const aw = a.w;
+            const bx = r.x;
+            const by = r.y;
+            const bz = r.z;
+            const bw = r.w;
+            d.x = ax * bw + ay * bz - az * by + aw * bx;
+            d.y = -ax * bz + ay * bw + az * bx + aw * by;
+            d.z = ax * by - ay * bx + az * bw + aw * bz;
+            d.w = -ax * bx - ay * by - az * bz + aw * bw;
+        }
+        // t = c0 * Dc
+        const dx = d.x;
+        const dy = d.y;
+        const dz = d.z;
+        const dw = d.w;
+        const tx = cx * dw + cy * dz - cz * dy + cw * dx;
+        const ty = -cx * dz + cy * dw + cz * dx + cw * dy;
+        const tz = cx * dy - cy * dx + cz * dw + cw * dz;
+        const tw = -cx * dx - cy * dy - cz * dz + cw * dw;
+        // W = t * (c0^-1 * W0)
+        const k = setup.tposeCanonical[b];
+        const kx = k.x;
+        const ky = k.y;
+        const kz = k.z;
+        const kw = k.w;
+        const w = world[j];
+        w.x = tx * kw + ty * kz - tz * ky + tw * kx;
+        w.y = -tx * kz + ty * kw + tz * kx + tw * ky;
+        w.z = tx * ky - ty * kx + tz * kw + tw * kz;
+        w.w = -tx * kx - ty * ky - tz * kz + tw * kw;
     }
-    // Forward kinematics: mapped joints as computed, every other joint in its T-pose.
+    // Forward kinematics: mapped joints as computed, every other joint in its T-pose; positions
+    // only where they are read below (the fingers' are not).
     const refRot = avatar.referencePose.rotations;
     const refPos = avatar.referencePose.positions;
+    const scaledRefPos = setup.scaledReferencePositions;
+    const needed = setup.decodePositionNeeded;
     const parent = setup.rigParent;
     const fk = setup.fkJoints;
     for (let k = 0; k < fk.length; k++) {
@@ -204,8 +260,9 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
             Vector3CopyToRef(refPos[j], pos[j]);
         } else {
             if (setup.boneOfJoint[j] < 0) QuaternionMultiplyToRef(world[p], refRot[j], world[j]);
-            refPos[j].multiplyToRef(setup.worldScale[p], tmpV);
-            tmpV.applyRotationQuaternionToRef(world[p], tmpV);
+            if (!needed[j]) continue;
+            // position = parentPosition + parentWorld * (parentScale * localPosition)
+            scaledRefPos[j].applyRotationQuaternionToRef(world[p], tmpV);
             pos[p].addToRef(tmpV, pos[j]);
         }
     }
@@ -214,7 +271,22 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     for (let k = 0; k < fk.length; k++) {
         const j = fk[k];
         if (j === hips || !setup.belowHips[j]) continue;
-        QuaternionMultiplyToRef(QuaternionConjugateToRef(world[parent[j]], tmpQ), world[j], result.rotations[j]);
+        // local = conjugate(parentWorld) * world, written out (`QuaternionMultiplyToRef`'s arithmetic)
+        const pw = world[parent[j]];
+        const ax = -pw.x;
+        const ay = -pw.y;
+        const az = -pw.z;
+        const aw = pw.w;
+        const wj = world[j];
+        const bx = wj.x;
+        const by = wj.y;
+        const bz = wj.z;
+        const bw = wj.w;
+        const r = result.rotations[j];
+        r.x = ax * bw + ay * bz - az * by + aw * bx;
+        r.y = -ax * bz + ay * bw + az * bx + aw * by;
+        r.z = ax * by - ay * bx + az * bw + aw * bz;
+        r.w = -ax * bx - ay * by - az * bz + aw * bw;
     }
     // Place the body: turn about the hips so the body frame is the pose's, then move the hips so
     // the centre of mass is.

@@ -37,10 +37,26 @@ export function ForwardKinematicsToRef(
             Vector3CopyToRef(localPos[j], pos[j]);
         } else {
             // world = parentWorld * local; position = parentPosition + parentWorld * (parentScale * localPosition)
-            QuaternionMultiplyToRef(world[p], local[j], world[j]);
-            localPos[j].multiplyToRef(scale[p], tmpV);
-            tmpV.applyRotationQuaternionInPlace(world[p]);
-            pos[p].addToRef(tmpV, pos[j]);
+            const q = world[p];
+            QuaternionMultiplyToRef(q, local[j], world[j]);
+            // Babylon's multiplyToRef, applyRotationQuaternionInPlace and addToRef, written out.
+            const l = localPos[j];
+            const s = scale[p];
+            const vx = l.x * s.x;
+            const vy = l.y * s.y;
+            const vz = l.z * s.z;
+            const qx = q.x;
+            const qy = q.y;
+            const qz = q.z;
+            const qw = q.w;
+            const tx = 2 * (qy * vz - qz * vy);
+            const ty = 2 * (qz * vx - qx * vz);
+            const tz = 2 * (qx * vy - qy * vx);
+            const from = pos[p];
+            const to = pos[j];
+            to.x = from.x + (vx + qw * tx + qy * tz - qz * ty);
+            to.y = from.y + (vy + qw * ty + qz * tx - qx * tz);
+            to.z = from.z + (vz + qw * tz + qx * ty - qy * tx);
         }
     }
 }

@@ -140,6 +140,8 @@ export class MuscleSetup {
     public readonly parentBone: Int32Array;
     /** Twist axis (unit, canonical) of every human bone. */
     public readonly twistAxis: Vector3[];
+    /** The length of each bone's {@link twistAxis} as stored (`sqrt(x^2 + y^2 + z^2)`, 1 up to rounding), which decoding divides by. */
+    public readonly twistAxisLength: Float64Array;
     /**
      * T-pose direction (unit, canonical) of the left and right shoulder bones (the collarbones),
      * which their muscles are not read about (their twist axis is the body's side axis): see
@@ -189,6 +191,18 @@ export class MuscleSetup {
     public readonly belowHips: Uint8Array;
     /** For each mapped bone, the rig joints strictly between its mapped human parent's joint and its own, parent side first. */
     public readonly intermediates: Int32Array[];
+    /**
+     * 1 for the joints of {@link fkJoints} whose world position decoding reads (the centre of mass's
+     * points, the body frame's upper legs and arms, the hips and its parent) and their ancestors;
+     * decoding leaves the others' positions (the fingers') uncomputed.
+     */
+    public readonly decodePositionNeeded: Uint8Array;
+    /**
+     * Every joint's reference local position times its parent's world scale (its own position for a
+     * top joint), metres: the offset decoding's forward kinematics turns by the parent's rotation,
+     * the same product made once.
+     */
+    public readonly scaledReferencePositions: Vector3[];
 
     /** Mass model: per point, the joint, its mass, and its offset in the joint's rotated frame (metres). */
     public readonly massJoint: Int32Array;
@@ -534,6 +548,13 @@ export class MuscleSetup {
             ref.positions[this.joint[B.LeftUpperLeg]].add(ref.positions[this.joint[B.RightUpperLeg]]).scale(0.5),
         );
         this.translationUnit = TranslationDofUnits(this, ref.positions);
+        const needed = new Uint8Array(n);
+        const reads = [...massJoint, this.joint[B.LeftUpperLeg], this.joint[B.RightUpperLeg], this.joint[B.LeftUpperArm], this.joint[B.RightUpperArm], this.joint[B.Hips]];
+        for (const r of reads) for (let j = r; j >= 0 && !needed[j]; j = rig.joints[j].parent) needed[j] = 1;
+        this.decodePositionNeeded = needed;
+        this.twistAxisLength = Float64Array.from(this.twistAxis, (t) => Math.sqrt(t.x * t.x + t.y * t.y + t.z * t.z));
+        const local = avatar.referencePose.positions;
+        this.scaledReferencePositions = local.map((v, j) => (this.rigParent[j] >= 0 ? v.multiply(this.worldScale[this.rigParent[j]]) : v.clone()));
         this.work = {
             world: rig.joints.map(() => Quaternion.Identity()),
             pos: rig.joints.map(() => Vector3.Zero()),

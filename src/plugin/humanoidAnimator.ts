@@ -353,8 +353,15 @@ export class HumanoidAnimator {
     private _worldGoals(step: Float64Array): void {
         if (!this.goals.active && !this.lookAt.active) return;
         const m = this._worldToRig;
-        if (this._rootNode) {
-            this._rootNode.computeWorldMatrix(true).invertToRef(m);
+        const root = this._rootNode;
+        if (root) {
+            // The root's world matrix as it stands: recomputed (forced) only when something may
+            // have changed it since it was last computed; else Babylon's own, the same numbers. A
+            // forced computation marks every child of the root out of date (its child update id),
+            // and the scene then recomputed the character's meshes' world matrices and bounding
+            // boxes every frame, though the root had not moved.
+            const world = root.isSynchronized() && !(root as unknown as { _isDirty: boolean })._isDirty ? root.getWorldMatrix() : root.computeWorldMatrix(true);
+            world.invertToRef(m);
             m.multiplyToRef(this._rootBoundToRig, m);
         } else {
             m.copyFrom(this._rootBoundToRig);

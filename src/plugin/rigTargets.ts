@@ -14,18 +14,14 @@ export type HumanoidTargets = ReadonlyArray<HumanoidJointTarget | null | undefin
 
 const MIRROR_Z = Matrix.Scaling(1, 1, -1);
 
-/** How one joint is written. */
-interface IJointWrite {
-    readonly joint: number;
-    readonly target: HumanoidJointTarget;
-    readonly isBone: boolean;
-    /** Below a mirrored parent (glTF's handedness flip): conjugate by the Z mirror. */
-    readonly mirrored: boolean;
-    /** For a top joint of the rig: the inverse of its parent's world matrix when bound, else null. */
-    readonly parentWorldInverse: Matrix | null;
-    /** The parent's world is mirrored (top joints). */
-    readonly parentMirrored: boolean;
-    readonly writePosition: boolean;
+/** How a joint is written ({@link HumanoidRigWriter}'s per-joint kinds). */
+const enum WriteKind {
+    /** A node whose parent is not mirrored: the rig-space local values as they are. */
+    Plain = 0,
+    /** A node below a mirrored parent (glTF's handedness flip): conjugated by the Z mirror. */
+    Mirrored = 1,
+    /** A top joint of the rig: through the inverse of its parent's world matrix as bound. */
+    Top = 2,
 }
 
 /** The world matrix of a target's parent when bound: a node's parent, a bone's parent bone in its mesh, or the mesh. */
@@ -49,7 +45,21 @@ function parentWorldOf(target: HumanoidJointTarget): Matrix {
  * others are never touched. Allocation-free per write.
  */
 export class HumanoidRigWriter {
-    private readonly _writes: IJointWrite[];
+    // Per written joint, side by side in flat arrays (the write reads a few bytes per joint, not an
+    // object per joint that 50 characters' worth of scene data has pushed out of the cache).
+    /** Rig joint of each write. */
+    private readonly _joint: Int32Array;
+    /** Each write's {@link WriteKind}. */
+    private readonly _kind: Uint8Array;
+    /** 1 where the target is a skeleton bone (else a node). */
+    private readonly _isBone: Uint8Array;
+    /** 1 where the local position is written too (asked for, or a top joint). */
+    private readonly _writePosition: Uint8Array;
+    /** For a top joint: its parent's world is mirrored. */
+    private readonly _parentMirrored: Uint8Array;
+    private readonly _targets: HumanoidJointTarget[];
+    /** For a top joint: the inverse of its parent's world matrix when bound, else null. */
+    private readonly _parentWorldInverse: (Matrix | null)[];
     private readonly _m = new Matrix();
     private readonly _m2 = new Matrix();
     private readonly _s = new Vector3();
@@ -73,52 +83,63 @@ export class HumanoidRigWriter {
                 `${rig.source}: ${targets.length} targets given for a rig of ${rig.joints.length} joints (one per joint, in avatar.rig.joints order, null where none)`,
             );
         }
-        this._writes = [];
         const rigSpaceInverse = rigSpace ? Matrix.Invert(rigSpace.computeWorldMatrix(true)) : null;
+        const joint: number[] = [];
+        const kind: number[] = [];
+        const isBone: number[] = [];
+        const writePosition: number[] = [];
+        const parentMirrored: number[] = [];
+        this._targets = [];
+        this._parentWorldInverse = [];
         for (const j of joints) {
             const target = targets[j];
             if (!target) continue;
-            const isBone = typeof (target as Bone).getSkeleton === "function";
-            if (!isBone) {
+            const bone = typeof (target as Bone).getSkeleton === "function";
+            if (!bone) {
                 const node = target as TransformNode;
                 if (!node.rotationQuaternion) node.rotationQuaternion = Quaternion.FromEulerVector(node.rotation);
             }
             // The parent's transform in rig space (its world, relative to the rig space's node).
             const parentWorld = rigSpaceInverse ? parentWorldOf(target).multiply(rigSpaceInverse) : parentWorldOf(target);
             const top = rig.joints[j].parent < 0;
-            this._writes.push({
-                joint: j,
-                target,
-                isBone,
-                mirrored: parentWorld.determinant() < 0,
-                parentWorldInverse: top ? Matrix.Invert(parentWorld) : null,
-                parentMirrored: parentWorld.determinant() < 0,
-                writePosition: positions.has(j),
-            });
+            const mirrored = parentWorld.determinant() < 0;
+            joint.push(j);
+            kind.push(top ? WriteKind.Top : mirrored ? WriteKind.Mirrored : WriteKind.Plain);
+            isBone.push(bone ? 1 : 0);
+            writePosition.push(top || positions.has(j) ? 1 : 0);
+            parentMirrored.push(mirrored ? 1 : 0);
+            this._targets.push(target);
+            this._parentWorldInverse.push(top ? Matrix.Invert(parentWorld) : null);
         }
+        this._joint = Int32Array.from(joint);
+        this._kind = Uint8Array.from(kind);
+        this._isBone = Uint8Array.from(isBone);
+        this._writePosition = Uint8Array.from(writePosition);
+        this._parentMirrored = Uint8Array.from(parentMirrored);
     }
 
     /** Number of joints written. */
     public get jointCount(): number {
-        return this._writes.length;
+        return this._joint.length;
     }
 
     /** Writes a pose (rig space) onto the targets. */
     public write(pose: IRigPose, rig: HumanoidAvatar["rig"]): void {
         const rot = pose.rotations;
         const pos = pose.positions;
-        for (let i = 0; i < this._writes.length; i++) {
-            const w = this._writes[i];
-            const j = w.joint;
-            const q = this._q;
-            const p = this._p;
-            if (w.parentWorldInverse) {
+        const kinds = this._kind;
+        const q = this._q;
+        const p = this._p;
+        for (let i = 0; i < kinds.length; i++) {
+            const j = this._joint[i];
+            const kind = kinds[i];
+            if (kind === WriteKind.Top) {
                 // Top joint: local = [mirror] * rigLocal * inverse(parentWorld).
                 Matrix.ComposeToRef(rig.joints[j].restScale, rot[j], pos[j], this._m);
-                if (w.parentMirrored) MIRROR_Z.multiplyToRef(this._m, this._m);
-                this._m.multiplyToRef(w.parentWorldInverse, this._m2);
+                if (this._parentMirrored[i]) MIRROR_Z.multiplyToRef(this._m, this._m);
+                this._m.multiplyToRef(this._parentWorldInverse[i]!, this._m2);
                 this._m2.decompose(this._s, q, p);
-            } else if (w.mirrored) {
+            } else if (kind === WriteKind.Mirrored) {
                 // Coordinate by coordinate, not `set`: no number passed to a call (see `hotMath`).
                 const r = rot[j];
                 q.x = -r.x;
@@ -133,14 +154,14 @@ export class HumanoidRigWriter {
                 q.copyFrom(rot[j]);
                 Vector3CopyToRef(pos[j], p);
             }
-            if (w.isBone) {
-                const bone = w.target as Bone;
+            if (this._isBone[i]) {
+                const bone = this._targets[i] as Bone;
                 bone.rotationQuaternion = q;
-                if (w.writePosition || w.parentWorldInverse) bone.position = p;
+                if (this._writePosition[i]) bone.position = p;
             } else {
-                const node = w.target as TransformNode;
+                const node = this._targets[i] as TransformNode;
                 node.rotationQuaternion!.copyFrom(q);
-                if (w.writePosition || w.parentWorldInverse) Vector3CopyToRef(p, node.position);
+                if (this._writePosition[i]) Vector3CopyToRef(p, node.position);
             }
         }
     }
