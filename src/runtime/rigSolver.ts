@@ -532,16 +532,24 @@ export class HumanoidRigSolver {
      * `"legs"`: what the two feet's planting corrections hold in common across the ground moves the
      * body (and all above its hips) by as much, so that a source whose whole figure slides over the
      * floor with both feet down (an in-place clip whose root drifts) keeps its legs' shape instead
-     * of bending them to reach feet held back. The common part is the smaller of the two
-     * corrections along their mean: none while one foot is not held (its correction is then 0),
-     * continuous as the corrections are; the body follows it through a critically damped spring
+     * of bending them to reach feet held back. Each correction counts as firmly as its foot is held
+     * ({@link footGrounded}: a foot easing out of its hold counts less and less), and the common
+     * part is the smaller of the two along their mean: none while one foot is not held, continuous
+     * as the corrections are; the body follows it through a critically damped spring
      * (`COMMON_HOLD_OMEGA`), since a correction's velocity steps as a foot lands.
      */
     private _followCommonHold(step: Float64Array): void {
         const a = this.footCorrections[0];
         const b = this.footCorrections[1];
-        const mx = (a.x + b.x) / 2;
-        const mz = (a.z + b.z) / 2;
+        // Each as firmly as the foot is held (1 planted, easing to 0 over its release).
+        const ga = this.footGrounded[0];
+        const gb = this.footGrounded[1];
+        const ax = a.x * ga;
+        const az = a.z * ga;
+        const bx = b.x * gb;
+        const bz = b.z * gb;
+        const mx = (ax + bx) / 2;
+        const mz = (az + bz) / 2;
         const m = Math.sqrt(mx * mx + mz * mz);
         const c = this._common;
         c[4] = 0;
@@ -549,8 +557,8 @@ export class HumanoidRigSolver {
         if (m > 1e-12) {
             const ux = mx / m;
             const uz = mz / m;
-            const da = a.x * ux + a.z * uz;
-            const db = b.x * ux + b.z * uz;
+            const da = ax * ux + az * uz;
+            const db = bx * ux + bz * uz;
             const common = da < db ? da : db;
             if (common > 0) {
                 c[4] = ux * common;
