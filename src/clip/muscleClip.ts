@@ -433,7 +433,7 @@ export class MuscleClipSampler {
     private readonly _tmp = new Float64Array(4);
     /** Sampled values of the curves other than the muscles', by curve index (`_evalSpan` writes them, `_vec`, `_quat` and `_turn` read them). */
     private readonly _values: Float64Array;
-    /** The frame position `_evalInto` reads. */
+    /** The frame position `_evalSpan` reads. */
     private readonly _at = new Float64Array(1);
     /** Whether the clip moves any translation (else they are written as 0 without sampling). */
     private readonly _translations: boolean;
@@ -477,7 +477,7 @@ export class MuscleClipSampler {
      */
     public evaluate(curve: number, frame: number): number {
         this._at[0] = frame;
-        this._evalInto(curve, this._tmp, 0);
+        this._evalSpan(curve, 1, this._tmp, 0);
         return this._tmp[0];
     }
 
@@ -508,17 +508,17 @@ export class MuscleClipSampler {
         this._clampSlot();
         // Every curve the pose needs in a few spans, one loop each (not a call per curve), then
         // the vectors and rotations made of them.
-        this._evalSpan(0, ALL_MUSCLE_COUNT, result.values);
+        this._evalSpan(0, ALL_MUSCLE_COUNT, result.values, 0);
         const c = this._values;
-        this._evalSpan(CURVE_BODY_POSITION, CURVE_ROOT - CURVE_BODY_POSITION, c);
-        this._evalSpan(CURVE_HIPS, 6, c);
+        this._evalSpan(CURVE_BODY_POSITION, CURVE_ROOT - CURVE_BODY_POSITION, c, CURVE_BODY_POSITION);
+        this._evalSpan(CURVE_HIPS, 6, c, CURVE_HIPS);
         this._vec(CURVE_BODY_POSITION, result.bodyPosition);
         this._quat(CURVE_BODY_ROTATION, result.bodyRotation);
         this._vec(CURVE_HIPS, result.hipsPosition);
         this._turn(CURVE_HIPS + 3, result.hipsRotation);
         const t = result.translations;
         if (this._translations) {
-            this._evalSpan(CURVE_TRANSLATIONS, 3 * TRANSLATION_DOF_COUNT, c);
+            this._evalSpan(CURVE_TRANSLATIONS, 3 * TRANSLATION_DOF_COUNT, c, CURVE_TRANSLATIONS);
             for (let i = 0; i < TRANSLATION_DOF_COUNT; i++) this._vec(CURVE_TRANSLATIONS + 3 * i, t[i]);
         } else {
             for (let i = 0; i < TRANSLATION_DOF_COUNT; i++) t[i].setAll(0);
@@ -561,9 +561,7 @@ export class MuscleClipSampler {
      */
     public sampleRootSlotInto(out: Float64Array): void {
         this._clampSlot();
-        this._evalInto(CURVE_ROOT, out, 0);
-        this._evalInto(CURVE_ROOT + 1, out, 1);
-        this._evalInto(CURVE_ROOT + 2, out, 2);
+        this._evalSpan(CURVE_ROOT, 3, out, 0);
     }
 
     /** {@link FootContact} flags of the frame nearest a time. */
@@ -595,50 +593,20 @@ export class MuscleClipSampler {
     }
 
     /**
-     * Writes one curve's value at the frame position `_at[0]` into `out[index]`: the curve's
-     * polynomial segment from the clip's {@link ICurveSegmentTable} (its
-     * {@link CurveInterpolation}, tested against slow references). The frame comes from an array and the value
-     * goes straight into one: no number is passed to or returned from a call, so nothing is boxed
-     * (no allocation per sample).
+     * Writes the values of the curves `first` to `first + count - 1` at the frame position `_at[0]`
+     * into `out[at]` onwards (curve `first + i` into `out[at + i]`), in one loop: each curve's
+     * polynomial segment from the clip's {@link ICurveSegmentTable} (its {@link CurveInterpolation},
+     * tested against slow references). The frame comes from an array and the values go straight
+     * into one: no number is passed to or returned from a call, so nothing is boxed (no
+     * allocation per sample).
      */
-    private _evalInto(curve: number, out: Float32Array | Float64Array, index: number): void {
-        const keyFrames = this._keyFrames;
-        const s = this._keyStart[curve];
-        const n = this._keyStart[curve + 1] - s;
-        const frame = this._at[0];
-        let k = this._cursor[curve];
-        if (k >= n || keyFrames[s + k] > frame || (k + CURSOR_WALK < n && keyFrames[s + k + CURSOR_WALK] <= frame)) {
-            // Binary search: the last key at or before the frame.
-            let lo = 0;
-            let hi = n;
-            while (hi - lo > 1) {
-                const mid = (lo + hi) >> 1;
-                if (keyFrames[s + mid] <= frame) lo = mid;
-                else hi = mid;
-            }
-            k = lo;
-        } else {
-            while (k + 1 < n && keyFrames[s + k + 1] <= frame) k++;
-        }
-        this._cursor[curve] = k;
-        const c = this._coefficients;
-        const o = (s + k) * 4;
-        const u = frame - keyFrames[s + k];
-        out[index] = c[o] + u * (c[o + 1] + u * (c[o + 2] + u * c[o + 3]));
-    }
-
-    /**
-     * {@link _evalInto} for the curves `first` to `first + count - 1`, each into `out[curve]` for a
-     * Float64Array, `out[curve - first]` for the muscles' Float32Array (the same arithmetic, in one
-     * loop).
-     */
-    private _evalSpan(first: number, count: number, out: Float32Array | Float64Array): void {
+    private _evalSpan(first: number, count: number, out: Float32Array | Float64Array, at: number): void {
         const keyFrames = this._keyFrames;
         const keyStart = this._keyStart;
         const cursor = this._cursor;
         const c = this._coefficients;
         const frame = this._at[0];
-        const shift = out instanceof Float32Array ? first : 0;
+        const shift = at - first;
         for (let curve = first; curve < first + count; curve++) {
             const s = keyStart[curve];
             const n = keyStart[curve + 1] - s;
@@ -659,7 +627,7 @@ export class MuscleClipSampler {
             cursor[curve] = k;
             const o = (s + k) * 4;
             const u = frame - keyFrames[s + k];
-            out[curve - shift] = c[o] + u * (c[o + 1] + u * (c[o + 2] + u * c[o + 3]));
+            out[curve + shift] = c[o] + u * (c[o + 1] + u * (c[o + 2] + u * c[o + 3]));
         }
     }
 

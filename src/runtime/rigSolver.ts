@@ -582,7 +582,7 @@ export class HumanoidRigSolver {
         tmpV.x = c[0] * k;
         tmpV.y = 0;
         tmpV.z = c[1] * k;
-        if (!(tmpV.x !== 0 || tmpV.z !== 0)) return;
+        if (tmpV.x === 0 && tmpV.z === 0) return;
         tmpV.applyRotationQuaternionToRef(this._setup.c0, this._footFrom);
         this.bodyOffset.addInPlace(this._footFrom);
         this._moveBody(this._footFrom);
