@@ -26,9 +26,12 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * added the translation curves (`translation.<bone>.x|y|z`, `HumanPose.translations`); older
  * files read them as 0 (their clips only turn bones). Version 5 added the source's trunk
  * (`proportions.trunkLength` and `proportions.trunkSteadyPoint`, binary flag bit 5); older files
- * play without it (the body is seated as before).
+ * play without it (the body is seated as before). Version 6 added the source's T-pose leg directions
+ * (`proportions.thighDirection` and `proportions.shinDirection`, binary flag bit 6); older files
+ * play without them (a foot goes where the source's leg, not turned from the character's own
+ * T-pose, puts it).
  */
-export const MUSCLE_CLIP_VERSION = 5;
+export const MUSCLE_CLIP_VERSION = 6;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
@@ -37,6 +40,8 @@ const PROPORTION_RANGE = { legLength: [0.05, 5], ankleHeight: [0, 1], hipWidth: 
 const THIGH_SHARE_RANGE = CLIP_THIGH_SHARE_RANGE;
 /** The source's trunk a file may give (both or neither): its length over its scale, and its steadiest point's share of it. */
 const TRUNK_RANGE = { trunkLength: CLIP_TRUNK_LENGTH_RANGE, trunkSteadyPoint: [0, 1] } as const;
+/** The source's T-pose leg directions a file may give (both or neither; unit vectors [x, y, z]). */
+const LEG_DIRECTIONS = ["thighDirection", "shinDirection"] as const;
 /** First four bytes of a binary muscle clip ("BHMC"). */
 export const MUSCLE_CLIP_MAGIC = "BHMC";
 
@@ -107,9 +112,17 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
             if (!(trunkSteadyPoint >= lo && trunkSteadyPoint <= hi))
                 throw bad(source, `proportions.trunkSteadyPoint must be a number from ${lo} to ${hi}, found ${trunkSteadyPoint}`);
         }
-        const d = clip.proportions.footDirection;
-        const len = Math.hypot(d[0], d[1], d[2]);
-        if (!(Math.abs(len - 1) < 1e-3)) throw bad(source, `proportions.footDirection must be a unit vector [x, y, z], found [${d.join(", ")}]`);
+        const { thighDirection, shinDirection } = clip.proportions;
+        if ((thighDirection === undefined) !== (shinDirection === undefined)) {
+            const [given, missing] = thighDirection === undefined ? ["shinDirection", "thighDirection"] : ["thighDirection", "shinDirection"];
+            throw bad(source, `proportions.${given} is given without proportions.${missing} (the source's leg has both or neither)`);
+        }
+        for (const k of ["footDirection", ...LEG_DIRECTIONS] as const) {
+            const d = clip.proportions[k];
+            if (d === undefined) continue;
+            const len = Math.hypot(d[0], d[1], d[2]);
+            if (!(d.length === 3 && Math.abs(len - 1) < 1e-3)) throw bad(source, `proportions.${k} must be a unit vector [x, y, z], found [${d.join(", ")}]`);
+        }
     }
     if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);
     const last = clip.frameCount - 1;
@@ -189,6 +202,9 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
                       ...(clip.proportions.thighShare !== undefined ? { thighShare: clip.proportions.thighShare } : {}),
                       ...(clip.proportions.trunkLength !== undefined
                           ? { trunkLength: clip.proportions.trunkLength, trunkSteadyPoint: clip.proportions.trunkSteadyPoint }
+                          : {}),
+                      ...(clip.proportions.thighDirection !== undefined
+                          ? { thighDirection: [...clip.proportions.thighDirection], shinDirection: [...clip.proportions.shinDirection!] }
                           : {}),
                   },
               }
@@ -335,8 +351,9 @@ function absentCurve(): IMuscleCurve {
 
 /**
  * The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth,
- * footDirection}`, `thighShare` from version 3 on and `trunkLength` and `trunkSteadyPoint` from
- * version 5 on (their ranges, and that the trunk has both or neither, are checked with the clip).
+ * footDirection}`, `thighShare` from version 3 on, `trunkLength` and `trunkSteadyPoint` from
+ * version 5 on and `thighDirection` and `shinDirection` from version 6 on (their ranges, and that
+ * the trunk and the leg have both or neither, are checked with the clip).
  */
 function jsonProportions(source: string, v: unknown, version: number): IClipProportions {
     if (typeof v !== "object" || v === null || Array.isArray(v))
@@ -345,13 +362,22 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
     for (const k of Object.keys(o)) {
         if (k === "thighShare" && version < 3) throw bad(source, `proportions.thighShare is a version 3 key, the file says version ${version}`);
         if (Object.hasOwn(TRUNK_RANGE, k) && version < 5) throw bad(source, `proportions.${k} is a version 5 key, the file says version ${version}`);
-        if (!Object.hasOwn(PROPORTION_RANGE, k) && !Object.hasOwn(TRUNK_RANGE, k) && k !== "footDirection" && k !== "thighShare")
+        const leg = (LEG_DIRECTIONS as readonly string[]).includes(k);
+        if (leg && version < 6) throw bad(source, `proportions.${k} is a version 6 key, the file says version ${version}`);
+        if (!Object.hasOwn(PROPORTION_RANGE, k) && !Object.hasOwn(TRUNK_RANGE, k) && !leg && k !== "footDirection" && k !== "thighShare")
             throw bad(source, `proportions: unknown key '${k}'`);
     }
     for (const k of ["thighShare", ...Object.keys(TRUNK_RANGE)]) if (k in o && typeof o[k] !== "number") throw bad(source, `proportions.${k} must be a number`);
     for (const k of Object.keys(PROPORTION_RANGE)) if (typeof o[k] !== "number") throw bad(source, `proportions.${k} must be a number`);
-    const d = o.footDirection;
-    if (!Array.isArray(d) || d.length !== 3 || !d.every((x) => typeof x === "number")) throw bad(source, "proportions.footDirection must be [x, y, z]");
+    const vector = (k: string): [number, number, number] | undefined => {
+        const d = o[k];
+        if (d === undefined && k !== "footDirection") return undefined;
+        if (!Array.isArray(d) || d.length !== 3 || !d.every((x) => typeof x === "number")) throw bad(source, `proportions.${k} must be [x, y, z]`);
+        return [d[0], d[1], d[2]];
+    };
+    const d = vector("footDirection")!;
+    const thighDirection = vector("thighDirection");
+    const shinDirection = vector("shinDirection");
     return {
         legLength: o.legLength as number,
         ankleHeight: o.ankleHeight as number,
@@ -360,6 +386,8 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         ...(typeof o.thighShare === "number" ? { thighShare: o.thighShare } : {}),
         ...(typeof o.trunkLength === "number" ? { trunkLength: o.trunkLength } : {}),
         ...(typeof o.trunkSteadyPoint === "number" ? { trunkSteadyPoint: o.trunkSteadyPoint } : {}),
+        ...(thighDirection ? { thighDirection } : {}),
+        ...(shinDirection ? { shinDirection } : {}),
     };
 }
 
@@ -487,13 +515,15 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     w.u16(MUSCLE_CLIP_VERSION);
     const thighShare = clip.proportions?.thighShare;
     const trunkLength = clip.proportions?.trunkLength;
+    const thighDirection = clip.proportions?.thighDirection;
     w.u16(
         (clip.loop ? 1 : 0) |
             (clip.groundHeight !== 0 ? 2 : 0) |
             (clip.proportions ? 4 : 0) |
             (thighShare !== undefined ? 8 : 0) |
             (clip.interpolation === "catmull-rom" ? 16 : 0) |
-            (trunkLength !== undefined ? 32 : 0),
+            (trunkLength !== undefined ? 32 : 0) |
+            (thighDirection !== undefined ? 64 : 0),
     );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
@@ -509,6 +539,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             w.f64(trunkLength);
             w.f64(clip.proportions.trunkSteadyPoint!);
         }
+        if (thighDirection !== undefined) for (const x of [...thighDirection, ...clip.proportions.shinDirection!]) w.f64(x);
     }
     w.string(clip.name);
     w.string(clip.source);
@@ -623,10 +654,11 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     if (version < MUSCLE_CLIP_OLDEST_VERSION || version > MUSCLE_CLIP_VERSION)
         throw bad(source, `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`);
     const flags = r.u16("the flags");
-    if (flags & ~(version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
+    if (flags & ~(version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
         throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     if (flags & 8 && !(flags & 4)) throw bad(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
     if (flags & 32 && !(flags & 4)) throw bad(source, "flags: a trunk (bit 5) without the proportions (bit 2)");
+    if (flags & 64 && !(flags & 4)) throw bad(source, "flags: leg directions (bit 6) without the proportions (bit 2)");
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) throw bad(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
@@ -641,6 +673,12 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
                   footDirection: [r.f64("the foot direction"), r.f64("the foot direction"), r.f64("the foot direction")],
                   ...(flags & 8 ? { thighShare: r.f64("the thigh share") } : {}),
                   ...(flags & 32 ? { trunkLength: r.f64("the trunk length"), trunkSteadyPoint: r.f64("the trunk steady point") } : {}),
+                  ...(flags & 64
+                      ? {
+                            thighDirection: [r.f64("the thigh direction"), r.f64("the thigh direction"), r.f64("the thigh direction")] as const,
+                            shinDirection: [r.f64("the shin direction"), r.f64("the shin direction"), r.f64("the shin direction")] as const,
+                        }
+                      : {}),
               }
             : null;
     const name = r.string("the name");

@@ -272,6 +272,8 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             ...(trunkLength >= CLIP_TRUNK_LENGTH_RANGE[0] && trunkLength <= CLIP_TRUNK_LENGTH_RANGE[1]
                 ? { trunkLength, trunkSteadyPoint: SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount) }
                 : {}),
+            thighDirection: legDirection(setup, B.LeftUpperLeg, B.RightUpperLeg),
+            shinDirection: legDirection(setup, B.LeftLowerLeg, B.RightLowerLeg),
         },
         toleranceDeg,
         warnings: CapWarnings([...source.warnings, ...watch.warnings()]),
@@ -312,6 +314,17 @@ const LIMB_TWISTS: readonly number[] = [
  * nearest the pose's own; over a clip, this picks the one nearest the previous frame's, so the
  * limb never flips between two frames.
  */
+/**
+ * A leg bone's T-pose direction for a clip's proportions (canonical, unit): the mean of the left
+ * one and the right one's mirror image (x negated).
+ */
+function legDirection(setup: MuscleSetup, left: HumanBone, right: HumanBone): [number, number, number] {
+    const l = setup.twistAxis[left];
+    const r = setup.twistAxis[right];
+    const v = new Vector3(l.x - r.x, l.y + r.y, l.z + r.z).normalize();
+    return [v.x, v.y, v.z];
+}
+
 function keepTwistsContinuous(setup: MuscleSetup, values: Float32Array, samples: Float32Array[], f: number): void {
     // `MuscleSetup.muscleToRadians` and `radiansToMuscle` written out: no number crosses a call per frame.
     const min = setup.minDeg;

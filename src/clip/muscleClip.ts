@@ -187,6 +187,17 @@ export interface IClipProportions {
      * hips move smoothly: 0). Given with {@link trunkLength}.
      */
     readonly trunkSteadyPoint?: number;
+    /**
+     * The direction of the source's left upper leg in its T-pose (hip joint to knee), canonical
+     * frame, unit, the mean of its left one and its right one's mirror image; with
+     * {@link shinDirection}, absent in files before version 6. With both the runtime places a foot
+     * where the character's own leg, turned from its T-pose as the source's, puts it, however the
+     * two T-poses lean the leg (a leg that leans forward in its T-pose would otherwise be made
+     * straight under a source whose legs hang straight, and be drawn a degree or more off).
+     */
+    readonly thighDirection?: readonly [number, number, number];
+    /** The direction of the source's left lower leg in its T-pose (knee to ankle), as {@link thighDirection}; given with it. */
+    readonly shinDirection?: readonly [number, number, number];
 }
 
 /** The thigh share a clip may give ({@link IClipProportions.thighShare}): no humanoid leg is outside it; the converter leaves the share out otherwise. */
@@ -196,12 +207,13 @@ export const CLIP_THIGH_SHARE_RANGE = [0.05, 0.95] as const;
 export const CLIP_TRUNK_LENGTH_RANGE = [0.05, 5] as const;
 
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 9;
+export const CLIP_PROPORTION_COUNT = 15;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
- * [2] hip width, [3..5] foot direction, [6] thigh share (NaN when absent; see {@link IClipProportions}); all NaN
- * when `proportions` is null. Allocation-free. Returns `out`.
+ * [2] hip width, [3..5] foot direction, [6] thigh share, [7] trunk length, [8] trunk steady point,
+ * [9..11] thigh direction, [12..14] shin direction (NaN when absent; see {@link IClipProportions});
+ * all NaN when `proportions` is null. Allocation-free. Returns `out`.
  */
 export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
     if (!proportions) {
@@ -217,6 +229,12 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     out[6] = proportions.thighShare ?? NaN;
     out[7] = proportions.trunkLength ?? NaN;
     out[8] = proportions.trunkSteadyPoint ?? NaN;
+    const thigh = proportions.thighDirection;
+    const shin = proportions.shinDirection;
+    for (let i = 0; i < 3; i++) {
+        out[9 + i] = thigh && shin ? thigh[i] : NaN;
+        out[12 + i] = thigh && shin ? shin[i] : NaN;
+    }
     return out;
 }
 

@@ -371,15 +371,24 @@ export class HumanoidClipPlayer {
         props[1] *= inv;
         props[2] *= inv;
         props[6] *= inv;
-        // The foot direction, a blend of unit vectors, back to unit length.
-        const x = props[3];
-        const y = props[4];
-        const z = props[5];
+        props[7] *= inv;
+        props[8] *= inv;
+        // The foot's, thigh's and shin's directions, blends of unit vectors, back to unit length.
+        HumanoidClipPlayer._unitInPlace(props, 3);
+        HumanoidClipPlayer._unitInPlace(props, 9);
+        HumanoidClipPlayer._unitInPlace(props, 12);
+    }
+
+    /** Scales the 3-vector at `at` of `v` to unit length (NaN when it is zero or NaN). */
+    private static _unitInPlace(v: Float64Array, at: number): void {
+        const x = v[at];
+        const y = v[at + 1];
+        const z = v[at + 2];
         const l = Math.sqrt(x * x + y * y + z * z);
         const k = l > 0 ? 1 / l : NaN;
-        props[3] = x * k;
-        props[4] = y * k;
-        props[5] = z * k;
+        v[at] = x * k;
+        v[at + 1] = y * k;
+        v[at + 2] = z * k;
     }
 
     /** Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index. */

@@ -212,6 +212,9 @@ export class HumanoidRigSolver {
     private readonly _shareFit: Vector3[] = [new Vector3(), new Vector3()];
     /** Per foot, how much its goal holds by its height ({@link _groundWeights}). */
     private readonly _ground = new Float64Array(2);
+    /** Per leg: the inverse T-pose world rotations of its upper and middle joints (rig space): [left upper, left middle, right upper, right middle]. */
+    private readonly _legRestInverse: Quaternion[];
+    private readonly _leanDir = new Vector3();
     private readonly _hipsWorld = new Quaternion();
     /** The body's heading of the last decode: its turn about up (canonical). */
     private readonly _heading = new Quaternion();
@@ -262,6 +265,9 @@ export class HumanoidRigSolver {
         const path: number[] = [];
         for (let j = this._setup.trunkTop; j >= 0 && !inFk.has(j); j = this._setup.rigParent[j]) path.unshift(j);
         this._trunkJoints = Int32Array.from(path);
+        // The legs' T-pose world rotations, by this solver's own forward kinematics of the reference pose.
+        this._forwardKinematics();
+        this._legRestInverse = [0, 1].flatMap((g) => [Quaternion.Inverse(this.world[this.ik.upperJoint(g)]), Quaternion.Inverse(this.world[this.ik.middleJoint(g)])]);
     }
 
     /**
@@ -820,14 +826,21 @@ export class HumanoidRigSolver {
      * kinematics of the legs (after seating).
      */
     private _fitLegShare(): boolean {
-        const share = this.sourceProportions[6];
+        const sp = this.sourceProportions;
+        const share = sp[6];
         const known = share > 0 && share < 1;
+        // The source's T-pose thigh and shin directions (left; the right's mirrored), canonical.
+        const lean = sp[9] === sp[9] && sp[12] === sp[12];
         const pos = this.positions;
         for (let g = 0; g < 2; g++) {
             const c = this._shareFit[g];
             c.x = 0;
             c.y = 0;
             c.z = 0;
+            if (lean) {
+                this._fitLegLean(g, known ? share : NaN, c);
+                continue;
+            }
             if (!known) continue;
             const hip = pos[this.ik.upperJoint(g)];
             const knee = pos[this.ik.middleJoint(g)];
@@ -846,7 +859,55 @@ export class HumanoidRigSolver {
             c.y = k * (uy / a - vy / b);
             c.z = k * (uz / a - vz / b);
         }
-        return known;
+        return known || lean;
+    }
+
+    /**
+     * {@link _fitLegShare} for a clip that gives its source's T-pose leg directions `u0`, `v0`
+     * (thigh, shin): the foot where this leg, turned from its own T-pose as decoded, puts it
+     * (`hip + a u + b v`, `u = R_u u0'` with `R_u` the thigh's world turn from this avatar's
+     * T-pose and `u0'` its T-pose direction) less where the source's leg, turned alike and
+     * scaled to this leg's length L, puts it (`hip + s L R_u u0 + (1 - s) L R_v v0`; s the
+     * source's thigh share, or this leg's own when the clip has none):
+     * `c = a u + b v - s L R_u u0 - (1 - s) L R_v v0`. It holds the share's term and what the
+     * two T-poses' lean of the leg differs by: a leg that leans forward in its T-pose (the KayKit
+     * mannequin's, 1.2 degrees) keeps that lean under a source whose legs hang straight, as a
+     * rotation copy does. Zero on the source's own skeleton.
+     */
+    private _fitLegLean(g: number, share: number, c: Vector3): void {
+        const sp = this.sourceProportions;
+        const pos = this.positions;
+        const hj = this.ik.upperJoint(g);
+        const kj = this.ik.middleJoint(g);
+        const hip = pos[hj];
+        const knee = pos[kj];
+        const end = pos[this.ik.endJoint(g)];
+        const ux = knee.x - hip.x;
+        const uy = knee.y - hip.y;
+        const uz = knee.z - hip.z;
+        const vx = end.x - knee.x;
+        const vy = end.y - knee.y;
+        const vz = end.z - knee.z;
+        const a = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        const b = Math.sqrt(vx * vx + vy * vy + vz * vz);
+        if (!(a > 1e-9 && b > 1e-9)) return;
+        const su = share === share ? share * (a + b) : a;
+        const sv = share === share ? (1 - share) * (a + b) : b;
+        // The right leg's directions are the left's mirror image (canonical x negated).
+        const mirror = g === 1 ? -1 : 1;
+        const rest = this._legRestInverse;
+        const t = this._leanDir;
+        // R_u u0 = W_u (W0_u^-1 (c0 u0)), rig space.
+        t.copyFromFloats(sp[9] * mirror, sp[10], sp[11]).applyRotationQuaternionInPlace(this._setup.c0);
+        t.applyRotationQuaternionInPlace(rest[2 * g]).applyRotationQuaternionInPlace(this.world[hj]);
+        c.x = ux + vx - su * t.x;
+        c.y = uy + vy - su * t.y;
+        c.z = uz + vz - su * t.z;
+        t.copyFromFloats(sp[12] * mirror, sp[13], sp[14]).applyRotationQuaternionInPlace(this._setup.c0);
+        t.applyRotationQuaternionInPlace(rest[2 * g + 1]).applyRotationQuaternionInPlace(this.world[kj]);
+        c.x -= sv * t.x;
+        c.y -= sv * t.y;
+        c.z -= sv * t.z;
     }
 
     /**

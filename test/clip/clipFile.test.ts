@@ -34,6 +34,12 @@ const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
 /** The clip with a trunk of known values in its proportions (version 5), whatever the converter gave it. */
 const trunked = withTrunk(clip, 0.6180339887498949, 0.7777777777777778);
 
+/** A copy of a clip whose proportions have no leg directions (as a file before version 6 reads). */
+function withoutLegDirections(c: MuscleClip): MuscleClip {
+    const { thighDirection: _thigh, shinDirection: _shin, ...rest } = c.proportions!;
+    return new MuscleClip({ ...c, curves: [...c.curves], warnings: [...c.warnings], proportions: rest });
+}
+
 /** A copy of a clip whose proportions have the given trunk (or none: both undefined). */
 function withTrunk(c: MuscleClip, trunkLength: number | undefined, trunkSteadyPoint: number | undefined): MuscleClip {
     const { trunkLength: _length, trunkSteadyPoint: _point, ...rest } = c.proportions!;
@@ -184,17 +190,18 @@ function unstepped(c: MuscleClip): MuscleClip {
 
 /** Binary patches: [what, change to a copy of the bytes, expected message]. */
 function binaryCases(): Array<[string, Patch, RegExp]> {
-    // Flags 2 | 4 | 8 | 32: a ground height, the proportions, the thigh share and the trunk.
+    // Flags 2 | 4 | 8 | 32 | 64: a ground height, the proportions, the thigh share, the trunk and the leg directions.
     const bin = SerializeMuscleClipToBinary(trunked);
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
     // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when
-    // flag 2], [six proportions, 48 bytes, when flag 4, the thigh share, 8 more, when flag 8, and
-    // the trunk, 16 more, when flag 32], then the name.
-    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32);
+    // flag 2], [six proportions, 48 bytes, when flag 4, the thigh share, 8 more, when flag 8, the
+    // trunk, 16 more, when flag 32, and the thigh and shin directions, 48 more, when flag 64], then the name.
+    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64);
     const trunkAt = 28 + 8 + 48 + 8;
+    const legAt = trunkAt + 16;
     const firstCurve = (() => {
-        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0) + (bin[6] & 8 ? 8 : 0) + (bin[6] & 32 ? 16 : 0);
+        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0) + (bin[6] & 8 ? 8 : 0) + (bin[6] & 32 ? 16 : 0) + (bin[6] & 64 ? 48 : 0);
         const varint = (): number => {
             let v = 0;
             let s = 1;
@@ -218,10 +225,18 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const cases: Array<[string, Patch, RegExp]> = [
         ["an empty file", () => new Uint8Array(0), /not a binary muscle clip/],
         ["another magic", (b) => (b.set([0x42, 0x48, 0x4d, 0x58], 0), b), /not a binary muscle clip/],
-        ["version 6", (b) => (dv(b).setUint16(4, 6, true), b), /unknown muscle clip version 6 \(this library reads versions 1 to 5\)/],
+        ["version 7", (b) => (dv(b).setUint16(4, 7, true), b), /unknown muscle clip version 7 \(this library reads versions 1 to 6\)/],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 64 | 46, true), b), /unknown flags 0x6e for version 5/],
-        ["a trunk in a version 4 file", (b) => (dv(b).setUint16(4, 4, true), b), /unknown flags 0x2e for version 4/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 128 | 110, true), b), /unknown flags 0xee for version 6/],
+        ["leg directions in a version 5 file", (b) => (dv(b).setUint16(4, 5, true), b), /unknown flags 0x6e for version 5/],
+        ["a trunk in a version 4 file", (b) => (dv(b).setUint16(4, 4, true), dv(b).setUint16(6, 46, true), b), /unknown flags 0x2e for version 4/],
+        ["leg directions without the proportions", (b) => (dv(b).setUint16(6, 64, true), b), /flags: leg directions \(bit 6\) without the proportions \(bit 2\)/],
+        [
+            "a thigh direction that is not a unit vector",
+            (b) => (dv(b).setFloat64(legAt, 2, true), b),
+            /proportions.thighDirection must be a unit vector \[x, y, z\], found \[2, /,
+        ],
+        ["a NaN shin direction", (b) => (dv(b).setFloat64(legAt + 40, NaN, true), b), /proportions.shinDirection must be a unit vector \[x, y, z\], found \[.*NaN\]$/],
         ["a trunk without the proportions", (b) => (dv(b).setUint16(6, 32, true), b), /flags: a trunk \(bit 5\) without the proportions \(bit 2\)/],
         [
             "a trunk length of 0",
@@ -258,7 +273,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         [
             "a wrong curve count",
             (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b),
-            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 5 file, found 150`),
+            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 6 file, found 150`),
         ],
         ["a truncated file", (b) => b.subarray(0, b.length - 3), /truncated/],
     ];
@@ -383,6 +398,22 @@ describe("reading invalid muscle clip files", () => {
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found -0.1$/,
         ],
         [
+            "leg directions in a version 5 file",
+            edit((o) => (o.version = 5)),
+            /proportions.thighDirection is a version 6 key, the file says version 5/,
+        ],
+        [
+            "a thigh direction without a shin direction",
+            edit((o) => delete o.proportions.shinDirection),
+            /proportions.thighDirection is given without proportions.shinDirection \(the source's leg has both or neither\)/,
+        ],
+        ["a shin direction of two numbers", edit((o) => (o.proportions.shinDirection = [0, -1])), /proportions.shinDirection must be \[x, y, z\]$/],
+        [
+            "a thigh direction that is not a unit vector",
+            edit((o) => (o.proportions.thighDirection = [0, -0.5, 0])),
+            /proportions.thighDirection must be a unit vector \[x, y, z\], found \[0, -0.5, 0\]/,
+        ],
+        [
             "a trunk steady point of 1.5",
             edit((o) => (o.proportions.trunkSteadyPoint = 1.5)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.5$/,
@@ -431,6 +462,7 @@ describe("curve interpolation in files", () => {
 
 describe("the source's trunk in files (version 5)", () => {
     const untrunked = withTrunk(clip, undefined, undefined);
+    const untrunkedWithLegs = untrunked;
 
     it("both formats keep the trunk length and steady point exactly", () => {
         const bin = SerializeMuscleClipToBinary(trunked);
@@ -469,6 +501,7 @@ describe("the source's trunk in files (version 5)", () => {
         o.version = 4;
         dropTrunk(o);
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
+        const untrunked = withoutLegDirections(untrunkedWithLegs);
         expect(old.proportions).toEqual(untrunked.proportions);
         expect(old.proportions!.thighShare).toBe(clip.proportions!.thighShare);
         expect(old.proportionValues[7]).toBeNaN();
@@ -477,14 +510,15 @@ describe("the source's trunk in files (version 5)", () => {
         expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(untrunked));
     });
 
-    it("binary: still reads a version 4 file (no flag bit 5, no trunk bytes)", () => {
+    it("binary: still reads a version 4 file (no flag bits 5 and 6, no trunk or leg bytes)", () => {
         const bin = SerializeMuscleClipToBinary(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8;
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16 + 48)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 4, true);
-        odv.setUint16(6, dv.getUint16(6, true) & ~32, true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~(32 | 64), true);
+        const untrunked = withoutLegDirections(untrunkedWithLegs);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.proportions).toEqual(untrunked.proportions);
         expect(back.proportionValues[7]).toBeNaN();
@@ -510,6 +544,41 @@ describe("the source's trunk in files (version 5)", () => {
     });
 });
 
+describe("the source's T-pose leg directions in files (version 6)", () => {
+    it("the converter gives them (unit, the mean of the left leg and the right one's mirror image) and both formats keep them exactly", () => {
+        const p = clip.proportions!;
+        expect(p.thighDirection).toBeDefined();
+        expect(Math.hypot(...p.thighDirection!)).toBeCloseTo(1, 12);
+        expect(Math.hypot(...p.shinDirection!)).toBeCloseTo(1, 12);
+        // A leg that hangs down in its T-pose.
+        expect(p.thighDirection![1]).toBeLessThan(-0.9);
+        expect(p.shinDirection![1]).toBeLessThan(-0.9);
+        const bin = SerializeMuscleClipToBinary(clip);
+        const json = SerializeMuscleClipToJson(clip);
+        expect(JSON.parse(json).proportions.thighDirection).toEqual([...p.thighDirection!]);
+        for (const back of [ParseMuscleClipBinary(bin, "a.bin"), ParseMuscleClipJson(json, "a.json")]) {
+            expect(back.proportions).toEqual(p);
+            expect(Array.from(back.proportionValues.subarray(9, 15))).toEqual([...p.thighDirection!, ...p.shinDirection!]);
+        }
+        // Without them: neither flag bit 6 nor its 48 bytes, and NaN in the array form.
+        const plain = withoutLegDirections(clip);
+        const plainBin = SerializeMuscleClipToBinary(plain);
+        expect(new DataView(plainBin.buffer).getUint16(6, true) & 64).toBe(0);
+        expect(bin.length - plainBin.length).toBe(48);
+        expect(SerializeMuscleClipToJson(plain)).not.toMatch(/thighDirection|shinDirection/);
+        expect(Array.from(ParseMuscleClipBinary(plainBin, "b.bin").proportionValues.subarray(9, 15)).every(Number.isNaN)).toBe(true);
+    });
+
+    it("JSON: still reads a version 5 file, the proportions without leg directions", () => {
+        const o = JSON.parse(SerializeMuscleClipToJson(clip));
+        o.version = 5;
+        dropLegDirections(o);
+        const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
+        expect(old.proportions).toEqual(withoutLegDirections(clip).proportions);
+        expect(old.proportionValues[9]).toBeNaN();
+    });
+});
+
 describe("version 2 muscle clips (before the thigh share)", () => {
     it("JSON: still reads, the proportions without a thigh share", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(trunked));
@@ -520,26 +589,27 @@ describe("version 2 muscle clips (before the thigh share)", () => {
         dropTranslations(o);
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
         expect(old.interpolation).toBe("catmull-rom");
-        const { thighShare, trunkLength: _length, trunkSteadyPoint: _point, ...rest } = trunked.proportions!;
+        const { thighShare, trunkLength: _length, trunkSteadyPoint: _point, thighDirection: _thigh, shinDirection: _shin, ...rest } = trunked.proportions!;
         expect(thighShare).toBeGreaterThan(0);
         expect(old.proportions).toEqual(rest);
         expect(old.proportionValues[6]).toBeNaN();
     });
 
     it("binary: still reads a version 2 file (proportions of six numbers, flags up to bit 2)", () => {
-        // The same bytes as this version's, less the thigh share and the trunk (flag bits 3 and 5,
-        // and the 8 and 16 bytes after the foot direction) and the translation curves (version 4).
+        // The same bytes as this version's, less the thigh share, the trunk and the leg directions
+        // (flag bits 3, 5 and 6, and the 8, 16 and 48 bytes after the foot direction) and the
+        // translation curves (version 4).
         const bin = withoutTranslationCurves(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
-        expect(dv.getUint16(6, true) & 44).toBe(44);
+        expect(dv.getUint16(6, true) & 108).toBe(108);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48;
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8 + 16)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8 + 16 + 48)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 2, true);
         odv.setUint16(6, dv.getUint16(6, true) & 7, true);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.interpolation).toBe("catmull-rom");
-        const { thighShare: _share, trunkLength: _length, trunkSteadyPoint: _point, ...rest } = trunked.proportions!;
+        const { thighShare: _share, trunkLength: _length, trunkSteadyPoint: _point, thighDirection: _thigh, shinDirection: _shin, ...rest } = trunked.proportions!;
         expect(back.proportions).toEqual(rest);
         for (const c of [0, 5, CURVE_BODY_POSITION, CURVE_HIPS + 2]) expect(Array.from(back.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
     });
@@ -599,11 +669,19 @@ function dropTranslations(o: Record<string, any>): void {
     for (const c of MuscleCurveNames.slice(CURVE_TRANSLATIONS)) delete o.curves[c];
 }
 
-/** A JSON clip object without the source's trunk in its proportions (as a file before version 5). */
+/** A JSON clip object without the source's trunk (version 5) and leg directions (version 6) in its proportions (as a file before version 5). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
 function dropTrunk(o: Record<string, any>): void {
     delete o.proportions.trunkLength;
     delete o.proportions.trunkSteadyPoint;
+    dropLegDirections(o);
+}
+
+/** A JSON clip object without the source's leg directions in its proportions (as a file before version 6). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
+function dropLegDirections(o: Record<string, any>): void {
+    delete o.proportions.thighDirection;
+    delete o.proportions.shinDirection;
 }
 
 /**
