@@ -14,6 +14,7 @@ import { AnimationGroupPoseSource } from "../io/animationGroupClip.js";
 import { BvhPoseSource } from "../io/bvhClip.js";
 import { CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.js";
 import { HumanoidAnimator, type IHumanoidAnimatorOptions } from "../plugin/humanoidAnimator.js";
+import { RenderFilmstripSvg } from "../quality/filmstrip.js";
 import { MeasureRetargetQuality, type IMotionRecording, type IRetargetQuality } from "../quality/metrics.js";
 import { QualityReportJson, RenderQualityReportHtml, type IQualityReportPair } from "../quality/reportHtml.js";
 import { GradeQualityPair } from "../quality/grade.js";
@@ -141,23 +142,28 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
         const measure = { proportions: options.animator?.proportions ?? "legs" } as const;
         const ours = MeasureRetargetQuality(sourceMotion, oursMotion, clip, measure);
         let theirs: IRetargetQuality | null = null;
+        let theirsMotion: IMotionRecording | null = null;
         if (!options.skipAnimatorAvatar) {
             try {
                 const base = await RetargetWithAnimatorAvatarAsync(sourceFile, targetFile, { clip: options.clip, frameRate: clip.frameRate });
                 try {
                     warnings.push(...base.warnings.map((w) => `AnimatorAvatar: ${w}`));
-                    theirs = MeasureRetargetQuality(
-                        sourceMotion,
-                        { avatar: target.avatar, frameRate: base.frameRate, positions: base.jointWorldPositions },
-                        clip,
-                        measure,
-                    );
+                    theirsMotion = { avatar: target.avatar, frameRate: base.frameRate, positions: base.jointWorldPositions };
+                    theirs = MeasureRetargetQuality(sourceMotion, theirsMotion, clip, measure);
                 } finally {
                     base.dispose();
                 }
             } catch (e) {
                 warnings.push(`AnimatorAvatar could not retarget: ${(e as Error).message}`);
             }
+        }
+        // The stick figures: the source's floor where its clip's feet stand (see the clip's groundHeight).
+        let filmstrip: string | undefined;
+        try {
+            const sourceFloorOffset = clip.groundHeight * MuscleSetup.For(source.avatar).scale;
+            filmstrip = RenderFilmstripSvg(sourceMotion, oursMotion, theirsMotion, { sourceFloorOffset });
+        } catch (e) {
+            warnings.push(`the stick figures could not be drawn: ${(e as Error).message}`);
         }
         // The source's own sliding, and the proportions: what the thresholds depend on.
         const sourceSelf = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, measure);
@@ -189,6 +195,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
             targetLegRatio: graded.targetLegRatio,
             settings,
             misses: GradeQualityPair(graded),
+            filmstrip,
         };
     } finally {
         source.dispose();

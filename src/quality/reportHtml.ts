@@ -28,6 +28,11 @@ export interface IQualityReportPair {
     readonly settings: { readonly proportions: "legs" | "com"; readonly planting: boolean; readonly footIK: boolean };
     /** The thresholds the pair misses, worst first (`GradeQualityPair`); empty when it meets them all. */
     readonly misses: readonly IQualityMiss[];
+    /**
+     * The stick-figure filmstrip of the pair (source, ours, AnimatorAvatar at a few frames): `<svg>`
+     * markup from `RenderFilmstripSvg`, shown above the plots; absent: none shown. Not in the JSON.
+     */
+    readonly filmstrip?: string;
 }
 
 /** The headline figures, in the order of the summary table: key, label, digits. */
@@ -229,7 +234,8 @@ const PLOT_SCRIPT = `
  * The quality report as one self-contained HTML page: a summary table (ours against Babylon's
  * AnimatorAvatar, the better figure of each pair highlighted), then per pair the plots over time
  * (foot height and speed with the contact frames shaded, limb stretch, goal error) and the per-segment
- * pose error, drawn by uPlot (inlined, so the file opens anywhere without a network).
+ * pose error, drawn by uPlot (inlined, so the file opens anywhere without a network), below the
+ * pair's stick-figure filmstrip when it has one (`IQualityReportPair.filmstrip`, inlined as is).
  * @param pairs the measured pairs
  * @param uplot the uPlot library: its IIFE script and its CSS
  * @param title page title
@@ -266,6 +272,7 @@ export function RenderQualityReportHtml(
 <h2>${esc(p.clip)} &rarr; ${esc(fileName(p.target))}</h2>
 <p class="meta">${esc(p.source)} onto ${esc(p.target)} &middot; ${p.frames} frames &middot; root path error ${p.ours.rootTrajectoryError.toFixed(4)} (ours)${p.animatorAvatar ? `, ${p.animatorAvatar.rootTrajectoryError.toFixed(4)} (AnimatorAvatar)` : ""} CoM heights &middot; sliding share ${(100 * p.ours.slidingShare).toFixed(1)}% (ours)${p.animatorAvatar ? `, ${(100 * p.animatorAvatar.slidingShare).toFixed(1)}% (AnimatorAvatar)` : ""}</p>
 ${p.warnings.length ? `<details><summary>${p.warnings.length} note(s)</summary><ul>${p.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></details>` : ""}
+${p.filmstrip ? `<details open class="film" id="film-${k}"><summary>stick figures</summary>${p.filmstrip}</details>` : ""}
 <div class="grid"><div class="plot" id="height-${k}"></div><div class="plot" id="speed-${k}"></div><div class="plot" id="stretch-${k}"></div><div class="plot" id="goal-${k}"></div><div class="plot" id="bones-${k}"></div></div>
 </section>`,
         )
@@ -292,6 +299,8 @@ td.ok { color: #2a7a2a; text-align: left; }
 .plot { min-width: 320px; }
 .meta { color: #555; }
 section { margin-top: 2em; border-top: 1px solid #ddd; }
+.film { overflow-x: auto; margin: 0.5em 0 1em; }
+.film summary { color: #555; cursor: pointer; }
 </style>
 </head>
 <body>
@@ -299,6 +308,10 @@ section { margin-top: 2em; border-top: 1px solid #ddd; }
 <p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, ${esc(settingsText(pairs))}) against Babylon's
 <code>AnimatorAvatar.retargetAnimationGroup</code> on the same pair. Lower is better (the jerk ratio: nearer 1); the better of each pair is green.
 The pairs that miss a threshold come first, worst first. Formulas and thresholds: docs/metrics.md.</p>
+<p>Stick figures, per pair: the source, ours and AnimatorAvatar at the same frames, seen from the side (screen right: the source's direction of travel,
+else its facing), each row in its own character's height, centred on the hips; left limbs green, right purple; the grey line is the character's
+T-pose floor. Thin lines: each foot's path (toes) over the second around the frame (a planted foot is a dot, a sliding one a streak along the
+floor) and, below the floor, the hips' travel. docs/metrics.md says more.</p>
 <table id="summary">
 <thead><tr><th rowspan="2">clip</th><th rowspan="2">target</th><th rowspan="2">frames</th>${head}<th rowspan="2">thresholds missed (docs/metrics.md)</th></tr><tr>${sub}</tr></thead>
 <tbody>

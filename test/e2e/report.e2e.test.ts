@@ -61,6 +61,12 @@ describe("the quality report in a real browser", () => {
         expect(await page.$$eval("#summary tbody tr", (rows) => rows.length)).toBe(2);
         expect(await page.$$eval("#summary td.better", (cells) => cells.length)).toBeGreaterThan(0);
         expect(await page.textContent("#summary tbody")).toContain("self round trip");
+        // Each pair's stick figures: an SVG laid out at its size, with its figures.
+        for (let k = 0; k < report.pairs.length; k++) {
+            const box = await page.locator(`#film-${k} svg`).boundingBox();
+            expect(box?.width).toBeGreaterThan(500);
+            expect(await page.locator(`#film-${k} svg g`).count()).toBe(3 * 8);
+        }
         mkdirSync(ARTIFACTS, { recursive: true });
         await page.screenshot({ path: join(ARTIFACTS, "report.png"), fullPage: false });
         expect(errors).toEqual([]);

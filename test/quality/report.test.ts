@@ -99,6 +99,13 @@ describe("quality report (short version, built-in samples)", () => {
         const page = readFileSync(html, "utf8");
         expect(page).toContain("uPlot");
         expect(page).toContain('id="height-0"');
+        // The stick figures above the plots: source, ours, and a row saying AnimatorAvatar did not run.
+        const film = /<details open class="film" id="film-0">.*?(<svg .*?<\/svg>)<\/details>/s.exec(page);
+        expect(film).not.toBeNull();
+        expect(film![1]).toBe(report.pairs[0].filmstrip);
+        expect(film![1].match(/<g>/g)).toHaveLength(2 * 8);
+        expect(film![1]).toContain("not available");
+        expect(page.indexOf('id="film-0"')).toBeLessThan(page.indexOf('id="height-0"'));
     });
 });
 
