@@ -215,6 +215,9 @@ export class HumanoidRigSolver {
     /** Per leg: the inverse T-pose world rotations of its upper and middle joints (rig space): [left upper, left middle, right upper, right middle]. */
     private readonly _legRestInverse: Quaternion[];
     private readonly _leanDir = new Vector3();
+    /** See `_prepareLean`: the clip's leg directions it was last made for, and what it made. */
+    private readonly _leanKey = new Float64Array(6).fill(NaN);
+    private readonly _leanRest = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];
     private readonly _hipsWorld = new Quaternion();
     /** The body's heading of the last decode: its turn about up (canonical). */
     private readonly _heading = new Quaternion();
@@ -822,8 +825,19 @@ export class HumanoidRigSolver {
      * Across, the foot goal moves by it; up and down, the body does (their mean over the feet on
      * the ground), so that the IK keeps the source's knee, its direction and bend, however short or
      * long the thigh is. Zero for a leg shared as the source's (the goal is then more exact than the
-     * bones: its curves are finer). Returns whether the share is known. Needs the forward
-     * kinematics of the legs (after seating).
+     * bones: its curves are finer).
+     *
+     * With the source's T-pose leg directions `u0`, `v0` (clip version 6) the difference in full:
+     * where this leg, turned from its own T-pose as decoded, puts the foot (`hip + a u + b v`,
+     * `u = R_u u0'`, `R_u` the thigh's world turn from this avatar's T-pose, `u0'` its T-pose
+     * direction) less where the source's leg, turned alike and scaled to this leg's length,
+     * puts it: `c = a u + b v - s L R_u u0 - (1 - s) L R_v v0` (`s L = a` without the share). It
+     * holds the share's term and what the two T-poses lean the leg by: a leg that leans forward in
+     * its T-pose (the KayKit mannequin's, 1.2 degrees) keeps that lean under a source whose legs
+     * hang straight, as a rotation copy does. Zero on the source's own skeleton.
+     *
+     * Returns whether the share or the directions are known. Needs the forward kinematics of the
+     * legs (after seating).
      */
     private _fitLegShare(): boolean {
         const sp = this.sourceProportions;
@@ -831,19 +845,19 @@ export class HumanoidRigSolver {
         const known = share > 0 && share < 1;
         // The source's T-pose thigh and shin directions (left; the right's mirrored), canonical.
         const lean = sp[9] === sp[9] && sp[12] === sp[12];
+        if (lean) this._prepareLean();
         const pos = this.positions;
+        const t = this._leanDir;
         for (let g = 0; g < 2; g++) {
             const c = this._shareFit[g];
             c.x = 0;
             c.y = 0;
             c.z = 0;
-            if (lean) {
-                this._fitLegLean(g, known ? share : NaN, c);
-                continue;
-            }
-            if (!known) continue;
-            const hip = pos[this.ik.upperJoint(g)];
-            const knee = pos[this.ik.middleJoint(g)];
+            if (!known && !lean) continue;
+            const hj = this.ik.upperJoint(g);
+            const kj = this.ik.middleJoint(g);
+            const hip = pos[hj];
+            const knee = pos[kj];
             const end = pos[this.ik.endJoint(g)];
             const ux = knee.x - hip.x;
             const uy = knee.y - hip.y;
@@ -854,60 +868,27 @@ export class HumanoidRigSolver {
             const a = Math.sqrt(ux * ux + uy * uy + uz * uz);
             const b = Math.sqrt(vx * vx + vy * vy + vz * vz);
             if (!(a > 1e-9 && b > 1e-9)) continue;
+            if (lean) {
+                // c = a u + b v - s L R_u u0 - (1 - s) L R_v v0 (see `_prepareLean`); without the
+                // share, this leg's own (s L = a).
+                const su = known ? share * (a + b) : a;
+                const sv = known ? (1 - share) * (a + b) : b;
+                this._leanRest[2 * g].applyRotationQuaternionToRef(this.world[hj], t);
+                c.x = ux + vx - su * t.x;
+                c.y = uy + vy - su * t.y;
+                c.z = uz + vz - su * t.z;
+                this._leanRest[2 * g + 1].applyRotationQuaternionToRef(this.world[kj], t);
+                c.x -= sv * t.x;
+                c.y -= sv * t.y;
+                c.z -= sv * t.z;
+                continue;
+            }
             const k = a - share * (a + b);
             c.x = k * (ux / a - vx / b);
             c.y = k * (uy / a - vy / b);
             c.z = k * (uz / a - vz / b);
         }
         return known || lean;
-    }
-
-    /**
-     * {@link _fitLegShare} for a clip that gives its source's T-pose leg directions `u0`, `v0`
-     * (thigh, shin): the foot where this leg, turned from its own T-pose as decoded, puts it
-     * (`hip + a u + b v`, `u = R_u u0'` with `R_u` the thigh's world turn from this avatar's
-     * T-pose and `u0'` its T-pose direction) less where the source's leg, turned alike and
-     * scaled to this leg's length L, puts it (`hip + s L R_u u0 + (1 - s) L R_v v0`; s the
-     * source's thigh share, or this leg's own when the clip has none):
-     * `c = a u + b v - s L R_u u0 - (1 - s) L R_v v0`. It holds the share's term and what the
-     * two T-poses' lean of the leg differs by: a leg that leans forward in its T-pose (the KayKit
-     * mannequin's, 1.2 degrees) keeps that lean under a source whose legs hang straight, as a
-     * rotation copy does. Zero on the source's own skeleton.
-     */
-    private _fitLegLean(g: number, share: number, c: Vector3): void {
-        const sp = this.sourceProportions;
-        const pos = this.positions;
-        const hj = this.ik.upperJoint(g);
-        const kj = this.ik.middleJoint(g);
-        const hip = pos[hj];
-        const knee = pos[kj];
-        const end = pos[this.ik.endJoint(g)];
-        const ux = knee.x - hip.x;
-        const uy = knee.y - hip.y;
-        const uz = knee.z - hip.z;
-        const vx = end.x - knee.x;
-        const vy = end.y - knee.y;
-        const vz = end.z - knee.z;
-        const a = Math.sqrt(ux * ux + uy * uy + uz * uz);
-        const b = Math.sqrt(vx * vx + vy * vy + vz * vz);
-        if (!(a > 1e-9 && b > 1e-9)) return;
-        const su = share === share ? share * (a + b) : a;
-        const sv = share === share ? (1 - share) * (a + b) : b;
-        // The right leg's directions are the left's mirror image (canonical x negated).
-        const mirror = g === 1 ? -1 : 1;
-        const rest = this._legRestInverse;
-        const t = this._leanDir;
-        // R_u u0 = W_u (W0_u^-1 (c0 u0)), rig space.
-        t.copyFromFloats(sp[9] * mirror, sp[10], sp[11]).applyRotationQuaternionInPlace(this._setup.c0);
-        t.applyRotationQuaternionInPlace(rest[2 * g]).applyRotationQuaternionInPlace(this.world[hj]);
-        c.x = ux + vx - su * t.x;
-        c.y = uy + vy - su * t.y;
-        c.z = uz + vz - su * t.z;
-        t.copyFromFloats(sp[12] * mirror, sp[13], sp[14]).applyRotationQuaternionInPlace(this._setup.c0);
-        t.applyRotationQuaternionInPlace(rest[2 * g + 1]).applyRotationQuaternionInPlace(this.world[kj]);
-        c.x -= sv * t.x;
-        c.y -= sv * t.y;
-        c.z -= sv * t.z;
     }
 
     /**
@@ -963,6 +944,28 @@ export class HumanoidRigSolver {
         target.x += up.x * shift;
         target.y += up.y * shift;
         target.z += up.z * shift;
+    }
+
+    /**
+     * The source's T-pose leg directions (the clip's, {@link sourceProportions} [9..14]) in this
+     * avatar's rig space, turned back by its legs' T-pose world rotations (`W0^-1 c0 u0`), into
+     * `_leanRest` [left thigh, left shin, right thigh, right shin]; the right leg's are the left's
+     * mirror image (canonical x negated). Only when the clip's directions change (no number is
+     * handed to a call per frame: V8 boxes those).
+     */
+    private _prepareLean(): void {
+        const sp = this.sourceProportions;
+        const key = this._leanKey;
+        if (sp[9] === key[0] && sp[10] === key[1] && sp[11] === key[2] && sp[12] === key[3] && sp[13] === key[4] && sp[14] === key[5]) return;
+        for (let i = 0; i < 6; i++) key[i] = sp[9 + i];
+        for (let k = 0; k < 4; k++) {
+            const v = this._leanRest[k];
+            const at = k % 2 === 0 ? 9 : 12;
+            v.x = k < 2 ? sp[at] : -sp[at];
+            v.y = sp[at + 1];
+            v.z = sp[at + 2];
+            v.applyRotationQuaternionInPlace(this._setup.c0).applyRotationQuaternionInPlace(this._legRestInverse[k]);
+        }
     }
 
     /** Moves the hips (in their parent's space) and the forward kinematics below them by `offset` (rig space). */
