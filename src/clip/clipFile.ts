@@ -1,6 +1,7 @@
 import { HumanoidError, type HumanoidErrorCode } from "../errors.js";
 import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE, QuoteForMessage } from "../limits.js";
 import {
+    CLIP_LEG_DIRECTION_MAX_Y,
     CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
     FootContact,
@@ -122,6 +123,8 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
             if (d === undefined) continue;
             const len = Math.hypot(d[0], d[1], d[2]);
             if (!(d.length === 3 && Math.abs(len - 1) < 1e-3)) throw bad(source, `proportions.${k} must be a unit vector [x, y, z], found [${d.join(", ")}]`);
+            if (k !== "footDirection" && !(d[1] <= CLIP_LEG_DIRECTION_MAX_Y))
+                throw bad(source, `proportions.${k} must point down (y at most ${CLIP_LEG_DIRECTION_MAX_Y}: a T-pose leg), found [${d.join(", ")}]`);
         }
     }
     if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);

@@ -17,6 +17,7 @@ import {
     CURVE_HIPS,
     CURVE_TRANSLATIONS,
     CURVE_ROOT,
+    CLIP_LEG_DIRECTION_MAX_Y,
     CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
     FootContact,
@@ -272,8 +273,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             ...(trunkLength >= CLIP_TRUNK_LENGTH_RANGE[0] && trunkLength <= CLIP_TRUNK_LENGTH_RANGE[1]
                 ? { trunkLength, trunkSteadyPoint: SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount) }
                 : {}),
-            thighDirection: legDirection(setup, B.LeftUpperLeg, B.RightUpperLeg),
-            shinDirection: legDirection(setup, B.LeftLowerLeg, B.RightLowerLeg),
+            ...legDirections(setup),
         },
         toleranceDeg,
         warnings: CapWarnings([...source.warnings, ...watch.warnings()]),
@@ -323,6 +323,13 @@ function legDirection(setup: MuscleSetup, left: HumanBone, right: HumanBone): [n
     const r = setup.twistAxis[right];
     const v = new Vector3(l.x - r.x, l.y + r.y, l.z + r.z).normalize();
     return [v.x, v.y, v.z];
+}
+
+/** The source's T-pose leg directions for a clip's proportions, or none when a leg points further from down than a humanoid's T-pose leg does (`CLIP_LEG_DIRECTION_MAX_Y`). */
+function legDirections(setup: MuscleSetup): { thighDirection?: [number, number, number]; shinDirection?: [number, number, number] } {
+    const thighDirection = legDirection(setup, B.LeftUpperLeg, B.RightUpperLeg);
+    const shinDirection = legDirection(setup, B.LeftLowerLeg, B.RightLowerLeg);
+    return thighDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y && shinDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y ? { thighDirection, shinDirection } : {};
 }
 
 function keepTwistsContinuous(setup: MuscleSetup, values: Float32Array, samples: Float32Array[], f: number): void {

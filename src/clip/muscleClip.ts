@@ -206,6 +206,13 @@ export const CLIP_THIGH_SHARE_RANGE = [0.05, 0.95] as const;
 /** The source's trunk length over its scale a clip may give ({@link IClipProportions.trunkLength}): no humanoid is outside it; the converter leaves the trunk out otherwise. */
 export const CLIP_TRUNK_LENGTH_RANGE = [0.05, 5] as const;
 
+/**
+ * The most a clip's T-pose leg direction ({@link IClipProportions.thighDirection}, `shinDirection`)
+ * may point away from straight down, as its y component's bound (-0.5: 60 degrees): no humanoid's
+ * T-pose leg is outside it; the converter leaves the directions out otherwise.
+ */
+export const CLIP_LEG_DIRECTION_MAX_Y = -0.5;
+
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
 export const CLIP_PROPORTION_COUNT = 15;
 

@@ -414,6 +414,16 @@ describe("reading invalid muscle clip files", () => {
             /proportions.thighDirection must be a unit vector \[x, y, z\], found \[0, -0.5, 0\]/,
         ],
         [
+            "a thigh direction that points up",
+            edit((o) => (o.proportions.thighDirection = [0, 1, 0])),
+            /proportions.thighDirection must point down \(y at most -0.5: a T-pose leg\), found \[0, 1, 0\]/,
+        ],
+        [
+            "a shin direction level with the ground",
+            edit((o) => (o.proportions.shinDirection = [1, 0, 0])),
+            /proportions.shinDirection must point down \(y at most -0.5: a T-pose leg\), found \[1, 0, 0\]/,
+        ],
+        [
             "a trunk steady point of 1.5",
             edit((o) => (o.proportions.trunkSteadyPoint = 1.5)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.5$/,
