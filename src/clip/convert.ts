@@ -296,24 +296,6 @@ export function CapWarnings(warnings: readonly string[]): string[] {
     return [...warnings.slice(0, MAX_WARNINGS - 1).map(cut), `... and ${warnings.length - MAX_WARNINGS + 1} more warnings`];
 }
 
-/** The limb twist muscles: a full turn more or less decodes to the same hand or foot (see docs/muscles.md). */
-const LIMB_TWISTS: readonly number[] = [
-    "Left Arm Twist In-Out",
-    "Right Arm Twist In-Out",
-    "Left Forearm Twist In-Out",
-    "Right Forearm Twist In-Out",
-    "Left Upper Leg Twist In-Out",
-    "Right Upper Leg Twist In-Out",
-    "Left Lower Leg Twist In-Out",
-    "Right Lower Leg Twist In-Out",
-].map((n) => MuscleIndexFromName(n));
-
-/**
- * A limb twist and the same twist a full turn further decode to the same hand or foot; only the
- * share the limb's upper bone shows differs (by half a turn). Per frame, encoding picks the turn
- * nearest the pose's own; over a clip, this picks the one nearest the previous frame's, so the
- * limb never flips between two frames.
- */
 /**
  * A leg bone's T-pose direction for a clip's proportions (canonical, unit): the mean of the left
  * one and the right one's mirror image (x negated).
@@ -332,6 +314,24 @@ function legDirections(setup: MuscleSetup): { thighDirection?: [number, number, 
     return thighDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y && shinDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y ? { thighDirection, shinDirection } : {};
 }
 
+/** The limb twist muscles: a full turn more or less decodes to the same hand or foot (see docs/muscles.md). */
+const LIMB_TWISTS: readonly number[] = [
+    "Left Arm Twist In-Out",
+    "Right Arm Twist In-Out",
+    "Left Forearm Twist In-Out",
+    "Right Forearm Twist In-Out",
+    "Left Upper Leg Twist In-Out",
+    "Right Upper Leg Twist In-Out",
+    "Left Lower Leg Twist In-Out",
+    "Right Lower Leg Twist In-Out",
+].map((n) => MuscleIndexFromName(n));
+
+/**
+ * A limb twist and the same twist a full turn further decode to the same hand or foot; only the
+ * share the limb's upper bone shows differs (by half a turn). Per frame, encoding picks the turn
+ * nearest the pose's own; over a clip, this picks the one nearest the previous frame's, so the
+ * limb never flips between two frames.
+ */
 function keepTwistsContinuous(setup: MuscleSetup, values: Float32Array, samples: Float32Array[], f: number): void {
     // `MuscleSetup.muscleToRadians` and `radiansToMuscle` written out: no number crosses a call per frame.
     const min = setup.minDeg;
