@@ -98,11 +98,15 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
         const share = clip.proportions.thighShare;
         if (share !== undefined && !(share >= THIGH_SHARE_RANGE[0] && share <= THIGH_SHARE_RANGE[1]))
             throw bad(source, `proportions.thighShare must be a number from ${THIGH_SHARE_RANGE[0]} to ${THIGH_SHARE_RANGE[1]}, found ${share}`);
-        const { trunkLength, trunkSteadyPoint } = clip.proportions;
-        if ((trunkLength === undefined) !== (trunkSteadyPoint === undefined)) {
-            const [given, missing] = trunkLength === undefined ? ["trunkSteadyPoint", "trunkLength"] : ["trunkLength", "trunkSteadyPoint"];
-            throw bad(source, `proportions.${given} is given without proportions.${missing} (the source's trunk has both or neither)`);
-        }
+        const proportions = clip.proportions;
+        /** Two keys given together or not at all (the source's trunk, its leg directions). */
+        const bothOrNeither = (a: keyof IClipProportions, b: keyof IClipProportions, whose: string): void => {
+            if ((proportions[a] === undefined) === (proportions[b] === undefined)) return;
+            const [given, missing] = proportions[a] === undefined ? [b, a] : [a, b];
+            throw bad(source, `proportions.${given} is given without proportions.${missing} (the source's ${whose} has both or neither)`);
+        };
+        bothOrNeither("trunkLength", "trunkSteadyPoint", "trunk");
+        const { trunkLength, trunkSteadyPoint } = proportions;
         if (trunkLength !== undefined) {
             const [lo, hi] = TRUNK_RANGE.trunkLength;
             if (!(trunkLength >= lo && trunkLength <= hi))
@@ -113,11 +117,7 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
             if (!(trunkSteadyPoint >= lo && trunkSteadyPoint <= hi))
                 throw bad(source, `proportions.trunkSteadyPoint must be a number from ${lo} to ${hi}, found ${trunkSteadyPoint}`);
         }
-        const { thighDirection, shinDirection } = clip.proportions;
-        if ((thighDirection === undefined) !== (shinDirection === undefined)) {
-            const [given, missing] = thighDirection === undefined ? ["shinDirection", "thighDirection"] : ["thighDirection", "shinDirection"];
-            throw bad(source, `proportions.${given} is given without proportions.${missing} (the source's leg has both or neither)`);
-        }
+        bothOrNeither("thighDirection", "shinDirection", "leg");
         for (const k of ["footDirection", ...LEG_DIRECTIONS] as const) {
             const d = clip.proportions[k];
             if (d === undefined) continue;
