@@ -1,6 +1,7 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { BodySide, HUMAN_BONE_COUNT, HumanBone, HumanBoneSides, IsFingerBone } from "../humanoid/humanBones.js";
+import { EscapeMarkup, FileNameOf } from "./markup.js";
 
 const B = HumanBone;
 
@@ -416,11 +417,6 @@ function thinned(points: ReadonlyArray<readonly [number, number]>): Array<readon
     return out;
 }
 
-/** Escapes text for SVG/HTML. */
-function esc(s: string): string {
-    return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
-
 /** The figure of one row at one frame, with its feet's paths and its hips' travel over the cell's frames. */
 function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft: number, rowTop: number): string {
     const rec = row.rec!;
@@ -486,7 +482,7 @@ function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft:
 
 /** The file name part of a path or name, shortened. */
 function shortName(name: string): string {
-    const base = name.split(/[\\/]/).pop() || name;
+    const base = FileNameOf(name);
     return base.length > 18 ? base.slice(0, 17) + "\u2026" : base;
 }
 
@@ -565,7 +561,7 @@ export function RenderFilmstripSvg(
         const name = row.rec?.avatar.rig.source;
         parts.push(
             `<text x="4" y="${top + L.floorY - 44}">${row.label}</text>` +
-                (name ? `<text class="fn" x="4" y="${top + L.floorY - 32}">${esc(shortName(name))}</text>` : ""),
+                (name ? `<text class="fn" x="4" y="${top + L.floorY - 32}">${EscapeMarkup(shortName(name))}</text>` : ""),
         );
         if (!row.rec) {
             parts.push(`<text class="fn" x="${L.labelWidth + 4}" y="${top + L.floorY - 44}">not available</text>`);

@@ -1,4 +1,5 @@
 import type { IQualityMiss } from "./grade.js";
+import { EscapeMarkup, FileNameOf } from "./markup.js";
 import type { IRetargetQuality, IRetargetQualitySummary } from "./metrics.js";
 
 /** One pair of a report: a source clip onto a target, ours and Babylon's AnimatorAvatar. */
@@ -105,16 +106,6 @@ function settingsText(pairs: readonly IQualityReportPair[]): string {
     const s = pairs[0]?.settings;
     if (!s) return "default settings";
     return `proportions ${s.proportions}${s.footIK ? "" : ", no foot IK"}${s.planting ? "" : ", no planting"}`;
-}
-
-/** The last part of a path, for the table. */
-function fileName(path: string): string {
-    return path.split(/[\\/]/).pop() || path;
-}
-
-/** Escapes text for HTML. */
-function esc(s: string): string {
-    return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
 /** Every `step`-th value of an array, at most `max` values, rounded (for the embedded plot data). */
@@ -245,7 +236,7 @@ export function RenderQualityReportHtml(
     uplot: { js: string; css: string },
     title = "babylon-humanoid retarget quality",
 ): string {
-    const head = SUMMARY_METRICS.map(([, label]) => `<th colspan="2">${esc(label)}</th>`).join("");
+    const head = SUMMARY_METRICS.map(([, label]) => `<th colspan="2">${EscapeMarkup(label)}</th>`).join("");
     const sub = SUMMARY_METRICS.map(() => "<th>ours</th><th>AnimatorAvatar</th>").join("");
     const order = SortQualityPairsWorstFirst(pairs.map((p, k) => ({ p, k, misses: p.misses })));
     const rows = order
@@ -261,17 +252,17 @@ export function RenderQualityReportHtml(
                 return `<td class="${oursBetter ? "better" : ""}">${o.toFixed(digits)}</td><td class="${theirsBetter ? "better" : ""}">${a === null ? "n/a" : a.toFixed(digits)}</td>`;
             }).join("");
             const missed = p.misses.length
-                ? `<td class="miss">${p.misses.map((m) => `${esc(m.check)} ${m.value.toPrecision(3)} &gt; ${m.limit.toPrecision(3)}`).join("<br>")}</td>`
+                ? `<td class="miss">${p.misses.map((m) => `${EscapeMarkup(m.check)} ${m.value.toPrecision(3)} &gt; ${m.limit.toPrecision(3)}`).join("<br>")}</td>`
                 : '<td class="ok">all met</td>';
-            return `<tr><td><a href="#pair-${k}">${esc(p.clip)}</a>${self}</td><td title="${esc(p.target)}">${esc(fileName(p.target))}</td><td>${p.frames}</td>${cells}${missed}</tr>`;
+            return `<tr><td><a href="#pair-${k}">${EscapeMarkup(p.clip)}</a>${self}</td><td title="${EscapeMarkup(p.target)}">${EscapeMarkup(FileNameOf(p.target))}</td><td>${p.frames}</td>${cells}${missed}</tr>`;
         })
         .join("\n");
     const sections = pairs
         .map(
             (p, k) => `<section id="pair-${k}">
-<h2>${esc(p.clip)} &rarr; ${esc(fileName(p.target))}</h2>
-<p class="meta">${esc(p.source)} onto ${esc(p.target)} &middot; ${p.frames} frames &middot; root path error ${p.ours.rootTrajectoryError.toFixed(4)} (ours)${p.animatorAvatar ? `, ${p.animatorAvatar.rootTrajectoryError.toFixed(4)} (AnimatorAvatar)` : ""} CoM heights &middot; sliding share ${(100 * p.ours.slidingShare).toFixed(1)}% (ours)${p.animatorAvatar ? `, ${(100 * p.animatorAvatar.slidingShare).toFixed(1)}% (AnimatorAvatar)` : ""}</p>
-${p.warnings.length ? `<details><summary>${p.warnings.length} note(s)</summary><ul>${p.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></details>` : ""}
+<h2>${EscapeMarkup(p.clip)} &rarr; ${EscapeMarkup(FileNameOf(p.target))}</h2>
+<p class="meta">${EscapeMarkup(p.source)} onto ${EscapeMarkup(p.target)} &middot; ${p.frames} frames &middot; root path error ${p.ours.rootTrajectoryError.toFixed(4)} (ours)${p.animatorAvatar ? `, ${p.animatorAvatar.rootTrajectoryError.toFixed(4)} (AnimatorAvatar)` : ""} CoM heights &middot; sliding share ${(100 * p.ours.slidingShare).toFixed(1)}% (ours)${p.animatorAvatar ? `, ${(100 * p.animatorAvatar.slidingShare).toFixed(1)}% (AnimatorAvatar)` : ""}</p>
+${p.warnings.length ? `<details><summary>${p.warnings.length} note(s)</summary><ul>${p.warnings.map((w) => `<li>${EscapeMarkup(w)}</li>`).join("")}</ul></details>` : ""}
 ${p.filmstrip ? `<details open class="film" id="film-${k}"><summary>stick figures</summary>${p.filmstrip}</details>` : ""}
 <div class="grid"><div class="plot" id="height-${k}"></div><div class="plot" id="speed-${k}"></div><div class="plot" id="stretch-${k}"></div><div class="plot" id="goal-${k}"></div><div class="plot" id="bones-${k}"></div></div>
 </section>`,
@@ -283,7 +274,7 @@ ${p.filmstrip ? `<details open class="film" id="film-${k}"><summary>stick figure
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
+<title>${EscapeMarkup(title)}</title>
 <style>${uplot.css}</style>
 <style>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
@@ -304,8 +295,8 @@ section { margin-top: 2em; border-top: 1px solid #ddd; }
 </style>
 </head>
 <body>
-<h1>${esc(title)}</h1>
-<p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, ${esc(settingsText(pairs))}) against Babylon's
+<h1>${EscapeMarkup(title)}</h1>
+<p>Every source clip onto every target: our runtime (muscle space, foot IK and planting, ${EscapeMarkup(settingsText(pairs))}) against Babylon's
 <code>AnimatorAvatar.retargetAnimationGroup</code> on the same pair. Lower is better (the jerk ratio: nearer 1); the better of each pair is green.
 The pairs that miss a threshold come first, worst first. Formulas and thresholds: docs/metrics.md.</p>
 <p>Stick figures, per pair: the source, ours and AnimatorAvatar at the same frames, seen from the side (screen right: the source's direction of travel,
