@@ -214,6 +214,7 @@ export class HumanoidRigSolver {
     private readonly _ground = new Float64Array(2);
     /** Per leg: the inverse T-pose world rotations of its upper and middle joints (rig space): [left upper, left middle, right upper, right middle]. */
     private readonly _legRestInverse: Quaternion[];
+    /** Scratch of `_fitLegShare`: a source leg direction turned as this frame's leg. */
     private readonly _leanDir = new Vector3();
     /** See `_prepareLean`: the clip's leg directions it was last made for, and what it made. */
     private readonly _leanKey = new Float64Array(6).fill(NaN);
@@ -270,7 +271,10 @@ export class HumanoidRigSolver {
         this._trunkJoints = Int32Array.from(path);
         // The legs' T-pose world rotations, by this solver's own forward kinematics of the reference pose.
         this._forwardKinematics();
-        this._legRestInverse = [0, 1].flatMap((g) => [Quaternion.Inverse(this.world[this.ik.upperJoint(g)]), Quaternion.Inverse(this.world[this.ik.middleJoint(g)])]);
+        this._legRestInverse = [0, 1].flatMap((g) => [
+            Quaternion.Inverse(this.world[this.ik.upperJoint(g)]),
+            Quaternion.Inverse(this.world[this.ik.middleJoint(g)]),
+        ]);
     }
 
     /**

@@ -25,6 +25,7 @@ import {
     type IRigPose,
 } from "../../src/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+import { WithoutProportionKeys, WithProportions } from "../helpers/clips.js";
 import { errorOf } from "../helpers/errors.js";
 import { DenseSplineSlopes, HermiteValueAt } from "../helpers/splineOracle.js";
 
@@ -36,22 +37,16 @@ const trunked = withTrunk(clip, 0.6180339887498949, 0.7777777777777778);
 
 /** A copy of a clip whose proportions have no leg directions (as a file before version 6 reads). */
 function withoutLegDirections(c: MuscleClip): MuscleClip {
-    const { thighDirection: _thigh, shinDirection: _shin, ...rest } = c.proportions!;
-    return new MuscleClip({ ...c, curves: [...c.curves], warnings: [...c.warnings], proportions: rest });
+    return WithoutProportionKeys(c, "thighDirection", "shinDirection");
 }
 
 /** A copy of a clip whose proportions have the given trunk (or none: both undefined). */
 function withTrunk(c: MuscleClip, trunkLength: number | undefined, trunkSteadyPoint: number | undefined): MuscleClip {
-    const { trunkLength: _length, trunkSteadyPoint: _point, ...rest } = c.proportions!;
-    return new MuscleClip({
-        ...c,
-        curves: [...c.curves],
-        warnings: [...c.warnings],
-        proportions: {
-            ...rest,
-            ...(trunkLength !== undefined ? { trunkLength } : {}),
-            ...(trunkSteadyPoint !== undefined ? { trunkSteadyPoint } : {}),
-        },
+    const { proportions } = WithoutProportionKeys(c, "trunkLength", "trunkSteadyPoint");
+    return WithProportions(c, {
+        ...proportions!,
+        ...(trunkLength !== undefined ? { trunkLength } : {}),
+        ...(trunkSteadyPoint !== undefined ? { trunkSteadyPoint } : {}),
     });
 }
 
@@ -230,13 +225,21 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         ["unknown flags", (b) => (dv(b).setUint16(6, 128 | 110, true), b), /unknown flags 0xee for version 6/],
         ["leg directions in a version 5 file", (b) => (dv(b).setUint16(4, 5, true), b), /unknown flags 0x6e for version 5/],
         ["a trunk in a version 4 file", (b) => (dv(b).setUint16(4, 4, true), dv(b).setUint16(6, 46, true), b), /unknown flags 0x2e for version 4/],
-        ["leg directions without the proportions", (b) => (dv(b).setUint16(6, 64, true), b), /flags: leg directions \(bit 6\) without the proportions \(bit 2\)/],
+        [
+            "leg directions without the proportions",
+            (b) => (dv(b).setUint16(6, 64, true), b),
+            /flags: leg directions \(bit 6\) without the proportions \(bit 2\)/,
+        ],
         [
             "a thigh direction that is not a unit vector",
             (b) => (dv(b).setFloat64(legAt, 2, true), b),
             /proportions.thighDirection must be a unit vector \[x, y, z\], found \[2, /,
         ],
-        ["a NaN shin direction", (b) => (dv(b).setFloat64(legAt + 40, NaN, true), b), /proportions.shinDirection must be a unit vector \[x, y, z\], found \[.*NaN\]$/],
+        [
+            "a NaN shin direction",
+            (b) => (dv(b).setFloat64(legAt + 40, NaN, true), b),
+            /proportions.shinDirection must be a unit vector \[x, y, z\], found \[.*NaN\]$/,
+        ],
         ["a trunk without the proportions", (b) => (dv(b).setUint16(6, 32, true), b), /flags: a trunk \(bit 5\) without the proportions \(bit 2\)/],
         [
             "a trunk length of 0",
@@ -397,11 +400,7 @@ describe("reading invalid muscle clip files", () => {
             edit((o) => (o.proportions.trunkSteadyPoint = -0.1)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found -0.1$/,
         ],
-        [
-            "leg directions in a version 5 file",
-            edit((o) => (o.version = 5)),
-            /proportions.thighDirection is a version 6 key, the file says version 5/,
-        ],
+        ["leg directions in a version 5 file", edit((o) => (o.version = 5)), /proportions.thighDirection is a version 6 key, the file says version 5/],
         [
             "a thigh direction without a shin direction",
             edit((o) => delete o.proportions.shinDirection),
@@ -619,7 +618,14 @@ describe("version 2 muscle clips (before the thigh share)", () => {
         odv.setUint16(6, dv.getUint16(6, true) & 7, true);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.interpolation).toBe("catmull-rom");
-        const { thighShare: _share, trunkLength: _length, trunkSteadyPoint: _point, thighDirection: _thigh, shinDirection: _shin, ...rest } = trunked.proportions!;
+        const {
+            thighShare: _share,
+            trunkLength: _length,
+            trunkSteadyPoint: _point,
+            thighDirection: _thigh,
+            shinDirection: _shin,
+            ...rest
+        } = trunked.proportions!;
         expect(back.proportions).toEqual(rest);
         for (const c of [0, 5, CURVE_BODY_POSITION, CURVE_HIPS + 2]) expect(Array.from(back.curves[c].values)).toEqual(Array.from(clip.curves[c].values));
     });

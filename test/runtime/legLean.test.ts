@@ -1,16 +1,16 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { HumanBone, MuscleClip } from "../../src/index.js";
+import { HumanBone, type MuscleClip } from "../../src/index.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { MeasureQualityPairAsync, RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
+import { WithoutProportionKeys } from "../helpers/clips.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
 /** A copy of a clip without the source's T-pose leg directions (as a file before version 6 reads). */
 function withoutLegDirections(c: MuscleClip): MuscleClip {
-    const { thighDirection: _thigh, shinDirection: _shin, ...rest } = c.proportions!;
-    return new MuscleClip({ ...c, curves: [...c.curves], warnings: [...c.warnings], proportions: rest });
+    return WithoutProportionKeys(c, "thighDirection", "shinDirection");
 }
 
 const MANNEQUIN = "glb/kaykit_mannequin/manny_med_mod.gltf";

@@ -13,9 +13,9 @@ import {
 } from "../../src/index.js";
 import { SteadiestSegmentPoint } from "../../src/clip/convert.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
-import type { IClipProportions } from "../../src/clip/muscleClip.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { MeasureQualityPairAsync, RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
+import { WithoutProportionKeys, WithProportions } from "../helpers/clips.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -80,22 +80,14 @@ describe("a trunk no humanoid has", () => {
     });
 });
 
-/** The clip as a file before version 5 would give it: the same, without the trunk. */
+/** The same clip without the trunk (as a file before version 5 gives it; its other proportions kept). */
 function withoutTrunk(clip: MuscleClip): MuscleClip {
-    const p = clip.proportions!;
-    const proportions: IClipProportions = {
-        legLength: p.legLength,
-        ankleHeight: p.ankleHeight,
-        hipWidth: p.hipWidth,
-        footDirection: p.footDirection,
-        thighShare: p.thighShare,
-    };
-    return new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], proportions });
+    return WithoutProportionKeys(clip, "trunkLength", "trunkSteadyPoint");
 }
 
 /** The same clip with its trunk's steadiest point set. */
 function withSteadyPoint(clip: MuscleClip, steady: number): MuscleClip {
-    return new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], proportions: { ...clip.proportions!, trunkSteadyPoint: steady } });
+    return WithProportions(clip, { ...clip.proportions!, trunkSteadyPoint: steady });
 }
 
 /** RMS third difference of one joint's path over a recording, in the avatar's scales. */
