@@ -90,8 +90,9 @@ function turnToRef(v: Vector3, yaw: Float64Array, index: number, out: Vector3): 
  * {@link touchdownSeconds}, so a foot that lands still moving slows down smoothly), and that point,
  * when it is below the floor (its T-pose height), rises onto it over `FLOOR_EASE_SECONDS` (0.1 s);
  * the foot's rotation stays the clip's. On release the foot eases back onto the clip's path over
- * {@link blendSeconds} along a cubic that starts at rest where it was held (its velocity has no
- * step as it lifts off) and ends on the path with the path's velocity. Works in the
+ * {@link blendSeconds} along a cubic that starts where it was held with the correction's rate of
+ * the hold's last update (the correction has no kink, so a foot the clip held still lifts off on the
+ * clip's own path) and ends on the path with the path's velocity. Works in the
  * ground's frame, so it holds in every root-motion mode (in place the ground slides under the
  * character). Allocation-free after construction.
  */
@@ -141,6 +142,8 @@ export class HumanoidFootPlanting {
     private readonly _lastPivot = [new Vector3(), new Vector3()];
     private readonly _lastCorrection = [new Vector3(), new Vector3()];
     private readonly _lastValid = [false, false];
+    /** Per foot, while planted: the correction's rate over the last update (ground frame, per second), which a release starts with. */
+    private readonly _holdRate = [new Vector3(), new Vector3()];
     private readonly _step = new Float64Array(1);
 
     /** @param avatar the avatar whose feet are planted */
@@ -349,17 +352,22 @@ export class HumanoidFootPlanting {
                 const fw = vx1 * vx1 * vx1 * (vx1 * (6 * vx1 - 15) + 10);
                 const lift = (Math.sqrt(pivotUp * pivotUp + FLOOR_ROUNDING * FLOOR_ROUNDING) - pivotUp - FLOOR_ROUNDING) * 0.5;
                 corr.y = this._floorFrom[s] * (1 - fw) + lift * fw;
+                const hr = this._holdRate[s];
+                if (known) {
+                    hr.x = (corr.x - lc.x) / dt;
+                    hr.y = (corr.y - lc.y) / dt;
+                    hr.z = (corr.z - lc.z) / dt;
+                } else hr.setAll(0);
             } else {
                 if (this.planted[s]) {
                     // Lift off: the correction eases out along a cubic that starts at the held point
-                    // at rest (the foot's velocity has no step) and ends on the clip's path.
+                    // and ends on the clip's path.
                     this.planted[s] = false;
                     Vector3CopyToRef(corr, this._release[s]);
-                    // The correction's rate then: whatever keeps the foot still, minus the clip's own motion.
-                    const r = this._releaseRate[s];
-                    r.x = known ? -(pg.x - last.x - shift.x) / dt : 0;
-                    r.y = known ? (corr.y - lc.y) / dt : 0;
-                    r.z = known ? -(pg.z - last.z - shift.z) / dt : 0;
+                    // The correction's rate then: the rate it had over the hold's last update, so
+                    // the correction goes on without a kink and the foot lifts off as the clip's
+                    // does (a foot the clip held still lifts off on the clip's own path).
+                    Vector3CopyToRef(this._holdRate[s], this._releaseRate[s]);
                     this._armRelease(s, player);
                 } else if (this._releaseLeft[s] <= 0 && this._releaseEnd[s].lengthSquared() > 0) {
                     // A release cut short by a touch-down that did not come (the clip changed): ease

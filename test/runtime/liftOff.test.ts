@@ -1,0 +1,32 @@
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { FootContact } from "../../src/index.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+describeWithData("lift-off: a foot the clip holds still lifts off on the clip's own path", () => {
+    it("KayKit's Walking_A onto the KayKit mannequin (its own legs): the left foot, planted over the first two frames (the same pose), leaves as the clip's does", async () => {
+        const clips = await ConvertFileToMuscleClipsAsync(dataFile("glb/kaykit_anims/Med_MovementBasic.glb"));
+        const walk = clips.find((c) => c.clip.name === "Rig_Medium|Walking_A")!.clip;
+        // The clip as this test knows it: the left foot in contact on frames 0 and 1 only.
+        expect(Array.from(walk.contacts.subarray(0, 3))).toEqual([FootContact.Left, FootContact.Left, 0]);
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"));
+        try {
+            const nodes = target.loaded.binding!.nodes;
+            const planted = RecordHumanoidRetarget(walk, target.avatar, nodes).positions;
+            const free = RecordHumanoidRetarget(walk, target.avatar, nodes, { footPlanting: false }).positions;
+            let worst = 0;
+            for (let f = 0; f < planted.length; f++)
+                for (let i = 0; i < planted[f].length; i += 3)
+                    worst = Math.max(worst, Math.hypot(planted[f][i] - free[f][i], planted[f][i + 1] - free[f][i + 1], planted[f][i + 2] - free[f][i + 2]));
+            expect(planted.length).toBeGreaterThan(30);
+            // 0.2 mm. A release that started the foot at rest where it was held (the clip's foot
+            // already leaving) kept it a frame behind and then caught up: 18 mm off the clip's path.
+            expect(worst).toBeLessThan(0.001);
+        } finally {
+            target.loaded.dispose();
+        }
+    });
+});
