@@ -1,0 +1,435 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
+import type { MuscleSetup } from "../muscle/setup.js";
+import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
+import { QuaternionConjugateToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
+import type { HumanoidLegShape } from "./legShape.js";
+import type { HumanoidRigSolver } from "./rigSolver.js";
+
+/**
+ * With `"legs"` proportions a foot goal weighs fully while the ankle is within this height above its
+ * T-pose height (source avatar scales; a contact is within 0.05) ...
+ */
+const FOOT_IK_GROUND = 0.05;
+/** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
+const FOOT_IK_AIR = 0.25;
+/**
+ * How fast the body follows what the planted feet hold in common (see `followCommonHold`): the
+ * angular frequency of a critically damped spring, per second. Their corrections step in velocity
+ * as a foot lands; a body moved at once jerked the head and arms (the report's jerk x1.11). The
+ * spring lags a steady slide by 2 / omega seconds of it (80 ms), which bends the legs as much as
+ * the body lags: at 12/s (167 ms) KayKit's hit, its figure sliding back over half a second, kept
+ * the X Bot's thighs 4-7 degrees off (unseen clips 49 of 70 pairs pass, 51 at 25/s); faster than
+ * 25/s the touch-downs of a walk show (50/s: two walks over 1.3x the source's jerk).
+ */
+const COMMON_HOLD_OMEGA = 25;
+/**
+ * The trunk's steady point (see `seatBodyOnLegs`) is kept as the source's above this frequency
+ * (Hz): above the motion's own band (a walk's pelvis moves at 1 to 3 Hz), where mocap's jitter is.
+ */
+const TRUNK_HZ = 6;
+/**
+ * Most the trunk's steady point moves the body, avatar scales (1.5 cm at 1 m), softly (tanh):
+ * markers' jitter is millimetres, and a large fast turn of a trunk much longer or shorter than
+ * the source's (a fall) is motion, not jitter.
+ */
+const TRUNK_CAP = 0.015;
+
+/** The body is never lowered by more than this share of the leg's length for the feet. */
+const MAX_BODY_DROP = 0.3;
+/** How fast the body drop follows what the feet need (critically damped spring, hertz). */
+const BODY_DROP_HZ = 3;
+/** The body drop lags what the feet need by at most this share of the legs' stretch. */
+const BODY_DROP_LAG = 0.6;
+
+const tmpV = new Vector3();
+const tmpQ = new Quaternion();
+
+/**
+ * Where a {@link HumanoidRigSolver} puts the body over the feet, by its proportion mode (its
+ * `proportions`). With `"legs"`: the body seated on the clip's hips scaled by the legs, with the
+ * trunk's steady point ({@link seatBodyOnLegs}); then up or down, and the foot goals across, by
+ * what the legs' shape needs of them (`HumanoidLegShape`; {@link prepareLegs}); each foot goal's
+ * weight by its height ({@link groundWeights}); and the body carried along with what the planted
+ * feet hold in common ({@link followCommonHold}). With `"com"`: the body lowered for feet beyond
+ * the legs' length ({@link lowerBody}). Owned by its solver, which calls it from `decode` and
+ * `solveIK`; it reads and writes the solver's public state (its pose, forward kinematics, goals,
+ * {@link HumanoidRigSolver.bodyOffset}). Allocation-free after construction.
+ */
+export class HumanoidBodyPlacement {
+    /** The clip's hips of the last decode (canonical, pose units); the solver's `decode` writes them, {@link seatBodyOnLegs} seats the body on them. */
+    public readonly clipHips = new Vector3();
+    /** Per foot, how much its goal holds by its height ({@link groundWeights}). */
+    public readonly ground = new Float64Array(2);
+    private readonly _solver: HumanoidRigSolver;
+    private readonly _setup: MuscleSetup;
+    private readonly _legShape: HumanoidLegShape;
+    private readonly _up: Vector3;
+    /** The common hold's spring: [0..1] where it is (canonical x, z, pose units), [2..3] its rate, [4..5] its target. */
+    private readonly _common = new Float64Array(6);
+    /** The body drop's spring: [0] where it is, [1] its rate, [2] what the feet need (metres; see {@link lowerBody}). */
+    private readonly _drop = new Float64Array(3);
+    private _dropFresh = true;
+    /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
+    private readonly _springStep = new Float64Array(2);
+    /** Scratch: a foot's IK target (rig space) and its goal's rotation. */
+    private readonly _target = new Vector3();
+    private readonly _targetRot = new Quaternion();
+    /** Scratch: a move of the body, or a foot target before it was moved (rig space). */
+    private readonly _shift = new Vector3();
+    /** The number handed to the lerp: a foot goal's position weight. */
+    private readonly _weights = new Float64Array(1);
+    /** The joints between the limb IK's forward kinematics and the trunk's top (`MuscleSetup.trunkTop`), parents first. */
+    private readonly _trunkJoints: Int32Array;
+    /** The trunk's steady point's difference from the source's, low-passed ([0..2]), and its rate ([3..5]) (rig space, metres; see {@link seatBodyOnLegs}). */
+    private readonly _trunkLow = new Float64Array(6);
+    /** That difference this solve (rig space, metres). */
+    private readonly _trunkNow = new Float64Array(3);
+    /** The middle of the hip joints as decoded, before the seat moved them (rig space). */
+    private readonly _trunkMid = new Vector3();
+    /** Whether the low-pass starts afresh at the next seat. */
+    private _trunkFresh = true;
+    /** The last `solveIK`'s time step (seconds), for the next decode's low-pass. */
+    private _lastStep = 0;
+
+    /**
+     * @param solver the solver that owns it (its pose, limb IK, `world` and `positions` made)
+     * @param setup the solver's avatar's muscle setup
+     * @param legShape the solver's leg shape, which {@link prepareLegs} fits the feet and the body by
+     */
+    constructor(solver: HumanoidRigSolver, setup: MuscleSetup, legShape: HumanoidLegShape) {
+        this._solver = solver;
+        this._setup = setup;
+        this._legShape = legShape;
+        this._up = solver.avatar.frame.up.clone();
+        const inFk = new Set(solver.ik.fkJoints);
+        const path: number[] = [];
+        for (let j = setup.trunkTop; j >= 0 && !inFk.has(j); j = setup.rigParent[j]) path.unshift(j);
+        this._trunkJoints = Int32Array.from(path);
+    }
+
+    /** Forgets the body drop's, the trunk's and the common hold's motion (the solver's `resetSmoothing`). */
+    public resetSmoothing(): void {
+        this._dropFresh = true;
+        this._trunkFresh = true;
+        this._common.fill(0);
+    }
+
+    /**
+     * Keeps `solveIK`'s time step (`step[0]`, seconds; 0 when not a positive finite number) for the
+     * next seat's low-pass (in an array: no number is boxed on the way).
+     */
+    public noteStep(step: Float64Array): void {
+        this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
+    }
+
+    /** Forward kinematics of the limbs and their ancestors (`HumanoidLimbIK.fkJoints`) into the solver's `world` and `positions`. */
+    private _forwardKinematics(): void {
+        const solver = this._solver;
+        ForwardKinematicsToRef(this._setup, solver.pose.rotations, solver.pose.positions, solver.world, solver.positions, solver.ik.fkJoints);
+    }
+
+    /**
+     * `"legs"` proportions: moves the body so that the hips (the middle of the upper-leg joints)
+     * are where the clip's are, scaled as the feet are (by the legs, heights from the ankles): the
+     * body then sits where the character's own legs put it under the feet, and the limb IK corrects
+     * only what the leg shapes differ by. Sets {@link HumanoidRigSolver.bodyOffset}.
+     *
+     * Then the trunk's steady point. In a mocap take the hips jitter more than the chest and
+     * head: the markers' noise turns the pelvis and moves it so that the two nearly cancel higher
+     * up. Seated by its hip joints and turned as the source's, a trunk longer than the source's
+     * (scaled) carries the turn's jitter further: RiggedFigure's head, 0.76 centre-of-mass heights
+     * above its hip joints (the CMU skeleton's 0.56), jerked 2.1 times the source's on the CMU walk.
+     * The clip records the source's trunk length L_s (hip joints' middle to head, over its scale)
+     * and its steadiest point s (0 at the hip joints, 1 at the head: where the third differences of
+     * the segment's points are least; 0.5 to 0.9 on the public mocap, 0 on a keyframed fall). With
+     * this trunk's lever t (its top less its hip joints' middle, as decoded, length L_t) and the
+     * source's taken along it at its own length, k L_s / L_t t (k the legs' scale), the steady points
+     * differ by d = s (1 - k L_s / L_t) t. The body moves by -(d - low(d)), low a critically damped
+     * low-pass at `TRUNK_HZ`: over the jitter's band the steady point moves as the source's,
+     * over the motion's own the hips stay on the legs. The move is capped softly at `TRUNK_CAP`.
+     * Nothing for clips without the trunk (files before version 5), a trunk as long as the
+     * source's, or a source whose hips are its steadiest point.
+     */
+    public seatBodyOnLegs(): void {
+        const pos = this._solver.positions;
+        const o = this._solver.bodyOffset;
+        this.footToRig(this.clipHips, o);
+        const l = pos[this._solver.ik.upperJoint(0)];
+        const r = pos[this._solver.ik.upperJoint(1)];
+        const mid = this._trunkMid;
+        mid.x = (l.x + r.x) * 0.5;
+        mid.y = (l.y + r.y) * 0.5;
+        mid.z = (l.z + r.z) * 0.5;
+        o.subtractInPlace(mid);
+        const sp = this._solver.sourceProportions;
+        if (sp[7] > 0 && sp[8] > 0 && this._setup.trunkLength > 0) this._steadyTrunk();
+        this._moveBody(o);
+    }
+
+    /**
+     * The trunk's steady point's move, added to {@link HumanoidRigSolver.bodyOffset} (see
+     * {@link seatBodyOnLegs}), from the hips' middle as decoded (`_trunkMid`).
+     */
+    private _steadyTrunk(): void {
+        const setup = this._setup;
+        const mx = this._trunkMid.x;
+        const my = this._trunkMid.y;
+        const mz = this._trunkMid.z;
+        ForwardKinematicsToRef(setup, this._solver.pose.rotations, this._solver.pose.positions, this._solver.world, this._solver.positions, this._trunkJoints);
+        const top = this._solver.positions[setup.trunkTop];
+        const sp = this._solver.sourceProportions;
+        const f = (1 - (this._solver.positionScale[0] * sp[7]) / setup.trunkLength) * sp[8];
+        const d = this._trunkNow;
+        d[0] = (top.x - mx) * f;
+        d[1] = (top.y - my) * f;
+        d[2] = (top.z - mz) * f;
+        const lo = this._trunkLow;
+        const dt = this._lastStep;
+        if (this._trunkFresh || !(dt > 0)) {
+            // Afresh, or no time passed (a pose set directly): nothing to filter.
+            lo[0] = d[0];
+            lo[1] = d[1];
+            lo[2] = d[2];
+            lo[3] = lo[4] = lo[5] = 0;
+            this._trunkFresh = false;
+        } else {
+            // Critically damped, exact for the step (as the body drop's), per axis.
+            const p = this._springStep;
+            p[0] = 2 * Math.PI * TRUNK_HZ;
+            p[1] = dt;
+            CriticallyDampedStepInPlace(lo, 0, 3, d, 0, 3, p);
+        }
+        let hx = d[0] - lo[0];
+        let hy = d[1] - lo[1];
+        let hz = d[2] - lo[2];
+        const h = Math.sqrt(hx * hx + hy * hy + hz * hz);
+        const cap = TRUNK_CAP * setup.scale;
+        if (h > 1e-12) {
+            const k = (cap * Math.tanh(h / cap)) / h;
+            hx *= k;
+            hy *= k;
+            hz *= k;
+        }
+        const o = this._solver.bodyOffset;
+        o.x -= hx;
+        o.y -= hy;
+        o.z -= hz;
+    }
+
+    /**
+     * `"legs"`, at the end of {@link HumanoidRigSolver.decode} when a foot has IK: the forward
+     * kinematics, the body seated on the clip's hips, and each foot goal kept where the leg bent as
+     * the source's reaches when it is close to it (`HumanoidLegShape.keepLegShape`), before
+     * planting holds the goals.
+     */
+    public prepareLegs(): void {
+        this._forwardKinematics();
+        this._solver.bodyOffset.setAll(0);
+        this.seatBodyOnLegs();
+        const scale = this._solver.positionScale[0];
+        if (!(scale > 0)) return;
+        const target = this._target;
+        const before = this._shift;
+        const up = this._up;
+        if (this._legShape.fitLegShare()) {
+            // The body up or down by what the feet on the ground need of it (their mean, the
+            // nearer the ground the more), so that the legs reach the floor with the source's bends.
+            this.groundWeights();
+            const w = this.ground;
+            let shift = 0;
+            let total = 0;
+            for (let g = 0; g < 2; g++) {
+                if (!(this._solver.positionWeights[g] > 0 && w[g] > 0)) continue;
+                const c = this._legShape.shareFit[g];
+                shift -= w[g] * (c.x * up.x + c.y * up.y + c.z * up.z);
+                total += w[g];
+            }
+            if (total > 0) {
+                shift /= total > 1 ? total : 1;
+                before.x = up.x * shift;
+                before.y = up.y * shift;
+                before.z = up.z * shift;
+                this._solver.bodyOffset.addInPlace(before);
+                this._moveBody(before);
+            }
+        }
+        for (let g = 0; g < 2; g++) {
+            if (!(this._solver.positionWeights[g] > 0)) continue;
+            this.footToRig(this._solver.goalPositions[g], target);
+            Vector3CopyToRef(target, before);
+            // Across: the foot where this leg bent as decoded puts it (up and down stays the source's).
+            const c = this._legShape.shareFit[g];
+            const along = c.x * up.x + c.y * up.y + c.z * up.z;
+            target.x += c.x - along * up.x;
+            target.y += c.y - along * up.y;
+            target.z += c.z - along * up.z;
+            this._legShape.keepLegShape(g, target, false);
+            // Back to the goal's units: rig-space change, unrotated from the canonical frame, over the scale.
+            target.subtractInPlace(before).applyRotationQuaternionInPlace(this._setup.c0Inverse);
+            const goal = this._solver.goalPositions[g];
+            goal.x += target.x / scale;
+            goal.y += target.y / scale;
+            goal.z += target.z / scale;
+        }
+    }
+
+    /**
+     * `"legs"`: per foot, how much its goal holds by its height above the source's ankle height
+     * (1 within `FOOT_IK_GROUND`, 0 from `FOOT_IK_AIR`, a smootherstep between), into
+     * {@link ground}.
+     */
+    public groundWeights(): void {
+        for (let g = 0; g < 2; g++) {
+            const height = this._solver.goalPositions[g].y - this._solver.positionScale[1];
+            const x = height <= FOOT_IK_GROUND ? 0 : height >= FOOT_IK_AIR ? 1 : (height - FOOT_IK_GROUND) / (FOOT_IK_AIR - FOOT_IK_GROUND);
+            this.ground[g] = 1 - x * x * x * (x * (6 * x - 15) + 10);
+        }
+    }
+
+    /**
+     * `"legs"`: what the two feet's planting corrections hold in common across the ground moves the
+     * body (and all above its hips) by as much, so that a source whose whole figure slides over the
+     * floor with both feet down (an in-place clip whose root drifts) keeps its legs' shape instead
+     * of bending them to reach feet held back. Each correction counts as firmly as its foot is held
+     * ({@link HumanoidRigSolver.footGrounded}: a foot easing out of its hold counts less and less),
+     * and the common part is the smaller of the two along their mean: none while one foot is not
+     * held, continuous as the corrections are; the body follows it through a critically damped
+     * spring (`COMMON_HOLD_OMEGA`), since a correction's velocity steps as a foot lands.
+     */
+    public followCommonHold(step: Float64Array): void {
+        const a = this._solver.footCorrections[0];
+        const b = this._solver.footCorrections[1];
+        // Each as firmly as the foot is held (1 planted, easing to 0 over its release).
+        const ga = this._solver.footGrounded[0];
+        const gb = this._solver.footGrounded[1];
+        const ax = a.x * ga;
+        const az = a.z * ga;
+        const bx = b.x * gb;
+        const bz = b.z * gb;
+        const mx = (ax + bx) / 2;
+        const mz = (az + bz) / 2;
+        const m = Math.sqrt(mx * mx + mz * mz);
+        const c = this._common;
+        c[4] = 0;
+        c[5] = 0;
+        if (m > 1e-12) {
+            const ux = mx / m;
+            const uz = mz / m;
+            const da = ax * ux + az * uz;
+            const db = bx * ux + bz * uz;
+            const common = da < db ? da : db;
+            if (common > 0) {
+                c[4] = ux * common;
+                c[5] = uz * common;
+            }
+        }
+        const dt = step[0];
+        if (!(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3])) {
+            // No time step (a pose set still, the first frame, a jump after a reset): no smoothing.
+            c[0] = c[4];
+            c[1] = c[5];
+            c[2] = 0;
+            c[3] = 0;
+        } else {
+            const p = this._springStep;
+            p[0] = COMMON_HOLD_OMEGA;
+            p[1] = dt;
+            CriticallyDampedStepInPlace(c, 0, 2, c, 4, 2, p);
+        }
+        const k = this._solver.positionScale[0];
+        tmpV.x = c[0] * k;
+        tmpV.y = 0;
+        tmpV.z = c[1] * k;
+        if (tmpV.x === 0 && tmpV.z === 0) return;
+        tmpV.applyRotationQuaternionToRef(this._setup.c0, this._shift);
+        this._solver.bodyOffset.addInPlace(this._shift);
+        this._moveBody(this._shift);
+    }
+
+    /**
+     * Lowers the hips (and everything below them) so that each weighted foot goal is within its
+     * leg's length. The drop follows what the feet need through a critically damped spring (so the
+     * body moves smoothly as one foot or the other sets it), but never lags by more than the legs
+     * can stretch. Sets {@link HumanoidRigSolver.bodyDrop} (metres).
+     */
+    public lowerBody(step: Float64Array): void {
+        const deltaSeconds = step[0];
+        const up = this._up;
+        const pos = this._solver.positions;
+        const weights = this._weights;
+        let drop = 0;
+        for (let g = 0; g < 2; g++) {
+            const w = this._solver.positionWeights[g];
+            if (!(w > 0)) continue;
+            const upper = this._solver.ik.upperJoint(g);
+            const end = this._solver.ik.endJoint(g);
+            this._solver.goalToRig(g, this._target, this._targetRot);
+            weights[0] = w < 1 ? w : 1;
+            Vector3LerpToRef(pos[end], this._target, weights, 0, this._target);
+            const v = this._target.subtractInPlace(pos[upper]);
+            const along = v.x * up.x + v.y * up.y + v.z * up.z;
+            const across2 = v.x * v.x + v.y * v.y + v.z * v.z - along * along;
+            const l = this._solver.ik.limbLengths[g];
+            // Need |along + drop| <= sqrt(l^2 - across^2); a goal too far sideways gets level with the hip at most.
+            const need = -along - (across2 < l * l ? Math.sqrt(l * l - across2) : 0);
+            if (need > drop) drop = need;
+        }
+        const leg = this._solver.ik.limbLengths[0];
+        const limit = MAX_BODY_DROP * leg;
+        if (drop > limit) drop = limit;
+        // Smooth it: x follows the need; it may lag by part of what the stretch can cover.
+        const spring = this._drop;
+        if (this._dropFresh || !(deltaSeconds > 0 && deltaSeconds < Infinity) || !Number.isFinite(spring[0] + spring[1])) {
+            spring[0] = drop;
+            spring[1] = 0;
+            this._dropFresh = false;
+        } else {
+            const p = this._springStep;
+            p[0] = 2 * Math.PI * BODY_DROP_HZ;
+            p[1] = deltaSeconds;
+            spring[2] = drop;
+            CriticallyDampedStepInPlace(spring, 0, 1, spring, 2, 1, p);
+            const lag = BODY_DROP_LAG * this._solver.stretch[0] * leg;
+            if (spring[0] < drop - lag) spring[0] = drop - lag;
+        }
+        drop = spring[0];
+        if (!(drop > 0)) {
+            this._solver.bodyDrop = 0;
+            return;
+        }
+        this._solver.bodyDrop = drop;
+        const o = this._solver.bodyOffset;
+        o.x = up.x * -drop;
+        o.y = up.y * -drop;
+        o.z = up.z * -drop;
+        this._moveBody(o);
+    }
+
+    /** Moves the hips (in their parent's space) and the forward kinematics below them by `offset` (rig space). */
+    private _moveBody(offset: Vector3): void {
+        const setup = this._setup;
+        const pos = this._solver.positions;
+        const hips = setup.joint[HumanBone.Hips];
+        const hp = setup.rigParent[hips];
+        const fk = this._solver.ik.fkJoints;
+        for (let k = 0; k < fk.length; k++) if (setup.belowHips[fk[k]]) pos[fk[k]].addInPlace(offset);
+        Vector3CopyToRef(offset, tmpV);
+        if (hp >= 0) {
+            QuaternionConjugateToRef(this._solver.world[hp], tmpQ);
+            tmpV.applyRotationQuaternionInPlace(tmpQ).divideInPlace(setup.worldScale[hp]);
+        }
+        this._solver.pose.positions[hips].addInPlace(tmpV);
+    }
+
+    /** A foot or hips position (canonical, pose units) in rig space (metres): by the position scale, its height from the source's ankle onto the avatar's. */
+    public footToRig(p: Vector3, position: Vector3): void {
+        const ps = this._solver.positionScale;
+        const scale = ps[0];
+        tmpV.x = p.x * scale;
+        tmpV.y = (p.y - ps[1]) * scale + ps[2];
+        tmpV.z = p.z * scale;
+        tmpV.applyRotationQuaternionToRef(this._setup.c0, position).addInPlace(this._setup.groundOrigin);
+    }
+}
