@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// The quality report over clips `npm run report` leaves out: the other clips of the KayKit files
+// (the report takes each glTF's first clip) and the X Bot's walk and run, onto the same seven
+// characters (70 pairs), a check that a change carries over to motion it was not looked at on.
+// Runs the report once per clip (`--clip`), writes report-extra/<n>.html and .json, and prints the
+// pairs that miss a threshold and how many pass. Needs ../shared/data beside the project. Usage:
+//   npm run report:extra            (about a minute)
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const data = join(root, "..", "shared", "data");
+if (!existsSync(data)) {
+    process.stderr.write(`report-extra: ${data} is missing (the public data set beside the project)\n`);
+    process.exit(1);
+}
+const clips = [
+    ["glb/kaykit_anims/Med_MovementBasic.glb", "Rig_Medium|Walking_A"],
+    ["glb/kaykit_anims/Med_MovementBasic.glb", "Rig_Medium|Running_A"],
+    ["glb/kaykit_anims/Med_MovementBasic.glb", "Rig_Medium|Jump_Full_Short"],
+    ["glb/kaykit_anims/Med_MovementAdvanced.glb", "Rig_Medium|Dodge_Forward"],
+    ["glb/kaykit_anims/Med_MovementAdvanced.glb", "Rig_Medium|Sneaking"],
+    ["glb/kaykit_anims/Med_MovementAdvanced.glb", "Rig_Medium|Walking_Backwards"],
+    ["glb/kaykit_anims/Med_General.glb", "Rig_Medium|Hit_A"],
+    ["glb/kaykit_anims/Med_General.glb", "Rig_Medium|PickUp"],
+    ["glb/mixamo_xbot.glb", "Armature|Armature|walk_Armature"],
+    ["glb/mixamo_xbot.glb", "Armature|Armature|run_Armature"],
+];
+const targets = [
+    "glb/mixamo_xbot.glb",
+    "glb/kaykit_mannequin/manny_med_mod.gltf",
+    "glb/khronos_RiggedFigure.glb",
+    "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm",
+    "bvh/cmu_cgspeed/cmu_walk.bvh",
+    "bvh/bandai/dataset-1_walk_normal_001.bvh",
+    "bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh",
+].map((t) => join(data, t));
+const out = join(root, "report-extra");
+mkdirSync(out, { recursive: true });
+const pairs = [];
+clips.forEach(([file, clip], i) => {
+    const json = join(out, `${i + 1}.json`);
+    process.stdout.write(`[${i + 1}/${clips.length}] ${clip}\n`);
+    execFileSync(
+        "npx",
+        ["tsx", "src/cli/main.ts", "report", join(data, file), "--clip", clip, "--onto", ...targets, "-o", join(out, `${i + 1}.html`), "--json", json],
+        {
+            cwd: root,
+            stdio: ["ignore", "ignore", "inherit"],
+        },
+    );
+    pairs.push(...JSON.parse(readFileSync(json, "utf8")).pairs);
+});
+writeFileSync(join(out, "all.json"), JSON.stringify({ pairs }, null, 1));
+const name = (p) => `${p.clip} -> ${p.target.split("/").pop()}`;
+for (const p of pairs.filter((q) => q.misses.length)) {
+    process.stdout.write(`  ${name(p)}: ${p.misses.map((m) => `${m.check} ${+m.value.toPrecision(3)} > ${+m.limit.toPrecision(3)}`).join("; ")}\n`);
+}
+process.stdout.write(`${pairs.filter((p) => !p.misses.length).length} of ${pairs.length} pairs meet every threshold; report-extra/all.json\n`);
