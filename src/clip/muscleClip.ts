@@ -610,6 +610,26 @@ export class MuscleClipSampler {
         return this.clip.contacts[Math.round(frame > 0 ? (frame < last ? frame : last) : 0)];
     }
 
+    /**
+     * {@link FootContact} flags held over the frame position in {@link frameSlot}: a foot counts as
+     * down between two frames only when it is down on both (on a frame itself, that frame's own
+     * flags; a position within a millionth of a frame of one counts as on it). A contact thus
+     * spans exactly from its first frame to its last, whatever the rate the clip is shown at: the
+     * clip's foot, interpolated between a contact frame and the next one off the ground, is
+     * already arriving or leaving. Clamped, never wrapped (the player wraps a loop's time).
+     * @internal
+     */
+    public contactsHeldAtSlot(): number {
+        const last = this.clip.frameCount - 1;
+        let frame = this.frameSlot[0];
+        frame = frame > 0 ? (frame < last ? frame : last) : 0;
+        const near = Math.round(frame);
+        const flags = this.clip.contacts;
+        if (Math.abs(frame - near) < 1e-6) return flags[near];
+        const below = Math.floor(frame);
+        return flags[below] & flags[below + 1];
+    }
+
     /** The frame position of {@link frameSlot}, clamped to the clip, into `_at`. */
     private _clampSlot(): void {
         const last = this.clip.frameCount - 1;

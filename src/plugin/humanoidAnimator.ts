@@ -313,7 +313,10 @@ export class HumanoidAnimator {
         if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) {
             this.planting.update(player, solver);
         } else {
-            if (player.jumped) this.planting.reset();
+            // Planting off (or no foot IK): a foot it held is let go, so that turning it back on
+            // later starts afresh rather than from where the foot was then.
+            const planting = this.planting;
+            if (player.jumped || planting.planted[0] || planting.planted[1]) planting.reset();
             solver.footGrounded.fill(0);
         }
         if (player.jumped) {

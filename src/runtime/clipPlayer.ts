@@ -305,8 +305,8 @@ export class HumanoidClipPlayer {
 
     /**
      * How soon a foot is next in contact, from the last update's time, in the clip its contacts
-     * came from most (the strongest of the layer): when the first later frame that has it starts
-     * to show (half a frame before it, as {@link contacts} takes the nearest frame), wrapping
+     * came from most (the strongest of the layer): when the first later frame that has it is
+     * reached (as for {@link contacts}, a foot is down between two frames only when it is on both), wrapping
      * round a looping clip, mirrored with the clip. Reads the horizon (seconds to look ahead) from
      * `io[index]` and writes the seconds there, or Infinity when no contact comes within the
      * horizon (or nothing plays). Numbers pass in the array so that none is boxed. Allocation-free.
@@ -325,10 +325,11 @@ export class HumanoidClipPlayer {
         const last = clip.frameCount - 1;
         const now = this._tmp2;
         localSecondsInto(s, now, 0);
-        // The frame shown now is the nearest one (as for `contacts`); a later frame g shows from g - 0.5 on.
+        // A contact starts on its first frame (as for `contacts`: a foot is down between two
+        // frames only when it is on both): the next contact frame after now, g, from g on.
         const frame = now[0] * rate;
-        const first = Math.round(frame) + 1;
-        const end = frame + horizon * rate + 0.5;
+        const first = Math.floor(frame + 1e-6) + 1;
+        const end = frame + horizon * rate + 1e-6;
         for (let f = first; f <= end; f++) {
             let g = f;
             if (g > last) {
@@ -337,7 +338,7 @@ export class HumanoidClipPlayer {
                 g = g % last;
             }
             if (clip.contacts[g] & bit) {
-                io[index] = (f - 0.5 - frame) / rate;
+                io[index] = (f - frame) / rate;
                 return;
             }
         }
@@ -585,7 +586,7 @@ export class HumanoidClipPlayer {
             const sampler = s.sampler!;
             localSecondsInto(s, num, 2);
             sampler.frameSlot[0] = num[2] * s.clip.frameRate;
-            const c = s.mirror ? MirrorContacts(sampler.contactsAtSlot()) : sampler.contactsAtSlot();
+            const c = s.mirror ? MirrorContacts(sampler.contactsHeldAtSlot()) : sampler.contactsHeldAtSlot();
             if (c & 1) left += w;
             if (c & 2) right += w;
             if (s.fresh) clipJump = true;

@@ -195,6 +195,8 @@ export class HumanoidFootPlanting {
             this._releaseLeft[s] = 0;
             this._releaseEnd[s].setAll(0);
             this._lastValid[s] = false;
+            this._holdRate[s].setAll(0);
+            this._releaseRate[s].setAll(0);
         }
     }
 
@@ -352,12 +354,15 @@ export class HumanoidFootPlanting {
                 const fw = vx1 * vx1 * vx1 * (vx1 * (6 * vx1 - 15) + 10);
                 const lift = (Math.sqrt(pivotUp * pivotUp + FLOOR_ROUNDING * FLOOR_ROUNDING) - pivotUp - FLOOR_ROUNDING) * 0.5;
                 corr.y = this._floorFrom[s] * (1 - fw) + lift * fw;
+                // The correction's rate over this update, for a release to start with (kept as it
+                // was over an update that takes no time; none yet at a touch-down).
                 const hr = this._holdRate[s];
-                if (known) {
+                if (landing) hr.setAll(0);
+                else if (known) {
                     hr.x = (corr.x - lc.x) / dt;
                     hr.y = (corr.y - lc.y) / dt;
                     hr.z = (corr.z - lc.z) / dt;
-                } else hr.setAll(0);
+                }
             } else {
                 if (this.planted[s]) {
                     // Lift off: the correction eases out along a cubic that starts at the held point

@@ -8,6 +8,7 @@ import {
     CreateRigFromBvh,
     HumanoidAnimator,
     HumanoidClipPlayer,
+    MuscleClipSampler,
     ParseBvh,
     SampleCharacters,
     type MuscleClip,
@@ -19,18 +20,20 @@ import { dataFile, describeWithData } from "../helpers/data.js";
 Logger.LogLevels = Logger.ErrorLogLevel;
 
 /**
- * The obvious answer: step time on by a hundredth of a frame until the nearest frame (the one the
- * player shows) has the foot in contact, wrapping a looping clip (its last frame is its first).
+ * The obvious answer: step time on by a hundredth of a frame until it reaches a later frame that
+ * has the foot in contact (a contact starts on its first frame: between two frames a foot is down
+ * only when it is on both), wrapping a looping clip (its last frame is its first).
  */
 function nextContactByScan(clip: MuscleClip, side: number, seconds: number, horizon: number, loop: boolean, mirror: boolean): number {
     const bit = (mirror ? 1 - side : side) === 0 ? 1 : 2;
     const last = clip.frameCount - 1;
-    const shown = (t: number): number => Math.round(t * clip.frameRate);
-    const now = shown(seconds);
+    const now = Math.floor(seconds * clip.frameRate + 1e-6);
     for (let i = 1; i <= Math.ceil(horizon * clip.frameRate * 100); i++) {
         const t = seconds + i / (100 * clip.frameRate);
-        const f = shown(t);
-        if (f === now) continue;
+        const x = t * clip.frameRate;
+        const f = Math.round(x);
+        // Not on a frame yet, or on the one shown now.
+        if (Math.abs(x - f) > 0.005 || f <= now) continue;
         if (f > last && !loop) return Infinity;
         if (clip.contacts[f > last ? f % last : f] & bit) return t - seconds;
     }
@@ -158,5 +161,32 @@ describeWithData("a released foot's IK weight on a child's jump onto the X Bot",
         } finally {
             target.loaded.dispose();
         }
+    });
+});
+
+describe("contacts held between frames", () => {
+    const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
+    const walk = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 2.2, 30));
+
+    test("a foot is down between two frames only when it is down on both; on a frame, as that frame says", () => {
+        const sampler = new MuscleClipSampler(walk);
+        const flags = walk.contacts;
+        const at = (frame: number): number => {
+            sampler.frameSlot[0] = frame;
+            return sampler.contactsHeldAtSlot();
+        };
+        let edges = 0;
+        for (let f = 0; f + 1 < walk.frameCount; f++) {
+            expect(at(f)).toBe(flags[f]);
+            // Within a millionth of a frame counts as on it (time summed over updates drifts).
+            expect(at(f + 1e-9)).toBe(flags[f]);
+            for (const x of [0.25, 0.5, 0.75]) expect(at(f + x)).toBe(flags[f] & flags[f + 1]);
+            if (flags[f] !== flags[f + 1]) edges++;
+        }
+        // The walk has touch-downs and lift-offs to test.
+        expect(edges).toBeGreaterThan(4);
+        // Clamped to the clip.
+        expect(at(-3)).toBe(flags[0]);
+        expect(at(walk.frameCount + 5)).toBe(flags[walk.frameCount - 1]);
     });
 });
