@@ -137,6 +137,13 @@ export function EvaluateCurveSegment(frames: ArrayLike<number>, values: ArrayLik
     return (2 * t3 - 3 * t2 + 1) * values[k] + (t3 - 2 * t2 + t) * m0 + (3 * t2 - 2 * t3) * values[k + 1] + (t3 - t2) * m1;
 }
 
+/**
+ * How near a frame, in frames, a clip time counts as on it for the foot contacts held there
+ * (`MuscleClipSampler.contactsHeldAtSlot`, the player's look-ahead): a millionth, so that time
+ * summed over updates that drifts off a frame by rounding still lands on it.
+ */
+export const CONTACT_FRAME_SNAP = 1e-6;
+
 /** Foot-contact flags of a frame: bit 0 left foot, bit 1 right foot. */
 export enum FootContact {
     /** No foot on the ground. */
@@ -613,19 +620,18 @@ export class MuscleClipSampler {
     /**
      * {@link FootContact} flags held over the frame position in {@link frameSlot}: a foot counts as
      * down between two frames only when it is down on both (on a frame itself, that frame's own
-     * flags; a position within a millionth of a frame of one counts as on it). A contact thus
+     * flags; a position within `CONTACT_FRAME_SNAP` of one counts as on it). A contact thus
      * spans exactly from its first frame to its last, whatever the rate the clip is shown at: the
      * clip's foot, interpolated between a contact frame and the next one off the ground, is
      * already arriving or leaving. Clamped, never wrapped (the player wraps a loop's time).
      * @internal
      */
     public contactsHeldAtSlot(): number {
-        const last = this.clip.frameCount - 1;
-        let frame = this.frameSlot[0];
-        frame = frame > 0 ? (frame < last ? frame : last) : 0;
+        this._clampSlot();
+        const frame = this._at[0];
         const near = Math.round(frame);
         const flags = this.clip.contacts;
-        if (Math.abs(frame - near) < 1e-6) return flags[near];
+        if (Math.abs(frame - near) < CONTACT_FRAME_SNAP) return flags[near];
         const below = Math.floor(frame);
         return flags[below] & flags[below + 1];
     }

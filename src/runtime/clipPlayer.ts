@@ -1,6 +1,6 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { CLIP_PROPORTION_COUNT, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { CLIP_PROPORTION_COUNT, CONTACT_FRAME_SNAP, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofBones } from "../muscle/translationDof.js";
@@ -328,8 +328,8 @@ export class HumanoidClipPlayer {
         // A contact starts on its first frame (as for `contacts`: a foot is down between two
         // frames only when it is on both): the next contact frame after now, g, from g on.
         const frame = now[0] * rate;
-        const first = Math.floor(frame + 1e-6) + 1;
-        const end = frame + horizon * rate + 1e-6;
+        const first = Math.floor(frame + CONTACT_FRAME_SNAP) + 1;
+        const end = frame + horizon * rate + CONTACT_FRAME_SNAP;
         for (let f = first; f <= end; f++) {
             let g = f;
             if (g > last) {
