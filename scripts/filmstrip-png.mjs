@@ -4,11 +4,12 @@
 // pairIndex is the pair's number in the page (its section `#pair-N`, the order the pairs were
 // measured in: sources outer, targets inner), not its place in the summary table. scale is the
 // device pixel ratio (default 2, for a sharp picture). Uses playwright-core with Debian's Chromium
-// (run `node scripts/ensure-chromium.mjs` first, or set CHROMIUM_PATH).
+// (run `node scripts/ensure-chromium.mjs` first, or set CHROMIUM_PATH; scripts/chromium.mjs).
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, FindChromium } from "./chromium.mjs";
 
 const [html, index, out, scaleArg] = process.argv.slice(2);
 if (!html || index === undefined || !out || !/^\d+$/.test(index)) {
@@ -19,28 +20,14 @@ if (!existsSync(html)) {
     process.stderr.write(`filmstrip-png: ${html}: no such file\n`);
     process.exit(1);
 }
-const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && existsSync(p));
+const executablePath = FindChromium();
 if (!executablePath) {
     process.stderr.write("filmstrip-png: Chromium is missing: run `node scripts/ensure-chromium.mjs` or set CHROMIUM_PATH\n");
     process.exit(1);
 }
 const scale = Number(scaleArg ?? 2);
 
-// The launch arguments of test/e2e/browser.ts (headless, no sandbox, no background networking).
-const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--enable-unsafe-swiftshader",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ],
-});
+const browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
 try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 }, deviceScaleFactor: scale > 0 ? scale : 2 });
     // The page carries everything it needs: no network.

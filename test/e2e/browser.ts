@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM_ARGS, FindChromium } from "../../scripts/chromium.mjs";
 
 /** Where Chromium is: CHROMIUM_PATH, else Debian's (scripts/ensure-chromium.mjs installs it). */
 export function ChromiumPath(): string {
-    const path = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && existsSync(p));
+    const path = FindChromium();
     if (!path) throw new Error("Chromium is missing: run `node scripts/ensure-chromium.mjs` (npm run test:e2e does)");
     return path;
 }
@@ -14,16 +14,7 @@ export async function LaunchChromiumAsync(): Promise<Browser> {
     return chromium.launch({
         executablePath: ChromiumPath(),
         headless: true,
-        args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-unsafe-swiftshader",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ],
+        args: [...CHROMIUM_ARGS],
     });
 }
 
