@@ -6,6 +6,7 @@
 // pairs that miss a threshold and how many pass (a clip whose report fails is named and skipped;
 // the exit code is then 1). Needs ../shared/data beside the project. Usage:
 //   npm run report:extra            (about a minute)
+//   npm run report:extra -- --joint-limits all     (any of the report's runtime options goes on to it)
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,6 +38,8 @@ const targets = [
     "bvh/bandai/dataset-1_walk_normal_001.bvh",
     "bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh",
 ].map((t) => join(data, t));
+/** Options for every report run (the runtime's, such as `--joint-limits all` or `--no-planting`). */
+const passed = process.argv.slice(2);
 const out = join(root, "report-extra");
 mkdirSync(out, { recursive: true });
 const pairs = [];
@@ -44,7 +47,21 @@ const failed = [];
 clips.forEach(([file, clip], i) => {
     const json = join(out, `${i + 1}.json`);
     process.stdout.write(`[${i + 1}/${clips.length}] ${clip}\n`);
-    const args = ["tsx", "src/cli/main.ts", "report", join(data, file), "--clip", clip, "--onto", ...targets, "-o", join(out, `${i + 1}.html`), "--json", json];
+    const args = [
+        "tsx",
+        "src/cli/main.ts",
+        "report",
+        join(data, file),
+        "--clip",
+        clip,
+        "--onto",
+        ...targets,
+        "-o",
+        join(out, `${i + 1}.html`),
+        "--json",
+        json,
+        ...passed,
+    ];
     try {
         execFileSync("npx", args, { cwd: root, stdio: ["ignore", "ignore", "inherit"], shell: process.platform === "win32" });
         pairs.push(...JSON.parse(readFileSync(json, "utf8")).pairs);

@@ -134,6 +134,50 @@ function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Arra
 }
 
 /**
+ * The bones whose rotation, as far as their limits take it off, goes on to their human children
+ * (the spine's bones, the neck and the shoulders): the children keep the world rotation the
+ * unlimited pose gave them, within their own limits. Mocap often puts a motion into a bone that a
+ * humanoid's ranges give partly to its neighbour (a shoulder shrugged 45 degrees, a chest bent
+ * further than its range while the spine stays straight); held bone by bone, the arm or head above
+ * would point elsewhere than the source's (the arm of a child's jump onto the X Bot 0.19 -> 0.88
+ * degrees off, its jerk 1.22 -> 1.28x). Limbs hand nothing on: a limited knee or elbow is a
+ * different pose, not a different split of the same one.
+ */
+const HANDS_ON_EXCESS: Uint8Array = (() => {
+    const m = new Uint8Array(HUMAN_BONE_COUNT);
+    for (const b of [B.Spine, B.Chest, B.UpperChest, B.Neck, B.LeftShoulder, B.RightShoulder]) m[b] = 1;
+    return m;
+})();
+/** Per bone, while limits are applied: the rotation its limits took off it (`Q'^-1 Q`), and whether there is one. */
+const excess: Quaternion[] = Array.from({ length: HUMAN_BONE_COUNT }, () => new Quaternion());
+const hasExcess = new Uint8Array(HUMAN_BONE_COUNT);
+const unlimited = new Quaternion();
+
+/**
+ * Limits every held bone's canonical rotation `q[b]` (parents first), and hands what a
+ * {@link HANDS_ON_EXCESS} bone's limits took off on to its children: a child's `Q_c` becomes
+ * `Q_b'^-1 Q_b Q_c`, so that `Dc_c = Dc_p Q_b' Q_c'` is what it was, then its own limits apply.
+ */
+function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotationLimiter): void {
+    const held = limits.enabled;
+    const joint = setup.joint;
+    const parent = setup.parentBone;
+    hasExcess.fill(0);
+    for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
+        if (joint[b] < 0) continue;
+        const p = parent[b];
+        if (p >= 0 && hasExcess[p]) QuaternionMultiplyToRef(excess[p], q[b], q[b]);
+        if (held && !held[b]) continue;
+        unlimited.copyFrom(q[b]);
+        if (limits.clampCanonicalToRef(b, q[b], q[b]) && HANDS_ON_EXCESS[b]) {
+            QuaternionConjugateToRef(q[b], excess[b]);
+            QuaternionMultiplyToRef(excess[b], unlimited, excess[b]);
+            hasExcess[b] = 1;
+        }
+    }
+}
+
+/**
  * What limits bone rotations as decode builds them (`JointLimits` implements it): called once per
  * mapped bone below the hips, after the twist shares and missing bones are settled and before the
  * body is placed. Must not allocate or throw.
@@ -183,11 +227,10 @@ export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result:
     shareLimbTwist(setup, q, angles, B.RightUpperArm, B.RightLowerArm, B.RightHand, true);
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
-    // Joint limits, before the body is placed (so the centre of mass is the limited pose's).
-    if (limits) {
-        const held = limits.enabled;
-        for (let b = 1; b < HUMAN_BONE_COUNT; b++) if (joint[b] >= 0 && (!held || held[b])) limits.clampCanonicalToRef(b, q[b], q[b]);
-    }
+    // Joint limits, before the body is placed (so the centre of mass is the limited pose's). What
+    // the limits take off a spine bone, the neck or a shoulder goes on to its children (see
+    // `HANDS_ON_EXCESS`), as a missing bone's rotation does above.
+    if (limits) limitBones(setup, q, limits);
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
     // The three products of each bone written out (`QuaternionMultiplyToRef`'s arithmetic, in one
