@@ -1,16 +1,27 @@
 import { basename } from "node:path";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { ComputeRigWorldPose, HumanBone, HumanoidAnimator, MuscleSetup, type HumanoidAvatar, type MuscleClip } from "../../src/index.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar } from "../../src/node/index.js";
 import { dataFile, describeWithData, listDataFiles } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
-/** The public characters of ../shared/data. */
-const TARGETS = ["glb/mixamo_xbot.glb", "glb/kaykit_mannequin/manny_med_mod.gltf", "glb/khronos_RiggedFigure.glb", "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"];
-/** Frames played per pair at most, evenly over the clip (keeps the run modest). */
-const FRAMES_PER_PAIR = 120;
+/** The public characters of ../shared/data, and the BVH skeletons the report plays onto too. */
+const TARGETS = [
+    "glb/mixamo_xbot.glb",
+    "glb/kaykit_mannequin/manny_med_mod.gltf",
+    "glb/khronos_RiggedFigure.glb",
+    "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm",
+    "bvh/cmu_cgspeed/cmu_walk.bvh",
+    "bvh/bandai/dataset-1_walk_normal_001.bvh",
+    "bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh",
+];
+/** Frames played per pair without limits at most, evenly over the clip (that run only shows the measure sees a backward bend). */
+const FRAMES_PER_PAIR_WITHOUT = 120;
 /** A hinge counts as bent backwards past this angle (degrees) beyond straight. */
 const BACKWARDS_TOLERANCE_DEG = 0.5;
 
@@ -52,10 +63,10 @@ describeWithData("joint limits on the real clips and characters: knees and elbow
     const targets = new Map<string, ILoadedAvatar>();
     beforeAll(async () => {
         for (const m of motions) {
-            // glTF clip files are read against the mannequin they were made for; 15 fps is plenty to sample from.
+            // glTF clip files are read against the mannequin they were made for; every clip at its own rate.
             const avatar = m.startsWith("glb/kaykit_anims/") ? dataFile("glb/kaykit_mannequin/manny_med_mod.gltf") : undefined;
             try {
-                for (const c of await ConvertFileToMuscleClipsAsync(dataFile(m), { frameRate: 15, avatar })) clips.push(c.clip);
+                for (const c of await ConvertFileToMuscleClipsAsync(dataFile(m), { avatar })) clips.push(c.clip);
             } catch (e) {
                 // A file with no clip (a character alone) is no motion.
                 if (!/no (animation|clip)/i.test((e as Error).message)) throw e;
@@ -71,7 +82,8 @@ describeWithData("joint limits on the real clips and characters: knees and elbow
         "every public clip onto %s: with the default limits no knee or elbow bends backwards (without, some do)",
         (target) => {
             const { avatar, loaded } = targets.get(target)!;
-            const nodes = loaded.binding!.nodes;
+            // A BVH skeleton has no scene of its own: nodes made from its rig.
+            const nodes = loaded.binding?.nodes ?? CreateTransformNodesFromRig(avatar.rig, new Scene(new NullEngine())).nodes;
             let worstOn = -Infinity;
             let worstOff = -Infinity;
             let worstClip = "";
@@ -80,7 +92,8 @@ describeWithData("joint limits on the real clips and characters: knees and elbow
                 for (const limits of [true, false]) {
                     const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip", handIK: true, jointLimits: limits });
                     animator.play(clip, { loop: false });
-                    const n = Math.min(FRAMES_PER_PAIR, clip.frameCount);
+                    // With limits every frame of the clip, at its own rate; without, a sample.
+                    const n = limits ? clip.frameCount : Math.min(FRAMES_PER_PAIR_WITHOUT, clip.frameCount);
                     const step = clip.durationSeconds / Math.max(1, n - 1);
                     for (let f = 0; f < n; f++) {
                         animator.update(f === 0 ? 0 : step);
