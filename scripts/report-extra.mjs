@@ -10,6 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { REPORT_TARGETS } from "./report-targets.mjs";
 
 const root = join(import.meta.dirname, "..");
 const data = join(root, "..", "shared", "data");
@@ -29,15 +30,7 @@ const clips = [
     ["glb/mixamo_xbot.glb", "Armature|Armature|walk_Armature"],
     ["glb/mixamo_xbot.glb", "Armature|Armature|run_Armature"],
 ];
-const targets = [
-    "glb/mixamo_xbot.glb",
-    "glb/kaykit_mannequin/manny_med_mod.gltf",
-    "glb/khronos_RiggedFigure.glb",
-    "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm",
-    "bvh/cmu_cgspeed/cmu_walk.bvh",
-    "bvh/bandai/dataset-1_walk_normal_001.bvh",
-    "bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh",
-].map((t) => join(data, t));
+const targets = REPORT_TARGETS.map((t) => join(data, t));
 /** Options for every report run (the runtime's, such as `--joint-limits all` or `--no-planting`). */
 const passed = process.argv.slice(2);
 const out = join(root, "report-extra");

@@ -7,19 +7,12 @@ import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { ComputeRigWorldPose, HumanBone, HumanoidAnimator, MuscleSetup, type HumanoidAvatar, type MuscleClip } from "../../src/index.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, type ILoadedAvatar } from "../../src/node/index.js";
 import { dataFile, describeWithData, listDataFiles } from "../helpers/data.js";
+import { REPORT_TARGETS } from "../../scripts/report-targets.mjs";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
 /** The public characters of ../shared/data, and the BVH skeletons the report plays onto too. */
-const TARGETS = [
-    "glb/mixamo_xbot.glb",
-    "glb/kaykit_mannequin/manny_med_mod.gltf",
-    "glb/khronos_RiggedFigure.glb",
-    "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm",
-    "bvh/cmu_cgspeed/cmu_walk.bvh",
-    "bvh/bandai/dataset-1_walk_normal_001.bvh",
-    "bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh",
-];
+const TARGETS = REPORT_TARGETS;
 /** Frames played per pair without limits at most, evenly over the clip (that run only shows the measure sees a backward bend). */
 const FRAMES_PER_PAIR_WITHOUT = 120;
 /** A hinge counts as bent backwards past this angle (degrees) beyond straight. */
