@@ -139,9 +139,11 @@ function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Arra
  * unlimited pose gave them, within their own limits. Mocap often puts a motion into a bone that a
  * humanoid's ranges give partly to its neighbour (a shoulder shrugged 45 degrees, a chest bent
  * further than its range while the spine stays straight); held bone by bone, the arm or head above
- * would point elsewhere than the source's (the arm of a child's jump onto the X Bot 0.19 -> 0.88
- * degrees off, its jerk 1.22 -> 1.28x). Limbs hand nothing on: a limited knee or elbow is a
- * different pose, not a different split of the same one.
+ * would point elsewhere than the source's (with every bone held, the right arm of a child's jump
+ * onto the X Bot was 0.88 degrees off the source's, 0.19 with the hand-on as without limits). Limbs
+ * hand nothing on: a limited knee or elbow is a different pose, not a different split of the same
+ * one. Only here, as decode builds the pose: the pass after IK (`JointLimits.clampRigPoseInPlace`)
+ * clamps each bone on its own.
  */
 const HANDS_ON_EXCESS: Uint8Array = (() => {
     const m = new Uint8Array(HUMAN_BONE_COUNT);
@@ -155,8 +157,10 @@ const unlimited = new Quaternion();
 
 /**
  * Limits every held bone's canonical rotation `q[b]` (parents first), and hands what a
- * {@link HANDS_ON_EXCESS} bone's limits took off on to its children: a child's `Q_c` becomes
- * `Q_b'^-1 Q_b Q_c`, so that `Dc_c = Dc_p Q_b' Q_c'` is what it was, then its own limits apply.
+ * {@link HANDS_ON_EXCESS} bone's limits took off on to its children: with `L_b` the limited
+ * rotation of such a bone b, each child c's `Q_c` becomes `L_b^-1 Q_b Q_c`, so that
+ * `Dc_c = Dc(parent of b) L_b (L_b^-1 Q_b Q_c) = Dc(parent of b) Q_b Q_c` is what the unlimited pose
+ * gave it; then the child's own limit applies (and a child that hands on passes the sum on).
  */
 function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotationLimiter): void {
     const held = limits.enabled;
@@ -168,8 +172,12 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
         const p = parent[b];
         if (p >= 0 && hasExcess[p]) QuaternionMultiplyToRef(excess[p], q[b], q[b]);
         if (held && !held[b]) continue;
+        if (!HANDS_ON_EXCESS[b]) {
+            limits.clampCanonicalToRef(b, q[b], q[b]);
+            continue;
+        }
         unlimited.copyFrom(q[b]);
-        if (limits.clampCanonicalToRef(b, q[b], q[b]) && HANDS_ON_EXCESS[b]) {
+        if (limits.clampCanonicalToRef(b, q[b], q[b])) {
             QuaternionConjugateToRef(q[b], excess[b]);
             QuaternionMultiplyToRef(excess[b], unlimited, excess[b]);
             hasExcess[b] = 1;
@@ -179,8 +187,10 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
 
 /**
  * What limits bone rotations as decode builds them (`JointLimits` implements it): called once per
- * mapped bone below the hips, after the twist shares and missing bones are settled and before the
- * body is placed. Must not allocate or throw.
+ * mapped bone below the hips, parents first, after the twist shares and missing bones are settled
+ * and before the body is placed. What it takes off a spine bone, the neck or a shoulder is handed
+ * on to that bone's children before they are limited (see `DecodeHumanPose`), so a child's `q` may
+ * differ from its muscles' rotation. Must not allocate or throw.
  */
 export interface ICanonicalRotationLimiter {
     /**
@@ -207,7 +217,9 @@ export interface ICanonicalRotationLimiter {
  * avatar's first use. Missing optional bones: the motion of a missing chest or upper chest goes to
  * the spine bone below it, a missing neck's to the head, a missing shoulder's to the upper arm.
  * With `limits` (optional, default none), every mapped bone's rotation is limited before the body
- * is placed (docs/runtime.md, joint limits).
+ * is placed, parents first; what the limits take off a spine bone (spine, chest, upper chest), the
+ * neck or a shoulder goes on to its children, which keep the world rotation the unlimited pose gave
+ * them as far as their own limits allow (docs/runtime.md, joint limits).
  */
 export function DecodeHumanPose(avatar: HumanoidAvatar, pose: HumanPose, result: IRigPose, limits?: ICanonicalRotationLimiter | null): IRigPose {
     const setup = MuscleSetup.For(avatar);

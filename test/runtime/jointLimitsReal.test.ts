@@ -75,8 +75,9 @@ describeWithData("joint limits on the real clips and characters: knees and elbow
         "every public clip onto %s: with the default limits no knee or elbow bends backwards (without, some do)",
         (target) => {
             const { avatar, loaded } = targets.get(target)!;
-            // A BVH skeleton has no scene of its own: nodes made from its rig.
-            const nodes = loaded.binding?.nodes ?? CreateTransformNodesFromRig(avatar.rig, new Scene(new NullEngine())).nodes;
+            // A BVH skeleton has no scene of its own: nodes made from its rig, in a scene disposed after.
+            const scene = loaded.binding ? null : new Scene(new NullEngine());
+            const nodes = loaded.binding?.nodes ?? CreateTransformNodesFromRig(avatar.rig, scene!).nodes;
             let worstOn = -Infinity;
             let worstOff = -Infinity;
             let worstClip = "";
@@ -102,6 +103,7 @@ describeWithData("joint limits on the real clips and characters: knees and elbow
                     animator.dispose();
                 }
             }
+            scene?.dispose();
             console.log(
                 `${basename(target)}: ${clips.length} clips, ${frames} frames: most bent backwards ${worstOn.toFixed(3)} deg with limits (${worstClip}), ${worstOff.toFixed(2)} deg without`,
             );
