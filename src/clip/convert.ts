@@ -446,6 +446,8 @@ function footContacts(feet: IFootTracks, frameCount: number, rate: number): { co
     const minRun = Math.max(1, Math.round(CONTACT_MIN_SECONDS * rate));
     for (let s = 0; s < 2; s++) {
         const flags = new Uint8Array(frameCount);
+        // Per frame, the slowest of the foot's points (avatar scales per second).
+        const speed = new Float64Array(frameCount).fill(Infinity);
         for (let p = 0; p < 2; p++) {
             const pts = feet.points[s][p];
             if (!pts) continue;
@@ -454,11 +456,13 @@ function footContacts(feet: IFootTracks, frameCount: number, rate: number): { co
                 const a = Math.max(0, f - 1);
                 const b = Math.min(frameCount - 1, f + 1);
                 const dist = b > a ? Math.hypot(pts[b * 3] - pts[a * 3], pts[b * 3 + 1] - pts[a * 3 + 1], pts[b * 3 + 2] - pts[a * 3 + 2]) : 0;
-                const still = frameCount === 1 || (dist * rate) / (b - a) < CONTACT_SPEED;
-                if (low && still) flags[f] = 1;
+                const v = frameCount === 1 ? 0 : (dist * rate) / (b - a);
+                if (v < speed[f]) speed[f] = v;
+                if (low && v < CONTACT_SPEED) flags[f] = 1;
             }
         }
         cleanRuns(flags, minRun);
+        landedRuns(flags, speed, minRun);
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
         for (let f = 0; f < frameCount; f++) if (flags[f]) contacts[f] |= bit;
     }
@@ -511,6 +515,37 @@ function groundLevels(v: Float64Array, w: number, stride: number): Float64Array 
     }
     if (n === 1) out[0] = g0;
     return out;
+}
+
+/**
+ * A foot in contact slower than this has landed (avatar scales per second, a quarter of
+ * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame.
+ */
+const LANDED_SPEED = CONTACT_SPEED / 4;
+
+/**
+ * Starts each contact where its foot has landed: past the first frames of the run over which the
+ * foot still slows down (each slower than the one before) and is faster than {@link LANDED_SPEED},
+ * at most half the run and never below `minRun` frames. A foot that touches the ground still gliding (a keyframed foot that slides to a
+ * stop, a 30 fps take whose stop falls over several frames) is not held until it stops: a hold from
+ * the first low frame stopped it at once, a step in its velocity the source does not have
+ * (KayKit's sneak, its landing foot at half the contact speed).
+ */
+function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
+    let f = 0;
+    while (f < flags.length) {
+        if (!flags[f]) {
+            f++;
+            continue;
+        }
+        let e = f;
+        while (e < flags.length && flags[e]) e++;
+        const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
+        let start = f;
+        while (start - f < most && speed[start] > LANDED_SPEED && speed[start + 1] < speed[start]) start++;
+        flags.fill(0, f, start);
+        f = e;
+    }
 }
 
 /** Fills gaps shorter than `minRun` between contacts, then drops contacts shorter than `minRun`. */
