@@ -526,10 +526,11 @@ const LANDED_SPEED = CONTACT_SPEED / 4;
 /**
  * Starts each contact where its foot has landed: past the first frames of the run over which the
  * foot still slows down (each slower than the one before) and is faster than {@link LANDED_SPEED},
- * at most half the run and never below `minRun` frames. A foot that touches the ground still gliding (a keyframed foot that slides to a
- * stop, a 30 fps take whose stop falls over several frames) is not held until it stops: a hold from
- * the first low frame stopped it at once, a step in its velocity the source does not have
- * (KayKit's sneak, its landing foot at half the contact speed).
+ * at most half the run and never below `minRun` frames. A foot that touches the ground still
+ * gliding (a keyframed foot that slides to a stop, a 30 fps take whose stop falls over several
+ * frames) is not held until it stops: a hold from the first low frame stopped it at once, a step
+ * in its velocity the source does not have (KayKit's sneak, its landing foot at half the contact
+ * speed).
  */
 function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     let f = 0;

@@ -612,9 +612,8 @@ export class MuscleClipSampler {
      * @internal
      */
     public contactsAtSlot(): number {
-        const last = this.clip.frameCount - 1;
-        const frame = this.frameSlot[0];
-        return this.clip.contacts[Math.round(frame > 0 ? (frame < last ? frame : last) : 0)];
+        this._clampSlot();
+        return this.clip.contacts[Math.round(this._at[0])];
     }
 
     /**
