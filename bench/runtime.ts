@@ -362,9 +362,8 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         if (bakeStats.unreachableFrames) notes.push(`bake: ${bakeStats.unreachableFrames} of ${bakeStats.frames} frames had a limb goal out of reach`);
 
         // Everything on: the full joint-limit set, both hands on world goals and the head looking
-        // at a point (set below, once the characters stand on their spots). Made before they move
-        // there: an animator with a root node takes the root's transform at construction as the
-        // one that binds rig space (a root moved before would put its world goals that far off).
+        // at a point (set below, once the characters stand on their spots; the binding's nodes
+        // keep rig space where it was read, wherever the character stands when its animator is made).
         const animatorsAll = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS, jointLimits: "all", rootNode: c.root }));
 
         // Place the characters on a grid, every mesh drawn (no frustum culling), a camera looking on.

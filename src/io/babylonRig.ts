@@ -74,6 +74,29 @@ export interface IRigNodeBinding {
 }
 
 /**
+ * Per binding's `nodes` array: the node the rig was read under and its world matrix then. The rig
+ * is in the world as it was at the binding, so its space is where that node stood then
+ * ({@link BoundRigToWorldToRef}).
+ */
+const boundSpaces = new WeakMap<readonly TransformNode[], { node: TransformNode; world: Matrix }>();
+
+/**
+ * Rig space to the world as it is now (Babylon's row-vector order: `world = rig * out`) for nodes
+ * bound by {@link BindRigToTransformNode}: the node the rig was read under, from where it stood
+ * at the binding to where it stands now (identity when it has not moved). Returns false, `out`
+ * untouched, for nodes that binding did not return (the caller's own array, or a copy of it).
+ * Cold path; allocates.
+ * @param nodes the `nodes` array of the binding
+ * @param out receives the matrix
+ */
+export function BoundRigToWorldToRef(nodes: readonly unknown[], out: Matrix): boolean {
+    const bound = boundSpaces.get(nodes as readonly TransformNode[]);
+    if (!bound) return false;
+    Matrix.Invert(bound.world).multiplyToRef(bound.node.computeWorldMatrix(true), out);
+    return true;
+}
+
+/**
  * Like {@link CreateRigFromTransformNode}, and also returns the node of every joint, so that poses
  * of the hierarchy (for example while an AnimationGroup plays) can be read with
  * {@link ReadRigPoseFromNodes}.
@@ -107,6 +130,8 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
             };
         }),
     );
+    const rootNode = root as TransformNode;
+    if (typeof rootNode.computeWorldMatrix === "function") boundSpaces.set(nodes, { node: rootNode, world: rootNode.computeWorldMatrix(true).clone() });
     return { rig, nodes };
 }
 

@@ -17,6 +17,7 @@ import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/
 import { DEFAULT_LIMB_STRETCH, HumanoidRigSolver, type ProportionMode } from "../runtime/rigSolver.js";
 import { HumanoidLookAt } from "../runtime/lookAt.js";
 import { HumanoidWorldGoals } from "../runtime/worldGoals.js";
+import { BoundRigToWorldToRef } from "../io/babylonRig.js";
 import { HumanoidRigWriter, type HumanoidTargets } from "./rigTargets.js";
 
 /** Options of {@link HumanoidAnimator}. */
@@ -29,8 +30,10 @@ export interface IHumanoidAnimatorOptions {
     rootNode?: TransformNode;
     /**
      * The node whose local space is the rig's space: the root `CreateTransformNodesFromRig` made, so
-     * that the character may be moved before the animator is made. Default: the world as it is when
-     * the animator is made (right for rigs read from the scene with `BindRigToTransformNode`).
+     * that the character may be moved before the animator is made. Default: for the `nodes` of a
+     * `BindRigToTransformNode` binding, the world as it was at the binding, carried along with the
+     * node the rig was read under (the character may be moved or turned between the binding and
+     * the animator); for any other targets, the world as it is when the animator is made.
      */
     rigSpace?: TransformNode;
     /** Foot IK weight (true = 1). Default true. */
@@ -221,13 +224,17 @@ export class HumanoidAnimator {
         }
         this._rootNode = root;
         // The world -> rig space of goals and look-at: rig = world * inverse(rootWorldNow) * rootWorld(bound) * inverse(rigToWorld).
+        // Rig space in the world as it stands now: the rig's own node; else, for nodes bound from
+        // the scene, where the node they were read under has moved since the binding; else the
+        // world itself.
         const rigToWorldBound = options.rigSpace ? options.rigSpace.computeWorldMatrix(true).clone() : Matrix.Identity();
+        if (!options.rigSpace) BoundRigToWorldToRef(targets, rigToWorldBound);
         const rootWorldBound = root ? root.computeWorldMatrix(true).clone() : Matrix.Identity();
         rootWorldBound.multiplyToRef(Matrix.Invert(rigToWorldBound), this._rootBoundToRig);
         if (root) {
             if (!root.rotationQuaternion) root.rotationQuaternion = Quaternion.FromEulerVector(root.rotation);
-            // Rig space -> world: the rig's own node, or the world as it is now; then -> the root's parent.
-            const rigToWorld = options.rigSpace ? options.rigSpace.computeWorldMatrix(true).clone() : Matrix.Identity();
+            // Rig space -> world (as above); then -> the root's parent.
+            const rigToWorld = rigToWorldBound;
             const parent = root.parent as TransformNode | null;
             const parentWorld = parent && typeof parent.computeWorldMatrix === "function" ? parent.computeWorldMatrix(true) : Matrix.Identity();
             const rigToParent = rigToWorld.multiply(Matrix.Invert(parentWorld));

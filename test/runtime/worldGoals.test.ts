@@ -3,6 +3,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import {
+    BindRigToTransformNode,
     BuildHumanoidAvatar,
     BuildSampleRig,
     ConvertRigPosesToMuscleClip,
@@ -341,5 +342,69 @@ describe("world goals: a foot out of reach moves the hips", () => {
         animator.update(0);
         refresh(c.nodes);
         expect(animator.goals.status[HumanIKGoal.LeftFoot].unreachable).toBe(true);
+    });
+});
+
+describe("world goals on a character read from the scene (BindRigToTransformNode) and moved before its animator is made", () => {
+    test("the rig is in the world as it was at the binding: a world hand goal is met within 1 mm, and again once it moves on", () => {
+        const scene = new Scene(new NullEngine());
+        const made = CreateTransformNodesFromRig(BuildSampleRig(SampleCharacters[0]), scene);
+        const binding = BindRigToTransformNode(made.root);
+        const avatar = BuildHumanoidAvatar(binding.rig);
+        const c = { avatar, nodes: binding.nodes };
+        // Placed in the world after the binding, before the animator: a user's usual order.
+        made.root.position.set(3, 0.5, -2);
+        made.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.7);
+        const animator = new HumanoidAnimator(avatar, binding.nodes);
+        animator.play(walk(0), { loop: true });
+        animator.update(0);
+        animator.update(0.3);
+        refresh(binding.nodes);
+        const hand = node(c, HumanBone.RightHand);
+        const shoulder = worldOf(node(c, HumanBone.RightUpperArm));
+        const arm = animator.solver.ik.limbLength(HumanIKGoal.RightHand);
+        const forward = new Vector3(0, -0.5, 1).normalize().applyRotationQuaternion(made.root.rotationQuaternion);
+        const goal = shoulder.add(forward.scale(0.6 * arm));
+        animator.seek(0.3);
+        animator.goals.setPosition(HumanIKGoal.RightHand, goal, 1);
+        animator.update(0);
+        refresh(binding.nodes);
+        expect(Vector3.Distance(worldOf(hand), goal)).toBeLessThan(0.001);
+        // Moved again after the animator was made: still met.
+        made.root.position.set(-1, 0, 4);
+        made.root.computeWorldMatrix(true);
+        refresh(binding.nodes);
+        const moved = worldOf(node(c, HumanBone.RightUpperArm)).add(forward.scale(0.6 * arm));
+        animator.goals.setPosition(HumanIKGoal.RightHand, moved, 1);
+        animator.seek(0.3);
+        animator.update(0);
+        refresh(binding.nodes);
+        expect(Vector3.Distance(worldOf(hand), moved)).toBeLessThan(0.001);
+        scene.getEngine().dispose();
+    });
+
+    test('root motion "apply" carries the moved and turned character along its own facing, as far as an unmoved one', () => {
+        const travel = (move: boolean): Vector3 => {
+            const scene = new Scene(new NullEngine());
+            const made = CreateTransformNodesFromRig(BuildSampleRig(SampleCharacters[0]), scene);
+            const binding = BindRigToTransformNode(made.root);
+            const avatar = BuildHumanoidAvatar(binding.rig);
+            if (move) {
+                made.root.position.set(3, 0.5, -2);
+                made.root.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), 0.7);
+            }
+            const start = made.root.position.clone();
+            const animator = new HumanoidAnimator(avatar, binding.nodes, { rootMotion: "apply" });
+            animator.play(walk(0), { loop: true });
+            animator.update(0);
+            for (let f = 0; f < 30; f++) animator.update(1 / 30);
+            const moved = made.root.position.subtract(start);
+            scene.getEngine().dispose();
+            return moved;
+        };
+        const still = travel(false);
+        const turned = travel(true);
+        expect(still.length()).toBeGreaterThan(0.5);
+        expect(Vector3.Distance(turned, still.applyRotationQuaternion(Quaternion.RotationAxis(Vector3.Up(), 0.7)))).toBeLessThan(0.001);
     });
 });
