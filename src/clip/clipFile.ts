@@ -4,6 +4,8 @@ import {
     CLIP_LEG_DIRECTION_MAX_Y,
     CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
+    CLIP_TRUNK_OFFSET_COUNT,
+    CLIP_TRUNK_OFFSET_MAX,
     FootContact,
     MuscleClip,
     MuscleCurveNames,
@@ -30,9 +32,11 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * play without it (the body is seated as before). Version 6 added the source's T-pose leg directions
  * (`proportions.thighDirection` and `proportions.shinDirection`, binary flag bit 6); older files
  * play without them (a foot goes where the source's leg, not turned from the character's own
- * T-pose, puts it).
+ * T-pose, puts it). Version 7 added the source's trunk layout (`proportions.trunkOffsets`, binary
+ * flag bit 7); older files play without it (each trunk bone turns as the source's bone of the same
+ * name).
  */
-export const MUSCLE_CLIP_VERSION = 6;
+export const MUSCLE_CLIP_VERSION = 7;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
@@ -126,6 +130,21 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
             if (k !== "footDirection" && !(d[1] <= CLIP_LEG_DIRECTION_MAX_Y))
                 throw bad(source, `proportions.${k} must point down (y at most ${CLIP_LEG_DIRECTION_MAX_Y}: a T-pose leg), found [${d.join(", ")}]`);
         }
+        const offsets = proportions.trunkOffsets;
+        if (offsets !== undefined) {
+            if (!(Array.isArray(offsets) && offsets.length === CLIP_TRUNK_OFFSET_COUNT))
+                throw bad(
+                    source,
+                    `proportions.trunkOffsets must be a list of ${CLIP_TRUNK_OFFSET_COUNT} numbers (x y z of the spine, chest, upper chest, neck and head), found ${Array.isArray(offsets) ? `a list of ${offsets.length}` : typeof offsets}`,
+                );
+            offsets.forEach((x, i) => {
+                if (!(typeof x === "number" && Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX))
+                    throw bad(
+                        source,
+                        `proportions.trunkOffsets[${i}] must be a number from -${CLIP_TRUNK_OFFSET_MAX} to ${CLIP_TRUNK_OFFSET_MAX} (source scales), found ${x}`,
+                    );
+            });
+        }
     }
     if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);
     const last = clip.frameCount - 1;
@@ -163,6 +182,9 @@ function float32Text(v: number): string {
     }
     return String(v);
 }
+
+/** Stands for a -0 trunk offset in the proportions object until its JSON text is made, then written "-0" (which reads back as -0, as in a binary file). */
+const NEGATIVE_ZERO = "\u0000-0";
 
 /** Inclusive frame ranges where a contact bit is set. */
 function contactRuns(contacts: Uint8Array, bit: number): [number, number][] {
@@ -209,13 +231,18 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
                       ...(clip.proportions.thighDirection !== undefined
                           ? { thighDirection: [...clip.proportions.thighDirection], shinDirection: [...clip.proportions.shinDirection!] }
                           : {}),
+                      ...(clip.proportions.trunkOffsets !== undefined
+                          ? { trunkOffsets: clip.proportions.trunkOffsets.map((x) => (Object.is(x, -0) ? NEGATIVE_ZERO : x)) }
+                          : {}),
                   },
               }
             : {}),
         warnings: clip.warnings,
         contacts: Object.fromEntries(FEET.map(([name, bit]) => [name, contactRuns(clip.contacts, bit)])),
     };
-    const lines = ["{", ...Object.entries(header).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`), '  "curves": {'];
+    const text = (k: string, v: unknown): string =>
+        k === "proportions" ? JSON.stringify(v).replaceAll(JSON.stringify(NEGATIVE_ZERO), "-0") : JSON.stringify(v);
+    const lines = ["{", ...Object.entries(header).map(([k, v]) => `  ${JSON.stringify(k)}: ${text(k, v)},`), '  "curves": {'];
     clip.curves.forEach((c, i) => {
         const frames = Array.from(c.frames).join(",");
         const values = Array.from(c.values, float32Text).join(",");
@@ -355,8 +382,9 @@ function absentCurve(): IMuscleCurve {
 /**
  * The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth,
  * footDirection}`, `thighShare` from version 3 on, `trunkLength` and `trunkSteadyPoint` from
- * version 5 on and `thighDirection` and `shinDirection` from version 6 on (their ranges, and that
- * the trunk and the leg have both or neither, are checked with the clip).
+ * version 5 on, `thighDirection` and `shinDirection` from version 6 on and `trunkOffsets` (a list
+ * of numbers) from version 7 on (their ranges and counts, and that the trunk and the leg have both
+ * or neither, are checked with the clip).
  */
 function jsonProportions(source: string, v: unknown, version: number): IClipProportions {
     if (typeof v !== "object" || v === null || Array.isArray(v))
@@ -367,7 +395,15 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         if (Object.hasOwn(TRUNK_RANGE, k) && version < 5) throw bad(source, `proportions.${k} is a version 5 key, the file says version ${version}`);
         const leg = (LEG_DIRECTIONS as readonly string[]).includes(k);
         if (leg && version < 6) throw bad(source, `proportions.${k} is a version 6 key, the file says version ${version}`);
-        if (!Object.hasOwn(PROPORTION_RANGE, k) && !Object.hasOwn(TRUNK_RANGE, k) && !leg && k !== "footDirection" && k !== "thighShare")
+        if (k === "trunkOffsets" && version < 7) throw bad(source, `proportions.trunkOffsets is a version 7 key, the file says version ${version}`);
+        if (
+            !Object.hasOwn(PROPORTION_RANGE, k) &&
+            !Object.hasOwn(TRUNK_RANGE, k) &&
+            !leg &&
+            k !== "footDirection" &&
+            k !== "thighShare" &&
+            k !== "trunkOffsets"
+        )
             throw bad(source, `proportions: unknown key '${k}'`);
     }
     for (const k of ["thighShare", ...Object.keys(TRUNK_RANGE)]) if (k in o && typeof o[k] !== "number") throw bad(source, `proportions.${k} must be a number`);
@@ -381,6 +417,15 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
     const d = vector("footDirection")!;
     const thighDirection = vector("thighDirection");
     const shinDirection = vector("shinDirection");
+    const trunkOffsets = o.trunkOffsets;
+    if (trunkOffsets !== undefined && !Array.isArray(trunkOffsets))
+        throw bad(
+            source,
+            `proportions.trunkOffsets must be a list of ${CLIP_TRUNK_OFFSET_COUNT} numbers, found ${QuoteForMessage(JSON.stringify(trunkOffsets))}`,
+        );
+    trunkOffsets?.forEach((x: unknown, i: number) => {
+        if (typeof x !== "number") throw bad(source, `proportions.trunkOffsets[${i}] must be a number, found ${QuoteForMessage(JSON.stringify(x))}`);
+    });
     return {
         legLength: o.legLength as number,
         ankleHeight: o.ankleHeight as number,
@@ -391,6 +436,7 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         ...(typeof o.trunkSteadyPoint === "number" ? { trunkSteadyPoint: o.trunkSteadyPoint } : {}),
         ...(thighDirection ? { thighDirection } : {}),
         ...(shinDirection ? { shinDirection } : {}),
+        ...(trunkOffsets !== undefined ? { trunkOffsets: trunkOffsets as number[] } : {}),
     };
 }
 
@@ -500,16 +546,17 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
 /**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
  * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
- * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk
- * present), f64 frame rate, u32 frame count, f64 tolerance, [f64 ground height], [f64 leg length,
- * ankle height, hip width, foot direction x, y, z, [thigh share], [trunk length, trunk steady
- * point]] (the thigh share and the trunk only with the proportions), name, source and warnings
- * (LEB128 length + UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order) the key
- * count, the key frames as differences (LEB128) and the values: a u8 encoding, 0 for a float32 a
- * key, 1 for a float32 step and then each key's whole multiple of the step less the previous
- * key's, zigzag LEB128 (curves with a `step`, as the converter makes them; version 1 files have
- * float32s and no encoding byte); last, per foot, the contact runs (count, then gap and length of
- * each, LEB128). About 2.5 bytes a key for a converted clip.
+ * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk present;
+ * bit 6 leg directions present; bit 7 trunk layout present), f64 frame rate, u32 frame count, f64
+ * tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y,
+ * z, [thigh share], [trunk length, trunk steady point], [thigh direction x, y, z, shin direction
+ * x, y, z], [15 trunk offsets]] (bits 3, 5, 6 and 7 only with the proportions), name, source and
+ * warnings (LEB128 length + UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order)
+ * the key count, the key frames as differences (LEB128) and the values: a u8 encoding, 0 for a
+ * float32 a key, 1 for a float32 step and then each key's whole multiple of the step less the
+ * previous key's, zigzag LEB128 (curves with a `step`, as the converter makes them; version 1
+ * files have float32s and no encoding byte); last, per foot, the contact runs (count, then gap and
+ * length of each, LEB128). About 2.5 bytes a key for a converted clip.
  */
 export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     validate(`${QuoteForMessage(clip.name || "clip")}: cannot be written`, clip, "FILE_WRITE");
@@ -519,6 +566,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     const thighShare = clip.proportions?.thighShare;
     const trunkLength = clip.proportions?.trunkLength;
     const thighDirection = clip.proportions?.thighDirection;
+    const trunkOffsets = clip.proportions?.trunkOffsets;
     w.u16(
         (clip.loop ? 1 : 0) |
             (clip.groundHeight !== 0 ? 2 : 0) |
@@ -526,7 +574,8 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             (thighShare !== undefined ? 8 : 0) |
             (clip.interpolation === "catmull-rom" ? 16 : 0) |
             (trunkLength !== undefined ? 32 : 0) |
-            (thighDirection !== undefined ? 64 : 0),
+            (thighDirection !== undefined ? 64 : 0) |
+            (trunkOffsets !== undefined ? 128 : 0),
     );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
@@ -543,6 +592,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             w.f64(clip.proportions.trunkSteadyPoint!);
         }
         if (thighDirection !== undefined) for (const x of [...thighDirection, ...clip.proportions.shinDirection!]) w.f64(x);
+        if (trunkOffsets !== undefined) for (const x of trunkOffsets) w.f64(x);
     }
     w.string(clip.name);
     w.string(clip.source);
@@ -657,11 +707,12 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     if (version < MUSCLE_CLIP_OLDEST_VERSION || version > MUSCLE_CLIP_VERSION)
         throw bad(source, `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`);
     const flags = r.u16("the flags");
-    if (flags & ~(version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
+    if (flags & ~(version >= 7 ? 255 : version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
         throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     if (flags & 8 && !(flags & 4)) throw bad(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
     if (flags & 32 && !(flags & 4)) throw bad(source, "flags: a trunk (bit 5) without the proportions (bit 2)");
     if (flags & 64 && !(flags & 4)) throw bad(source, "flags: leg directions (bit 6) without the proportions (bit 2)");
+    if (flags & 128 && !(flags & 4)) throw bad(source, "flags: a trunk layout (bit 7) without the proportions (bit 2)");
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) throw bad(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
@@ -682,6 +733,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
                             shinDirection: [r.f64("the shin direction"), r.f64("the shin direction"), r.f64("the shin direction")] as const,
                         }
                       : {}),
+                  ...(flags & 128 ? { trunkOffsets: Array.from({ length: CLIP_TRUNK_OFFSET_COUNT }, () => r.f64("the trunk offsets")) } : {}),
               }
             : null;
     const name = r.string("the name");

@@ -20,6 +20,7 @@ import {
     CLIP_LEG_DIRECTION_MAX_Y,
     CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
+    CLIP_TRUNK_OFFSET_MAX,
     FootContact,
     MuscleClip,
     MuscleCurveKind,
@@ -274,6 +275,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
                 ? { trunkLength, trunkSteadyPoint: SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount) }
                 : {}),
             ...legDirections(setup),
+            ...trunkOffsets(setup),
         },
         toleranceDeg,
         warnings: CapWarnings([...source.warnings, ...watch.warnings()]),
@@ -282,6 +284,15 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
 
 const tmpV = new Vector3();
 const tmpV2 = new Vector3();
+
+/**
+ * The source's trunk layout for a clip's proportions (`IClipProportions.trunkOffsets`): the
+ * setup's (`MuscleSetup.clipTrunkOffsets`); none where a number is past what a file may hold (no humanoid's).
+ */
+function trunkOffsets(setup: MuscleSetup): { trunkOffsets?: number[] } {
+    const offsets = Array.from(setup.clipTrunkOffsets);
+    return offsets.every((x) => Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX) ? { trunkOffsets: offsets } : {};
+}
 
 /** Longest warning kept, characters (a warning naming a long joint name is cut, so that the file holds it). */
 const MAX_WARNING_LENGTH = 4096;

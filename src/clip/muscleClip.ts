@@ -205,7 +205,23 @@ export interface IClipProportions {
     readonly thighDirection?: readonly [number, number, number];
     /** The direction of the source's left lower leg in its T-pose (knee to ankle), as {@link thighDirection}; given with it. */
     readonly shinDirection?: readonly [number, number, number];
+    /**
+     * The source's trunk as its T-pose lays it out: 15 numbers, x y z of each of its spine, chest,
+     * upper chest, neck and head joints from the one before (the spine's from the middle of its
+     * upper-leg joints), canonical frame, over its scale; zeros for a bone it does not map (the
+     * chest, upper chest or neck). Absent in files before version 7. With it the runtime turns
+     * each segment of the character's trunk as the source's trunk turns over the same share of its
+     * length, so that a trunk whose joints sit elsewhere along it bends as the source's does and
+     * mocap's spine jitter cancels as it did on the source (docs/runtime.md); without it each
+     * bone turns as the source's bone of the same name.
+     */
+    readonly trunkOffsets?: readonly number[];
 }
+
+/** How many numbers {@link IClipProportions.trunkOffsets} holds: x y z of the spine, chest, upper chest, neck and head. */
+export const CLIP_TRUNK_OFFSET_COUNT = 15;
+/** The most any of {@link IClipProportions.trunkOffsets} may be in magnitude (source scales): no humanoid's trunk joint is further from the one before. */
+export const CLIP_TRUNK_OFFSET_MAX = 2;
 
 /** The thigh share a clip may give ({@link IClipProportions.thighShare}): no humanoid leg is outside it; the converter leaves the share out otherwise. */
 export const CLIP_THIGH_SHARE_RANGE = [0.05, 0.95] as const;
@@ -221,13 +237,15 @@ export const CLIP_TRUNK_LENGTH_RANGE = [0.05, 5] as const;
 export const CLIP_LEG_DIRECTION_MAX_Y = -0.5;
 
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 15;
+export const CLIP_PROPORTION_COUNT = 30;
+/** Where {@link IClipProportions.trunkOffsets} starts in the array form ({@link ClipProportionsToArray}). */
+export const CLIP_PROPORTION_TRUNK_OFFSETS = 15;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
  * [2] hip width, [3..5] foot direction, [6] thigh share, [7] trunk length, [8] trunk steady point,
- * [9..11] thigh direction, [12..14] shin direction (NaN when absent; see {@link IClipProportions});
- * all NaN when `proportions` is null. Allocation-free. Returns `out`.
+ * [9..11] thigh direction, [12..14] shin direction, [15..29] trunk offsets (NaN when absent; see
+ * {@link IClipProportions}); all NaN when `proportions` is null. Allocation-free. Returns `out`.
  */
 export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
     if (!proportions) {
@@ -249,6 +267,9 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
         out[9 + i] = thigh && shin ? thigh[i] : NaN;
         out[12 + i] = thigh && shin ? shin[i] : NaN;
     }
+    const trunk = proportions.trunkOffsets;
+    for (let i = 0; i < CLIP_TRUNK_OFFSET_COUNT; i++)
+        out[CLIP_PROPORTION_TRUNK_OFFSETS + i] = trunk && trunk.length === CLIP_TRUNK_OFFSET_COUNT ? trunk[i] : NaN;
     return out;
 }
 

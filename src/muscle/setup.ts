@@ -16,6 +16,9 @@ import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
 import { TranslationDofUnits } from "./translationDof.js";
 
+/** The trunk's bones from the hips up, as `MuscleSetup.trunkOffsets` and a clip's `trunkOffsets` list them (the spine and head always mapped; the others may not be). */
+export const TRUNK_BONES: readonly HumanBone[] = [HumanBone.Spine, HumanBone.Chest, HumanBone.UpperChest, HumanBone.Neck, HumanBone.Head];
+
 /**
  * Unity's default hierarchy masses (kg of a normal 82.5 kg person; reference §1): a bone's mass plus
  * everything below it. A bone's own mass is its hierarchy mass minus its mapped human children's,
@@ -226,6 +229,21 @@ export class MuscleSetup {
     public readonly trunkTop: number;
     /** T-pose distance from the middle of the two upper-leg joints to {@link trunkTop} (metres). */
     public readonly trunkLength: number;
+    /**
+     * The trunk as the T-pose lays it out, {@link TRUNK_BONES} order: x y z of each mapped bone's
+     * joint from the mapped one before it (the spine's from the middle of the upper-leg joints),
+     * canonical frame, metres; zeros for a bone the avatar does not map. A clip keeps its source's,
+     * over its scale (`IClipProportions.trunkOffsets`); decode turns this trunk's segments as the
+     * source's trunk turns over the same share of its length.
+     */
+    public readonly trunkOffsets: Float64Array;
+    /**
+     * {@link trunkOffsets} as a clip keeps them (`IClipProportions.trunkOffsets`): over the scale,
+     * and without a neck the head's offset in the neck's place (the head's then zero), since a
+     * missing neck's turn is the head's (decode folds it there), not the bone's below: so that the
+     * bones' turns, taken in order, lay the trunk out as decode does.
+     */
+    public readonly clipTrunkOffsets: Float64Array;
     /**
      * The length each translation DoF is measured in (metres, `TranslationDofBones` order; see
      * `TranslationDofUnits`): the hip width for the upper legs, the shoulder width for the shoulders
@@ -547,9 +565,36 @@ export class MuscleSetup {
             ref.positions[this.trunkTop],
             ref.positions[this.joint[B.LeftUpperLeg]].add(ref.positions[this.joint[B.RightUpperLeg]]).scale(0.5),
         );
+        this.trunkOffsets = new Float64Array(3 * TRUNK_BONES.length);
+        {
+            let prev = ref.positions[this.joint[B.LeftUpperLeg]].add(ref.positions[this.joint[B.RightUpperLeg]]).scale(0.5);
+            TRUNK_BONES.forEach((b, i) => {
+                const j = this.joint[b];
+                if (j < 0) return;
+                const o = ref.positions[j].subtract(prev).applyRotationQuaternion(this.c0Inverse);
+                this.trunkOffsets.set([o.x, o.y, o.z], 3 * i);
+                prev = ref.positions[j];
+            });
+        }
+        this.clipTrunkOffsets = Float64Array.from(this.trunkOffsets, (x) => x / this.scale);
+        if (this.joint[B.Neck] < 0) {
+            const neck = 3 * TRUNK_BONES.indexOf(B.Neck);
+            const head = 3 * TRUNK_BONES.indexOf(B.Head);
+            for (let i = 0; i < 3; i++) {
+                this.clipTrunkOffsets[neck + i] = this.clipTrunkOffsets[head + i];
+                this.clipTrunkOffsets[head + i] = 0;
+            }
+        }
         this.translationUnit = TranslationDofUnits(this, ref.positions);
         const needed = new Uint8Array(n);
-        const reads = [...massJoint, this.joint[B.LeftUpperLeg], this.joint[B.RightUpperLeg], this.joint[B.LeftUpperArm], this.joint[B.RightUpperArm], this.joint[B.Hips]];
+        const reads = [
+            ...massJoint,
+            this.joint[B.LeftUpperLeg],
+            this.joint[B.RightUpperLeg],
+            this.joint[B.LeftUpperArm],
+            this.joint[B.RightUpperArm],
+            this.joint[B.Hips],
+        ];
         for (const r of reads) for (let j = r; j >= 0 && !needed[j]; j = rig.joints[j].parent) needed[j] = 1;
         this.decodePositionNeeded = needed;
         this.twistAxisLength = Float64Array.from(this.twistAxis, (t) => Math.sqrt(t.x * t.x + t.y * t.y + t.z * t.z));

@@ -13,6 +13,7 @@ import {
     MuscleClipSampler,
     MuscleCurveNames,
     MUSCLE_CLIP_CURVE_COUNT,
+    MUSCLE_CLIP_VERSION,
     MuscleSetup,
     ParseMuscleClip,
     ParseMuscleClipBinary,
@@ -32,12 +33,23 @@ import { DenseSplineSlopes, HermiteValueAt } from "../helpers/splineOracle.js";
 const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[1]));
 const source = new SampleWalkSource(avatar, 2.2, 30);
 const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
-/** The clip with a trunk of known values in its proportions (version 5), whatever the converter gave it. */
-const trunked = withTrunk(clip, 0.6180339887498949, 0.7777777777777778);
+/**
+ * Fifteen trunk offsets of known values (version 7): x y z of a spine, chest, upper chest, neck
+ * and head, the neck unmapped (zeros), one -0 (which both formats keep).
+ */
+const TRUNK_OFFSETS = [0.0012, 0.0523, 0.0125, -0, 0.1213, -0.0071, 0.0004, 0.1187, -0.0152, 0, 0, 0, 1e-3, 0.1642, 0.0231];
+/** The clip with a trunk (version 5) and a trunk layout (version 7) of known values in its proportions, whatever the converter gave it. */
+const trunked = withTrunkOffsets(withTrunk(clip, 0.6180339887498949, 0.7777777777777778), TRUNK_OFFSETS);
 
-/** A copy of a clip whose proportions have no leg directions (as a file before version 6 reads). */
+/** A copy of a clip whose proportions have no leg directions (nor the later trunk layout: as a file before version 6 reads). */
 function withoutLegDirections(c: MuscleClip): MuscleClip {
-    return WithoutProportionKeys(c, "thighDirection", "shinDirection");
+    return WithoutProportionKeys(c, "thighDirection", "shinDirection", "trunkOffsets");
+}
+
+/** A copy of a clip whose proportions have the given trunk layout (or none: undefined). */
+function withTrunkOffsets(c: MuscleClip, trunkOffsets: readonly number[] | undefined): MuscleClip {
+    const { proportions } = WithoutProportionKeys(c, "trunkOffsets");
+    return WithProportions(c, { ...proportions!, ...(trunkOffsets !== undefined ? { trunkOffsets } : {}) });
 }
 
 /** A copy of a clip whose proportions have the given trunk (or none: both undefined). */
@@ -185,18 +197,27 @@ function unstepped(c: MuscleClip): MuscleClip {
 
 /** Binary patches: [what, change to a copy of the bytes, expected message]. */
 function binaryCases(): Array<[string, Patch, RegExp]> {
-    // Flags 2 | 4 | 8 | 32 | 64: a ground height, the proportions, the thigh share, the trunk and the leg directions.
+    // Flags 2 | 4 | 8 | 32 | 64 | 128: a ground height, the proportions, the thigh share, the trunk, the leg directions and the trunk layout.
     const bin = SerializeMuscleClipToBinary(trunked);
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
     // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when
     // flag 2], [six proportions, 48 bytes, when flag 4, the thigh share, 8 more, when flag 8, the
-    // trunk, 16 more, when flag 32, and the thigh and shin directions, 48 more, when flag 64], then the name.
-    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64);
+    // trunk, 16 more, when flag 32, the thigh and shin directions, 48 more, when flag 64, and the
+    // trunk offsets, 120 more, when flag 128], then the name.
+    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64 | 128);
     const trunkAt = 28 + 8 + 48 + 8;
     const legAt = trunkAt + 16;
+    const offsetsAt = legAt + 48;
     const firstCurve = (() => {
-        let p = 28 + (bin[6] & 2 ? 8 : 0) + (bin[6] & 4 ? 48 : 0) + (bin[6] & 8 ? 8 : 0) + (bin[6] & 32 ? 16 : 0) + (bin[6] & 64 ? 48 : 0);
+        let p =
+            28 +
+            (bin[6] & 2 ? 8 : 0) +
+            (bin[6] & 4 ? 48 : 0) +
+            (bin[6] & 8 ? 8 : 0) +
+            (bin[6] & 32 ? 16 : 0) +
+            (bin[6] & 64 ? 48 : 0) +
+            (bin[6] & 128 ? 120 : 0);
         const varint = (): number => {
             let v = 0;
             let s = 1;
@@ -220,10 +241,15 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     const cases: Array<[string, Patch, RegExp]> = [
         ["an empty file", () => new Uint8Array(0), /not a binary muscle clip/],
         ["another magic", (b) => (b.set([0x42, 0x48, 0x4d, 0x58], 0), b), /not a binary muscle clip/],
-        ["version 7", (b) => (dv(b).setUint16(4, 7, true), b), /unknown muscle clip version 7 \(this library reads versions 1 to 6\)/],
+        [
+            `version ${MUSCLE_CLIP_VERSION + 1}`,
+            (b) => (dv(b).setUint16(4, MUSCLE_CLIP_VERSION + 1, true), b),
+            new RegExp(`unknown muscle clip version ${MUSCLE_CLIP_VERSION + 1} \\(this library reads versions 1 to ${MUSCLE_CLIP_VERSION}\\)`),
+        ],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 128 | 110, true), b), /unknown flags 0xee for version 6/],
-        ["leg directions in a version 5 file", (b) => (dv(b).setUint16(4, 5, true), b), /unknown flags 0x6e for version 5/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 256 | 238, true), b), new RegExp(`unknown flags 0x1ee for version ${MUSCLE_CLIP_VERSION}$`)],
+        ["a trunk layout in a version 6 file", (b) => (dv(b).setUint16(4, 6, true), b), /unknown flags 0xee for version 6/],
+        ["leg directions in a version 5 file", (b) => (dv(b).setUint16(4, 5, true), dv(b).setUint16(6, 110, true), b), /unknown flags 0x6e for version 5/],
         ["a trunk in a version 4 file", (b) => (dv(b).setUint16(4, 4, true), dv(b).setUint16(6, 46, true), b), /unknown flags 0x2e for version 4/],
         [
             "leg directions without the proportions",
@@ -239,6 +265,26 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
             "a NaN shin direction",
             (b) => (dv(b).setFloat64(legAt + 40, NaN, true), b),
             /proportions.shinDirection must be a unit vector \[x, y, z\], found \[.*NaN\]$/,
+        ],
+        [
+            "a trunk layout without the proportions",
+            (b) => (dv(b).setUint16(6, 128, true), b),
+            /flags: a trunk layout \(bit 7\) without the proportions \(bit 2\)/,
+        ],
+        [
+            "a trunk offset out of range",
+            (b) => (dv(b).setFloat64(offsetsAt + 8 * 4, 2.5, true), b),
+            /proportions.trunkOffsets\[4\] must be a number from -2 to 2 \(source scales\), found 2.5$/,
+        ],
+        [
+            "a NaN trunk offset",
+            (b) => (dv(b).setFloat64(offsetsAt + 8 * 14, NaN, true), b),
+            /proportions.trunkOffsets\[14\] must be a number from -2 to 2 \(source scales\), found NaN$/,
+        ],
+        [
+            "an infinite trunk offset",
+            (b) => (dv(b).setFloat64(offsetsAt, -Infinity, true), b),
+            /proportions.trunkOffsets\[0\] must be a number from -2 to 2 \(source scales\), found -Infinity$/,
         ],
         ["a trunk without the proportions", (b) => (dv(b).setUint16(6, 32, true), b), /flags: a trunk \(bit 5\) without the proportions \(bit 2\)/],
         [
@@ -276,7 +322,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
         [
             "a wrong curve count",
             (b) => (dv(b).setUint16(firstCurve - 2, 150, true), b),
-            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version 6 file, found 150`),
+            new RegExp(`expected ${MUSCLE_CLIP_CURVE_COUNT} curves in a version ${MUSCLE_CLIP_VERSION} file, found 150`),
         ],
         ["a truncated file", (b) => b.subarray(0, b.length - 3), /truncated/],
     ];
@@ -427,6 +473,34 @@ describe("reading invalid muscle clip files", () => {
             edit((o) => (o.proportions.trunkSteadyPoint = 1.5)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.5$/,
         ],
+        ["a trunk layout in a version 6 file", edit((o) => (o.version = 6)), /proportions.trunkOffsets is a version 7 key, the file says version 6$/],
+        [
+            "a trunk layout of 14 numbers",
+            edit((o) => o.proportions.trunkOffsets.pop()),
+            /proportions.trunkOffsets must be a list of 15 numbers \(x y z of the spine, chest, upper chest, neck and head\), found a list of 14$/,
+        ],
+        [
+            "a trunk layout of 16 numbers",
+            edit((o) => o.proportions.trunkOffsets.push(0)),
+            /proportions.trunkOffsets must be a list of 15 numbers \(x y z of the spine, chest, upper chest, neck and head\), found a list of 16$/,
+        ],
+        [
+            "a trunk layout that is not a list",
+            edit((o) => (o.proportions.trunkOffsets = { spine: [0, 0.1, 0] })),
+            /proportions.trunkOffsets must be a list of 15 numbers, found \{"spine":\[0,0.1,0\]\}$/,
+        ],
+        ["a trunk offset that is a string", edit((o) => (o.proportions.trunkOffsets[3] = "0")), /proportions.trunkOffsets\[3\] must be a number, found "0"$/],
+        ["a null trunk offset", edit((o) => (o.proportions.trunkOffsets[7] = null)), /proportions.trunkOffsets\[7\] must be a number, found null$/],
+        [
+            "a trunk offset out of range",
+            edit((o) => (o.proportions.trunkOffsets[13] = -2.01)),
+            /proportions.trunkOffsets\[13\] must be a number from -2 to 2 \(source scales\), found -2.01$/,
+        ],
+        [
+            "an infinite trunk offset",
+            edit((o) => (o.proportions.trunkOffsets[1] = 12345.5)).replace("12345.5", "1e999"),
+            /proportions.trunkOffsets\[1\] must be a number from -2 to 2 \(source scales\), found Infinity$/,
+        ],
     ];
     it.each(cases)("JSON: %s gives one clear error naming the file", (_what, text, re) => {
         const e = errorOf(() => ParseMuscleClipJson(text, "bad.muscle.json"));
@@ -492,7 +566,7 @@ describe("the source's trunk in files (version 5)", () => {
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8;
         expect(new DataView(bin.buffer).getFloat64(at, true)).toBe(0.6180339887498949);
         expect(new DataView(bin.buffer).getFloat64(at + 8, true)).toBe(0.7777777777777778);
-        expect(SerializeMuscleClipToJson(untrunked)).not.toMatch(/trunk/);
+        expect(SerializeMuscleClipToJson(untrunked)).not.toMatch(/trunkLength|trunkSteadyPoint/);
         expect(ParseMuscleClipBinary(plain, "b.bin").proportions).toEqual(untrunked.proportions);
         // The ends of the ranges are valid.
         for (const [length, point] of [
@@ -519,14 +593,15 @@ describe("the source's trunk in files (version 5)", () => {
         expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(untrunked));
     });
 
-    it("binary: still reads a version 4 file (no flag bits 5 and 6, no trunk or leg bytes)", () => {
+    it("binary: still reads a version 4 file (no flag bits 5 to 7, no trunk, leg or trunk layout bytes)", () => {
         const bin = SerializeMuscleClipToBinary(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        expect(dv.getUint16(6, true) & (32 | 64 | 128)).toBe(32 | 64 | 128);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8;
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16 + 48)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16 + 48 + 120)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 4, true);
-        odv.setUint16(6, dv.getUint16(6, true) & ~(32 | 64), true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~(32 | 64 | 128), true);
         const untrunked = withoutLegDirections(untrunkedWithLegs);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.proportions).toEqual(untrunked.proportions);
@@ -570,7 +645,7 @@ describe("the source's T-pose leg directions in files (version 6)", () => {
             expect(Array.from(back.proportionValues.subarray(9, 15))).toEqual([...p.thighDirection!, ...p.shinDirection!]);
         }
         // Without them: neither flag bit 6 nor its 48 bytes, and NaN in the array form.
-        const plain = withoutLegDirections(clip);
+        const plain = WithoutProportionKeys(clip, "thighDirection", "shinDirection");
         const plainBin = SerializeMuscleClipToBinary(plain);
         expect(new DataView(plainBin.buffer).getUint16(6, true) & 64).toBe(0);
         expect(bin.length - plainBin.length).toBe(48);
@@ -588,6 +663,103 @@ describe("the source's T-pose leg directions in files (version 6)", () => {
     });
 });
 
+describe("the source's trunk layout in files (version 7)", () => {
+    const layoutless = withTrunkOffsets(trunked, undefined);
+    /** Where the trunk offsets start in a binary file of `trunked` (after its ground height, proportions, thigh share, trunk and leg directions). */
+    const offsetsAt = (bin: Uint8Array): number => 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8 + 16 + 48;
+
+    it("this library writes version 7", () => {
+        expect(MUSCLE_CLIP_VERSION).toBe(7);
+        expect(JSON.parse(SerializeMuscleClipToJson(trunked)).version).toBe(MUSCLE_CLIP_VERSION);
+        const bin = SerializeMuscleClipToBinary(trunked);
+        expect(new DataView(bin.buffer, bin.byteOffset, bin.byteLength).getUint16(4, true)).toBe(MUSCLE_CLIP_VERSION);
+    });
+
+    it("both formats keep the 15 trunk offsets exactly (a -0 too)", () => {
+        const bin = SerializeMuscleClipToBinary(trunked);
+        const json = SerializeMuscleClipToJson(trunked);
+        expect(json).toContain(`"trunkOffsets":[${TRUNK_OFFSETS.map((x) => (Object.is(x, -0) ? "-0" : String(x))).join(",")}]`);
+        // Flag bit 7 and 15 f64 after the leg directions.
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        expect(dv.getUint16(6, true) & 128).toBe(128);
+        const at = offsetsAt(bin);
+        for (let i = 0; i < 15; i++) expect(Object.is(dv.getFloat64(at + 8 * i, true), TRUNK_OFFSETS[i])).toBe(true);
+        for (const back of [ParseMuscleClipBinary(bin, "a.bin"), ParseMuscleClipJson(json, "a.json")]) {
+            expect(back.proportions).toEqual(trunked.proportions);
+            const offsets = back.proportions!.trunkOffsets!;
+            expect(offsets).toHaveLength(15);
+            for (let i = 0; i < 15; i++) expect(Object.is(offsets[i], TRUNK_OFFSETS[i])).toBe(true);
+            for (let i = 0; i < 15; i++) expect(Object.is(back.proportionValues[15 + i], TRUNK_OFFSETS[i])).toBe(true);
+            expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(bin))).toBe(true);
+            expect(SerializeMuscleClipToJson(back)).toBe(json);
+        }
+        // The ends of the range are valid.
+        const edge = withTrunkOffsets(trunked, [2, -2, ...TRUNK_OFFSETS.slice(2)]);
+        expect(ParseMuscleClipBinary(SerializeMuscleClipToBinary(edge), "e.bin").proportions).toEqual(edge.proportions);
+        expect(ParseMuscleClipJson(SerializeMuscleClipToJson(edge), "e.json").proportions).toEqual(edge.proportions);
+    });
+
+    it("a clip without them writes neither the key nor flag bit 7 and its 120 bytes, and reads back without them", () => {
+        const bin = SerializeMuscleClipToBinary(layoutless);
+        const json = SerializeMuscleClipToJson(layoutless);
+        expect(json).not.toMatch(/trunkOffsets/);
+        expect(new DataView(bin.buffer, bin.byteOffset, bin.byteLength).getUint16(6, true) & 128).toBe(0);
+        expect(SerializeMuscleClipToBinary(trunked).length - bin.length).toBe(120);
+        for (const back of [ParseMuscleClipBinary(bin, "b.bin"), ParseMuscleClipJson(json, "b.json")]) {
+            expect("trunkOffsets" in back.proportions!).toBe(false);
+            expect(back.proportions).toEqual(layoutless.proportions);
+            expect(Array.from(back.proportionValues.subarray(15, 30)).every(Number.isNaN)).toBe(true);
+        }
+    });
+
+    it("JSON: still reads a version 6 file, the proportions without the trunk layout", () => {
+        const o = JSON.parse(SerializeMuscleClipToJson(trunked));
+        o.version = 6;
+        delete o.proportions.trunkOffsets;
+        const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
+        expect(old.proportions).toEqual(layoutless.proportions);
+        expect(old.proportions!.thighDirection).toEqual(trunked.proportions!.thighDirection);
+        expect(old.proportionValues[15]).toBeNaN();
+        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(layoutless));
+    });
+
+    it("binary: still reads a version 6 file (no flag bit 7, no trunk layout bytes)", () => {
+        const bin = SerializeMuscleClipToBinary(trunked);
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        const at = offsetsAt(bin);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 120)]);
+        const odv = new DataView(old.buffer);
+        odv.setUint16(4, 6, true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~128, true);
+        const back = ParseMuscleClipBinary(old, "old.muscle.bin");
+        expect(back.proportions).toEqual(layoutless.proportions);
+        expect(back.proportionValues[15]).toBeNaN();
+        // The rest of the file is as written: it writes back as this version's file of the clip without a trunk layout.
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(layoutless)))).toBe(true);
+    });
+
+    it("refuses to write a trunk layout of another count or out of range", () => {
+        const some = TRUNK_OFFSETS.slice(0, 14);
+        for (const [offsets, re] of [
+            [some, /proportions.trunkOffsets must be a list of 15 numbers \(x y z of the spine, chest, upper chest, neck and head\), found a list of 14$/],
+            [[...TRUNK_OFFSETS, 0], /proportions.trunkOffsets must be a list of 15 numbers .*, found a list of 16$/],
+            [[...some, 2.01], /proportions.trunkOffsets\[14\] must be a number from -2 to 2 \(source scales\), found 2.01$/],
+            [[NaN, ...some], /proportions.trunkOffsets\[0\] must be a number from -2 to 2 \(source scales\), found NaN$/],
+            [
+                [...some.slice(0, 5), Infinity, ...some.slice(5)],
+                /proportions.trunkOffsets\[5\] must be a number from -2 to 2 \(source scales\), found Infinity$/,
+            ],
+        ] as const) {
+            const c = withTrunkOffsets(trunked, offsets);
+            for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
+                const e = errorOf(() => write(c));
+                expect(e.code).toBe("FILE_WRITE");
+                expect(e.message).toMatch(re);
+            }
+        }
+    });
+});
+
 describe("version 2 muscle clips (before the thigh share)", () => {
     it("JSON: still reads, the proportions without a thigh share", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(trunked));
@@ -598,21 +770,29 @@ describe("version 2 muscle clips (before the thigh share)", () => {
         dropTranslations(o);
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
         expect(old.interpolation).toBe("catmull-rom");
-        const { thighShare, trunkLength: _length, trunkSteadyPoint: _point, thighDirection: _thigh, shinDirection: _shin, ...rest } = trunked.proportions!;
+        const {
+            thighShare,
+            trunkLength: _length,
+            trunkSteadyPoint: _point,
+            thighDirection: _thigh,
+            shinDirection: _shin,
+            trunkOffsets: _offsets,
+            ...rest
+        } = trunked.proportions!;
         expect(thighShare).toBeGreaterThan(0);
         expect(old.proportions).toEqual(rest);
         expect(old.proportionValues[6]).toBeNaN();
     });
 
     it("binary: still reads a version 2 file (proportions of six numbers, flags up to bit 2)", () => {
-        // The same bytes as this version's, less the thigh share, the trunk and the leg directions
-        // (flag bits 3, 5 and 6, and the 8, 16 and 48 bytes after the foot direction) and the
-        // translation curves (version 4).
+        // The same bytes as this version's, less the thigh share, the trunk, the leg directions and
+        // the trunk layout (flag bits 3, 5, 6 and 7, and the 8, 16, 48 and 120 bytes after the foot
+        // direction) and the translation curves (version 4).
         const bin = withoutTranslationCurves(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
-        expect(dv.getUint16(6, true) & 108).toBe(108);
+        expect(dv.getUint16(6, true) & 236).toBe(236);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48;
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8 + 16 + 48)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8 + 16 + 48 + 120)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 2, true);
         odv.setUint16(6, dv.getUint16(6, true) & 7, true);
@@ -624,6 +804,7 @@ describe("version 2 muscle clips (before the thigh share)", () => {
             trunkSteadyPoint: _point,
             thighDirection: _thigh,
             shinDirection: _shin,
+            trunkOffsets: _offsets,
             ...rest
         } = trunked.proportions!;
         expect(back.proportions).toEqual(rest);
@@ -685,7 +866,7 @@ function dropTranslations(o: Record<string, any>): void {
     for (const c of MuscleCurveNames.slice(CURVE_TRANSLATIONS)) delete o.curves[c];
 }
 
-/** A JSON clip object without the source's trunk (version 5) and leg directions (version 6) in its proportions (as a file before version 5). */
+/** A JSON clip object without the source's trunk (version 5), leg directions (version 6) and trunk layout (version 7) in its proportions (as a file before version 5). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
 function dropTrunk(o: Record<string, any>): void {
     delete o.proportions.trunkLength;
@@ -693,11 +874,12 @@ function dropTrunk(o: Record<string, any>): void {
     dropLegDirections(o);
 }
 
-/** A JSON clip object without the source's leg directions in its proportions (as a file before version 6). */
+/** A JSON clip object without the source's leg directions (version 6) and trunk layout (version 7) in its proportions (as a file before version 6). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
 function dropLegDirections(o: Record<string, any>): void {
     delete o.proportions.thighDirection;
     delete o.proportions.shinDirection;
+    delete o.proportions.trunkOffsets;
 }
 
 /**

@@ -99,13 +99,14 @@ describeWithData("translation degrees of freedom on the KayKit crawl", () => {
             const got = new MuscleClipSampler(read).sampleFrameToRef(12, new HumanPose());
             for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) expect(Vector3.Distance(got.translations[t], expected.translations[t])).toBeLessThan(1e-5);
         }
-        // A version 3 file: the same clip without its translation curves (nor the version 5 trunk, nor the version 6 leg directions).
+        // A version 3 file: the same clip without its translation curves (nor the version 5 trunk, the version 6 leg directions or the version 7 trunk layout).
         const json = JSON.parse(SerializeMuscleClipToJson(clip)) as { version: number; proportions: Record<string, unknown>; curves: Record<string, unknown> };
         json.version = 3;
         delete json.proportions.trunkLength;
         delete json.proportions.trunkSteadyPoint;
         delete json.proportions.thighDirection;
         delete json.proportions.shinDirection;
+        delete json.proportions.trunkOffsets;
         for (const name of TranslationDofNames) for (const c of ["x", "y", "z"]) delete json.curves[`${name}.${c}`];
         const old = ParseMuscleClipJson(JSON.stringify(json), "crawl-v3.muscle.json");
         expect(old.hasTranslations).toBe(false);

@@ -1,0 +1,231 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import {
+    ALL_MUSCLE_COUNT,
+    CreateReferenceRigPose,
+    DecodeHumanPose,
+    HumanBone,
+    HumanPose,
+    MuscleClip,
+    MuscleSetup,
+    type HumanoidAvatar,
+} from "../../src/index.js";
+import { TRUNK_BONES } from "../../src/muscle/setup.js";
+import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+const FILES = {
+    zombie: "bvh/animated_drawings/fair1_zombie_8yo.bvh",
+    cmu: "bvh/cmu_cgspeed/cmu_walk.bvh",
+    xbot: "glb/mixamo_xbot.glb",
+    figure: "glb/khronos_RiggedFigure.glb",
+    mannequin: "glb/kaykit_mannequin/manny_med_mod.gltf",
+    vrm: "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm",
+} as const;
+
+/** A seeded pseudo-random sequence in [-1, 1) (mulberry32). */
+function random(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+    };
+}
+
+/** A pose with every muscle at a random value within 0.8 of its range. */
+function randomPose(next: () => number): HumanPose {
+    const pose = new HumanPose();
+    for (let m = 0; m < ALL_MUSCLE_COUNT; m++) pose.values[m] = 0.8 * next();
+    return pose;
+}
+
+/** An avatar's trunk layout over its scale, as a clip keeps its source's (`IClipProportions.trunkOffsets`). */
+function trunkOf(avatar: HumanoidAvatar): Float64Array {
+    return MuscleSetup.For(avatar).clipTrunkOffsets;
+}
+
+/** Decodes and returns every bone's canonical rotation (`Dc`, hips at their T-pose turn) and the rig pose. */
+function decode(avatar: HumanoidAvatar, pose: HumanPose, trunk?: Float64Array): { dc: Quaternion[]; rotations: Quaternion[] } {
+    const rig = DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar), null, trunk);
+    return { dc: MuscleSetup.For(avatar).work.dc.map((q) => q.clone()), rotations: rig.rotations.map((q) => q.clone()) };
+}
+
+/** The mapped trunk bones of an avatar with their T-pose offsets from the one before (canonical), bottom up. */
+function chainOf(avatar: HumanoidAvatar): { bone: HumanBone; offset: Vector3 }[] {
+    const setup = MuscleSetup.For(avatar);
+    const world = avatar.referenceWorld.positions;
+    let prev = world[avatar.getJoint(HumanBone.LeftUpperLeg)].add(world[avatar.getJoint(HumanBone.RightUpperLeg)]).scale(0.5);
+    const out: { bone: HumanBone; offset: Vector3 }[] = [];
+    for (const bone of TRUNK_BONES) {
+        const j = avatar.getJoint(bone);
+        if (j < 0) continue;
+        out.push({ bone, offset: world[j].subtract(prev).applyRotationQuaternion(setup.c0Inverse) });
+        prev = world[j];
+    }
+    return out;
+}
+
+/** Points along a path (piecewise linear), at a distance from its start. */
+function pointAt(points: Vector3[], along: number[], d: number): Vector3 {
+    for (let k = 1; k < points.length; k++) {
+        if (d <= along[k] || k === points.length - 1) {
+            const span = along[k] - along[k - 1];
+            const t = span > 1e-12 ? Math.min(1, Math.max(0, (d - along[k - 1]) / span)) : 1;
+            return Vector3.Lerp(points[k - 1], points[k], t);
+        }
+    }
+    return points[points.length - 1];
+}
+
+/** The least rotation taking unit `a` to unit `b`. */
+function turnBetween(a: Vector3, b: Vector3): Quaternion {
+    const axis = Vector3.Cross(a, b);
+    const s = axis.length();
+    return s < 1e-12 ? Quaternion.Identity() : Quaternion.RotationAxis(axis.scale(1 / s), Math.atan2(s, Vector3.Dot(a, b)));
+}
+
+/**
+ * The readable oracle: the direction (canonical, hips at their T-pose turn) each segment of the
+ * target's trunk should take for a pose, from the source's trunk as the pose turns it on the
+ * source's own skeleton (decoded there, bone by bone): the source's chord over the segment's
+ * shares of the trunk's length, turned from its T-pose to its pose, applied to the segment's T-pose
+ * direction. Keyed by the bone the segment starts from.
+ */
+function expectedDirections(source: HumanoidAvatar, target: HumanoidAvatar, pose: HumanPose): Map<HumanBone, Vector3> {
+    const dc = decode(source, pose).dc;
+    const rest: Vector3[] = [Vector3.Zero()];
+    const posed: Vector3[] = [Vector3.Zero()];
+    const along = [0];
+    let below = Quaternion.Identity();
+    for (const { bone, offset } of chainOf(source)) {
+        rest.push(rest[rest.length - 1].add(offset));
+        posed.push(posed[posed.length - 1].add(offset.applyRotationQuaternion(below)));
+        along.push(along[along.length - 1] + offset.length());
+        below = dc[bone];
+    }
+    const sourceLength = along[along.length - 1];
+    const chain = chainOf(target);
+    const targetLength = chain.reduce((s, c) => s + c.offset.length(), 0);
+    const out = new Map<HumanBone, Vector3>();
+    let at = chain[0].offset.length();
+    for (let k = 0; k + 1 < chain.length; k++) {
+        const piece = chain[k + 1].offset.length();
+        const a = (at / targetLength) * sourceLength;
+        const b = ((at + piece) / targetLength) * sourceLength;
+        at += piece;
+        const chordRest = pointAt(rest, along, b)
+            .subtract(pointAt(rest, along, a))
+            .normalize();
+        const chordPosed = pointAt(posed, along, b)
+            .subtract(pointAt(posed, along, a))
+            .normalize();
+        // A segment of no length (the CMU skeleton's neck sits on its upper chest) has no direction.
+        if (piece > 1e-9) out.set(chain[k].bone, chain[k + 1].offset.normalizeToNew().applyRotationQuaternion(turnBetween(chordRest, chordPosed)));
+    }
+    return out;
+}
+
+const angleDeg = (a: Vector3, b: Vector3): number =>
+    (Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(a.normalizeToNew(), b.normalizeToNew())))) * 180) / Math.PI;
+const turnDeg = (a: Quaternion, b: Quaternion): number => (2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(a, b)))) * 180) / Math.PI;
+
+describeWithData("trunk segments turned as the source's trunk (IClipProportions.trunkOffsets)", () => {
+    const avatars = new Map<string, HumanoidAvatar>();
+    beforeAll(async () => {
+        for (const [name, file] of Object.entries(FILES)) avatars.set(name, (await LoadHumanoidAvatarFromFileAsync(dataFile(file))).avatar);
+    });
+
+    test.each([
+        ["zombie", "figure"],
+        ["zombie", "xbot"],
+        ["cmu", "mannequin"],
+        ["xbot", "vrm"],
+        ["mannequin", "cmu"],
+    ] as const)(
+        "%s onto %s: each trunk segment points where the source's chord over its shares turned, the head and arms keep their decoded turns",
+        (from, onto) => {
+            const source = avatars.get(from)!;
+            const target = avatars.get(onto)!;
+            const trunk = trunkOf(source);
+            const next = random(from.length * 31 + onto.length);
+            let moved = 0;
+            for (let n = 0; n < 25; n++) {
+                const pose = randomPose(next);
+                const plain = decode(target, pose);
+                const matched = decode(target, pose, trunk);
+                const chain = chainOf(target);
+                for (const [bone, want] of expectedDirections(source, target, pose)) {
+                    const k = chain.findIndex((c) => c.bone === bone);
+                    const got = chain[k + 1].offset.applyRotationQuaternion(matched.dc[bone]);
+                    expect(angleDeg(got, want)).toBeLessThan(1e-4);
+                    moved = Math.max(moved, angleDeg(got, chain[k + 1].offset.applyRotationQuaternion(plain.dc[bone])));
+                }
+                // Only the trunk's segments change: the head, the upper arms and the legs keep their decoded turns.
+                for (const bone of [
+                    HumanBone.Head,
+                    HumanBone.LeftUpperArm,
+                    HumanBone.RightUpperArm,
+                    HumanBone.LeftHand,
+                    HumanBone.LeftUpperLeg,
+                    HumanBone.RightFoot,
+                ])
+                    expect(turnDeg(matched.dc[bone], plain.dc[bone])).toBeLessThan(1e-4);
+            }
+            // The trunks differ: some segment really turned.
+            expect(moved).toBeGreaterThan(1);
+        },
+    );
+
+    test.each(Object.keys(FILES))("%s onto itself: its own trunk changes nothing; the T-pose stays the T-pose whatever the source", (name) => {
+        const avatar = avatars.get(name)!;
+        const next = random(7 + name.length);
+        for (let n = 0; n < 10; n++) {
+            const pose = randomPose(next);
+            const plain = decode(avatar, pose).rotations;
+            const matched = decode(avatar, pose, trunkOf(avatar)).rotations;
+            plain.forEach((q, j) => expect(turnDeg(matched[j], q)).toBeLessThan(1e-5));
+        }
+        const rest = new HumanPose();
+        const plain = decode(avatar, rest).rotations;
+        for (const other of avatars.values()) {
+            const matched = decode(avatar, rest, trunkOf(other)).rotations;
+            plain.forEach((q, j) => expect(turnDeg(matched[j], q)).toBeLessThan(1e-5));
+        }
+    });
+
+    test("the zombie mocap onto RiggedFigure: its head jerks far less than with its trunk turned bone by bone", async () => {
+        const clip = (await ConvertFileToMuscleClipsAsync(dataFile(FILES.zombie)))[0].clip;
+        expect(clip.proportions?.trunkOffsets).toHaveLength(15);
+        const { trunkOffsets: _dropped, ...older } = clip.proportions!;
+        const boneByBone = new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], proportions: older });
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile(FILES.figure));
+        const scene = new Scene(new NullEngine());
+        const nodes = CreateTransformNodesFromRig(target.avatar.rig, scene).nodes;
+        const head = target.avatar.getJoint(HumanBone.Head);
+        /** RMS third difference of the head's path (metres). */
+        const headJerk = (c: MuscleClip): number => {
+            const path = RecordHumanoidRetarget(c, target.avatar, nodes).positions;
+            let sum = 0;
+            for (let f = 3; f < path.length; f++)
+                for (let i = 0; i < 3; i++) {
+                    const x = (k: number): number => path[f - k][3 * head + i];
+                    sum += (x(0) - 3 * x(1) + 3 * x(2) - x(3)) ** 2;
+                }
+            return Math.sqrt(sum / (path.length - 3));
+        };
+        const matched = headJerk(clip);
+        const plain = headJerk(boneByBone);
+        expect(matched).toBeLessThan(0.85 * plain);
+        scene.getEngine().dispose();
+        target.loaded.dispose();
+    });
+});
