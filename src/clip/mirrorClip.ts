@@ -82,7 +82,10 @@ export function MirrorMuscleClip(clip: MuscleClip): MuscleClip {
         toleranceDeg: clip.toleranceDeg,
         warnings: [...clip.warnings],
         groundHeight: clip.groundHeight,
-        proportions: clip.proportions,
+        // The trunk's layout as its mirror image (x turned over); the rest describes the left side, which the mirror's right is the image of.
+        proportions: clip.proportions?.trunkOffsets
+            ? { ...clip.proportions, trunkOffsets: clip.proportions.trunkOffsets.map((x, i) => (i % 3 === 0 ? -x : x)) }
+            : clip.proportions,
         interpolation: clip.interpolation,
     });
 }

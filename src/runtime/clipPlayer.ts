@@ -1,6 +1,6 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { CLIP_PROPORTION_COUNT, CONTACT_FRAME_SNAP, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS, CONTACT_FRAME_SNAP, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofBones } from "../muscle/translationDof.js";
@@ -361,6 +361,15 @@ export class HumanoidClipPlayer {
             total += w;
             const p = s.clip.proportionValues;
             for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] += p[i] * w;
+            if (s.mirror) {
+                // A mirrored clip's trunk is its source's mirror image: its layout's x turned over.
+                const t = CLIP_PROPORTION_TRUNK_OFFSETS;
+                props[t] -= 2 * p[t] * w;
+                props[t + 3] -= 2 * p[t + 3] * w;
+                props[t + 6] -= 2 * p[t + 6] * w;
+                props[t + 9] -= 2 * p[t + 9] * w;
+                props[t + 12] -= 2 * p[t + 12] * w;
+            }
         }
         if (!(total > 0)) {
             for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
@@ -374,6 +383,7 @@ export class HumanoidClipPlayer {
         props[6] *= inv;
         props[7] *= inv;
         props[8] *= inv;
+        // The trunk's layout is left summed by weight: decode takes only its directions and shares.
         // The foot's, thigh's and shin's directions, blends of unit vectors, back to unit length.
         HumanoidClipPlayer._unitInPlace(props, 3);
         HumanoidClipPlayer._unitInPlace(props, 9);

@@ -90,6 +90,11 @@ describe("mirroring in muscle space", () => {
         twice.curves.forEach((c, i) => expect(Array.from(c.values)).toEqual(Array.from(walk.curves[i].values)));
         expect(Array.from(twice.contacts)).toEqual(Array.from(walk.contacts));
         expect(twice.source).toBe(walk.source);
+        // The trunk's layout is the mirror image's (x turned over), and twice the clip's own.
+        const trunk = walk.proportions!.trunkOffsets!;
+        expect(trunk).toHaveLength(15);
+        m.proportions!.trunkOffsets!.forEach((x, i) => expect(x).toBe(i % 3 === 0 ? -trunk[i] : trunk[i]));
+        expect(twice.proportions!.trunkOffsets).toEqual(trunk);
         const a = new MuscleClipSampler(walk);
         const b = new MuscleClipSampler(m);
         const pa = new HumanPose();
@@ -127,6 +132,9 @@ describe("mirroring in muscle space", () => {
                 expect(mirrored.rootDelta[2]).toBeCloseTo(-plain.rootDelta[2], 9);
                 expect(mirrored.groundRoot[0]).toBeCloseTo(-plain.groundRoot[0], 9);
                 expect(mirrored.contacts).toBe(((plain.contacts & 1) << 1) | ((plain.contacts & 2) >> 1));
+                // The source's trunk layout as the mirrored clip's file would give it.
+                for (let k = 15; k < 30; k++)
+                    expect(mirrored.proportions[k]).toBeCloseTo((k - 15) % 3 === 0 ? -plain.proportions[k] : plain.proportions[k], 12);
             }
         }
     });
