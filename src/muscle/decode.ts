@@ -186,7 +186,7 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
     }
 }
 
-/** Trunk bones' rotations from their muscles before missing bones fold in ({@link TRUNK_BONES} order): what the source's own trunk did. */
+/** Trunk bones' rotations from their muscles before missing bones fold in (`TRUNK_BONES` order): what the source's own trunk did. */
 const trunkRaw: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
 /** The source's trunk as a path of 6 points from the hip joints' middle (x y z each, canonical, source scales): at rest, and posed. */
 const trunkRest = new Float64Array(18);
@@ -195,10 +195,10 @@ const trunkPosed = new Float64Array(18);
 const trunkAlong = new Float64Array(6);
 /** Distances handed to {@link trunkPointToRef}: [0] where a target segment starts, [1] where it ends (source scales). */
 const trunkAt = new Float64Array(2);
-/** Per trunk bone ({@link TRUNK_BONES} order): its decoded canonical rotation `Dc`, and the one it is turned to. */
+/** Per trunk bone (`TRUNK_BONES` order): its decoded canonical rotation `Dc`, and the one it is turned to. */
 const trunkDecoded: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
 const trunkTurned: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
-/** Per human bone: its index in {@link TRUNK_BONES}, or -1. */
+/** Per human bone: its index in `TRUNK_BONES`, or -1. */
 const TRUNK_INDEX: Int8Array = (() => {
     const m = new Int8Array(HUMAN_BONE_COUNT).fill(-1);
     TRUNK_BONES.forEach((b, i) => (m[b] = i));

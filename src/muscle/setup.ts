@@ -230,7 +230,7 @@ export class MuscleSetup {
     /** T-pose distance from the middle of the two upper-leg joints to {@link trunkTop} (metres). */
     public readonly trunkLength: number;
     /**
-     * The trunk as the T-pose lays it out, {@link TRUNK_BONES} order: x y z of each mapped bone's
+     * The trunk as the T-pose lays it out, `TRUNK_BONES` order: x y z of each mapped bone's
      * joint from the mapped one before it (the spine's from the middle of the upper-leg joints),
      * canonical frame, metres; zeros for a bone the avatar does not map. A clip keeps its source's,
      * over its scale (`IClipProportions.trunkOffsets`); decode turns this trunk's segments as the
