@@ -41,6 +41,13 @@ function refresh(nodes: readonly TransformNode[]): void {
 const worldOf = (n: TransformNode): Vector3 => n.computeWorldMatrix(true).getTranslation();
 const node = (c: { avatar: HumanoidAvatar; nodes: readonly TransformNode[] }, bone: HumanBone): TransformNode => c.nodes[c.avatar.getJoint(bone)];
 
+/** A right-hand goal 60% of the arm's length from the shoulder as it stands, forward and down in the character's own frame (world). */
+function reachableGoal(animator: HumanoidAnimator, c: { avatar: HumanoidAvatar; nodes: readonly TransformNode[] }, root: TransformNode): Vector3 {
+    const arm = animator.solver.ik.limbLength(HumanIKGoal.RightHand);
+    const forward = new Vector3(0, -0.5, 1).normalize().applyRotationQuaternion(root.rotationQuaternion!);
+    return worldOf(node(c, HumanBone.RightUpperArm)).add(forward.scale(0.6 * arm));
+}
+
 describe("world goals on the animator (Unity's SetIKPosition, weights, hints)", () => {
     const clip = walk(0);
 
@@ -54,12 +61,8 @@ describe("world goals on the animator (Unity's SetIKPosition, weights, hints)", 
             animator.update(0.3);
             refresh(c.nodes);
             const hand = node(c, HumanBone.RightHand);
-            const shoulder = worldOf(node(c, HumanBone.RightUpperArm));
             const free = worldOf(hand);
-            // A goal 60% of the arm's length from the shoulder, forward and down (world).
-            const arm = animator.solver.ik.limbLength(HumanIKGoal.RightHand);
-            const forward = new Vector3(0, -0.5, 1).normalize().applyRotationQuaternion(c.root.rotationQuaternion!);
-            const goal = shoulder.add(forward.scale(0.6 * arm));
+            const goal = reachableGoal(animator, c, c.root);
             animator.seek(0.3);
             animator.goals.setPosition(HumanIKGoal.RightHand, goal, 1);
             animator.update(0);
@@ -361,10 +364,7 @@ describe("world goals on a character read from the scene (BindRigToTransformNode
         animator.update(0.3);
         refresh(binding.nodes);
         const hand = node(c, HumanBone.RightHand);
-        const shoulder = worldOf(node(c, HumanBone.RightUpperArm));
-        const arm = animator.solver.ik.limbLength(HumanIKGoal.RightHand);
-        const forward = new Vector3(0, -0.5, 1).normalize().applyRotationQuaternion(made.root.rotationQuaternion);
-        const goal = shoulder.add(forward.scale(0.6 * arm));
+        const goal = reachableGoal(animator, c, made.root);
         animator.seek(0.3);
         animator.goals.setPosition(HumanIKGoal.RightHand, goal, 1);
         animator.update(0);
@@ -374,7 +374,7 @@ describe("world goals on a character read from the scene (BindRigToTransformNode
         made.root.position.set(-1, 0, 4);
         made.root.computeWorldMatrix(true);
         refresh(binding.nodes);
-        const moved = worldOf(node(c, HumanBone.RightUpperArm)).add(forward.scale(0.6 * arm));
+        const moved = reachableGoal(animator, c, made.root);
         animator.goals.setPosition(HumanIKGoal.RightHand, moved, 1);
         animator.seek(0.3);
         animator.update(0);
