@@ -208,8 +208,9 @@ export interface IClipProportions {
     /**
      * The source's trunk as its T-pose lays it out: 15 numbers, x y z of each of its spine, chest,
      * upper chest, neck and head joints from the one before (the spine's from the middle of its
-     * upper-leg joints), canonical frame, over its scale; zeros for a bone it does not map (the
-     * chest, upper chest or neck). Absent in files before version 7. With it the runtime turns
+     * upper-leg joints), canonical frame, over its scale; zeros for a chest or upper chest it does
+     * not map, and without a neck the head's offset in the neck's place and zeros in the head's
+     * (`MuscleSetup.clipTrunkOffsets`). Absent in files before version 7. With it the runtime turns
      * each segment of the character's trunk as the source's trunk turns over the same share of its
      * length, so that a trunk whose joints sit elsewhere along it bends as the source's does and
      * mocap's spine jitter cancels as it did on the source (docs/runtime.md); without it each
