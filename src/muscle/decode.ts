@@ -204,6 +204,8 @@ const TRUNK_INDEX: Int8Array = (() => {
     TRUNK_BONES.forEach((b, i) => (m[b] = i));
     return m;
 })();
+/** Trunk layouts this close in every number (source scales) are the same: decode leaves the trunk as it is. */
+const SAME_LAYOUT = 1e-9;
 const chordRest = new Vector3();
 const chordPosed = new Vector3();
 const segment = new Vector3();
@@ -241,6 +243,11 @@ function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
  * mocap's 0.09) carried the jitter to its head 3 times the source's.
  */
 function matchTrunk(setup: MuscleSetup, q: Quaternion[], source: Float64Array): void {
+    // A clip made on this skeleton (or one laid out alike): the chords are the segments, nothing to turn.
+    const layout = setup.clipTrunkOffsets;
+    let same = true;
+    for (let i = 0; i < 15 && same; i++) same = Math.abs(source[i] - layout[i]) <= SAME_LAYOUT;
+    if (same) return;
     // The source's path, at rest and posed (Dc of its hips: identity).
     let length = 0;
     tmpQ.set(0, 0, 0, 1);
