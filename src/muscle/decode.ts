@@ -271,7 +271,7 @@ function matchTrunk(setup: MuscleSetup, q: Quaternion[], source: Float64Array): 
     const own = setup.trunkOffsets;
     let ownLength = 0;
     for (let i = 0; i < 5; i++) ownLength += Math.sqrt(own[3 * i] * own[3 * i] + own[3 * i + 1] * own[3 * i + 1] + own[3 * i + 2] * own[3 * i + 2]);
-    if (!(length > 1e-9 && ownLength > 1e-9)) return;
+    if (!(length > 1e-9 && length < Infinity && ownLength > 1e-9)) return;
     const joint = setup.joint;
     // Decoded Dc of this trunk's bones, bottom up (each mapped one's parent is the mapped one below).
     tmpQ.set(0, 0, 0, 1);
