@@ -137,13 +137,15 @@ function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "C
                     source,
                     `proportions.trunkOffsets must be a list of ${CLIP_TRUNK_OFFSET_COUNT} numbers (x y z of the spine, chest, upper chest, neck and head), found ${Array.isArray(offsets) ? `a list of ${offsets.length}` : typeof offsets}`,
                 );
-            offsets.forEach((x, i) => {
+            // Every index (not `forEach`, which skips the holes of a sparse array).
+            for (let i = 0; i < CLIP_TRUNK_OFFSET_COUNT; i++) {
+                const x: unknown = offsets[i];
                 if (!(typeof x === "number" && Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX))
                     throw bad(
                         source,
-                        `proportions.trunkOffsets[${i}] must be a number from -${CLIP_TRUNK_OFFSET_MAX} to ${CLIP_TRUNK_OFFSET_MAX} (source scales), found ${x}`,
+                        `proportions.trunkOffsets[${i}] must be a number from -${CLIP_TRUNK_OFFSET_MAX} to ${CLIP_TRUNK_OFFSET_MAX} (source scales), found ${String(x)}`,
                     );
-            });
+            }
         }
     }
     if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);

@@ -352,6 +352,8 @@ export class HumanoidClipPlayer {
         const props = this.proportions;
         props.fill(0);
         let total = 0;
+        let trunked = 0;
+        const t = CLIP_PROPORTION_TRUNK_OFFSETS;
         const states = layer.states;
         for (let k = 0; k < states.length; k++) {
             const s = states[k];
@@ -360,10 +362,14 @@ export class HumanoidClipPlayer {
             if (!(w > 0)) continue;
             total += w;
             const p = s.clip.proportionValues;
-            for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] += p[i] * w;
+            for (let i = 0; i < t; i++) props[i] += p[i] * w;
+            // The trunk's layout from the clips that have one (a file before version 7 has none):
+            // a cross-fade with such a clip keeps the other's layout rather than none.
+            if (!(p[t] === p[t])) continue;
+            trunked += w;
+            for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] += p[i] * w;
             if (s.mirror) {
                 // A mirrored clip's trunk is its source's mirror image: its layout's x turned over.
-                const t = CLIP_PROPORTION_TRUNK_OFFSETS;
                 props[t] -= 2 * p[t] * w;
                 props[t + 3] -= 2 * p[t + 3] * w;
                 props[t + 6] -= 2 * p[t + 6] * w;
@@ -371,6 +377,7 @@ export class HumanoidClipPlayer {
                 props[t + 12] -= 2 * p[t + 12] * w;
             }
         }
+        if (!(trunked > 0)) for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
         if (!(total > 0)) {
             for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
             return;

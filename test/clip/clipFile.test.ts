@@ -764,6 +764,11 @@ describe("the source's trunk layout in files (version 7)", () => {
                 [...some.slice(0, 5), Infinity, ...some.slice(5)],
                 /proportions.trunkOffsets\[5\] must be a number from -2 to 2 \(source scales\), found Infinity$/,
             ],
+            // A sparse list (made in code): its holes are refused too, not written as NaN or null.
+            [
+                Object.assign(new Array<number>(15), { 0: 0.1, 14: 0.1 }),
+                /proportions.trunkOffsets\[1\] must be a number from -2 to 2 \(source scales\), found undefined$/,
+            ],
         ] as const) {
             const c = withTrunkOffsets(trunked, offsets);
             for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {

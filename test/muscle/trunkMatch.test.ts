@@ -17,6 +17,8 @@ import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { YoungBytesPerCall } from "../helpers/allocation.js";
+import { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -212,6 +214,41 @@ describeWithData("trunk segments turned as the source's trunk (IClipProportions.
             }
         },
     );
+
+    test("matching another skeleton's layout makes no garbage (no number boxed)", () => {
+        const target = avatars.get("figure")!;
+        const trunk = trunkOf(avatars.get("zombie")!);
+        const pose = randomPose(random(3));
+        const rig = CreateReferenceRigPose(target);
+        const plain = (): void => void DecodeHumanPose(target, pose, rig, null, null);
+        const matched = (): void => void DecodeHumanPose(target, pose, rig, null, trunk);
+        for (let n = 0; n < 2000; n++) matched();
+        const base = YoungBytesPerCall(plain, 4, 500);
+        const bytes = YoungBytesPerCall(matched, 4, 500);
+        if (base !== null && bytes !== null) expect(bytes).toBeLessThan(base + 8);
+    });
+
+    test("a cross-fade from a clip with a trunk layout to one without (an older file) keeps the layout", async () => {
+        const clip = (await ConvertFileToMuscleClipsAsync(dataFile(FILES.zombie)))[0].clip;
+        const { trunkOffsets: _dropped, ...older } = clip.proportions!;
+        const layoutless = new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], proportions: older });
+        const player = new HumanoidClipPlayer("in-place");
+        player.play(clip, { loop: true });
+        player.update(0.1);
+        const own = Array.from(player.proportions.subarray(15, 30));
+        expect(own.every(Number.isFinite)).toBe(true);
+        player.crossFade(layoutless, 0.5);
+        for (let f = 0; f < 20; f++) {
+            player.update(1 / 60);
+            // Summed by weight from the clips that have one: the same directions and shares.
+            const now = Array.from(player.proportions.subarray(15, 30));
+            const k = now[4] / own[4];
+            now.forEach((x, i) => expect(x).toBeCloseTo(own[i] * k, 9));
+        }
+        // Once the older clip plays alone: no layout.
+        for (let f = 0; f < 60; f++) player.update(1 / 60);
+        expect(player.proportions[15]).toBeNaN();
+    });
 
     test("the zombie mocap onto RiggedFigure: its head jerks far less than with its trunk turned bone by bone", async () => {
         const clip = (await ConvertFileToMuscleClipsAsync(dataFile(FILES.zombie)))[0].clip;
