@@ -186,6 +186,8 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
     }
 }
 
+/** How many numbers a trunk layout holds (x y z per `TRUNK_BONES` bone). */
+const TRUNK_NUMBERS = 3 * TRUNK_BONES.length;
 /** Trunk bones' rotations from their muscles before missing bones fold in (`TRUNK_BONES` order): what the source's own trunk did. */
 const trunkRaw: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
 /** The source's trunk as a path of 6 points from the hip joints' middle (x y z each, canonical, source scales): at rest, and posed. */
@@ -246,7 +248,7 @@ function matchTrunk(setup: MuscleSetup, q: Quaternion[], source: Float64Array): 
     // A clip made on this skeleton (or one laid out alike): the chords are the segments, nothing to turn.
     const layout = setup.clipTrunkOffsets;
     let same = true;
-    for (let i = 0; i < 15 && same; i++) same = Math.abs(source[i] - layout[i]) <= SAME_LAYOUT;
+    for (let i = 0; i < TRUNK_NUMBERS && same; i++) same = Math.abs(source[i] - layout[i]) <= SAME_LAYOUT;
     if (same) return;
     // The source's path, at rest and posed (Dc of its hips: identity).
     let length = 0;
@@ -393,8 +395,8 @@ export function DecodeHumanPose(
     const { world, pos, dc, q } = setup.work;
     const joint = setup.joint;
     boneRotationsToRef(setup, setup.musclesToRadiansToRef(pose.values, angles), q);
-    const matchSource = !!sourceTrunk && sourceTrunk.length >= 15 && sourceTrunk[0] === sourceTrunk[0];
-    if (matchSource) for (let i = 0; i < 5; i++) trunkRaw[i].copyFrom(q[TRUNK_BONES[i]]);
+    const matchSource = !!sourceTrunk && sourceTrunk.length >= TRUNK_NUMBERS && sourceTrunk[0] === sourceTrunk[0];
+    if (matchSource) for (let i = 0; i < TRUNK_BONES.length; i++) trunkRaw[i].copyFrom(q[TRUNK_BONES[i]]);
     // Missing optional bones hand their rotation on.
     if (joint[B.Chest] < 0) QuaternionMultiplyToRef(q[B.Spine], q[B.Chest], q[B.Spine]);
     if (joint[B.UpperChest] < 0) {
@@ -408,11 +410,11 @@ export function DecodeHumanPose(
     shareLimbTwist(setup, q, angles, B.RightUpperArm, B.RightLowerArm, B.RightHand, true);
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
+    // The trunk's segments turned as the source's trunk turns (see `matchTrunk`), before the limits.
+    if (matchSource) matchTrunk(setup, q, sourceTrunk);
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's). What
     // the limits take off a spine bone, the neck or a shoulder goes on to its children (see
     // `HANDS_ON_EXCESS`), as a missing bone's rotation does above.
-    // The trunk's segments turned as the source's trunk turns (see `matchTrunk`), before the limits.
-    if (matchSource) matchTrunk(setup, q, sourceTrunk);
     if (limits) limitBones(setup, q, limits);
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.

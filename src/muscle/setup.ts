@@ -561,13 +561,11 @@ export class MuscleSetup {
         this.ankleHeight = (Vector3.Dot(ref.positions[this.joint[B.LeftFoot]], f.up) + Vector3.Dot(ref.positions[this.joint[B.RightFoot]], f.up)) / 2 - ground;
         this.hipWidth = Vector3.Distance(ref.positions[this.joint[B.LeftUpperLeg]], ref.positions[this.joint[B.RightUpperLeg]]);
         this.trunkTop = this.joint[B.Head] >= 0 ? this.joint[B.Head] : this.joint[B.Neck] >= 0 ? this.joint[B.Neck] : this.joint[B.Spine];
-        this.trunkLength = Vector3.Distance(
-            ref.positions[this.trunkTop],
-            ref.positions[this.joint[B.LeftUpperLeg]].add(ref.positions[this.joint[B.RightUpperLeg]]).scale(0.5),
-        );
+        const hipMiddle = ref.positions[this.joint[B.LeftUpperLeg]].add(ref.positions[this.joint[B.RightUpperLeg]]).scale(0.5);
+        this.trunkLength = Vector3.Distance(ref.positions[this.trunkTop], hipMiddle);
         this.trunkOffsets = new Float64Array(3 * TRUNK_BONES.length);
         {
-            let prev = ref.positions[this.joint[B.LeftUpperLeg]].add(ref.positions[this.joint[B.RightUpperLeg]]).scale(0.5);
+            let prev = hipMiddle;
             TRUNK_BONES.forEach((b, i) => {
                 const j = this.joint[b];
                 if (j < 0) return;

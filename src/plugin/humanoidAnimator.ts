@@ -234,10 +234,9 @@ export class HumanoidAnimator {
         if (root) {
             if (!root.rotationQuaternion) root.rotationQuaternion = Quaternion.FromEulerVector(root.rotation);
             // Rig space -> world (as above); then -> the root's parent.
-            const rigToWorld = rigToWorldBound;
             const parent = root.parent as TransformNode | null;
             const parentWorld = parent && typeof parent.computeWorldMatrix === "function" ? parent.computeWorldMatrix(true) : Matrix.Identity();
-            const rigToParent = rigToWorld.multiply(Matrix.Invert(parentWorld));
+            const rigToParent = rigToWorldBound.multiply(Matrix.Invert(parentWorld));
             const rootRigid = Matrix.Compose(Vector3.One(), root.rotationQuaternion, root.position);
             rigToParent.multiplyToRef(Matrix.Invert(rootRigid), this._y);
             this._y.invertToRef(this._yInverse);
