@@ -52,6 +52,13 @@ function parseStretch(v: string): number {
     return n;
 }
 
+/** `--tolerance <deg>`: a keyframe reduction tolerance from 0 to 45 degrees of muscle angle. */
+function parseTolerance(v: string): number {
+    const n = Number(v);
+    if (!(v.trim() !== "" && n >= 0 && n <= 45)) throw new InvalidArgumentError("--tolerance must be between 0 and 45 degrees");
+    return n;
+}
+
 /** `--proportions legs|com`: how a clip's positions scale to the character (the runtime's `proportions`). */
 function proportionsOption(): Option {
     return new Option(
@@ -139,16 +146,7 @@ program
     )
     .option("--clip <name>", "only the clip of this name")
     .option("--rate <hz>", "frames per second of the muscle clips (default: each source's own rate)", parsePositive("--rate", 10000))
-    .option(
-        "--tolerance <deg>",
-        "keyframe reduction tolerance in degrees of muscle angle",
-        (v: string) => {
-            const n = Number(v);
-            if (!(n >= 0 && n <= 45)) throw new InvalidArgumentError("--tolerance must be between 0 and 45 degrees");
-            return n;
-        },
-        0.1,
-    )
+    .option("--tolerance <deg>", "keyframe reduction tolerance in degrees of muscle angle", parseTolerance, 0.1)
     .addOption(
         new Option("--format <format>", "file format: json or bin (muscle clips) or vrma (VRM Animation); default: from the -o extension, else json").choices([
             "json",
@@ -244,10 +242,12 @@ program
     .addOption(proportionsOption())
     .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
     .addOption(jointLimitsOption())
+    .option("--tolerance <deg>", "keyframe reduction tolerance of the sources' conversion, degrees of muscle angle (0: a key every frame)", parseTolerance, 0.1)
     .action(
         async (
             sources: string[],
             opts: {
+                tolerance: number;
                 onto: string[];
                 output: string;
                 json?: string;
@@ -270,6 +270,7 @@ program
                         json: opts.json,
                         clip: opts.clip,
                         animatorAvatar: opts.animatorAvatar,
+                        toleranceDeg: opts.tolerance,
                         animator: {
                             footIK: opts.footIk,
                             footPlanting: opts.planting,

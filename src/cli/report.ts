@@ -19,6 +19,8 @@ export interface IReportCommandOptions {
     animatorAvatar?: boolean;
     /** Our runtime's settings (foot IK, planting, stretch, proportions). Default the animator's. */
     animator?: QualityAnimatorOptions;
+    /** Keyframe reduction tolerance of the sources' conversion, degrees of muscle angle (0: every frame a key). Default the converter's (0.1). */
+    toleranceDeg?: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function RunReportAsync(
         clip: options.clip,
         skipAnimatorAvatar: options.animatorAvatar === false,
         animator: options.animator,
+        toleranceDeg: options.toleranceDeg,
         onProgress: (done, total, pair, error) => {
             if (pair) {
                 const theirs = pair.animatorAvatar ? pair.animatorAvatar.footSkate.toFixed(4) : "n/a";

@@ -166,6 +166,24 @@ describe("babylon-humanoid convert", () => {
         expect(opt.stderr).toMatch(/--tolerance must be between 0 and 45 degrees/);
     });
 
+    it("report --tolerance converts the sources at that tolerance: 0 keeps every key, and the self round trip is then exact", () => {
+        const walk = join(dir, "walk-report.bvh");
+        writeFileSync(walk, SampleWalkBvh());
+        const poseError = (...extra: string[]): number => {
+            const json = join(dir, `report${extra.join("")}.json`);
+            const r = cli("report", walk, "--onto", walk, "-o", join(dir, "report.html"), "--json", json, "--no-animator-avatar", "--no-planting", ...extra);
+            expect(r.code).toBe(0);
+            return JSON.parse(readFileSync(json, "utf8")).pairs[0].ours.poseErrorDeg as number;
+        };
+        const reduced = poseError();
+        const exact = poseError("--tolerance", "0");
+        expect(reduced).toBeGreaterThan(1e-3);
+        expect(exact).toBeLessThan(reduced / 10);
+        const bad = cli("report", walk, "--onto", walk, "-o", join(dir, "bad.html"), "--tolerance", "-1");
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toMatch(/--tolerance must be between 0 and 45 degrees/);
+    });
+
     it("--mirror writes the clip's mirror image (MirrorMuscleClip of the plain conversion); --joint-limits takes all, hinges or none", () => {
         const walk = join(dir, "walk2.bvh");
         writeFileSync(walk, SampleWalkBvh());
