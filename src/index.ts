@@ -153,11 +153,12 @@ export {
     type IClipProportions,
     type IMuscleClipInit,
 } from "./clip/muscleClip.js";
-export { GetCurveValueStep, ReduceCurve, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
+export { GetCurveValueStep, ReduceCurve, ReduceCurveGroup, SHARED_GRID_REFINEMENT, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
 export { SplineSlopesToRef } from "./clip/spline.js";
 export {
     ConvertRigPosesToMuscleClip,
     GetCurveTolerance,
+    TRUNK_CLIP_CURVES,
     DEFAULT_TOLERANCE_DEG,
     MAX_CLIP_FRAMES,
     LOOP_MATCH_DEG,

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { GetCurveValueStep, ReduceCurve, SplineSlopesToRef, type CurveInterpolation } from "../../src/index.js";
+import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup, SHARED_GRID_REFINEMENT, SplineSlopesToRef, type CurveInterpolation } from "../../src/index.js";
 import { DenseSplineSlopes, HermiteValueAt } from "../helpers/splineOracle.js";
 
 /** Catmull-Rom slopes on the uneven key grid (centred differences, one-sided at the ends), written out plainly. */
@@ -141,5 +141,90 @@ describe("keyframe reduction", () => {
         const keys = ReduceCurve(sine, (0.1 * Math.PI) / 180 / 1).frames.length;
         expect(keys).toBeGreaterThan(8);
         expect(keys).toBeLessThan(40);
+    });
+});
+
+/** The reduced spline's value at every frame 0..n-1, the slow way (one dense solve for its slopes). */
+function splineValues(frames: Uint32Array, values: Float32Array, n: number): number[] {
+    const slopes = DenseSplineSlopes(frames, values);
+    return Array.from({ length: n }, (_, f) => HermiteValueAt(frames, values, slopes, f));
+}
+
+describe("keyframe reduction of curves that move together", () => {
+    it("keeps every sample of every curve within its own tolerance, on key frames the curves with more than one key share", () => {
+        fc.assert(
+            fc.property(
+                fc.integer({ min: 1, max: 200 }),
+                fc.array(
+                    fc.tuple(
+                        fc.integer({ min: 0, max: 2 }),
+                        fc.double({ min: -5, max: 5, noNaN: true }),
+                        fc.double({ min: 0, max: 0.5, noNaN: true }),
+                        fc.boolean(),
+                    ),
+                    {
+                        minLength: 1,
+                        maxLength: 5,
+                    },
+                ),
+                fc.integer({ min: 0, max: 1e6 }),
+                (n, specs, seed) => {
+                    // Each curve: still, a wave, or noise; with or without a value grid.
+                    let r = seed;
+                    const noise = (): number => ((r = (r * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+                    const samples = specs.map(([kind, size]) =>
+                        Array.from({ length: n }, (_, f) => Math.fround(kind === 0 ? size : kind === 1 ? size * Math.sin(f / 9) : size * noise())),
+                    );
+                    const tolerances = specs.map(([, , tol]) => tol);
+                    const steps = specs.map(([, , tol, grid]) => (grid ? GetCurveValueStep(tol, true) : 0));
+                    const curves = ReduceCurveGroup(samples, tolerances, steps);
+                    expect(curves).toHaveLength(samples.length);
+                    let shared: Uint32Array | null = null;
+                    curves.forEach((c, i) => {
+                        const bound = Math.max(tolerances[i], 2 ** -22 * Math.max(...samples[i].map(Math.abs))) + 1e-12;
+                        const played = splineValues(c.frames, c.values, n);
+                        for (let f = 0; f < n; f++) expect(Math.abs(played[f] - samples[i][f])).toBeLessThanOrEqual(bound);
+                        if (steps[i] > 0) for (const v of c.values) expect(Math.fround((Math.round(v / steps[i]) + 0) * steps[i])).toBe(v);
+                        // A curve its own reduction keeps as one key stays one key; the others share their frames.
+                        const alone = ReduceCurve(samples[i], tolerances[i], steps[i]);
+                        if (alone.frames.length === 1) expect(Array.from(c.frames)).toEqual([0]);
+                        else if (shared) expect(Array.from(c.frames)).toEqual(Array.from(shared));
+                        else shared = c.frames;
+                    });
+                },
+            ),
+            { numRuns: 100 },
+        );
+        expect(GetCurveValueStep(0.16, true)).toBe(Math.fround(GetCurveValueStep(0.16) / SHARED_GRID_REFINEMENT));
+    });
+
+    it("keeps what cancels between curves cancelling: jitter one curve carries and another takes back", () => {
+        // a = wave + jitter, b = another wave - jitter (the hips' move and the spine's turn back):
+        // a + b, what the head does, is smooth. Reduced on frames of their own, each keeps another
+        // part of the jitter, and a + b jitters; on shared frames, it stays about as smooth.
+        let r = 7;
+        const jitter = Array.from({ length: 600 }, () => ((r = (r * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 0.004);
+        const a = jitter.map((j, f) => Math.fround(Math.sin(f / 40) + j));
+        const b = jitter.map((j, f) => Math.fround(0.5 * Math.cos(f / 25) - j));
+        const jerkOfSum = (ca: { frames: Uint32Array; values: Float32Array }, cb: { frames: Uint32Array; values: Float32Array }): number => {
+            const pa = splineValues(ca.frames, ca.values, a.length);
+            const pb = splineValues(cb.frames, cb.values, a.length);
+            const v = (f: number): number => pa[f] + pb[f];
+            let sum = 0;
+            for (let f = 3; f < a.length; f++) sum += (v(f) - 3 * v(f - 1) + 3 * v(f - 2) - v(f - 3)) ** 2;
+            return Math.sqrt(sum);
+        };
+        const tol = 0.002;
+        const own = jerkOfSum(ReduceCurve(a, tol), ReduceCurve(b, tol));
+        const [ga, gb] = ReduceCurveGroup([a, b], [tol, tol], [0, 0]);
+        const shared = jerkOfSum(ga, gb);
+        let exact = 0;
+        for (let f = 3; f < a.length; f++) {
+            const v = (k: number): number => a[k] + b[k];
+            exact += (v(f) - 3 * v(f - 1) + 3 * v(f - 2) - v(f - 3)) ** 2;
+        }
+        exact = Math.sqrt(exact);
+        expect(shared).toBeLessThan(0.5 * own);
+        expect(shared).toBeLessThan(2 * exact + 1e-9);
     });
 });
