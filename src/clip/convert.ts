@@ -409,12 +409,13 @@ function putRotation(samples: Float32Array[], c: number, f: number, q: Quaternio
 /**
  * The curves that place the trunk and the head: the spine's, chest's, upper chest's, neck's and
  * head's muscles and translations, the body's position and rotation, and the hips' position and
- * turn. Their keyframe reduction shares key frames (`ReduceCurveGroup`): mocap's trunk jitters in
- * all of them at once in a way that cancels at the head, and curves reduced each on frames of
- * their own keep different parts of it. On the report's 126 pairs: jerk x0.990, limb directions
- * x0.964; the child mocap's head 1.5 to 1.7 times the source's instead of 1.7 to 2.4 (the zombie
- * onto RiggedFigure 2.38 -> 2.13); the clips 18% larger (the child's jump 33 -> 40 kB, CMU's walk
- * 52 -> 68 kB).
+ * turn. Their keyframe reduction shares key frames (`ReduceCurveGroup`) when the source's trunk
+ * has a steadier point than its hips: mocap's trunk jitters in all of them at once in a way that
+ * cancels at the head, and curves reduced each on frames of their own keep different parts of it.
+ * On the report's 126 pairs: jerk x0.9915, limb directions x0.972; the child's jump's head onto
+ * the CMU skeleton 2.02 -> 1.35 times the source's, the zombie's onto RiggedFigure 2.38 -> 2.13;
+ * mocap clips larger (the CMU jump 18% -> 24% of its BVH, the child's jump 33 -> 40 kB).
+ * Exported for tests and tools: which curves {@link IMuscleClipConvertOptions.shareTrunkKeys} keys together.
  */
 export const TRUNK_CLIP_CURVES: readonly number[] = [
     ...["Spine", "Chest", "UpperChest"].flatMap((b) => [`${b} Front-Back`, `${b} Left-Right`, `${b} Twist Left-Right`].map((n) => MuscleIndexFromName(n))),
