@@ -199,17 +199,35 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
  * @param steps each curve's grid of key values (0: none; at most a quarter of its tolerance)
  */
 export function ReduceCurveGroup(samples: readonly ArrayLike<number>[], tolerances: readonly number[], steps: readonly number[]): IMuscleCurve[] {
-    const alone = samples.map((s, i) => ReduceCurve(s, tolerances[i], steps[i], "spline"));
-    const moving = alone.map((_, i) => i).filter((i) => alone[i].frames.length > 1);
-    if (moving.length < 2) return alone;
-    const n = samples[moving[0]].length;
-    const step = moving.map((i) => (steps[i] >= 0 && steps[i] <= tolerances[i] / 4 ? steps[i] : 0));
-    const tol = moving.map((i) => {
+    // A curve its own reduction keeps as one key (ReduceCurve's own test) stays one key.
+    const out: IMuscleCurve[] = new Array<IMuscleCurve>(samples.length);
+    const moving: number[] = [];
+    const step: number[] = [];
+    const tol: number[] = [];
+    samples.forEach((s, i) => {
+        let lo = Infinity;
+        let hi = -Infinity;
         let peak = 0;
-        const s = samples[i];
-        for (let f = 0; f < n; f++) peak = Math.max(peak, Math.abs(s[f]));
-        return Math.max(0, tolerances[i] - 2 * FLOAT32_EPSILON * peak);
+        for (let f = 0; f < s.length; f++) {
+            const v = s[f];
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+            peak = Math.max(peak, Math.abs(v));
+        }
+        const st = steps[i] >= 0 && steps[i] <= tolerances[i] / 4 ? steps[i] : 0;
+        const t = Math.max(0, tolerances[i] - 2 * FLOAT32_EPSILON * peak);
+        if (s.length === 1 || hi - lo <= 2 * t - st) out[i] = ReduceCurve(s, tolerances[i], steps[i], "spline");
+        else {
+            moving.push(i);
+            step.push(st);
+            tol.push(t);
+        }
     });
+    if (moving.length < 2) {
+        for (const i of moving) out[i] = ReduceCurve(samples[i], tolerances[i], steps[i], "spline");
+        return out;
+    }
+    const n = samples[moving[0]].length;
     // The linear pass, every curve at once: a segment ends where any curve's fan closes.
     const m = moving.length;
     const fan = tol.map((t, k) => Math.max(0, t - step[k]));
@@ -249,21 +267,39 @@ export function ReduceCurveGroup(samples: readonly ArrayLike<number>[], toleranc
     frames.push(n - 1);
     let keyFrames = Uint32Array.from(new Set(frames));
     // Checks: per segment, the sample missing its curve's tolerance by the largest share of it.
+    // A key moves every segment of a spline a little, most near it: after the first round only
+    // segments near new keys are checked, and a round over them all ends it (as `ReduceCurve`).
+    let check: Uint8Array | null = null;
+    // Buffers for a round's key values and slopes, grown as keys are added (rounds are many, curves dozens).
+    let capacity = 0;
+    let values = new Float32Array(0);
+    let slopes = new Float64Array(0);
+    let scratch = { c: new Float64Array(0), d: new Float64Array(0) };
     for (;;) {
-        const worst = new Float64Array(keyFrames.length - 1).fill(1);
-        const at = new Int32Array(keyFrames.length - 1).fill(-1);
-        const misses: number[] = [];
+        const segments = keyFrames.length - 1;
+        if (keyFrames.length > capacity) {
+            capacity = 2 * keyFrames.length;
+            values = new Float32Array(capacity);
+            slopes = new Float64Array(capacity);
+            scratch = { c: new Float64Array(capacity), d: new Float64Array(capacity) };
+        }
+        const keyCount = keyFrames.length;
+        const vals = values.subarray(0, keyCount);
+        const slo = slopes.subarray(0, keyCount);
+        const worst = new Float64Array(segments).fill(1);
+        const at = new Int32Array(segments).fill(-1);
         for (let k = 0; k < m; k++) {
             const s = samples[moving[k]];
-            const values = keyValuesOf(s, keyFrames, step[k]);
-            const slopes = SplineSlopesToRef(keyFrames, values, new Float64Array(keyFrames.length));
-            for (let j = 0; j + 1 < keyFrames.length; j++) {
+            for (let q = 0; q < keyCount; q++) vals[q] = SnapToStep(s[keyFrames[q]], step[k]);
+            SplineSlopesToRef(keyFrames, vals, slo, scratch);
+            for (let j = 0; j < segments; j++) {
+                if (check && !check[j]) continue;
                 const f0 = keyFrames[j];
                 const h = keyFrames[j + 1] - f0;
-                const m0 = slopes[j] * h;
-                const m1 = slopes[j + 1] * h;
-                const v0 = values[j];
-                const v1 = values[j + 1];
+                const m0 = slo[j] * h;
+                const m1 = slo[j + 1] * h;
+                const v0 = vals[j];
+                const v1 = vals[j + 1];
                 for (let f = f0 + 1; f < f0 + h; f++) {
                     const t = (f - f0) / h;
                     const t2 = t * t;
@@ -277,11 +313,26 @@ export function ReduceCurveGroup(samples: readonly ArrayLike<number>[], toleranc
                 }
             }
         }
-        for (let j = 0; j < at.length; j++) if (at[j] >= 0) misses.push(at[j]);
-        if (!misses.length) break;
-        keyFrames = Uint32Array.from([...keyFrames, ...misses].sort((a, b) => a - b));
+        const add: number[] = [];
+        for (let j = 0; j < segments; j++) if (at[j] >= 0) add.push(at[j]);
+        if (!add.length) {
+            if (!check) break;
+            check = null;
+            continue;
+        }
+        // Merge (both in order; each new key inside its segment), marking the segments near new keys.
+        const merged = new Uint32Array(keyFrames.length + add.length);
+        const next = new Uint8Array(merged.length);
+        for (let i = 0, j = 0, q = 0; q < merged.length; q++) {
+            if (j >= add.length || (i < keyFrames.length && keyFrames[i] < add[j])) merged[q] = keyFrames[i++];
+            else {
+                merged[q] = add[j++];
+                for (let c = q > SPLINE_CHECK_REACH ? q - SPLINE_CHECK_REACH : 0; c <= q + SPLINE_CHECK_REACH - 1 && c < merged.length; c++) next[c] = 1;
+            }
+        }
+        keyFrames = merged;
+        check = next;
     }
-    const out = alone.slice();
     moving.forEach((i, k) => {
         const values = keyValuesOf(samples[i], keyFrames, step[k]);
         out[i] = step[k] > 0 ? { frames: keyFrames.slice(), values, step: step[k] } : { frames: keyFrames.slice(), values };
