@@ -17,6 +17,7 @@ import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { JointPathJerk } from "../helpers/jointJerk.js";
 import { YoungBytesPerCall } from "../helpers/allocation.js";
 import { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
 
@@ -260,16 +261,7 @@ describeWithData("trunk segments turned as the source's trunk (IClipProportions.
         const nodes = CreateTransformNodesFromRig(target.avatar.rig, scene).nodes;
         const head = target.avatar.getJoint(HumanBone.Head);
         /** RMS third difference of the head's path (metres). */
-        const headJerk = (c: MuscleClip): number => {
-            const path = RecordHumanoidRetarget(c, target.avatar, nodes).positions;
-            let sum = 0;
-            for (let f = 3; f < path.length; f++)
-                for (let i = 0; i < 3; i++) {
-                    const x = (k: number): number => path[f - k][3 * head + i];
-                    sum += (x(0) - 3 * x(1) + 3 * x(2) - x(3)) ** 2;
-                }
-            return Math.sqrt(sum / (path.length - 3));
-        };
+        const headJerk = (c: MuscleClip): number => JointPathJerk(RecordHumanoidRetarget(c, target.avatar, nodes).positions, head);
         const matched = headJerk(clip);
         const plain = headJerk(boneByBone);
         expect(matched).toBeLessThan(0.85 * plain);
