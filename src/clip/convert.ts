@@ -417,20 +417,23 @@ function putRotation(samples: Float32Array[], c: number, f: number, q: Quaternio
  * mocap clips larger (the CMU jump 18% -> 24% of its BVH, the child's jump 33 -> 40 kB).
  * Exported for tests and tools: which curves {@link IMuscleClipConvertOptions.shareTrunkKeys} keys together.
  */
-export const TRUNK_CLIP_CURVES: readonly number[] = [
+export const TRUNK_CLIP_CURVES: readonly number[] = Object.freeze([
     ...["Spine", "Chest", "UpperChest"].flatMap((b) => [`${b} Front-Back`, `${b} Left-Right`, `${b} Twist Left-Right`].map((n) => MuscleIndexFromName(n))),
     ...["Neck", "Head"].flatMap((b) => [`${b} Nod Down-Up`, `${b} Tilt Left-Right`, `${b} Turn Left-Right`].map((n) => MuscleIndexFromName(n))),
     ...[0, 1, 2].map((k) => CURVE_BODY_POSITION + k),
     ...[0, 1, 2, 3].map((k) => CURVE_BODY_ROTATION + k),
     ...[0, 1, 2, 3, 4, 5].map((k) => CURVE_HIPS + k),
     ...[B.Spine, B.Chest, B.UpperChest, B.Neck, B.Head].flatMap((b) => [0, 1, 2].map((k) => CURVE_TRANSLATIONS + 3 * TranslationDofSlot[b] + k)),
-];
+    // The root (the body on the ground and its turn): in place and applied, the body is played
+    // less the root, so the root's keys are the body's too.
+    ...[0, 1, 2].map((k) => CURVE_ROOT + k),
+]);
 /** {@link TRUNK_CLIP_CURVES} as a mask over every curve. */
 const TRUNK_CURVE: readonly boolean[] = MuscleCurveKinds.map((_, c) => TRUNK_CLIP_CURVES.includes(c));
 
 /**
- * How much finer than the other positions the curves that place the legs are kept: the body, the
- * hips and the foot goals. Limb IK turns the distance between hip and foot into a knee angle, and a
+ * How much finer than the other positions the curves that place the legs are kept: the foot
+ * goals (kept from the hips, so that one curve places a foot under its leg). Limb IK turns the distance between hip and foot into a knee angle, and a
  * nearly straight leg magnifies it (a millimetre of distance is a degree of knee): with these
  * curves at the common tolerance, their reduction error made a knee 8 times jerkier than the
  * source on a smooth walk; at a tenth, 1.5 times (at the price of a tenth more bytes).

@@ -198,6 +198,14 @@ describe("keyframe reduction of curves that move together", () => {
         expect(GetCurveValueStep(0.16, true)).toBe(Math.fround(GetCurveValueStep(0.16) / SHARED_GRID_REFINEMENT));
     });
 
+    it("refuses curves of other lengths, tolerances or steps not one per curve, and a negative tolerance, naming what", () => {
+        const a = [0, 1, 2, 3];
+        expect(() => ReduceCurveGroup([a, [0, 1, 2]], [0.1, 0.1], [0, 0])).toThrow("curve 1 has 3 samples, curve 0 4 (all as long)");
+        expect(() => ReduceCurveGroup([a, a], [0.1], [0, 0])).toThrow("2 curves, 1 tolerances and 2 steps");
+        expect(() => ReduceCurveGroup([a, a], [0.1, -1], [0, 0])).toThrow("curve 1's tolerance is -1");
+        expect(() => ReduceCurveGroup([a, a], [0.1, NaN], [0, 0])).toThrow("curve 1's tolerance is NaN");
+    });
+
     it("keeps what cancels between curves cancelling: jitter one curve carries and another takes back", () => {
         // a = wave + jitter, b = another wave - jitter (the hips' move and the spine's turn back):
         // a + b, what the head does, is smooth. Reduced on frames of their own, each keeps another
