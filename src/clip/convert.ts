@@ -63,7 +63,7 @@ export interface IMuscleClipConvertOptions {
     toleranceDeg?: number;
     /**
      * Whether the curves that place the trunk and head (its muscles, the body's and the hips'
-     * position and turn) share their key frames, so that mocap's trunk jitter, which cancels at
+     * position and turn, the root: `TRUNK_CLIP_CURVES`) share their key frames, so that mocap's trunk jitter, which cancels at
      * the head, still cancels after the reduction (docs/clips.md). Default: when the source's
      * trunk has a steadier point than its hips (`IClipProportions.trunkSteadyPoint` above 0: mocap,
      * whose hips jitter), there being nothing to keep in a trunk whose hips move most smoothly (most
@@ -408,13 +408,13 @@ function putRotation(samples: Float32Array[], c: number, f: number, q: Quaternio
 
 /**
  * The curves that place the trunk and the head: the spine's, chest's, upper chest's, neck's and
- * head's muscles and translations, the body's position and rotation, and the hips' position and
- * turn. Their keyframe reduction shares key frames (`ReduceCurveGroup`) when the source's trunk
+ * head's muscles and translations, the body's position and rotation, the hips' position and
+ * turn, and the root (played in place, the body is the body less the root). Their keyframe reduction shares key frames (`ReduceCurveGroup`) when the source's trunk
  * has a steadier point than its hips: mocap's trunk jitters in all of them at once in a way that
  * cancels at the head, and curves reduced each on frames of their own keep different parts of it.
  * On the report's 126 pairs: jerk x0.9915, limb directions x0.972; the child's jump's head onto
  * the CMU skeleton 2.02 -> 1.35 times the source's, the zombie's onto RiggedFigure 2.38 -> 2.13;
- * mocap clips larger (the CMU jump 18% -> 24% of its BVH, the child's jump 33 -> 40 kB).
+ * mocap clips larger (the CMU jump 18% -> 25% of its BVH, the child's jump 33 -> 41 kB).
  * Exported for tests and tools: which curves {@link IMuscleClipConvertOptions.shareTrunkKeys} keys together.
  */
 export const TRUNK_CLIP_CURVES: readonly number[] = Object.freeze([
@@ -433,8 +433,8 @@ const TRUNK_CURVE: readonly boolean[] = MuscleCurveKinds.map((_, c) => TRUNK_CLI
 
 /**
  * How much finer than the other positions the curves that place the legs are kept: the foot
- * goals (kept from the hips, so that one curve places a foot under its leg). Limb IK turns the distance between hip and foot into a knee angle, and a
- * nearly straight leg magnifies it (a millimetre of distance is a degree of knee): with these
+ * goals (kept from the hips, so that one curve places a foot under its leg). Limb IK turns the
+ * distance between hip and foot into a knee angle, and a nearly straight leg magnifies it (a millimetre of distance is a degree of knee): with these
  * curves at the common tolerance, their reduction error made a knee 8 times jerkier than the
  * source on a smooth walk; at a tenth, 1.5 times (at the price of a tenth more bytes).
  */

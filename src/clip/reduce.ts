@@ -68,22 +68,13 @@ export function SnapToStep(v: number, step: number): number {
  */
 export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step = 0, interpolation: CurveInterpolation = "spline"): IMuscleCurve {
     const n = samples.length;
-    let lo = Infinity;
-    let hi = -Infinity;
-    let peak = 0;
-    for (let i = 0; i < n; i++) {
-        const v = samples[i];
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-        peak = Math.max(peak, Math.abs(v));
-    }
-    if (!(step >= 0 && step <= tolerance / 4)) step = 0;
+    const bounds = reductionBounds(samples, tolerance, step);
+    step = bounds.step;
+    const tol = bounds.tol;
     const snap = step > 0;
-    // Leave room for rounding the key values to float32 (and to the grid).
-    const tol = Math.max(0, tolerance - 2 * FLOAT32_EPSILON * peak);
     const done = (frames: Uint32Array, values: Float32Array): IMuscleCurve => (snap ? { frames, values, step } : { frames, values });
-    if (n === 1 || hi - lo <= 2 * tol - step) {
-        return done(Uint32Array.of(0), Float32Array.of(SnapToStep(n === 1 ? samples[0] : (lo + hi) / 2, step)));
+    if (bounds.oneKey) {
+        return done(Uint32Array.of(0), Float32Array.of(SnapToStep(n === 1 ? samples[0] : (bounds.lo + bounds.hi) / 2, step)));
     }
     // The fan leaves the grid its half step each side; the check below is on the snapped keys.
     // Never negative: with values so large that float32 rounding takes the whole tolerance (tol 0),
@@ -121,8 +112,7 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
     let check: Uint8Array | null = null;
     const spline = interpolation === "spline";
     for (;;) {
-        const keyValues = new Float32Array(keyFrames.length);
-        for (let k = 0; k < keyFrames.length; k++) keyValues[k] = SnapToStep(samples[keyFrames[k]], step);
+        const keyValues = keyValuesOf(samples, keyFrames, step);
         const slopes = spline ? SplineSlopesToRef(keyFrames, keyValues, new Float64Array(keyFrames.length)) : null;
         const add: number[] = [];
         const last = keyFrames.length - 1;
@@ -160,22 +150,50 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
             check = null;
             continue;
         }
-        // Merge the new keys in (both lists are in order; each new key lies inside its segment),
-        // and mark the segments whose curve they change: k-2..k+1 around a new key k.
-        const merged = new Uint32Array(keyFrames.length + add.length);
-        const next = new Uint8Array(merged.length);
-        for (let i = 0, j = 0, m = 0; m < merged.length; m++) {
-            if (j >= add.length || (i < keyFrames.length && keyFrames[i] < add[j])) {
-                merged[m] = keyFrames[i++];
-            } else {
-                merged[m] = add[j++];
-                const reach = spline ? SPLINE_CHECK_REACH : 2;
-                for (let c = m > reach ? m - reach : 0; c <= m + reach - 1 && c < merged.length; c++) next[c] = 1;
-            }
-        }
-        keyFrames = merged;
-        check = next;
+        // The segments a new key changes: k-2..k+1 around it (Catmull-Rom), further for a spline.
+        check = new Uint8Array(keyFrames.length + add.length);
+        keyFrames = mergeKeys(keyFrames, add, spline ? SPLINE_CHECK_REACH : 2, check);
     }
+}
+
+/**
+ * What a reduction needs of a curve before choosing keys: its range, the tolerance left once key
+ * values are rounded to float32 (`2 * FLOAT32_EPSILON * peak`), the grid step it may use (0 when
+ * `step` is not between 0 and a quarter of `tolerance`), and whether one key holds it (one
+ * sample, or a range within twice the tolerance less the step).
+ */
+function reductionBounds(samples: ArrayLike<number>, tolerance: number, step: number): { lo: number; hi: number; tol: number; step: number; oneKey: boolean } {
+    let lo = Infinity;
+    let hi = -Infinity;
+    let peak = 0;
+    for (let i = 0; i < samples.length; i++) {
+        const v = samples[i];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+        peak = Math.max(peak, Math.abs(v));
+    }
+    const grid = step >= 0 && step <= tolerance / 4 ? step : 0;
+    // Leave room for rounding the key values to float32 (and to the grid).
+    const tol = Math.max(0, tolerance - 2 * FLOAT32_EPSILON * peak);
+    return { lo, hi, tol, step: grid, oneKey: samples.length === 1 || hi - lo <= 2 * tol - grid };
+}
+
+/**
+ * New keys merged into the key frames (both in order, each new key inside its segment), marking
+ * in `check` (as long as the result) the segments within `reach` keys of each new key: the ones
+ * whose curve it changes. Returns the merged frames.
+ */
+function mergeKeys(keyFrames: Uint32Array, add: readonly number[], reach: number, check: Uint8Array): Uint32Array<ArrayBuffer> {
+    const merged = new Uint32Array(keyFrames.length + add.length);
+    for (let i = 0, j = 0, m = 0; m < merged.length; m++) {
+        if (j >= add.length || (i < keyFrames.length && keyFrames[i] < add[j])) {
+            merged[m] = keyFrames[i++];
+        } else {
+            merged[m] = add[j++];
+            for (let c = m > reach ? m - reach : 0; c <= m + reach - 1 && c < merged.length; c++) check[c] = 1;
+        }
+    }
+    return merged;
 }
 
 /**
@@ -218,22 +236,12 @@ export function ReduceCurveGroup(samples: readonly ArrayLike<number>[], toleranc
     const step: number[] = [];
     const tol: number[] = [];
     samples.forEach((s, i) => {
-        let lo = Infinity;
-        let hi = -Infinity;
-        let peak = 0;
-        for (let f = 0; f < s.length; f++) {
-            const v = s[f];
-            if (v < lo) lo = v;
-            if (v > hi) hi = v;
-            peak = Math.max(peak, Math.abs(v));
-        }
-        const st = steps[i] >= 0 && steps[i] <= tolerances[i] / 4 ? steps[i] : 0;
-        const t = Math.max(0, tolerances[i] - 2 * FLOAT32_EPSILON * peak);
-        if (s.length === 1 || hi - lo <= 2 * t - st) out[i] = ReduceCurve(s, tolerances[i], steps[i], "spline");
+        const bounds = reductionBounds(s, tolerances[i], steps[i]);
+        if (bounds.oneKey) out[i] = ReduceCurve(s, tolerances[i], steps[i], "spline");
         else {
             moving.push(i);
-            step.push(st);
-            tol.push(t);
+            step.push(bounds.step);
+            tol.push(bounds.tol);
         }
     });
     if (moving.length < 2) {
@@ -333,18 +341,8 @@ export function ReduceCurveGroup(samples: readonly ArrayLike<number>[], toleranc
             check = null;
             continue;
         }
-        // Merge (both in order; each new key inside its segment), marking the segments near new keys.
-        const merged = new Uint32Array(keyFrames.length + add.length);
-        const next = new Uint8Array(merged.length);
-        for (let i = 0, j = 0, q = 0; q < merged.length; q++) {
-            if (j >= add.length || (i < keyFrames.length && keyFrames[i] < add[j])) merged[q] = keyFrames[i++];
-            else {
-                merged[q] = add[j++];
-                for (let c = q > SPLINE_CHECK_REACH ? q - SPLINE_CHECK_REACH : 0; c <= q + SPLINE_CHECK_REACH - 1 && c < merged.length; c++) next[c] = 1;
-            }
-        }
-        keyFrames = merged;
-        check = next;
+        check = new Uint8Array(keyFrames.length + add.length);
+        keyFrames = mergeKeys(keyFrames, add, SPLINE_CHECK_REACH, check);
     }
     moving.forEach((i, k) => {
         const values = keyValuesOf(samples[i], keyFrames, step[k]);
