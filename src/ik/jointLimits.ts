@@ -34,6 +34,19 @@ const TWIST_FAST_SHRINK = 1e-9;
  * x y z w) and `K^-1` (12-15).
  */
 const BONE_STRIDE = 16;
+/**
+ * Where {@link JointLimits.softLimitCanonicalToRef} starts to ease a rotation in: this share of the
+ * way from the middle of a range (its twist's 0, its swing polygon's centre) to its end. Past it,
+ * the share `r` becomes `K + (1 - K) tanh((r - K) / (1 - K))`: the same value, slope and curvature
+ * at `K` (no kink a jerk would show), approaching the end without reaching it.
+ */
+export const SOFT_LIMIT_KNEE = 0.75;
+
+/** A share of the way to a range's end eased in past {@link SOFT_LIMIT_KNEE} (see there): below 1 for any share. */
+function softShare(r: number): number {
+    const k = SOFT_LIMIT_KNEE;
+    return r <= k ? r : k + (1 - k) * Math.tanh((r - k) / (1 - k));
+}
 
 /**
  * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
@@ -88,6 +101,12 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _q2 = new Quaternion();
     /** The twist angle of the bone being clamped (radians), in an array: no number crosses a call. */
     private readonly _angle = new Float64Array(1);
+    /**
+     * Per bone, for {@link softLimitCanonicalToRef}'s fast test: the cosine of {@link SOFT_LIMIT_KNEE}
+     * times the inner cap's radius (2: none), and `sin^2(K m / 2)` of the twist's nearer end `m`
+     * (-1: the range does not hold 0 inside, or is free).
+     */
+    private readonly _soft = new Float64Array(2 * HUMAN_BONE_COUNT);
 
     /**
      * @param avatar the avatar
@@ -101,6 +120,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this._setup = MuscleSetup.For(avatar);
         this.shapes = JointLimitShapes.For(avatar);
         this.enabled = JointLimitBoneMask(bones ?? this.shapes.defaultBones, `${avatar.name}: jointLimits bones`);
+        this._soft.fill(-1);
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) this._soft[2 * b] = 2;
         this._twist = new Float64Array(2 * HUMAN_BONE_COUNT).fill(NaN);
         this._polygon = [];
         const f = this._bone;
@@ -144,6 +165,9 @@ export class JointLimits implements ICanonicalRotationLimiter {
             const hi = s.twistMax + TWIST_EPSILON;
             const m = Math.min(-lo, hi);
             if (hi - lo < TWO_PI && m > 0) f[o + 3] = Math.sin(m / 2) ** 2 * (1 - TWIST_FAST_SHRINK);
+            const cap = f[o + 7] <= 1 ? Math.acos(f[o + 7]) : 0;
+            this._soft[2 * b] = cap > 0 ? Math.cos(SOFT_LIMIT_KNEE * cap) : 2;
+            this._soft[2 * b + 1] = f[o + 3] > 0 ? Math.sin((SOFT_LIMIT_KNEE * m) / 2) ** 2 * (1 - TWIST_FAST_SHRINK) : -1;
         }
     }
 
@@ -248,6 +272,116 @@ export class JointLimits implements ICanonicalRotationLimiter {
         tw.w = Math.cos(twist / 2);
         QuaternionMultiplyToRef(this._swing, tw, out);
         // On q's side (no sign flip for a caller that blends).
+        QuaternionToSideOfInPlace(out, q);
+        this._remember(bone, out);
+        return true;
+    }
+
+    /**
+     * Limits a bone's rotation softly (same `q` as {@link clampCanonicalToRef}): within the last
+     * quarter of the way to a limit ({@link SOFT_LIMIT_KNEE}) the rotation is eased in, so that a
+     * motion running into a limit slows down before it instead of stopping on it in one frame (a
+     * kink its joints' jerk shows). The twist and the swing each on their own: the twist's share of
+     * the way from 0 to its range's end on its side, and the bone direction's share of the way from
+     * its polygon's centre to the boundary along the great circle through it
+     * (`SphericalPolygon.boundaryAngleTowards`), each eased (`K + (1 - K) tanh((r - K) / (1 - K))`
+     * past `K`: below 1 for any share), then the rotation rebuilt as the clamp rebuilds it. Always
+     * inside the limits; untouched within the first three quarters of the way; not the nearest
+     * rotation inside, so it is for a caller that hands what it takes off on to the bones below
+     * (decode's trunk, neck and shoulders), not for a clamp that must change no more than needed.
+     * A twist range that does not hold 0 and a direction opposite the centre are clamped as
+     * {@link clampCanonicalToRef} clamps them. Writes `out` (may be `q`); returns whether it
+     * changed. Allocation-free; never throws.
+     * @param bone the human bone
+     * @param q its rotation (unit quaternion)
+     * @param out receives the limited rotation
+     */
+    public softLimitCanonicalToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean {
+        const polygon = this._polygon[bone];
+        if (!this.enabled[bone] || !polygon) {
+            if (out !== q) out.copyFrom(q);
+            return false;
+        }
+        const f = this._bone;
+        const o = BONE_STRIDE * bone;
+        const t = this._setup.twistAxis[bone];
+        const qx = q.x;
+        const qy = q.y;
+        const qz = q.z;
+        const qw = q.w;
+        // The fast tests of the clamp, on the eased zone's bounds.
+        const p = qx * t.x + qy * t.y + qz * t.z;
+        const twistEasy = p * p <= this._soft[2 * bone + 1] * (p * p + qw * qw);
+        const cx = qy * t.z - qz * t.y;
+        const cy = qz * t.x - qx * t.z;
+        const cz = qx * t.y - qy * t.x;
+        const d = this._dir;
+        d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
+        d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
+        d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
+        const dc = d.x * f[o + 4] + d.y * f[o + 5] + d.z * f[o + 6];
+        const swingEasy = dc >= this._soft[2 * bone];
+        if (twistEasy && swingEasy) {
+            if (out !== q) out.copyFrom(q);
+            return false;
+        }
+        // Twist.
+        SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+        const twist = this._angle[0];
+        let eased = twist;
+        const lo = this._twist[2 * bone];
+        const hi = this._twist[2 * bone + 1];
+        if (hi - lo < TWO_PI) {
+            if (lo < 0 && hi > 0) {
+                const end = twist >= 0 ? hi : lo;
+                const share = twist / end;
+                if (share > SOFT_LIMIT_KNEE) eased = end * softShare(share);
+            } else if (!(twist >= lo - TWIST_EPSILON && twist <= hi + TWIST_EPSILON)) {
+                // A range off 0: the nearer end (as the clamp, the turn either way).
+                let dl = lo - twist;
+                dl -= TWO_PI * Math.round(dl / TWO_PI);
+                let dh = hi - twist;
+                dh -= TWO_PI * Math.round(dh / TWO_PI);
+                eased = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh) ? lo : hi;
+            }
+        }
+        // Swing: along the great circle from the polygon's centre through d.
+        const dOut = this._dirOut;
+        let swingMoved = false;
+        const reach = swingEasy ? NaN : polygon.boundaryAngleTowards(d);
+        if (reach === reach) {
+            const ux = d.x - dc * f[o + 4];
+            const uy = d.y - dc * f[o + 5];
+            const uz = d.z - dc * f[o + 6];
+            const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+            const angle = Math.atan2(ul, dc);
+            const share = angle / reach;
+            if (share > SOFT_LIMIT_KNEE) {
+                const a = softShare(share) * reach;
+                const cs = Math.cos(a);
+                const sn = Math.sin(a) / ul;
+                dOut.x = cs * f[o + 4] + sn * ux;
+                dOut.y = cs * f[o + 5] + sn * uy;
+                dOut.z = cs * f[o + 6] + sn * uz;
+                swingMoved = true;
+            }
+        } else if (!swingEasy) {
+            // At the centre (nothing to ease) or opposite it (the nearest direction inside).
+            swingMoved = polygon.clampDirectionToRef(d, dOut);
+        }
+        if (!swingMoved && eased === twist) {
+            if (out !== q) out.copyFrom(q);
+            return false;
+        }
+        // Rebuild: the shortest swing from t onto the eased direction, times the eased twist.
+        QuaternionFromUnitVectorsToRef(t, swingMoved ? dOut : d, this._swing);
+        const tw = this._twistQ;
+        const s = Math.sin(eased / 2);
+        tw.x = t.x * s;
+        tw.y = t.y * s;
+        tw.z = t.z * s;
+        tw.w = Math.cos(eased / 2);
+        QuaternionMultiplyToRef(this._swing, tw, out);
         QuaternionToSideOfInPlace(out, q);
         this._remember(bone, out);
         return true;

@@ -286,6 +286,35 @@ export class SphericalPolygon {
     }
 
     /**
+     * How far the polygon reaches from its {@link center} toward the unit direction `d`: the angle
+     * (radians, in (0, pi)) from the centre to the boundary along the great circle from the centre
+     * through `d`. `d` is inside when its own angle from the centre is at most this. NaN when `d`
+     * is at the centre or opposite it (no great circle). Allocation-free.
+     *
+     * The great circle leaves the centre along `u` (`d` less its part along the centre `c`,
+     * normalized) and, within `d`'s sector, meets that sector's edge plane (normal `n`, the centre
+     * on its positive side) where `cos(a) (n . c) + sin(a) (n . u) = 0`: `a = atan2(n . c, -(n . u))`.
+     */
+    public boundaryAngleTowards(d: Vector3): number {
+        const k = this._sector(d);
+        if (k < 0) return NaN;
+        const c = this.center;
+        const x = d.x;
+        const y = d.y;
+        const z = d.z;
+        const dc = x * c[0] + y * c[1] + z * c[2];
+        // u, unnormalized (its length only scales n . u, which atan2 takes as a ratio with n . c: normalized here).
+        const ux = x - dc * c[0];
+        const uy = y - dc * c[1];
+        const uz = z - dc * c[2];
+        const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        const n = this._normal;
+        const nc = n[3 * k] * c[0] + n[3 * k + 1] * c[1] + n[3 * k + 2] * c[2];
+        const nu = (n[3 * k] * ux + n[3 * k + 1] * uy + n[3 * k + 2] * uz) / ul;
+        return Math.atan2(nc, -nu);
+    }
+
+    /**
      * The direction of the polygon nearest to the unit direction `d` (least angle), into `out`:
      * `d` itself when inside, else its projection onto the nearest edge or vertex. Returns whether
      * it moved. `out` may be `d`. Never NaN for a unit `d` (a direction at an edge's pole, 90

@@ -178,7 +178,7 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
             continue;
         }
         unlimited.copyFrom(q[b]);
-        if (limits.clampCanonicalToRef(b, q[b], q[b])) {
+        if (limits.softLimitCanonicalToRef ? limits.softLimitCanonicalToRef(b, q[b], q[b]) : limits.clampCanonicalToRef(b, q[b], q[b])) {
             QuaternionConjugateToRef(q[b], excess[b]);
             QuaternionMultiplyToRef(excess[b], unlimited, excess[b]);
             hasExcess[b] = 1;
@@ -365,6 +365,17 @@ export interface ICanonicalRotationLimiter {
      * @param out receives the limited rotation
      */
     clampCanonicalToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
+    /**
+     * Optional: a softer limit for the bones that hand what their limits take off on to their
+     * children (spine, chest, upper chest, neck, shoulders): a rotation within its limits that
+     * eases in before it reaches them (as `JointLimits.softLimitCanonicalToRef`), so that a
+     * motion running into a limit does not stop on it in one frame. Without it, those bones are
+     * clamped too. Same arguments and result as {@link clampCanonicalToRef}.
+     * @param bone the human bone
+     * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
+     * @param out receives the limited rotation
+     */
+    softLimitCanonicalToRef?(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
 }
 
 /**

@@ -185,6 +185,28 @@ describe("spherical polygon: inside test and nearest-direction clamp", () => {
         );
     });
 
+    test("boundaryAngleTowards: along any azimuth, directions short of it are inside and past it outside (readable reference); NaN only at the centre and opposite", () => {
+        fc.assert(
+            fc.property(polygons, fc.array(fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), { minLength: 20, maxLength: 20 }), (polygon, azimuths) => {
+                const c = new Vector3(polygon.center[0], polygon.center[1], polygon.center[2]);
+                const out = new Vector3();
+                for (const a of azimuths) {
+                    // Asked from any point along the azimuth (near the centre, far past the edge): the same reach.
+                    const reach = polygon.boundaryAngleTowards(around(c, 0.1 * DEG, a));
+                    expect(reach).toBeGreaterThan(0);
+                    expect(reach).toBeLessThan(Math.PI);
+                    expect(Math.abs(polygon.boundaryAngleTowards(around(c, Math.min(179 * DEG, reach * 1.5), a)) - reach)).toBeLessThan(1e-9);
+                    // 1e-6 rad either side of it (the reference tests inside to 1e-9 of an edge's plane).
+                    expect(ReferenceClamp(polygon, around(c, reach - 1e-6, a), out)).toBe(false);
+                    if (reach + 1e-6 < Math.PI) expect(ReferenceClamp(polygon, around(c, reach + 1e-6, a), out)).toBe(true);
+                }
+                expect(polygon.boundaryAngleTowards(c)).toBeNaN();
+                expect(polygon.boundaryAngleTowards(c.scale(-1))).toBeNaN();
+            }),
+            { numRuns: 200, seed: 13 },
+        );
+    });
+
     test("directions at the centre, opposite it, at vertices and at edges' poles give finite answers", () => {
         fc.assert(
             fc.property(polygons, (polygon) => {
