@@ -38,11 +38,12 @@ const BONE_STRIDE = 16;
  * Where {@link JointLimits.softLimitCanonicalToRef} starts to ease a rotation in: this share of the
  * way from the middle of a range (its twist's 0, its swing polygon's centre) to its end. Past it,
  * the share `r` becomes `K + (1 - K) tanh((r - K) / (1 - K))`: the same value, slope and curvature
- * at `K` (no kink a jerk would show), approaching the end without reaching it.
+ * at `K` (no kink a jerk would show), approaching the end (reaching it only by rounding, past about
+ * 5.5 times the way).
  */
 export const SOFT_LIMIT_KNEE = 0.75;
 
-/** A share of the way to a range's end eased in past {@link SOFT_LIMIT_KNEE} (see there): below 1 for any share. */
+/** A share of the way to a range's end eased in past {@link SOFT_LIMIT_KNEE} (see there): at most 1. */
 function softShare(r: number): number {
     const k = SOFT_LIMIT_KNEE;
     return r <= k ? r : k + (1 - k) * Math.tanh((r - k) / (1 - k));
@@ -67,7 +68,8 @@ function softShare(r: number): number {
  * its polygon's inner cap (`SphericalPolygon.innerCapCos`) is inside without the polygon's tables;
  * {@link clampLocalToRef} writes out the two products of `QuaternionMultiplyToRef` (the same
  * arithmetic, the same bits). The readable forms are test/ik/jointLimits.test.ts's (Babylon's
- * products, a limiter without memory) and test/math/sphericalPolygon.test.ts's `ReferenceClamp`.
+ * products, a limiter without memory), test/math/sphericalPolygon.test.ts's `ReferenceClamp` and
+ * test/ik/softLimit.test.ts's reference soft limit (the polygon's reach by bisection).
  */
 export class JointLimits implements ICanonicalRotationLimiter {
     /** The avatar. */
@@ -107,6 +109,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
      * (-1: the range does not hold 0 inside, or is free).
      */
     private readonly _soft = new Float64Array(2 * HUMAN_BONE_COUNT);
+    /** The polygon's reach toward a direction ({@link softLimitCanonicalToRef}; an array: no number crosses a call). */
+    private readonly _reach = new Float64Array(1);
 
     /**
      * @param avatar the avatar
@@ -167,7 +171,9 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (hi - lo < TWO_PI && m > 0) f[o + 3] = Math.sin(m / 2) ** 2 * (1 - TWIST_FAST_SHRINK);
             const cap = f[o + 7] <= 1 ? Math.acos(f[o + 7]) : 0;
             this._soft[2 * b] = cap > 0 ? Math.cos(SOFT_LIMIT_KNEE * cap) : 2;
-            this._soft[2 * b + 1] = f[o + 3] > 0 ? Math.sin((SOFT_LIMIT_KNEE * m) / 2) ** 2 * (1 - TWIST_FAST_SHRINK) : -1;
+            // The soft zone's twist bound on the range's own ends; a free range (a turn or more) is never eased.
+            const near = Math.min(-s.twistMin, s.twistMax);
+            this._soft[2 * b + 1] = hi - lo >= TWO_PI ? 1 : near > 0 ? Math.sin((SOFT_LIMIT_KNEE * near) / 2) ** 2 * (1 - TWIST_FAST_SHRINK) : -1;
         }
     }
 
@@ -282,16 +288,18 @@ export class JointLimits implements ICanonicalRotationLimiter {
      * quarter of the way to a limit ({@link SOFT_LIMIT_KNEE}) the rotation is eased in, so that a
      * motion running into a limit slows down before it instead of stopping on it in one frame (a
      * kink its joints' jerk shows). The twist and the swing each on their own: the twist's share of
-     * the way from 0 to its range's end on its side, and the bone direction's share of the way from
-     * its polygon's centre to the boundary along the great circle through it
-     * (`SphericalPolygon.boundaryAngleTowards`), each eased (`K + (1 - K) tanh((r - K) / (1 - K))`
-     * past `K`: below 1 for any share), then the rotation rebuilt as the clamp rebuilds it. Always
-     * inside the limits; untouched within the first three quarters of the way; not the nearest
-     * rotation inside, so it is for a caller that hands what it takes off on to the bones below
-     * (decode's trunk, neck and shoulders), not for a clamp that must change no more than needed.
-     * A twist range that does not hold 0 and a direction opposite the centre are clamped as
-     * {@link clampCanonicalToRef} clamps them. Writes `out` (may be `q`); returns whether it
-     * changed. Allocation-free; never throws.
+     * the way from 0 to the end of its range on its side (on the range's own turn, which may reach
+     * past a half turn; past the range, from the side of its nearer end, as the clamp chooses), and
+     * the bone direction's share of the way from its polygon's centre to the boundary along the
+     * great circle through it (`SphericalPolygon.boundaryAngleTowards`), each eased
+     * (`K + (1 - K) tanh((r - K) / (1 - K))` past `K`: at most 1), then the rotation rebuilt as the
+     * clamp rebuilds it. Always inside the limits; untouched within the first three quarters of the
+     * way; not the nearest rotation inside, so it is for a caller that hands what it takes off on
+     * to the bones below (decode's trunk, neck and shoulders), not for a clamp that must change no
+     * more than needed. Where there is no way to ease along, it stops as the clamp does: a twist
+     * past an end at 0 stops on it, a direction opposite the polygon's centre goes to the nearest
+     * direction inside; a free twist range (a turn or more) is left as it is. Writes `out` (may be
+     * `q`); returns whether it changed. Allocation-free; never throws.
      * @param bone the human bone
      * @param q its rotation (unit quaternion)
      * @param out receives the limited rotation
@@ -325,30 +333,44 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        // Twist.
+        // Twist: its share of the way from 0 to the end of the range on its side, on the range's
+        // own turn (a range may reach past a half turn); past the range, from its nearer end's side
+        // (the clamp's choice); an end at 0 has no way to ease along: a twist past it stops there.
         SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
         const twist = this._angle[0];
         let eased = twist;
         const lo = this._twist[2 * bone];
         const hi = this._twist[2 * bone + 1];
         if (hi - lo < TWO_PI) {
-            if (lo < 0 && hi > 0) {
-                const end = twist >= 0 ? hi : lo;
-                const share = twist / end;
-                if (share > SOFT_LIMIT_KNEE) eased = end * softShare(share);
-            } else if (!(twist >= lo - TWIST_EPSILON && twist <= hi + TWIST_EPSILON)) {
-                // A range off 0: the nearer end (as the clamp, the turn either way).
+            let along = twist;
+            if (!(along >= lo - TWIST_EPSILON && along <= hi + TWIST_EPSILON)) {
+                if (along + TWO_PI >= lo - TWIST_EPSILON && along + TWO_PI <= hi + TWIST_EPSILON) along += TWO_PI;
+                else if (along - TWO_PI >= lo - TWIST_EPSILON && along - TWO_PI <= hi + TWIST_EPSILON) along -= TWO_PI;
+            }
+            let end: number;
+            if (along >= lo - TWIST_EPSILON && along <= hi + TWIST_EPSILON) {
+                end = along >= 0 ? hi : lo;
+            } else {
                 let dl = lo - twist;
                 dl -= TWO_PI * Math.round(dl / TWO_PI);
                 let dh = hi - twist;
                 dh -= TWO_PI * Math.round(dh / TWO_PI);
-                eased = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh) ? lo : hi;
+                const low = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh);
+                end = low ? lo : hi;
+                along = low ? lo - dl : hi - dh;
+                if (end === 0) eased = 0;
+            }
+            if (end !== 0) {
+                const share = along / end;
+                if (share > SOFT_LIMIT_KNEE) eased = end * softShare(share);
             }
         }
         // Swing: along the great circle from the polygon's centre through d.
         const dOut = this._dirOut;
         let swingMoved = false;
-        const reach = swingEasy ? NaN : polygon.boundaryAngleTowards(d);
+        if (swingEasy) this._reach[0] = NaN;
+        else polygon.boundaryAngleTowardsToRef(d, this._reach);
+        const reach = this._reach[0];
         if (reach === reach) {
             const ux = d.x - dc * f[o + 4];
             const uy = d.y - dc * f[o + 5];

@@ -81,6 +81,8 @@ export class SphericalPolygon {
     private readonly _e2: Float64Array;
     /** Scratch of the clamp (best candidate x y z). */
     private readonly _best = new Float64Array(3);
+    /** Scratch of {@link boundaryAngleTowards}. */
+    private readonly _reach = new Float64Array(1);
     /**
      * The cosine of the angular radius of a cap about {@link center} that lies inside the polygon
      * (a little smaller than the largest: its radius is the least angle from the centre to an
@@ -296,14 +298,27 @@ export class SphericalPolygon {
      * on its positive side) where `cos(a) (n . c) + sin(a) (n . u) = 0`: `a = atan2(n . c, -(n . u))`.
      */
     public boundaryAngleTowards(d: Vector3): number {
+        this.boundaryAngleTowardsToRef(d, this._reach);
+        return this._reach[0];
+    }
+
+    /**
+     * {@link boundaryAngleTowards} into `out[0]` (radians; NaN at the centre and opposite it), for
+     * the per-frame path: no number is returned (V8 boxes a number a call it does not inline
+     * returns, which allocates). Allocation-free.
+     */
+    public boundaryAngleTowardsToRef(d: Vector3, out: Float64Array): void {
         const k = this._sector(d);
-        if (k < 0) return NaN;
+        if (k < 0) {
+            out[0] = NaN;
+            return;
+        }
         const c = this.center;
         const x = d.x;
         const y = d.y;
         const z = d.z;
         const dc = x * c[0] + y * c[1] + z * c[2];
-        // u, unnormalized (its length only scales n . u, which atan2 takes as a ratio with n . c: normalized here).
+        // u, unnormalized (normalized below in n . u; atan2 takes the two dot products as a ratio).
         const ux = x - dc * c[0];
         const uy = y - dc * c[1];
         const uz = z - dc * c[2];
@@ -311,7 +326,7 @@ export class SphericalPolygon {
         const n = this._normal;
         const nc = n[3 * k] * c[0] + n[3 * k + 1] * c[1] + n[3 * k + 2] * c[2];
         const nu = (n[3 * k] * ux + n[3 * k + 1] * uy + n[3 * k + 2] * uz) / ul;
-        return Math.atan2(nc, -nu);
+        out[0] = Math.atan2(nc, -nu);
     }
 
     /**
