@@ -31,13 +31,15 @@ const FLOOR_ROUNDING = 0.005;
 /** Fastest a landing foot is taken to move (avatar scales per second, `CONTACT_SPEED`: a foot faster than that is not in contact). */
 const MAX_LANDING_SPEED = 0.5;
 /**
- * The point a foot stands on goes over from the ankle to the toes where the foot is level (ankle and
- * toes equally high from their T-pose heights), smoothed over this much height difference either
- * side, avatar scales (2 mm at 1 m): the ankle while it is this much lower than the toes, the toes
- * once they are this much lower than the ankle, a point between along a smoothstep. A level foot
- * hardly turns, so the hold goes over without a step in the foot's velocity; switching once the
- * heel had lifted (the toes 1 cm lower) stepped it, and a wider zone turns the foot about a point
- * off the ground (it slides).
+ * The point a foot stands on goes over from the ankle to the toes as the toes come lower than the
+ * ankle (both from their T-pose heights): the ankle while the toes are no lower, the toes once they
+ * are twice this much lower, avatar scales (4 mm at 1 m), a point between along a smoothstep. A
+ * level foot stands on its heel, as a flat foot bears the body: held at its middle, it slid at both
+ * ends whenever its clip turned it (KayKit's long jump onto its own mannequin, the feet turning out
+ * as they widen for the jump: a quarter of the source's slide was left, 0.2 is allowed; 0.5% now).
+ * A nearly level foot hardly turns, so the hold goes over without a step in the foot's velocity;
+ * switching once the heel had lifted (the toes 1 cm lower) stepped it, and a wider zone turns the
+ * foot about a point off the ground (it slides).
  */
 const PIVOT_SPAN = 0.002;
 
@@ -226,8 +228,8 @@ export class HumanoidFootPlanting {
         num[0] = yawToGround;
         for (let s = 0; s < 2; s++) {
             const goal = solver.goalPositions[s];
-            // The pivot: the ankle, the toes once they are clearly lower than the ankle (both from
-            // their T-pose height), a point between them in between.
+            // The pivot: the ankle (a level foot too), the toes once they are clearly lower than
+            // the ankle (both from their T-pose height), a point between them in between.
             Vector3CopyToRef(goal, pivot);
             let toward = 0;
             const off = this._toeOffset[s];
@@ -249,7 +251,7 @@ export class HumanoidFootPlanting {
                 toe.z = toe.z * r + goal.z;
                 const toeUp = toe.y - (ankleRest + off.y * r);
                 if (toeUp < lowestUp) lowestUp = toeUp;
-                const t = (ankleUp - toeUp) / (2 * PIVOT_SPAN) + 0.5;
+                const t = (ankleUp - toeUp) / (2 * PIVOT_SPAN);
                 const c = t < 0 ? 0 : t > 1 ? 1 : t;
                 toward = c * c * (3 - 2 * c);
                 pivot.x += (toe.x - goal.x) * toward;
