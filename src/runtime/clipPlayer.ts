@@ -403,10 +403,18 @@ export class HumanoidClipPlayer {
         const y = v[at + 1];
         const z = v[at + 2];
         const l = Math.sqrt(x * x + y * y + z * z);
-        const k = l > 0 ? 1 / l : NaN;
-        v[at] = x * k;
-        v[at + 1] = y * k;
-        v[at + 2] = z * k;
+        // A branch, not `l > 0 ? 1 / l : NaN`: that choice between a computed number and the NaN
+        // constant made V8 box the number, 16 bytes of garbage a frame.
+        if (l > 0) {
+            const k = 1 / l;
+            v[at] = x * k;
+            v[at + 1] = y * k;
+            v[at + 2] = z * k;
+        } else {
+            v[at] = NaN;
+            v[at + 1] = NaN;
+            v[at + 2] = NaN;
+        }
     }
 
     /** Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index. */
