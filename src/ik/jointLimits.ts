@@ -43,12 +43,6 @@ const BONE_STRIDE = 16;
  */
 export const SOFT_LIMIT_KNEE = 0.75;
 
-/** A share of the way to a range's end eased in past {@link SOFT_LIMIT_KNEE} (see there): at most 1. */
-function softShare(r: number): number {
-    const k = SOFT_LIMIT_KNEE;
-    return r <= k ? r : k + (1 - k) * Math.tanh((r - k) / (1 - k));
-}
-
 /**
  * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
  * rotation from its T-pose relative to its parent (`Q_b` of docs/muscles.md, canonical axes) is
@@ -362,7 +356,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
             }
             if (end !== 0) {
                 const share = along / end;
-                if (share > SOFT_LIMIT_KNEE) eased = end * softShare(share);
+                if (share > SOFT_LIMIT_KNEE)
+                    eased = end * (SOFT_LIMIT_KNEE + (1 - SOFT_LIMIT_KNEE) * Math.tanh((share - SOFT_LIMIT_KNEE) / (1 - SOFT_LIMIT_KNEE)));
             }
         }
         // Swing: along the great circle from the polygon's centre through d.
@@ -379,7 +374,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
             const angle = Math.atan2(ul, dc);
             const share = angle / reach;
             if (share > SOFT_LIMIT_KNEE) {
-                const a = softShare(share) * reach;
+                const a = (SOFT_LIMIT_KNEE + (1 - SOFT_LIMIT_KNEE) * Math.tanh((share - SOFT_LIMIT_KNEE) / (1 - SOFT_LIMIT_KNEE))) * reach;
                 const cs = Math.cos(a);
                 const sn = Math.sin(a) / ul;
                 dOut.x = cs * f[o + 4] + sn * ux;
