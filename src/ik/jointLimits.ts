@@ -95,8 +95,12 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _twistQ = new Quaternion();
     private readonly _q = new Quaternion();
     private readonly _q2 = new Quaternion();
-    /** The twist angle of the bone being clamped (radians), in an array: no number crosses a call. */
-    private readonly _angle = new Float64Array(1);
+    /**
+     * Numbers of the bone being limited, in an array (no number crosses a call): [0] its twist
+     * (radians), [1] the twist to rebuild with ({@link _rebuildToRef}), [2] the nearer end of its
+     * range and [3] the twist on that end's turn ({@link _nearerEndOfTwist}).
+     */
+    private readonly _angle = new Float64Array(4);
     /**
      * Per bone, for {@link softLimitCanonicalToRef}'s fast test: the cosine of {@link SOFT_LIMIT_KNEE}
      * times the inner cap's radius (2: none), and `sin^2(K m / 2)` of the twist's nearer end `m`
@@ -206,15 +210,10 @@ export class JointLimits implements ICanonicalRotationLimiter {
         const qw = q.w;
         const p = qx * tx + qy * ty + qz * tz;
         const twistInside = p * p <= f[o + 3] * (p * p + qw * qw);
-        // The bone's direction: d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t) (either sign of q).
-        const cx = qy * tz - qz * ty;
-        const cy = qz * tx - qx * tz;
-        const cz = qx * ty - qy * tx;
-        const dx = tx + 2 * (qw * cx + (qy * cz - qz * cy));
-        const dy = ty + 2 * (qw * cy + (qz * cx - qx * cz));
-        const dz = tz + 2 * (qw * cz + (qx * cy - qy * cx));
+        const d = this._dir;
+        JointLimits._directionToRef(q, this._setup.twistAxis[bone], d);
         // Within the polygon's inner cap: inside, without its tables (most poses, most bones).
-        const inCap = dx * f[o + 4] + dy * f[o + 5] + dz * f[o + 6] >= f[o + 7];
+        const inCap = d.x * f[o + 4] + d.y * f[o + 5] + d.z * f[o + 6] >= f[o + 7];
         let twist = 0;
         let twistMoved = false;
         if (!twistInside) {
@@ -230,40 +229,68 @@ export class JointLimits implements ICanonicalRotationLimiter {
                 !(twist + TWO_PI >= lo && twist + TWO_PI <= hi) &&
                 !(twist - TWO_PI >= lo && twist - TWO_PI <= hi)
             ) {
-                let dl = lo - twist;
-                dl -= TWO_PI * Math.round(dl / TWO_PI);
-                let dh = hi - twist;
-                dh -= TWO_PI * Math.round(dh / TWO_PI);
-                twist = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh) ? this._twist[2 * bone] : this._twist[2 * bone + 1];
+                this._nearerEndOfTwist(bone);
+                twist = this._angle[2];
                 twistMoved = true;
             }
         }
-        const d = this._dir;
         let swingMoved = false;
-        if (!inCap) {
-            d.x = dx;
-            d.y = dy;
-            d.z = dz;
-            swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
-        }
+        if (!inCap) swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
             this._remember(bone, out);
             return false;
         }
-        const t = this._setup.twistAxis[bone];
         if (twistInside) {
-            SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+            SwingTwistDecomposeToRef(q, this._setup.twistAxis[bone], null, null, this._angle, 0);
             twist = this._angle[0];
         }
-        if (inCap) {
-            d.x = dx;
-            d.y = dy;
-            d.z = dz;
-        }
-        // Rebuild: the shortest swing from t onto the clamped direction, times the twist.
-        const dOut = this._dirOut;
-        QuaternionFromUnitVectorsToRef(t, swingMoved ? dOut : d, this._swing);
+        this._angle[1] = twist;
+        this._rebuildToRef(bone, swingMoved ? this._dirOut : d, q, out);
+        return true;
+    }
+
+    /** The bone's direction `d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t)` (either sign of q), written out. */
+    private static _directionToRef(q: Quaternion, t: Vector3, d: Vector3): void {
+        const qx = q.x;
+        const qy = q.y;
+        const qz = q.z;
+        const qw = q.w;
+        const cx = qy * t.z - qz * t.y;
+        const cy = qz * t.x - qx * t.z;
+        const cz = qx * t.y - qy * t.x;
+        d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
+        d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
+        d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
+    }
+
+    /**
+     * The end of the bone's twist range nearer to the twist `_angle[0]` (either way round) into
+     * `_angle[2]`, and the twist on that end's turn (a whole turn off, when nearer so) into `_angle[3]`.
+     */
+    private _nearerEndOfTwist(bone: HumanBone): void {
+        const a = this._angle;
+        const twist = a[0];
+        const lo = this._twist[2 * bone];
+        const hi = this._twist[2 * bone + 1];
+        let dl = lo - twist;
+        dl -= TWO_PI * Math.round(dl / TWO_PI);
+        let dh = hi - twist;
+        dh -= TWO_PI * Math.round(dh / TWO_PI);
+        const low = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh);
+        a[2] = low ? lo : hi;
+        a[3] = low ? lo - dl : hi - dh;
+    }
+
+    /**
+     * Rebuilds a limited rotation into `out`: the shortest swing from the bone's twist axis onto
+     * `dir`, times the twist `_angle[1]` about it, on `q`'s side (no sign flip for a caller that
+     * blends); remembered as inside.
+     */
+    private _rebuildToRef(bone: HumanBone, dir: Vector3, q: Quaternion, out: Quaternion): void {
+        const t = this._setup.twistAxis[bone];
+        QuaternionFromUnitVectorsToRef(t, dir, this._swing);
+        const twist = this._angle[1];
         const tw = this._twistQ;
         const s = Math.sin(twist / 2);
         tw.x = t.x * s;
@@ -271,10 +298,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
         tw.z = t.z * s;
         tw.w = Math.cos(twist / 2);
         QuaternionMultiplyToRef(this._swing, tw, out);
-        // On q's side (no sign flip for a caller that blends).
         QuaternionToSideOfInPlace(out, q);
         this._remember(bone, out);
-        return true;
     }
 
     /**
@@ -307,20 +332,11 @@ export class JointLimits implements ICanonicalRotationLimiter {
         const f = this._bone;
         const o = BONE_STRIDE * bone;
         const t = this._setup.twistAxis[bone];
-        const qx = q.x;
-        const qy = q.y;
-        const qz = q.z;
-        const qw = q.w;
         // The fast tests of the clamp, on the eased zone's bounds.
-        const p = qx * t.x + qy * t.y + qz * t.z;
-        const twistEasy = p * p <= this._soft[2 * bone + 1] * (p * p + qw * qw);
-        const cx = qy * t.z - qz * t.y;
-        const cy = qz * t.x - qx * t.z;
-        const cz = qx * t.y - qy * t.x;
+        const p = q.x * t.x + q.y * t.y + q.z * t.z;
+        const twistEasy = p * p <= this._soft[2 * bone + 1] * (p * p + q.w * q.w);
         const d = this._dir;
-        d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
-        d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
-        d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
+        JointLimits._directionToRef(q, t, d);
         const dc = d.x * f[o + 4] + d.y * f[o + 5] + d.z * f[o + 6];
         const swingEasy = dc >= this._soft[2 * bone];
         if (twistEasy && swingEasy) {
@@ -345,13 +361,9 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (along >= lo - TWIST_EPSILON && along <= hi + TWIST_EPSILON) {
                 end = along >= 0 ? hi : lo;
             } else {
-                let dl = lo - twist;
-                dl -= TWO_PI * Math.round(dl / TWO_PI);
-                let dh = hi - twist;
-                dh -= TWO_PI * Math.round(dh / TWO_PI);
-                const low = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh);
-                end = low ? lo : hi;
-                along = low ? lo - dl : hi - dh;
+                this._nearerEndOfTwist(bone);
+                end = this._angle[2];
+                along = this._angle[3];
                 if (end === 0) eased = 0;
             }
             if (end !== 0) {
@@ -390,17 +402,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        // Rebuild: the shortest swing from t onto the eased direction, times the eased twist.
-        QuaternionFromUnitVectorsToRef(t, swingMoved ? dOut : d, this._swing);
-        const tw = this._twistQ;
-        const s = Math.sin(eased / 2);
-        tw.x = t.x * s;
-        tw.y = t.y * s;
-        tw.z = t.z * s;
-        tw.w = Math.cos(eased / 2);
-        QuaternionMultiplyToRef(this._swing, tw, out);
-        QuaternionToSideOfInPlace(out, q);
-        this._remember(bone, out);
+        this._angle[1] = eased;
+        this._rebuildToRef(bone, swingMoved ? dOut : d, q, out);
         return true;
     }
 
