@@ -95,6 +95,10 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _twistQ = new Quaternion();
     private readonly _q = new Quaternion();
     private readonly _q2 = new Quaternion();
+    /** The rotation a limit was asked about, kept before `out` (which may be it) is written: the result goes on its side. */
+    private readonly _side = new Quaternion();
+    /** The same for {@link clampLocalToRef}'s local rotation. */
+    private readonly _localSide = new Quaternion();
     /**
      * Numbers of the bone being limited, in an array (no number crosses a call): [0] its twist
      * (radians), [1] the twist to rebuild with ({@link _rebuildToRef}), [2] the nearer end of its
@@ -288,6 +292,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
      * blends); remembered as inside.
      */
     private _rebuildToRef(bone: HumanBone, dir: Vector3, q: Quaternion, out: Quaternion): void {
+        this._side.copyFrom(q);
         const t = this._setup.twistAxis[bone];
         QuaternionFromUnitVectorsToRef(t, dir, this._swing);
         const twist = this._angle[1];
@@ -298,7 +303,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         tw.z = t.z * s;
         tw.w = Math.cos(twist / 2);
         QuaternionMultiplyToRef(this._swing, tw, out);
-        QuaternionToSideOfInPlace(out, q);
+        QuaternionToSideOfInPlace(out, this._side);
         this._remember(bone, out);
     }
 
@@ -509,8 +514,9 @@ export class JointLimits implements ICanonicalRotationLimiter {
         }
         // L' = L0 * K^-1 * Q' * K = A^-1 * Q' * K
         QuaternionMultiplyToRef(q, this._setup.tposeCanonical[bone], q);
+        this._localSide.copyFrom(local);
         QuaternionMultiplyToRef(this._fromCanonical[bone], q, out);
-        QuaternionToSideOfInPlace(out, local);
+        QuaternionToSideOfInPlace(out, this._localSide);
         return true;
     }
 

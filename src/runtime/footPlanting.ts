@@ -34,7 +34,7 @@ const MAX_LANDING_SPEED = 0.5;
  * The point a foot stands on goes over from the ankle to the toes as the toes come lower than the
  * ankle (both from their T-pose heights): the ankle while the toes are no lower, the toes once they
  * are twice this much lower, avatar scales (4 mm at 1 m), a point between along a smoothstep. A
- * level foot stands on its heel, as a flat foot bears the body: held at its middle, it slid at both
+ * level foot stands on its ankle (above the heel, where a flat foot bears the body): held at its middle, it slid at both
  * ends whenever its clip turned it (KayKit's long jump onto its own mannequin, the feet turning out
  * as they widen for the jump: a quarter of the source's slide was left, 0.2 is allowed; 0.5% now).
  * A nearly level foot hardly turns, so the hold goes over without a step in the foot's velocity;

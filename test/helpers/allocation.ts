@@ -25,20 +25,24 @@ export function YoungBytesPerCall(step: () => void, rounds = 8, calls = 100): nu
 }
 
 /**
- * Heap bytes allocated per call of `step` over many calls (`calls`, after a full collection; the
- * least of `rounds` rounds, a round a scavenge ran in reads negative and is dropped): finer than
- * {@link YoungBytesPerCall} (whose new-space count reads some 20 bytes a call whatever the code
- * does), fine enough to see one boxed number a call. Null when gc is not exposed.
+ * Heap bytes allocated per call of `step` (`calls` calls a round, after a full collection; the
+ * least of `rounds` rounds in which no collection ran, as `v8.GCProfiler` reports: a collection
+ * during a round frees what the round allocated and would make the count too low; Infinity when
+ * every round had one). Finer than {@link YoungBytesPerCall} (whose new-space count reads some 20
+ * bytes a call whatever the code does): one boxed number a call shows. Null when gc is not exposed.
  */
-export function HeapBytesPerCall(step: () => void, calls = 10_000, rounds = 4): number | null {
+export function HeapBytesPerCall(step: () => void, calls = 2_000, rounds = 8): number | null {
     if (!gc) return null;
     let best = Infinity;
     for (let round = 0; round < rounds; round++) {
         gc();
+        const profiler = new v8.GCProfiler();
+        profiler.start();
         const before = process.memoryUsage().heapUsed;
         for (let i = 0; i < calls; i++) step();
-        const perCall = (process.memoryUsage().heapUsed - before) / calls;
-        if (perCall >= 0) best = Math.min(best, perCall);
+        const after = process.memoryUsage().heapUsed;
+        const collections = profiler.stop()?.statistics.length ?? 0;
+        if (collections === 0) best = Math.min(best, (after - before) / calls);
     }
     return best;
 }

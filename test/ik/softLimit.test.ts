@@ -96,6 +96,14 @@ describe("joint limits: the soft limit decode eases the trunk, neck and shoulder
                     expect(Math.abs(out.length() - 1)).toBeLessThan(1e-9);
                     expect(limits.isCanonicalInside(bone, out)).toBe(true);
                     if (!moved) expect(out.equals(q)).toBe(true);
+                    // In place (as decode calls it) the same, on q's side too (no sign flip for a blend).
+                    const inPlace = q.clone();
+                    limits.softLimitCanonicalToRef(bone, inPlace, inPlace);
+                    expect(inPlace.equals(out)).toBe(true);
+                    expect(Quaternion.Dot(out, q)).toBeGreaterThanOrEqual(0);
+                    const clamped = q.clone();
+                    limits.clampCanonicalToRef(bone, clamped, clamped);
+                    expect(Quaternion.Dot(clamped, q)).toBeGreaterThanOrEqual(0);
                     const t = setup.twistAxis[bone];
                     const d = t.applyRotationQuaternion(q);
                     const c = shapes.bones[bone]!.polygon.center;
