@@ -106,9 +106,9 @@ export class JointLimits implements ICanonicalRotationLimiter {
      */
     private readonly _angle = new Float64Array(4);
     /**
-     * Per bone, for {@link softLimitCanonicalToRef}'s fast test: the cosine of {@link SOFT_LIMIT_KNEE}
-     * times the inner cap's radius (2: none), and `sin^2(K m / 2)` of the twist's nearer end `m`
-     * (-1: the range does not hold 0 inside, or is free).
+     * Per bone with limits, for {@link softLimitCanonicalToRef}'s fast test: the cosine of
+     * {@link SOFT_LIMIT_KNEE} times the inner cap's radius (2: none), and `sin^2(K m / 2)` of the
+     * twist's nearer end `m` (-1: the range does not hold 0 inside; 1: it is free).
      */
     private readonly _soft = new Float64Array(2 * HUMAN_BONE_COUNT);
     /** The polygon's reach toward a direction ({@link softLimitCanonicalToRef}; an array: no number crosses a call). */
@@ -126,8 +126,6 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this._setup = MuscleSetup.For(avatar);
         this.shapes = JointLimitShapes.For(avatar);
         this.enabled = JointLimitBoneMask(bones ?? this.shapes.defaultBones, `${avatar.name}: jointLimits bones`);
-        this._soft.fill(-1);
-        for (let b = 0; b < HUMAN_BONE_COUNT; b++) this._soft[2 * b] = 2;
         this._twist = new Float64Array(2 * HUMAN_BONE_COUNT).fill(NaN);
         this._polygon = [];
         const f = this._bone;
@@ -227,12 +225,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
             // Twist: to the nearer end of its range when outside (a range of a turn or more: free).
             const lo = this._twist[2 * bone] - TWIST_EPSILON;
             const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
-            if (
-                hi - lo < TWO_PI &&
-                !(twist >= lo && twist <= hi) &&
-                !(twist + TWO_PI >= lo && twist + TWO_PI <= hi) &&
-                !(twist - TWO_PI >= lo && twist - TWO_PI <= hi)
-            ) {
+            if (hi - lo < TWO_PI && !this._twistOnRange(bone)) {
                 this._nearerEndOfTwist(bone);
                 twist = this._angle[2];
                 twistMoved = true;
@@ -266,6 +259,25 @@ export class JointLimits implements ICanonicalRotationLimiter {
         d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
         d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
         d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
+    }
+
+    /**
+     * Whether the twist `_angle[0]` lies in the bone's twist range (its ends widened by
+     * `TWIST_EPSILON`), as it is or a whole turn either way; that turn of it into `_angle[3]` when it does.
+     */
+    private _twistOnRange(bone: HumanBone): boolean {
+        const a = this._angle;
+        const lo = this._twist[2 * bone] - TWIST_EPSILON;
+        const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
+        const twist = a[0];
+        for (let k = -1; k <= 1; k++) {
+            const t = k === 0 ? twist : twist + k * TWO_PI;
+            if (t >= lo && t <= hi) {
+                a[3] = t;
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -348,34 +360,36 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        // Twist: its share of the way from 0 to the end of the range on its side, on the range's
-        // own turn (a range may reach past a half turn); past the range, from its nearer end's side
-        // (the clamp's choice); an end at 0 has no way to ease along: a twist past it stops there.
-        SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
-        const twist = this._angle[0];
-        let eased = twist;
-        const lo = this._twist[2 * bone];
-        const hi = this._twist[2 * bone + 1];
-        if (hi - lo < TWO_PI) {
-            let along = twist;
-            if (!(along >= lo - TWIST_EPSILON && along <= hi + TWIST_EPSILON)) {
-                if (along + TWO_PI >= lo - TWIST_EPSILON && along + TWO_PI <= hi + TWIST_EPSILON) along += TWO_PI;
-                else if (along - TWO_PI >= lo - TWIST_EPSILON && along - TWO_PI <= hi + TWIST_EPSILON) along -= TWO_PI;
+        // Twist (only past the eased zone's fast bound): its share of the way from 0 to the end of
+        // the range on its side, on the range's own turn (a range may reach past a half turn); past
+        // the range, from its nearer end's side (the clamp's choice); an end at 0 has no way to ease
+        // along: a twist past it stops there.
+        let twistMoved = false;
+        if (!twistEasy) {
+            SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+            const lo = this._twist[2 * bone];
+            const hi = this._twist[2 * bone + 1];
+            const a = this._angle;
+            a[1] = a[0];
+            if (hi - lo < TWO_PI) {
+                let end: number;
+                let along: number;
+                if (this._twistOnRange(bone)) {
+                    along = a[3];
+                    end = along >= 0 ? hi : lo;
+                } else {
+                    this._nearerEndOfTwist(bone);
+                    end = a[2];
+                    along = a[3];
+                    if (end === 0) a[1] = 0;
+                }
+                if (end !== 0) {
+                    const share = along / end;
+                    if (share > SOFT_LIMIT_KNEE)
+                        a[1] = end * (SOFT_LIMIT_KNEE + (1 - SOFT_LIMIT_KNEE) * Math.tanh((share - SOFT_LIMIT_KNEE) / (1 - SOFT_LIMIT_KNEE)));
+                }
             }
-            let end: number;
-            if (along >= lo - TWIST_EPSILON && along <= hi + TWIST_EPSILON) {
-                end = along >= 0 ? hi : lo;
-            } else {
-                this._nearerEndOfTwist(bone);
-                end = this._angle[2];
-                along = this._angle[3];
-                if (end === 0) eased = 0;
-            }
-            if (end !== 0) {
-                const share = along / end;
-                if (share > SOFT_LIMIT_KNEE)
-                    eased = end * (SOFT_LIMIT_KNEE + (1 - SOFT_LIMIT_KNEE) * Math.tanh((share - SOFT_LIMIT_KNEE) / (1 - SOFT_LIMIT_KNEE)));
-            }
+            twistMoved = a[1] !== a[0];
         }
         // Swing: along the great circle from the polygon's centre through d.
         const dOut = this._dirOut;
@@ -403,11 +417,12 @@ export class JointLimits implements ICanonicalRotationLimiter {
             // At the centre (nothing to ease) or opposite it (the nearest direction inside).
             swingMoved = polygon.clampDirectionToRef(d, dOut);
         }
-        if (!swingMoved && eased === twist) {
+        if (!swingMoved && !twistMoved) {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        this._angle[1] = eased;
+        // The twist as it is when it needs no easing (decomposed only now, as the clamp does).
+        if (twistEasy) SwingTwistDecomposeToRef(q, t, null, null, this._angle, 1);
         this._rebuildToRef(bone, swingMoved ? dOut : d, q, out);
         return true;
     }
