@@ -639,6 +639,9 @@ function animatedJointWatch(avatar: HumanoidAvatar, setup: MuscleSetup): { check
     for (const list of setup.intermediates) if (list) for (const j of list) intermediates.add(j);
     const turning = new Set<number>();
     const moving = new Set<number>();
+    // Those between two trunk bones, which the encoder keeps the next trunk joint in place for (`MuscleSetup.trunkChord`).
+    const trunkIntermediates = new Set<number>();
+    for (const chord of setup.trunkChord) if (chord) for (const j of setup.intermediates[chord.child]) trunkIntermediates.add(j);
     const below: number[] = [];
     for (let j = 0; j < rig.joints.length; j++) if (setup.belowHips[j] && j !== hips) below.push(j);
     const ref = avatar.referencePose;
@@ -663,8 +666,16 @@ function animatedJointWatch(avatar: HumanoidAvatar, setup: MuscleSetup): { check
                     .sort((a, b) => a - b)
                     .map((j) => GetRigJointLabel(rig, j))
                     .join(", ");
-            if (turning.size) {
-                out.push(`intermediate bones are animated and held at their T-pose (their turn is folded into the next human bone): ${names(turning)}`);
+            const inTrunk = new Set<number>();
+            const elsewhere = new Set<number>();
+            for (const j of turning) (trunkIntermediates.has(j) ? inTrunk : elsewhere).add(j);
+            if (inTrunk.size) {
+                out.push(
+                    `intermediate trunk bones are animated and held at their T-pose (the trunk bone above which they hang turns so that the next trunk joint stays where they put it): ${names(inTrunk)}`,
+                );
+            }
+            if (elsewhere.size) {
+                out.push(`intermediate bones are animated and held at their T-pose (their turn is folded into the next human bone): ${names(elsewhere)}`);
             }
             if (moving.size) out.push(`translation is animated on bones other than the hips and those with a translation DoF and is dropped: ${names(moving)}`);
             return out;

@@ -2,7 +2,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT, LimbBones } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace, QuaternionRotationAxisToRef } from "../math/hotMath.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace, QuaternionRotationAxisToRef } from "../math/hotMath.js";
 import { QuaternionToRotationVectorToRef, SwingTwistDecomposeToRef, TwistAngleNearInPlace } from "../math/swingTwist.js";
 import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef, ForwardKinematicsToRef } from "./kinematics.js";
@@ -22,6 +22,7 @@ const swing = new Quaternion();
 const tmpQ = new Quaternion();
 const rv = new Vector3();
 const tmpV = new Vector3();
+const chordNow = new Vector3();
 const bodyQ = new Quaternion();
 const bodyInv = new Quaternion();
 /** Steps of the hinge split (one when the limb's two axes are parallel; 3 or 4 to rounding on real rigs). */
@@ -392,6 +393,34 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
         if (j < 0) continue;
         QuaternionMultiplyToRef(setup.c0Inverse, world[j], tmpQ);
         QuaternionMultiplyToRef(tmpQ, setup.tposeCanonicalInverseC0[b], dc[b]);
+    }
+    // A trunk bone whose next trunk bone hangs from it through joints the avatar does not map
+    // (the CMU skeleton's Neck1 between its neck and head, the Animated Drawings' Spine1 between
+    // spine and chest) swings so that its chord to that bone points as the pose's does: decoded,
+    // those joints keep their T-pose, and a bone turned as its own joint is put the next trunk
+    // joint where the in-between joints' turns no longer move it (mocap turns them against the
+    // bones around them: the head jerked 1.6 times the source's on the CMU skeleton's own walk).
+    // The next bone keeps its own world rotation (its Q is taken from the Dc below).
+    for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+        const chord = setup.trunkChord[b];
+        if (!chord) continue;
+        const from = pos[setup.joint[b]];
+        const to = pos[setup.joint[chord.child]];
+        tmpV.x = to.x - from.x;
+        tmpV.y = to.y - from.y;
+        tmpV.z = to.z - from.z;
+        tmpV.applyRotationQuaternionInPlace(setup.c0Inverse);
+        const l = tmpV.length();
+        if (!(l > 1e-12)) continue;
+        tmpV.scaleInPlace(1 / l);
+        chord.rest.applyRotationQuaternionToRef(dc[b], chordNow);
+        QuaternionFromUnitVectorsToRef(chordNow, tmpV, tmpQ);
+        QuaternionMultiplyToRef(tmpQ, dc[b], dc[b]);
+        // ...and its world rotation with it (W = c0 * S * c0^-1 * W), for the body measured below.
+        const w = world[setup.joint[b]];
+        QuaternionMultiplyToRef(setup.c0, tmpQ, tmpQ);
+        QuaternionMultiplyToRef(tmpQ, setup.c0Inverse, tmpQ);
+        QuaternionMultiplyToRef(tmpQ, w, w);
     }
     // Q = Dc(parent)^-1 * Dc: rotation relative to the nearest mapped human parent.
     for (let b = 1; b < HUMAN_BONE_COUNT; b++) {

@@ -225,6 +225,13 @@ export class MuscleSetup {
     public readonly ankleHeight: number;
     /** T-pose distance between the two upper-leg joints (metres): where the legs hang from. */
     public readonly hipWidth: number;
+    /**
+     * Per human bone: for a trunk bone (spine, chest, upper chest, neck) whose next mapped trunk
+     * bone hangs from it through joints the avatar does not map, the T-pose direction from its
+     * joint to that bone's (canonical, unit) and that bone; null otherwise. The encoder turns such
+     * a bone so that this chord points as the pose's does (see `EncodeHumanPose`).
+     */
+    public readonly trunkChord: ({ readonly child: HumanBone; readonly rest: Vector3 } | null)[];
     /** The joint the trunk's length is measured to: the head's, the neck's without a head. */
     public readonly trunkTop: number;
     /** T-pose distance from the middle of the two upper-leg joints to {@link trunkTop} (metres). */
@@ -575,6 +582,16 @@ export class MuscleSetup {
             });
         }
         this.clipTrunkOffsets = Float64Array.from(this.trunkOffsets, (x) => x / this.scale);
+        this.trunkChord = Array.from({ length: HUMAN_BONE_COUNT }, () => null);
+        for (let i = 0; i < TRUNK_BONES.length - 1; i++) {
+            const b = TRUNK_BONES[i];
+            if (this.joint[b] < 0) continue;
+            let c = -1;
+            for (let k = i + 1; k < TRUNK_BONES.length && c < 0; k++) if (this.joint[TRUNK_BONES[k]] >= 0) c = TRUNK_BONES[k];
+            if (c < 0 || this.parentBone[c] !== b || this.intermediates[c].length === 0) continue;
+            const d = ref.positions[this.joint[c]].subtract(ref.positions[this.joint[b]]).applyRotationQuaternion(this.c0Inverse);
+            if (d.lengthSquared() > 1e-12) this.trunkChord[b] = { child: c, rest: d.normalize() };
+        }
         if (this.joint[B.Neck] < 0) {
             const neck = 3 * TRUNK_BONES.indexOf(B.Neck);
             const head = 3 * TRUNK_BONES.indexOf(B.Head);

@@ -50,12 +50,30 @@ export function ComparePoses(avatar: HumanoidAvatar, a: IRigPose, b: IRigPose, i
         const w0i = Quaternion.Inverse(avatar.referenceWorld.rotations[j]);
         const da = wa.rotations[j].multiply(w0i);
         const db = wb.rotations[j].multiply(w0i);
-        // The bone's direction: its twist axis, but for the shoulders (read about the side axis) the collarbone.
+        // The bone's direction: its twist axis, but for the shoulders (read about the side axis) the
+        // collarbone, and for a trunk bone whose next trunk bone hangs from it through joints the
+        // avatar does not map (`MuscleSetup.trunkChord`) the chord to that bone's joint: muscle
+        // space keeps those joints at rest and aims the bone along the chord (see `EncodeHumanPose`).
+        const chord = s.trunkChord[bone];
         const axis = bone === HumanBone.LeftShoulder ? s.collarbone[0] : bone === HumanBone.RightShoulder ? s.collarbone[1] : s.twistAxis[bone];
         const t = axis.applyRotationQuaternion(s.c0);
-        const ta = t.applyRotationQuaternion(da).normalize();
-        const tb = t.applyRotationQuaternion(db).normalize();
+        const c = chord ? avatar.getJoint(chord.child) : -1;
+        const ta = chord ? wa.positions[c].subtract(wa.positions[j]).normalize() : t.applyRotationQuaternion(da).normalize();
+        const tb = chord ? wb.positions[c].subtract(wb.positions[j]).normalize() : t.applyRotationQuaternion(db).normalize();
         const swing = (Math.acos(Math.min(1, Vector3.Dot(ta, tb))) * 180) / Math.PI;
+        if (chord) {
+            // Its twist: the turn about the chord left once the chords are aligned.
+            const align = Quaternion.Identity();
+            Quaternion.FromUnitVectorsToRef(ta, tb, align);
+            out.swingSumDeg += swing;
+            out.swingCount++;
+            if (swing > out.swingMaxDeg) {
+                out.swingMaxDeg = swing;
+                out.swingWorstBone = bone;
+            }
+            out.twistMaxDeg = Math.max(out.twistMaxDeg, angleDeg(align.multiply(da), db));
+            continue;
+        }
         out.swingSumDeg += swing;
         out.swingCount++;
         if (swing > out.swingMaxDeg) {

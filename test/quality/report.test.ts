@@ -119,7 +119,7 @@ describeWithData("quality report (short version, real data)", () => {
         expect(xbot.ours.poseErrorDeg).toBeLessThan(10);
         const self = await MeasureQualityPairAsync(walk, walk, { skipAnimatorAvatar: true });
         // Planting removes the mocap's own foot slide (0.13 leg/s), which bends the thighs up to a few
-        // degrees; the rest of the body is within a degree (the unmapped Neck1 joint accounts for the spine).
+        // degrees; the rest of the body is within a degree.
         expect(self.ours.poseErrorDeg).toBeLessThan(1);
         expect(self.ours.footSkate).toBeLessThan(0.01);
     });
