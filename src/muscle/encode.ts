@@ -2,7 +2,13 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT, LimbBones } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace, QuaternionRotationAxisToRef } from "../math/hotMath.js";
+import {
+    QuaternionConjugateToRef,
+    QuaternionFromUnitVectorsToRef,
+    QuaternionMultiplyToRef,
+    QuaternionNormalizeInPlace,
+    QuaternionRotationAxisToRef,
+} from "../math/hotMath.js";
 import { QuaternionToRotationVectorToRef, SwingTwistDecomposeToRef, TwistAngleNearInPlace } from "../math/swingTwist.js";
 import type { HumanPose } from "./humanPose.js";
 import { BodyFrameToRef, CenterOfMassToRef, ForwardKinematicsToRef } from "./kinematics.js";

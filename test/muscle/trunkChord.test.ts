@@ -48,42 +48,45 @@ describeWithData("trunk joints between mapped bones (real skeletons)", () => {
         expect(withChord).toEqual([boneName]);
     });
 
-    it.each(cases)("%s: every frame's chord from the %s joint to the next trunk joint round-trips, which keeps its world rotation", async (file, boneName, childName) => {
-        const bone = boneOf(boneName);
-        const child = boneOf(childName);
-        const l = await LoadRigFromFileAsync(dataFile(file));
-        loaded.push(l);
-        const avatar: HumanoidAvatar = BuildHumanoidAvatar(l.rig, { declaredBoneMap: l.declaredBoneMap });
-        const height = BodyHeight(avatar);
-        const hp = new HumanPose();
-        const out = CreateReferenceRigPose(avatar);
-        const b = avatar.getJoint(bone);
-        const c = avatar.getJoint(child);
-        const restLength = avatar.referenceWorld.positions[c].subtract(avatar.referenceWorld.positions[b]).length();
-        let worstDirectionDeg = 0;
-        let worstPosition = 0;
-        let worstTurnDeg = 0;
-        const frames = l.bvh!.bvh.frameCount;
-        for (let f = 0; f < frames; f += 3) {
-            const pose = GetBvhFramePose(l.bvh!, f);
-            EncodeHumanPose(avatar, pose, hp);
-            DecodeHumanPose(avatar, hp, out);
-            const ws = ComputeRigWorldPose(avatar.rig, pose);
-            const wd = ComputeRigWorldPose(avatar.rig, out);
-            const src = ws.positions[c].subtract(ws.positions[b]);
-            const dec = wd.positions[c].subtract(wd.positions[b]);
-            const cos = Vector3.Dot(src, dec) / (src.length() * dec.length());
-            worstDirectionDeg = Math.max(worstDirectionDeg, (Math.acos(Math.min(1, cos)) * 180) / Math.PI);
-            // The joints between are at rest when decoded: the chord keeps its T-pose length (a bent
-            // Neck1 shortens the source's by up to 2 cm in the CMU jump), and nothing else is off.
-            worstPosition = Math.max(worstPosition, (src.subtract(dec).length() - Math.abs(src.length() - restLength)) / height);
-            const turn = Quaternion.Inverse(ws.rotations[c]).multiply(wd.rotations[c]);
-            worstTurnDeg = Math.max(worstTurnDeg, (2 * Math.acos(Math.min(1, Math.abs(turn.w))) * 180) / Math.PI);
-        }
-        // Float32 muscles. Turned as its own joint, the bone's chord was up to 10 degrees off on the
-        // CMU walk, 23 on its jump and 8 on the zombie walk.
-        expect(worstDirectionDeg).toBeLessThan(0.01);
-        expect(worstPosition).toBeLessThan(1e-5);
-        expect(worstTurnDeg).toBeLessThan(0.01);
-    });
+    it.each(cases)(
+        "%s: every frame's chord from the %s joint to the next trunk joint round-trips, which keeps its world rotation",
+        async (file, boneName, childName) => {
+            const bone = boneOf(boneName);
+            const child = boneOf(childName);
+            const l = await LoadRigFromFileAsync(dataFile(file));
+            loaded.push(l);
+            const avatar: HumanoidAvatar = BuildHumanoidAvatar(l.rig, { declaredBoneMap: l.declaredBoneMap });
+            const height = BodyHeight(avatar);
+            const hp = new HumanPose();
+            const out = CreateReferenceRigPose(avatar);
+            const b = avatar.getJoint(bone);
+            const c = avatar.getJoint(child);
+            const restLength = avatar.referenceWorld.positions[c].subtract(avatar.referenceWorld.positions[b]).length();
+            let worstDirectionDeg = 0;
+            let worstPosition = 0;
+            let worstTurnDeg = 0;
+            const frames = l.bvh!.bvh.frameCount;
+            for (let f = 0; f < frames; f += 3) {
+                const pose = GetBvhFramePose(l.bvh!, f);
+                EncodeHumanPose(avatar, pose, hp);
+                DecodeHumanPose(avatar, hp, out);
+                const ws = ComputeRigWorldPose(avatar.rig, pose);
+                const wd = ComputeRigWorldPose(avatar.rig, out);
+                const src = ws.positions[c].subtract(ws.positions[b]);
+                const dec = wd.positions[c].subtract(wd.positions[b]);
+                const cos = Vector3.Dot(src, dec) / (src.length() * dec.length());
+                worstDirectionDeg = Math.max(worstDirectionDeg, (Math.acos(Math.min(1, cos)) * 180) / Math.PI);
+                // The joints between are at rest when decoded: the chord keeps its T-pose length (a bent
+                // Neck1 shortens the source's by up to 2 cm in the CMU jump), and nothing else is off.
+                worstPosition = Math.max(worstPosition, (src.subtract(dec).length() - Math.abs(src.length() - restLength)) / height);
+                const turn = Quaternion.Inverse(ws.rotations[c]).multiply(wd.rotations[c]);
+                worstTurnDeg = Math.max(worstTurnDeg, (2 * Math.acos(Math.min(1, Math.abs(turn.w))) * 180) / Math.PI);
+            }
+            // Float32 muscles. Turned as its own joint, the bone's chord was up to 10 degrees off on the
+            // CMU walk, 23 on its jump and 8 on the zombie walk.
+            expect(worstDirectionDeg).toBeLessThan(0.01);
+            expect(worstPosition).toBeLessThan(1e-5);
+            expect(worstTurnDeg).toBeLessThan(0.01);
+        },
+    );
 });
