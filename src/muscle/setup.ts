@@ -231,7 +231,12 @@ export class MuscleSetup {
      * joint to that bone's (canonical, unit) and that bone; null otherwise. The encoder turns such
      * a bone so that this chord points as the pose's does (see `EncodeHumanPose`).
      */
-    public readonly trunkChord: ({ readonly child: HumanBone; readonly rest: Vector3 } | null)[];
+    public readonly trunkChord: ({
+        /** The next trunk bone, hanging from this one through joints the avatar does not map. */
+        readonly child: HumanBone;
+        /** The T-pose direction from this bone's joint to the child's (canonical frame, unit). */
+        readonly rest: Vector3;
+    } | null)[];
     /** The joint the trunk's length is measured to: the head's, the neck's without a head. */
     public readonly trunkTop: number;
     /** T-pose distance from the middle of the two upper-leg joints to {@link trunkTop} (metres). */
