@@ -403,22 +403,30 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
     // A trunk bone whose next trunk bone hangs from it through joints the avatar does not map
     // (the CMU skeleton's Neck1 between its neck and head, the Animated Drawings' Spine1 between
     // spine and chest) swings so that its chord to that bone points as the pose's does: decoded,
-    // those joints keep their T-pose, and a bone turned as its own joint is put the next trunk
-    // joint where the in-between joints' turns no longer move it (mocap turns them against the
-    // bones around them: the head jerked 1.6 times the source's on the CMU skeleton's own walk).
-    // The next bone keeps its own world rotation (its Q is taken from the Dc below).
+    // those joints keep their T-pose, and a bone turned as its own joint puts the next trunk joint
+    // where the in-between joints' turns no longer move it (mocap turns them against the bones
+    // around them: the head jerked 1.6 times the source's on the CMU skeleton's own walk). The
+    // next bone keeps its own world rotation (its Q is taken from the Dc below). The chord ends
+    // where the next bone's joint sits below its rig parent at its T-pose offset: its translation
+    // DoF offset, encoded below, is not taken in twice.
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
         const chord = setup.trunkChord[b];
         if (!chord) continue;
         const from = pos[setup.joint[b]];
-        const to = pos[setup.joint[chord.child]];
-        tmpV.x = to.x - from.x;
-        tmpV.y = to.y - from.y;
-        tmpV.z = to.z - from.z;
+        const c = setup.joint[chord.child];
+        const rp = setup.rigParent[c];
+        avatar.referencePose.positions[c].multiplyToRef(setup.worldScale[rp], tmpV);
+        tmpV.applyRotationQuaternionInPlace(world[rp]);
+        tmpV.x += pos[rp].x - from.x;
+        tmpV.y += pos[rp].y - from.y;
+        tmpV.z += pos[rp].z - from.z;
         tmpV.applyRotationQuaternionInPlace(setup.c0Inverse);
-        const l = tmpV.length();
+        // (Written out: a number handed to or returned from a call may be boxed.)
+        const l = Math.sqrt(tmpV.x * tmpV.x + tmpV.y * tmpV.y + tmpV.z * tmpV.z);
         if (!(l > 1e-12)) continue;
-        tmpV.scaleInPlace(1 / l);
+        tmpV.x /= l;
+        tmpV.y /= l;
+        tmpV.z /= l;
         chord.rest.applyRotationQuaternionToRef(dc[b], chordNow);
         QuaternionFromUnitVectorsToRef(chordNow, tmpV, tmpQ);
         QuaternionMultiplyToRef(tmpQ, dc[b], dc[b]);

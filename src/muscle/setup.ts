@@ -227,8 +227,8 @@ export class MuscleSetup {
     public readonly hipWidth: number;
     /**
      * Per human bone: for a trunk bone (spine, chest, upper chest, neck) whose next mapped trunk
-     * bone hangs from it through joints the avatar does not map, the T-pose direction from its
-     * joint to that bone's (canonical, unit) and that bone; null otherwise. The encoder turns such
+     * bone hangs from it through joints the avatar does not map, and is its only mapped child, the
+     * T-pose direction from its joint to that bone's (canonical, unit) and that bone; null otherwise. The encoder turns such
      * a bone so that this chord points as the pose's does (see `EncodeHumanPose`).
      */
     public readonly trunkChord: ({
@@ -594,6 +594,11 @@ export class MuscleSetup {
             let c = -1;
             for (let k = i + 1; k < TRUNK_BONES.length && c < 0; k++) if (this.joint[TRUNK_BONES[k]] >= 0) c = TRUNK_BONES[k];
             if (c < 0 || this.parentBone[c] !== b || this.intermediates[c].length === 0) continue;
+            // Only a bone the next trunk bone is its one mapped child of: turning it carries them all
+            // (a chest whose shoulders hang from it would swing them toward the head).
+            let others = false;
+            for (let o = 0; o < HUMAN_BONE_COUNT && !others; o++) others = o !== c && this.joint[o] >= 0 && this.parentBone[o] === b;
+            if (others) continue;
             const d = ref.positions[this.joint[c]].subtract(ref.positions[this.joint[b]]).applyRotationQuaternion(this.c0Inverse);
             if (d.lengthSquared() > 1e-12) this.trunkChord[b] = { child: c, rest: d.normalize() };
         }

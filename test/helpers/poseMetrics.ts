@@ -62,7 +62,11 @@ export function ComparePoses(avatar: HumanoidAvatar, a: IRigPose, b: IRigPose, i
         const tb = chord ? wb.positions[c].subtract(wb.positions[j]).normalize() : t.applyRotationQuaternion(db).normalize();
         const swing = (Math.acos(Math.min(1, Vector3.Dot(ta, tb))) * 180) / Math.PI;
         if (chord) {
-            // Its twist: the turn about the chord left once the chords are aligned.
+            // Its twist: the turn left once the source bone is swung onto its own chord (the joints
+            // between bent: its T-pose chord, turned with it, points elsewhere) and the chords are aligned.
+            const restChord = avatar.referenceWorld.positions[c].subtract(avatar.referenceWorld.positions[j]).normalize();
+            const onChord = Quaternion.Identity();
+            Quaternion.FromUnitVectorsToRef(restChord.applyRotationQuaternion(da).normalize(), ta, onChord);
             const align = Quaternion.Identity();
             Quaternion.FromUnitVectorsToRef(ta, tb, align);
             out.swingSumDeg += swing;
@@ -71,7 +75,7 @@ export function ComparePoses(avatar: HumanoidAvatar, a: IRigPose, b: IRigPose, i
                 out.swingMaxDeg = swing;
                 out.swingWorstBone = bone;
             }
-            out.twistMaxDeg = Math.max(out.twistMaxDeg, angleDeg(align.multiply(da), db));
+            out.twistMaxDeg = Math.max(out.twistMaxDeg, angleDeg(align.multiply(onChord).multiply(da), db));
             continue;
         }
         out.swingSumDeg += swing;
