@@ -228,8 +228,9 @@ export class MuscleSetup {
     /**
      * Per human bone: for a trunk bone (spine, chest, upper chest, neck) whose next mapped trunk
      * bone hangs from it through joints the avatar does not map, and is its only mapped child, the
-     * T-pose direction from its joint to that bone's (canonical, unit) and that bone; null otherwise. The encoder turns such
-     * a bone so that this chord points as the pose's does (see `EncodeHumanPose`).
+     * T-pose direction from its joint to that bone's (canonical, unit) and that bone; null
+     * otherwise. The encoder turns such a bone so that this chord points as the pose's does (see
+     * `EncodeHumanPose`).
      */
     public readonly trunkChord: ({
         /** The next trunk bone, hanging from this one through joints the avatar does not map. */
