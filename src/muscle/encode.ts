@@ -415,8 +415,7 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
         const from = pos[setup.joint[b]];
         const c = setup.joint[chord.child];
         const rp = setup.rigParent[c];
-        avatar.referencePose.positions[c].multiplyToRef(setup.worldScale[rp], tmpV);
-        tmpV.applyRotationQuaternionInPlace(world[rp]);
+        setup.scaledReferencePositions[c].applyRotationQuaternionToRef(world[rp], tmpV);
         tmpV.x += pos[rp].x - from.x;
         tmpV.y += pos[rp].y - from.y;
         tmpV.z += pos[rp].z - from.z;
@@ -532,7 +531,6 @@ export function EncodeHumanPose(avatar: HumanoidAvatar, pose: IRigPose, result: 
 function placeBelowHips(setup: MuscleSetup, avatar: HumanoidAvatar, moved: boolean, translations: readonly Vector3[]): void {
     const { world, pos, dc } = setup.work;
     const refRot = avatar.referencePose.rotations;
-    const refPos = avatar.referencePose.positions;
     const fk = setup.fkJoints;
     const hips = setup.joint[B.Hips];
     for (let k = 0; k < fk.length; k++) {
@@ -541,8 +539,7 @@ function placeBelowHips(setup: MuscleSetup, avatar: HumanoidAvatar, moved: boole
         const p = setup.rigParent[j];
         const bone = setup.boneOfJoint[j];
         if (bone < 0) QuaternionMultiplyToRef(world[p], refRot[j], world[j]);
-        refPos[j].multiplyToRef(setup.worldScale[p], tmpV);
-        tmpV.applyRotationQuaternionToRef(world[p], tmpV);
+        setup.scaledReferencePositions[j].applyRotationQuaternionToRef(world[p], tmpV);
         pos[p].addToRef(tmpV, pos[j]);
         const slot = moved && bone >= 0 ? TranslationDofSlot[bone] : -1;
         if (slot >= 0) pos[j].addInPlace(TranslationDofOffsetToRef(setup, dc, slot, translations[slot], tmpV));
