@@ -113,6 +113,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _soft = new Float64Array(2 * HUMAN_BONE_COUNT);
     /** The polygon's reach toward a direction ({@link softLimitCanonicalToRef}; an array: no number crosses a call). */
     private readonly _reach = new Float64Array(1);
+    /** A share of the way to a range's end, eased in place ({@link _easeShareInPlace}). */
+    private readonly _ease = new Float64Array(1);
 
     /**
      * @param avatar the avatar
@@ -245,6 +247,16 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this._angle[1] = twist;
         this._rebuildToRef(bone, swingMoved ? this._dirOut : d, q, out);
         return true;
+    }
+
+    /**
+     * A share of the way to a range's end past {@link SOFT_LIMIT_KNEE}, eased in place in `e[0]`:
+     * `K + (1 - K) tanh((r - K) / (1 - K))`. In an array: a number a call returns or is handed may
+     * be boxed (V8's choice), 16 bytes of garbage a call.
+     */
+    private static _easeShareInPlace(e: Float64Array): void {
+        const k = SOFT_LIMIT_KNEE;
+        e[0] = k + (1 - k) * Math.tanh((e[0] - k) / (1 - k));
     }
 
     /** The bone's direction `d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t)` (either sign of q), written out. */
@@ -384,9 +396,12 @@ export class JointLimits implements ICanonicalRotationLimiter {
                     if (end === 0) a[1] = 0;
                 }
                 if (end !== 0) {
-                    const share = along / end;
-                    if (share > SOFT_LIMIT_KNEE)
-                        a[1] = end * (SOFT_LIMIT_KNEE + (1 - SOFT_LIMIT_KNEE) * Math.tanh((share - SOFT_LIMIT_KNEE) / (1 - SOFT_LIMIT_KNEE)));
+                    const e = this._ease;
+                    e[0] = along / end;
+                    if (e[0] > SOFT_LIMIT_KNEE) {
+                        JointLimits._easeShareInPlace(e);
+                        a[1] = end * e[0];
+                    }
                 }
             }
             twistMoved = a[1] !== a[0];
@@ -403,9 +418,11 @@ export class JointLimits implements ICanonicalRotationLimiter {
             const uz = d.z - dc * f[o + 6];
             const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
             const angle = Math.atan2(ul, dc);
-            const share = angle / reach;
-            if (share > SOFT_LIMIT_KNEE) {
-                const a = (SOFT_LIMIT_KNEE + (1 - SOFT_LIMIT_KNEE) * Math.tanh((share - SOFT_LIMIT_KNEE) / (1 - SOFT_LIMIT_KNEE))) * reach;
+            const e = this._ease;
+            e[0] = angle / reach;
+            if (e[0] > SOFT_LIMIT_KNEE) {
+                JointLimits._easeShareInPlace(e);
+                const a = e[0] * reach;
                 const cs = Math.cos(a);
                 const sn = Math.sin(a) / ul;
                 dOut.x = cs * f[o + 4] + sn * ux;
