@@ -153,6 +153,7 @@ export {
     type IClipProportions,
     type IMuscleClipInit,
 } from "./clip/muscleClip.js";
+export { AngleUnitToMuscleValue, AngleUnitsToMuscleValuesInPlace, MuscleValueToAngleUnit, type MuscleCurveUnit } from "./clip/muscleCurveUnit.js";
 export { GetCurveValueStep, ReduceCurve, ReduceCurveGroup, SHARED_GRID_REFINEMENT, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
 export { SplineSlopesToRef } from "./clip/spline.js";
 export {

@@ -34,9 +34,10 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * play without them (a foot goes where the source's leg, not turned from the character's own
  * T-pose, puts it). Version 7 added the source's trunk layout (`proportions.trunkOffsets`, binary
  * flag bit 7); older files play without it (each trunk bone turns as the source's bone of the same
- * name).
+ * name). Version 8 added the muscle curves' unit (`muscleUnit`, `"angle"` when binary flag bit 8
+ * is set, see `MuscleCurveUnit`); older files hold muscle values.
  */
-export const MUSCLE_CLIP_VERSION = 7;
+export const MUSCLE_CLIP_VERSION = 8;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
@@ -219,6 +220,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
         toleranceDeg: clip.toleranceDeg,
         ...(clip.groundHeight !== 0 ? { groundHeight: clip.groundHeight } : {}),
         interpolation: clip.interpolation,
+        muscleUnit: clip.muscleUnit,
         ...(clip.proportions
             ? {
                   proportions: {
@@ -257,7 +259,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
 
 const JSON_KEYS = ["format", "version", "name", "source", "frameRate", "frameCount", "loop", "toleranceDeg", "warnings", "contacts", "curves"];
 /** Keys a JSON clip may leave out (`proportions` since version 2). */
-const OPTIONAL_JSON_KEYS = ["groundHeight", "proportions", "interpolation"];
+const OPTIONAL_JSON_KEYS = ["groundHeight", "proportions", "interpolation", "muscleUnit"];
 
 /**
  * Reads a JSON muscle clip. Nothing in the file is trusted: unknown or missing keys, another
@@ -285,6 +287,9 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     if ((o.version as number) < 3 && "interpolation" in o) throw bad(source, `interpolation is a version 3 key, the file says version ${o.version}`);
     if ("interpolation" in o && o.interpolation !== "spline" && o.interpolation !== "catmull-rom")
         throw bad(source, `interpolation must be "spline" or "catmull-rom", found ${JSON.stringify(o.interpolation)}`);
+    if ((o.version as number) < 8 && "muscleUnit" in o) throw bad(source, `muscleUnit is a version 8 key, the file says version ${o.version}`);
+    if ("muscleUnit" in o && o.muscleUnit !== "muscle" && o.muscleUnit !== "angle")
+        throw bad(source, `muscleUnit must be "muscle" or "angle", found ${JSON.stringify(o.muscleUnit)}`);
     for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k) && !OPTIONAL_JSON_KEYS.includes(k)) throw bad(source, `unknown key '${k}'`);
     for (const k of JSON_KEYS) if (!(k in o)) throw bad(source, `missing key '${k}'`);
     const str = (k: string): string => {
@@ -367,6 +372,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
             groundHeight: o.groundHeight === undefined ? 0 : num("groundHeight"),
             proportions: o.proportions === undefined ? null : jsonProportions(source, o.proportions, o.version as number),
             interpolation: (o.version as number) < 3 ? "catmull-rom" : o.interpolation === "catmull-rom" ? "catmull-rom" : "spline",
+            muscleUnit: o.muscleUnit === "angle" ? "angle" : "muscle",
         }),
     );
 }
@@ -549,7 +555,7 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
  * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
  * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk present;
- * bit 6 leg directions present; bit 7 trunk layout present), f64 frame rate, u32 frame count, f64
+ * bit 6 leg directions present; bit 7 trunk layout present; bit 8 muscle curves in angle units), f64 frame rate, u32 frame count, f64
  * tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y,
  * z, [thigh share], [trunk length, trunk steady point], [thigh direction x, y, z, shin direction
  * x, y, z], [15 trunk offsets]] (bits 3, 5, 6 and 7 only with the proportions), name, source and
@@ -577,7 +583,8 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             (clip.interpolation === "catmull-rom" ? 16 : 0) |
             (trunkLength !== undefined ? 32 : 0) |
             (thighDirection !== undefined ? 64 : 0) |
-            (trunkOffsets !== undefined ? 128 : 0),
+            (trunkOffsets !== undefined ? 128 : 0) |
+            (clip.muscleUnit === "angle" ? 256 : 0),
     );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
@@ -709,7 +716,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     if (version < MUSCLE_CLIP_OLDEST_VERSION || version > MUSCLE_CLIP_VERSION)
         throw bad(source, `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`);
     const flags = r.u16("the flags");
-    if (flags & ~(version >= 7 ? 255 : version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
+    if (flags & ~(version >= 8 ? 511 : version >= 7 ? 255 : version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
         throw bad(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     if (flags & 8 && !(flags & 4)) throw bad(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
     if (flags & 32 && !(flags & 4)) throw bad(source, "flags: a trunk (bit 5) without the proportions (bit 2)");
@@ -807,6 +814,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
             groundHeight,
             proportions,
             interpolation: version < 3 || flags & 16 ? "catmull-rom" : "spline",
+            muscleUnit: flags & 256 ? "angle" : "muscle",
         }),
     );
 }

@@ -6,7 +6,7 @@ import { HumanBone } from "../humanoid/humanBones.js";
 import { GetRigJointLabel, GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
 import { CanonicalPointToRef, EncodeHumanPose } from "../muscle/encode.js";
 import { HumanPose, HUMAN_IK_GOAL_COUNT } from "../muscle/humanPose.js";
-import { ALL_MUSCLE_COUNT, MuscleIndexFromName } from "../muscle/muscles.js";
+import { ALL_MUSCLE_COUNT, MuscleIndexFromName, Muscles } from "../muscle/muscles.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
 import {
@@ -29,6 +29,7 @@ import {
     MuscleCurveNames,
     type IMuscleCurve,
 } from "./muscleClip.js";
+import { MuscleValueToAngleUnit } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
@@ -264,7 +265,9 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     // along it, its steadiest point above its hips (see `TRUNK_CLIP_CURVES`).
     const curves = new Array<IMuscleCurve>(samples.length);
     const shareTrunkKeys = options.shareTrunkKeys ?? trunkSteadyPoint > 0;
-    samples.forEach((s, c) => {
+    // The muscle curves in angle units (`MuscleCurveUnit`): smooth where a muscle's range is lopsided.
+    const kept = samples.map((s, c) => (c < ALL_MUSCLE_COUNT ? s.map((v) => MuscleValueToAngleUnit(c, v)) : s));
+    kept.forEach((s, c) => {
         if (shareTrunkKeys && TRUNK_CURVE[c]) return;
         const tolerance = GetCurveTolerance(setup, c, toleranceDeg);
         curves[c] = ReduceCurve(s, tolerance, GetCurveValueStep(tolerance), "spline");
@@ -272,7 +275,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     if (shareTrunkKeys) {
         const trunkTolerances = TRUNK_CLIP_CURVES.map((c) => GetCurveTolerance(setup, c, toleranceDeg));
         const trunkCurves = ReduceCurveGroup(
-            TRUNK_CLIP_CURVES.map((c) => samples[c]),
+            TRUNK_CLIP_CURVES.map((c) => kept[c]),
             trunkTolerances,
             trunkTolerances.map((t) => GetCurveValueStep(t, true)),
         );
@@ -290,6 +293,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         contacts: ground.contacts,
         groundHeight: ground.groundHeight,
         interpolation: "spline",
+        muscleUnit: "angle",
         proportions: {
             legLength: setup.legLength / setup.scale,
             ankleHeight: setup.ankleHeight / setup.scale,
@@ -445,17 +449,27 @@ const LEG_PLACING_CURVES: readonly boolean[] = MuscleCurveKinds.map(
 );
 
 /**
- * The reduction tolerance of a curve in its own unit, from the angle tolerance: a muscle's angle
- * tolerance over its larger range end; positions the length that subtends the angle one avatar
- * scale away (a tenth of it for the curves that place the legs, `LEG_PLACING_PRECISION`);
+ * The reduction tolerance of a curve in its own unit, from the angle tolerance: a muscle curve's
+ * (in angle units, `MuscleCurveUnit`) the angle over the larger end of the muscle's reference
+ * range, less where the source avatar's own range is wider than the reference on a side (its
+ * muscle angles move that much more a unit); positions the length that subtends the angle one
+ * avatar scale away (a tenth of it for the curves that place the legs, `LEG_PLACING_PRECISION`);
  * quaternion components a quarter of the angle in radians (an error e per component turns a unit
  * quaternion by at most 4e); the root yaw the angle itself.
+ * @param setup the source avatar's muscle setup (its muscle ranges)
+ * @param curve curve index (`MuscleCurveNames` order)
+ * @param toleranceDeg the reduction tolerance, degrees
  */
 export function GetCurveTolerance(setup: MuscleSetup, curve: number, toleranceDeg: number): number {
     const rad = (toleranceDeg * Math.PI) / 180;
     switch (MuscleCurveKinds[curve]) {
-        case MuscleCurveKind.Muscle:
-            return toleranceDeg / Math.max(setup.maxDeg[curve], -setup.minDeg[curve]);
+        case MuscleCurveKind.Muscle: {
+            // An angle unit is `larger` reference degrees; on the source, a side's degrees scale by its range over the reference's.
+            const ref = Muscles[curve];
+            const larger = Math.max(ref.maxDeg, -ref.minDeg);
+            const widest = Math.max(1, setup.maxDeg[curve] / ref.maxDeg, setup.minDeg[curve] / ref.minDeg);
+            return toleranceDeg / (larger * widest);
+        }
         case MuscleCurveKind.Position:
             return LEG_PLACING_CURVES[curve] ? rad / LEG_PLACING_PRECISION : rad;
         case MuscleCurveKind.Rotation:

@@ -27,7 +27,8 @@ function negated(c: IMuscleCurve): IMuscleCurve {
  * curve, no resampling): left and right muscles swap and the centre bones' sideways and twist
  * muscles change sign (as `HumanPose.MirrorToRef`), the body's position and rotation, the hips,
  * the goals (left and right swapped) and the root's travel and turn (`x -> -x`, `yaw -> -yaw`)
- * are mirrored, and the foot contacts swap. Mirroring twice gives the clip's curves back. A new
+ * are mirrored, and the foot contacts swap (in either `muscleUnit`: the muscles that change sign
+ * have ranges symmetric about 0, and mirror pairs the same ranges). Mirroring twice gives the clip's curves back. A new
  * clip; the input is not changed. Its `source` says it is mirrored.
  */
 export function MirrorMuscleClip(clip: MuscleClip): MuscleClip {
@@ -87,5 +88,6 @@ export function MirrorMuscleClip(clip: MuscleClip): MuscleClip {
             ? { ...clip.proportions, trunkOffsets: clip.proportions.trunkOffsets.map((x, i) => (i % 3 === 0 ? -x : x)) }
             : clip.proportions,
         interpolation: clip.interpolation,
+        muscleUnit: clip.muscleUnit,
     });
 }

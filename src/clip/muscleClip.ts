@@ -2,6 +2,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HUMAN_IK_GOAL_COUNT, type HumanPose } from "../muscle/humanPose.js";
 import { ALL_MUSCLE_COUNT, MuscleNames } from "../muscle/muscles.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofNames } from "../muscle/translationDof.js";
+import { AngleUnitToMuscleValue, AngleUnitsToMuscleValuesInPlace, type MuscleCurveUnit } from "./muscleCurveUnit.js";
 import { SplineSlopesToRef } from "./spline.js";
 
 /** First curve of the body position (x, y, z): canonical frame, avatar scales. */
@@ -300,6 +301,8 @@ export interface IMuscleClipInit {
     proportions?: IClipProportions | null;
     /** How the curves pass between keys (see {@link CurveInterpolation}). Default `"spline"`. */
     interpolation?: CurveInterpolation;
+    /** What the muscle curves hold (see {@link MuscleClip.muscleUnit}). Default `"muscle"`. */
+    muscleUnit?: MuscleCurveUnit;
 }
 
 /**
@@ -351,6 +354,14 @@ export class MuscleClip {
     /** How the curves pass between their keys (see {@link CurveInterpolation}). */
     public readonly interpolation: CurveInterpolation;
 
+    /**
+     * What the first {@link ALL_MUSCLE_COUNT} curves hold: muscle values (`"muscle"`: files before
+     * version 8, clips built by hand) or each muscle's angle over the larger end of its reference
+     * range (`"angle"`, what the converter makes: a curve as smooth as the motion where a muscle's
+     * range is lopsided, see `MuscleCurveUnit`). Samplers give muscle values either way.
+     */
+    public readonly muscleUnit: MuscleCurveUnit;
+
     /** Builds a clip from its parts; they are not copied. Use the converters or the file readers rather than this. */
     constructor(init: IMuscleClipInit) {
         this.name = init.name;
@@ -365,6 +376,7 @@ export class MuscleClip {
         this.groundHeight = init.groundHeight ?? 0;
         this.proportions = init.proportions ?? null;
         this.interpolation = init.interpolation ?? "spline";
+        this.muscleUnit = init.muscleUnit ?? "muscle";
         this.proportionValues = ClipProportionsToArray(this.proportions, new Float64Array(CLIP_PROPORTION_COUNT));
     }
 
@@ -491,11 +503,14 @@ export class MuscleClipSampler {
     private readonly _at = new Float64Array(1);
     /** Whether the clip moves any translation (else they are written as 0 without sampling). */
     private readonly _translations: boolean;
+    /** Whether the muscle curves are in angle units (turned into muscle values once sampled). */
+    private readonly _angleUnit: boolean;
 
     /** @param clip the clip to read */
     constructor(clip: MuscleClip) {
         this.clip = clip;
         this._translations = clip.hasTranslations;
+        this._angleUnit = clip.muscleUnit === "angle";
         this._cursor = new Uint32Array(clip.curves.length);
         this._values = new Float64Array(Math.max(clip.curves.length, CURVE_TRANSLATIONS + 3 * TRANSLATION_DOF_COUNT));
         const table = clip.segments;
@@ -525,14 +540,15 @@ export class MuscleClipSampler {
     }
 
     /**
-     * One curve's value at a fractional frame (no wrapping).
+     * One curve's value at a fractional frame (no wrapping); a muscle curve's as a muscle value,
+     * whatever the clip's {@link MuscleClip.muscleUnit}.
      * @param curve curve index ({@link MuscleCurveNames} order)
      * @param frame frame position, 0 to `frameCount - 1`
      */
     public evaluate(curve: number, frame: number): number {
         this._at[0] = frame;
         this._evalSpan(curve, 1, this._tmp, 0);
-        return this._tmp[0];
+        return this._angleUnit && curve < ALL_MUSCLE_COUNT ? AngleUnitToMuscleValue(curve, this._tmp[0]) : this._tmp[0];
     }
 
     /**
@@ -563,6 +579,7 @@ export class MuscleClipSampler {
         // Every curve the pose needs in a few spans, one loop each (not a call per curve), then
         // the vectors and rotations made of them.
         this._evalSpan(0, ALL_MUSCLE_COUNT, result.values, 0);
+        if (this._angleUnit) AngleUnitsToMuscleValuesInPlace(result.values);
         const c = this._values;
         this._evalSpan(CURVE_BODY_POSITION, CURVE_ROOT - CURVE_BODY_POSITION, c, CURVE_BODY_POSITION);
         this._evalSpan(CURVE_HIPS, 6, c, CURVE_HIPS);

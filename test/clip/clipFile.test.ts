@@ -23,6 +23,7 @@ import {
     SerializeMuscleClipToBinary,
     SerializeMuscleClipToJson,
     ALL_MUSCLE_COUNT,
+    AngleUnitToMuscleValue,
     MuscleNames,
     type IClipProportions,
     type IRigPose,
@@ -109,7 +110,12 @@ describe("muscle clips from the built-in sample walk", () => {
         // The clip's curves are splines: Hermite segments with the slopes of a dense solve (test/helpers).
         expect(clip.interpolation).toBe("spline");
         const slopes = clip.curves.map((c) => DenseSplineSlopes(c.frames, c.values));
-        const slow = (c: number, frame: number): number => HermiteValueAt(clip.curves[c].frames, clip.curves[c].values, slopes[c], frame);
+        // Muscle curves in angle units (as the converter makes them) come out as muscle values.
+        expect(clip.muscleUnit).toBe("angle");
+        const slow = (c: number, frame: number): number => {
+            const v = HermiteValueAt(clip.curves[c].frames, clip.curves[c].values, slopes[c], frame);
+            return c < ALL_MUSCLE_COUNT ? AngleUnitToMuscleValue(c, v) : v;
+        };
         const sampler = new MuscleClipSampler(clip);
         const times = [
             ...Array.from({ length: 200 }, (_, i) => (i / 199) * clip.durationSeconds),
@@ -208,6 +214,11 @@ describe("muscle clips from the built-in sample walk", () => {
 
 type Patch = (b: Uint8Array) => Uint8Array;
 
+/** The clip as a file before version 8 reads it: the same curves, taken as muscle values. */
+function muscleValued(c: MuscleClip): MuscleClip {
+    return new MuscleClip({ ...c, curves: [...c.curves], warnings: [...c.warnings], muscleUnit: "muscle" });
+}
+
 /** The clip with every curve's step dropped: its values go into a binary file as float32s. */
 function unstepped(c: MuscleClip): MuscleClip {
     return new MuscleClip({ ...c, curves: c.curves.map((k) => ({ frames: k.frames, values: k.values })), warnings: [...c.warnings] });
@@ -215,7 +226,7 @@ function unstepped(c: MuscleClip): MuscleClip {
 
 /** Binary patches: [what, change to a copy of the bytes, expected message]. */
 function binaryCases(): Array<[string, Patch, RegExp]> {
-    // Flags 2 | 4 | 8 | 32 | 64 | 128: a ground height, the proportions, the thigh share, the trunk, the leg directions and the trunk layout.
+    // Flags 2 | 4 | 8 | 32 | 64 | 128 | 256: a ground height, the proportions, the thigh share, the trunk, the leg directions, the trunk layout and muscle curves in angle units.
     const bin = SerializeMuscleClipToBinary(trunked);
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
@@ -223,7 +234,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
     // flag 2], [six proportions, 48 bytes, when flag 4, the thigh share, 8 more, when flag 8, the
     // trunk, 16 more, when flag 32, the thigh and shin directions, 48 more, when flag 64, and the
     // trunk offsets, 120 more, when flag 128], then the name.
-    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64 | 128);
+    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64 | 128 | 256);
     const trunkAt = 28 + 8 + 48 + 8;
     const legAt = trunkAt + 16;
     const offsetsAt = legAt + 48;
@@ -265,8 +276,9 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
             new RegExp(`unknown muscle clip version ${MUSCLE_CLIP_VERSION + 1} \\(this library reads versions 1 to ${MUSCLE_CLIP_VERSION}\\)`),
         ],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 256 | 238, true), b), new RegExp(`unknown flags 0x1ee for version ${MUSCLE_CLIP_VERSION}$`)],
-        ["a trunk layout in a version 6 file", (b) => (dv(b).setUint16(4, 6, true), b), /unknown flags 0xee for version 6/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 512 | 494, true), b), new RegExp(`unknown flags 0x3ee for version ${MUSCLE_CLIP_VERSION}$`)],
+        ["angle units in a version 7 file", (b) => (dv(b).setUint16(4, 7, true), b), /unknown flags 0x1ee for version 7$/],
+        ["a trunk layout in a version 6 file", (b) => (dv(b).setUint16(4, 6, true), dv(b).setUint16(6, 238, true), b), /unknown flags 0xee for version 6/],
         ["leg directions in a version 5 file", (b) => (dv(b).setUint16(4, 5, true), dv(b).setUint16(6, 110, true), b), /unknown flags 0x6e for version 5/],
         ["a trunk in a version 4 file", (b) => (dv(b).setUint16(4, 4, true), dv(b).setUint16(6, 46, true), b), /unknown flags 0x2e for version 4/],
         [
@@ -406,10 +418,10 @@ describe("reading invalid muscle clip files", () => {
         ],
         ["an unknown foot", edit((o) => (o.contacts.leftHand = [])), /contacts: unknown key 'leftHand'/],
         ["warnings that are not strings", edit((o) => (o.warnings = [1])), /warnings must be a list of strings/],
-        ["proportions in a version 1 file", edit((o) => ((o.version = 1), delete o.interpolation)), /proportions is a version 2 key/],
+        ["proportions in a version 1 file", edit((o) => ((o.version = 1), delete o.interpolation, delete o.muscleUnit)), /proportions is a version 2 key/],
         [
             "a hips curve in a version 1 file",
-            edit((o) => ((o.version = 1), delete o.proportions, delete o.interpolation)),
+            edit((o) => ((o.version = 1), delete o.proportions, delete o.interpolation, delete o.muscleUnit)),
             /unknown curve 'hips.position.x' in a version 1 file/,
         ],
         ["a missing hips curve", edit((o) => delete o.curves["hips.turn.y"]), /missing curve 'hips.turn.y'/],
@@ -420,21 +432,21 @@ describe("reading invalid muscle clip files", () => {
         ["a foot direction of two numbers", edit((o) => (o.proportions.footDirection = [0, 1])), /footDirection must be \[x, y, z\]/],
         [
             "a thigh share in a version 2 file",
-            edit((o) => ((o.version = 2), delete o.interpolation, dropTranslations(o))),
+            edit((o) => ((o.version = 2), delete o.interpolation, delete o.muscleUnit, dropTranslations(o))),
             /proportions.thighShare is a version 3 key, the file says version 2/,
         ],
         [
             "an interpolation in a version 2 file",
-            edit((o) => ((o.version = 2), delete o.proportions.thighShare, dropTrunk(o), dropTranslations(o))),
+            edit((o) => ((o.version = 2), delete o.proportions.thighShare, delete o.muscleUnit, dropTrunk(o), dropTranslations(o))),
             /interpolation is a version 3 key, the file says version 2/,
         ],
         ["an unknown interpolation", edit((o) => (o.interpolation = "bezier")), /interpolation must be "spline" or "catmull-rom", found "bezier"/],
         ["a thigh share that is not a number", edit((o) => (o.proportions.thighShare = "half")), /proportions.thighShare must be a number$/],
         ["a thigh share of 1", edit((o) => (o.proportions.thighShare = 1)), /proportions.thighShare must be a number from 0.05 to 0.95, found 1/],
-        ["a trunk in a version 4 file", edit((o) => (o.version = 4)), /proportions.trunkLength is a version 5 key, the file says version 4/],
+        ["a trunk in a version 4 file", edit((o) => ((o.version = 4), delete o.muscleUnit)), /proportions.trunkLength is a version 5 key, the file says version 4/],
         [
             "a trunk steady point in a version 4 file",
-            edit((o) => ((o.version = 4), delete o.proportions.trunkLength)),
+            edit((o) => ((o.version = 4), delete o.proportions.trunkLength, delete o.muscleUnit)),
             /proportions.trunkSteadyPoint is a version 5 key, the file says version 4/,
         ],
         [
@@ -464,7 +476,7 @@ describe("reading invalid muscle clip files", () => {
             edit((o) => (o.proportions.trunkSteadyPoint = -0.1)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found -0.1$/,
         ],
-        ["leg directions in a version 5 file", edit((o) => (o.version = 5)), /proportions.thighDirection is a version 6 key, the file says version 5/],
+        ["leg directions in a version 5 file", edit((o) => ((o.version = 5), delete o.muscleUnit)), /proportions.thighDirection is a version 6 key, the file says version 5/],
         [
             "a thigh direction without a shin direction",
             edit((o) => delete o.proportions.shinDirection),
@@ -491,7 +503,9 @@ describe("reading invalid muscle clip files", () => {
             edit((o) => (o.proportions.trunkSteadyPoint = 1.5)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.5$/,
         ],
-        ["a trunk layout in a version 6 file", edit((o) => (o.version = 6)), /proportions.trunkOffsets is a version 7 key, the file says version 6$/],
+        ["a trunk layout in a version 6 file", edit((o) => ((o.version = 6), delete o.muscleUnit)), /proportions.trunkOffsets is a version 7 key, the file says version 6$/],
+        ["a muscle unit in a version 7 file", edit((o) => (o.version = 7)), /muscleUnit is a version 8 key, the file says version 7$/],
+        ["an unknown muscle unit", edit((o) => (o.muscleUnit = "degrees")), /muscleUnit must be "muscle" or "angle", found "degrees"$/],
         [
             "a trunk layout of 14 numbers",
             edit((o) => o.proportions.trunkOffsets.pop()),
@@ -600,6 +614,7 @@ describe("the source's trunk in files (version 5)", () => {
     it("JSON: still reads a version 4 file, the proportions without the trunk", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(trunked));
         o.version = 4;
+        delete o.muscleUnit;
         dropTrunk(o);
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
         const untrunked = withoutLegDirections(untrunkedWithLegs);
@@ -608,7 +623,8 @@ describe("the source's trunk in files (version 5)", () => {
         expect(old.proportionValues[7]).toBeNaN();
         expect(old.proportionValues[8]).toBeNaN();
         expect(old.interpolation).toBe("spline");
-        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(untrunked));
+        expect(old.muscleUnit).toBe("muscle");
+        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(muscleValued(untrunked)));
     });
 
     it("binary: still reads a version 4 file (no flag bits 5 to 7, no trunk, leg or trunk layout bytes)", () => {
@@ -619,14 +635,14 @@ describe("the source's trunk in files (version 5)", () => {
         const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16 + 48 + 120)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 4, true);
-        odv.setUint16(6, dv.getUint16(6, true) & ~(32 | 64 | 128), true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~(32 | 64 | 128 | 256), true);
         const untrunked = withoutLegDirections(untrunkedWithLegs);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.proportions).toEqual(untrunked.proportions);
         expect(back.proportionValues[7]).toBeNaN();
         expect(back.interpolation).toBe("spline");
         // The rest of the file is as written: it writes back as this version's file of the clip without a trunk.
-        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(untrunked)))).toBe(true);
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(muscleValued(untrunked))))).toBe(true);
     });
 
     it("refuses to write a trunk of one number or out of range", () => {
@@ -674,6 +690,7 @@ describe("the source's T-pose leg directions in files (version 6)", () => {
     it("JSON: still reads a version 5 file, the proportions without leg directions", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(clip));
         o.version = 5;
+        delete o.muscleUnit;
         dropLegDirections(o);
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
         expect(old.proportions).toEqual(withoutLegDirections(clip).proportions);
@@ -686,8 +703,8 @@ describe("the source's trunk layout in files (version 7)", () => {
     /** Where the trunk offsets start in a binary file of `trunked` (after its ground height, proportions, thigh share, trunk and leg directions). */
     const offsetsAt = (bin: Uint8Array): number => 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8 + 16 + 48;
 
-    it("this library writes version 7", () => {
-        expect(MUSCLE_CLIP_VERSION).toBe(7);
+    it("this library writes version 8 (the trunk layout since 7)", () => {
+        expect(MUSCLE_CLIP_VERSION).toBe(8);
         expect(JSON.parse(SerializeMuscleClipToJson(trunked)).version).toBe(MUSCLE_CLIP_VERSION);
         const bin = SerializeMuscleClipToBinary(trunked);
         expect(new DataView(bin.buffer, bin.byteOffset, bin.byteLength).getUint16(4, true)).toBe(MUSCLE_CLIP_VERSION);
@@ -733,12 +750,13 @@ describe("the source's trunk layout in files (version 7)", () => {
     it("JSON: still reads a version 6 file, the proportions without the trunk layout", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(trunked));
         o.version = 6;
+        delete o.muscleUnit;
         delete o.proportions.trunkOffsets;
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
         expect(old.proportions).toEqual(layoutless.proportions);
         expect(old.proportions!.thighDirection).toEqual(trunked.proportions!.thighDirection);
         expect(old.proportionValues[15]).toBeNaN();
-        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(layoutless));
+        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(muscleValued(layoutless)));
     });
 
     it("binary: still reads a version 6 file (no flag bit 7, no trunk layout bytes)", () => {
@@ -748,12 +766,12 @@ describe("the source's trunk layout in files (version 7)", () => {
         const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 120)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 6, true);
-        odv.setUint16(6, dv.getUint16(6, true) & ~128, true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~(128 | 256), true);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.proportions).toEqual(layoutless.proportions);
         expect(back.proportionValues[15]).toBeNaN();
         // The rest of the file is as written: it writes back as this version's file of the clip without a trunk layout.
-        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(layoutless)))).toBe(true);
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(muscleValued(layoutless))))).toBe(true);
     });
 
     it("refuses to write a trunk layout of another count or out of range", () => {
@@ -787,6 +805,7 @@ describe("version 2 muscle clips (before the thigh share)", () => {
     it("JSON: still reads, the proportions without a thigh share", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(trunked));
         o.version = 2;
+        delete o.muscleUnit;
         delete o.proportions.thighShare;
         delete o.interpolation;
         dropTrunk(o);
@@ -822,6 +841,7 @@ describe("version 1 muscle clips (before the source's proportions)", () => {
     const v1Json = (): string => {
         const o = JSON.parse(SerializeMuscleClipToJson(clip));
         o.version = 1;
+        delete o.muscleUnit;
         delete o.proportions;
         delete o.interpolation;
         for (const c of MuscleCurveNames.slice(CURVE_HIPS)) delete o.curves[c];
@@ -1003,3 +1023,32 @@ function versionOneBinary(c: MuscleClip): Uint8Array {
     }
     return Uint8Array.from(out);
 }
+
+describe("the muscle curves' unit in files (version 8)", () => {
+    it("both formats keep it: angles as the converter makes them (key muscleUnit, binary flag bit 8), muscle values as older files hold", () => {
+        expect(clip.muscleUnit).toBe("angle");
+        for (const c of [clip, muscleValued(clip)]) {
+            const bin = SerializeMuscleClipToBinary(c);
+            const json = SerializeMuscleClipToJson(c);
+            expect(new DataView(bin.buffer, bin.byteOffset, bin.byteLength).getUint16(6, true) & 256).toBe(c.muscleUnit === "angle" ? 256 : 0);
+            expect(JSON.parse(json).muscleUnit).toBe(c.muscleUnit);
+            for (const back of [ParseMuscleClipBinary(bin, "a.bin"), ParseMuscleClipJson(json, "a.json")]) {
+                expect(back.muscleUnit).toBe(c.muscleUnit);
+                const a = new MuscleClipSampler(c);
+                const b = new MuscleClipSampler(back);
+                for (let f = 0; f < c.frameCount; f += 0.75) for (let m = 0; m < ALL_MUSCLE_COUNT; m++) expect(b.evaluate(m, f)).toBe(a.evaluate(m, f));
+            }
+        }
+    });
+
+    it("the same curves read as muscle values or as angles differ only in the lopsided muscles, by their ends' ratio", () => {
+        const asMuscle = new MuscleClipSampler(muscleValued(clip));
+        const asAngle = new MuscleClipSampler(clip);
+        for (let f = 0; f < clip.frameCount; f += 3) {
+            for (let m = 0; m < ALL_MUSCLE_COUNT; m++) {
+                const u = asMuscle.evaluate(m, f);
+                expect(asAngle.evaluate(m, f)).toBeCloseTo(AngleUnitToMuscleValue(m, u), 12);
+            }
+        }
+    });
+});
