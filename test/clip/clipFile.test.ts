@@ -443,7 +443,11 @@ describe("reading invalid muscle clip files", () => {
         ["an unknown interpolation", edit((o) => (o.interpolation = "bezier")), /interpolation must be "spline" or "catmull-rom", found "bezier"/],
         ["a thigh share that is not a number", edit((o) => (o.proportions.thighShare = "half")), /proportions.thighShare must be a number$/],
         ["a thigh share of 1", edit((o) => (o.proportions.thighShare = 1)), /proportions.thighShare must be a number from 0.05 to 0.95, found 1/],
-        ["a trunk in a version 4 file", edit((o) => ((o.version = 4), delete o.muscleUnit)), /proportions.trunkLength is a version 5 key, the file says version 4/],
+        [
+            "a trunk in a version 4 file",
+            edit((o) => ((o.version = 4), delete o.muscleUnit)),
+            /proportions.trunkLength is a version 5 key, the file says version 4/,
+        ],
         [
             "a trunk steady point in a version 4 file",
             edit((o) => ((o.version = 4), delete o.proportions.trunkLength, delete o.muscleUnit)),
@@ -476,7 +480,11 @@ describe("reading invalid muscle clip files", () => {
             edit((o) => (o.proportions.trunkSteadyPoint = -0.1)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found -0.1$/,
         ],
-        ["leg directions in a version 5 file", edit((o) => ((o.version = 5), delete o.muscleUnit)), /proportions.thighDirection is a version 6 key, the file says version 5/],
+        [
+            "leg directions in a version 5 file",
+            edit((o) => ((o.version = 5), delete o.muscleUnit)),
+            /proportions.thighDirection is a version 6 key, the file says version 5/,
+        ],
         [
             "a thigh direction without a shin direction",
             edit((o) => delete o.proportions.shinDirection),
@@ -503,7 +511,11 @@ describe("reading invalid muscle clip files", () => {
             edit((o) => (o.proportions.trunkSteadyPoint = 1.5)),
             /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.5$/,
         ],
-        ["a trunk layout in a version 6 file", edit((o) => ((o.version = 6), delete o.muscleUnit)), /proportions.trunkOffsets is a version 7 key, the file says version 6$/],
+        [
+            "a trunk layout in a version 6 file",
+            edit((o) => ((o.version = 6), delete o.muscleUnit)),
+            /proportions.trunkOffsets is a version 7 key, the file says version 6$/,
+        ],
         ["a muscle unit in a version 7 file", edit((o) => (o.version = 7)), /muscleUnit is a version 8 key, the file says version 7$/],
         ["an unknown muscle unit", edit((o) => (o.muscleUnit = "degrees")), /muscleUnit must be "muscle" or "angle", found "degrees"$/],
         [

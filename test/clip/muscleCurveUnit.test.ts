@@ -80,7 +80,10 @@ describe("muscle curves in angle units", () => {
         const frames = 240;
         const degrees = Float64Array.from({ length: frames }, (_, f) => 35 * Math.sin((2 * Math.PI * f) / 120) - 10);
         const muscle = Float32Array.from(degrees, (d) => (d >= 0 ? d / ref.maxDeg : d / -ref.minDeg));
-        const angleCurve = ReduceCurve(Float32Array.from(muscle, (m) => MuscleValueToAngleUnit(i, m)), tolerance);
+        const angleCurve = ReduceCurve(
+            Float32Array.from(muscle, (m) => MuscleValueToAngleUnit(i, m)),
+            tolerance,
+        );
         const muscleCurve = ReduceCurve(muscle, tolerance / (Math.max(ref.maxDeg, -ref.minDeg) / Math.min(ref.maxDeg, -ref.minDeg)));
         const toDegrees = (m: number): number => (m >= 0 ? m * ref.maxDeg : -m * ref.minDeg);
         const viaAngle = Float64Array.from({ length: frames }, (_, f) => toDegrees(AngleUnitToMuscleValue(i, splineAt(angleCurve, f))));
@@ -96,7 +99,6 @@ describe("muscle curves in angle units", () => {
         expect(jerk(viaAngle)).toBeLessThan(1.5 * motion);
         expect(jerk(viaMuscle)).toBeGreaterThan(2 * motion);
     });
-
 });
 
 describeWithData("muscle curves in angle units (real mocap)", () => {

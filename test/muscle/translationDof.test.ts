@@ -100,7 +100,12 @@ describeWithData("translation degrees of freedom on the KayKit crawl", () => {
             for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) expect(Vector3.Distance(got.translations[t], expected.translations[t])).toBeLessThan(1e-5);
         }
         // A version 3 file: the same clip without its translation curves (nor the version 5 trunk, the version 6 leg directions, the version 7 trunk layout or the version 8 muscle unit).
-        const json = JSON.parse(SerializeMuscleClipToJson(clip)) as { version: number; muscleUnit?: string; proportions: Record<string, unknown>; curves: Record<string, unknown> };
+        const json = JSON.parse(SerializeMuscleClipToJson(clip)) as {
+            version: number;
+            muscleUnit?: string;
+            proportions: Record<string, unknown>;
+            curves: Record<string, unknown>;
+        };
         json.version = 3;
         delete json.muscleUnit;
         delete json.proportions.trunkLength;
