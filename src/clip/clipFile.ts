@@ -74,6 +74,10 @@ function utf8Bytes(s: string): number {
  */
 function validate(source: string, clip: MuscleClip, code: HumanoidErrorCode = "CLIP_PARSE"): MuscleClip {
     const bad = (s: string, what: string): HumanoidError => new HumanoidError(code, `${s}: ${what}`);
+    if (clip.muscleUnit !== "muscle" && clip.muscleUnit !== "angle")
+        throw bad(source, `muscleUnit must be "muscle" or "angle", found ${JSON.stringify(clip.muscleUnit)}`);
+    if (clip.interpolation !== "spline" && clip.interpolation !== "catmull-rom")
+        throw bad(source, `interpolation must be "spline" or "catmull-rom", found ${JSON.stringify(clip.interpolation)}`);
     if (!(clip.frameRate >= MIN_FRAME_RATE && clip.frameRate <= MAX_FRAME_RATE))
         throw bad(
             source,

@@ -449,10 +449,12 @@ const LEG_PLACING_CURVES: readonly boolean[] = MuscleCurveKinds.map(
 );
 
 /**
- * The reduction tolerance of a curve in its own unit, from the angle tolerance: a muscle curve's
- * (in angle units, `MuscleCurveUnit`) the angle over the larger end of the muscle's reference
- * range, less where the source avatar's own range is wider than the reference on a side (its
- * muscle angles move that much more a unit); positions the length that subtends the angle one
+ * The reduction tolerance of a curve in its own unit, from the angle tolerance. A muscle curve is
+ * in angle units (`MuscleCurveUnit`: the angle over the larger end of the muscle's reference
+ * range), and a unit is that many of the source avatar's degrees on a side where its range is the
+ * reference's, more or fewer where its own range is wider or narrower: the tolerance is the angle
+ * over the most degrees a unit makes on either side, so no muscle angle of the source moves more
+ * than the angle. Positions: the length that subtends the angle one
  * avatar scale away (a tenth of it for the curves that place the legs, `LEG_PLACING_PRECISION`);
  * quaternion components a quarter of the angle in radians (an error e per component turns a unit
  * quaternion by at most 4e); the root yaw the angle itself.
@@ -467,7 +469,7 @@ export function GetCurveTolerance(setup: MuscleSetup, curve: number, toleranceDe
             // An angle unit is `larger` reference degrees; on the source, a side's degrees scale by its range over the reference's.
             const ref = Muscles[curve];
             const larger = Math.max(ref.maxDeg, -ref.minDeg);
-            const widest = Math.max(1, setup.maxDeg[curve] / ref.maxDeg, setup.minDeg[curve] / ref.minDeg);
+            const widest = Math.max(setup.maxDeg[curve] / ref.maxDeg, setup.minDeg[curve] / ref.minDeg);
             return toleranceDeg / (larger * widest);
         }
         case MuscleCurveKind.Position:

@@ -35,7 +35,7 @@ export const MUSCLE_CLIP_CURVE_COUNT_V1 = CURVE_HIPS;
 
 /** What a curve measures, which sets its unit and its reduction tolerance. */
 export enum MuscleCurveKind {
-    /** A normalized muscle value (tolerance: the angle tolerance over the muscle's larger range end). */
+    /** A muscle: its value, or its angle over the larger end of its reference range, as the clip's `muscleUnit` says (tolerance: the angle tolerance over that end). */
     Muscle = 0,
     /** A length in avatar scales (tolerance: the angle tolerance in radians, one scale away). */
     Position = 1,
@@ -98,7 +98,7 @@ export type CurveInterpolation = "spline" | "catmull-rom";
 export interface IMuscleCurve {
     /** Frame index of every key, strictly increasing, the first 0 and the last `frameCount - 1` (or a single key at 0). */
     readonly frames: Uint32Array;
-    /** Value of every key. */
+    /** Value of every key, in the unit of the curve's {@link MuscleCurveKind} (a muscle curve's as the clip's `muscleUnit` says). */
     readonly values: Float32Array;
     /**
      * When set (> 0), every value is a whole multiple of it (as float32, see `SnapToStep`): the

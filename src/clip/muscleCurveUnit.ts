@@ -19,6 +19,11 @@ import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
  * both sides of 0, so a curve is as smooth as the motion it came from. The sampler turns it back
  * into muscle values (`HumanPose.muscles` keep their meaning), which decode turns into angles by
  * the same ends: on an avatar with the reference ranges the angle is the curve's, unbent.
+ *
+ * The unit is the reference table's, whatever the source's own ranges (`muscleRanges`), so that a
+ * clip reads alike on every character: a source whose custom range has ends in another ratio than
+ * the reference's makes a curve that bends at 0 as muscle values of a lopsided range did (the
+ * tolerance still holds, `GetCurveTolerance`).
  */
 
 /** What a clip's muscle curves hold (`MuscleClip.muscleUnit`). */
@@ -58,7 +63,7 @@ export function AngleUnitToMuscleValue(muscle: number, value: number): number {
 /**
  * The first {@link ALL_MUSCLE_COUNT} values, angle units, turned into muscle values in place (as
  * {@link AngleUnitToMuscleValue} one by one): the sampler's per-frame form, allocation-free.
- * @param values a pose's muscle values (`HumanPose.values`)
+ * @param values every muscle's value in angle units, in muscle order (at least {@link ALL_MUSCLE_COUNT}; the sampler passes `HumanPose.values`), overwritten with the muscle values
  */
 export function AngleUnitsToMuscleValuesInPlace(values: Float32Array | Float64Array): void {
     for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {

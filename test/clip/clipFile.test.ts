@@ -1053,6 +1053,18 @@ describe("the muscle curves' unit in files (version 8)", () => {
         }
     });
 
+    it("a version 8 JSON file without the key holds muscle values; a clip of another unit is not written", () => {
+        const o = JSON.parse(SerializeMuscleClipToJson(clip));
+        delete o.muscleUnit;
+        expect(ParseMuscleClipJson(JSON.stringify(o), "a.json").muscleUnit).toBe("muscle");
+        const odd = new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], muscleUnit: "degrees" as never });
+        for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
+            const e = errorOf(() => write(odd));
+            expect(e.code).toBe("FILE_WRITE");
+            expect(e.message).toMatch(/muscleUnit must be "muscle" or "angle", found "degrees"$/);
+        }
+    });
+
     it("the same curves read as muscle values or as angles differ only in the lopsided muscles, by their ends' ratio", () => {
         const asMuscle = new MuscleClipSampler(muscleValued(clip));
         const asAngle = new MuscleClipSampler(clip);
