@@ -1,4 +1,4 @@
-import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
+import { Muscles } from "../muscle/muscles.js";
 
 /*
  * Why a clip may keep its muscle curves as angles rather than muscle values.
@@ -40,6 +40,8 @@ const BELOW = Float64Array.from(Muscles, (m) => -m.minDeg / Math.max(m.maxDeg, -
 /** Their inverses (a multiply per muscle on the per-frame path, not a division). */
 const ABOVE_INVERSE = ABOVE.map((x) => 1 / x);
 const BELOW_INVERSE = BELOW.map((x) => 1 / x);
+/** The muscles whose range is lopsided (the only ones the unit changes: elsewhere both shares are 1). */
+const LOPSIDED = Int32Array.from(Muscles.flatMap((m, i) => (m.minDeg !== -m.maxDeg ? [i] : [])));
 
 /**
  * A muscle value in the angle unit (see {@link MuscleCurveUnit}): its angle over the larger end of
@@ -61,12 +63,14 @@ export function AngleUnitToMuscleValue(muscle: number, value: number): number {
 }
 
 /**
- * The first {@link ALL_MUSCLE_COUNT} values, angle units, turned into muscle values in place (as
- * {@link AngleUnitToMuscleValue} one by one): the sampler's per-frame form, allocation-free.
- * @param values every muscle's value in angle units, in muscle order (at least {@link ALL_MUSCLE_COUNT}; the sampler passes `HumanPose.values`), overwritten with the muscle values
+ * The first `ALL_MUSCLE_COUNT` values, angle units, turned into muscle values in place (as
+ * {@link AngleUnitToMuscleValue} one by one, over the 12 muscles whose ranges are lopsided: the
+ * others' values are the same in both units): the sampler's per-frame form, allocation-free.
+ * @param values every muscle's value in angle units, in muscle order (at least `ALL_MUSCLE_COUNT`; the sampler passes `HumanPose.values`), overwritten with the muscle values
  */
 export function AngleUnitsToMuscleValuesInPlace(values: Float32Array | Float64Array): void {
-    for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
+    for (let k = 0; k < LOPSIDED.length; k++) {
+        const i = LOPSIDED[k];
         const v = values[i];
         values[i] = v * (v >= 0 ? ABOVE_INVERSE[i] : BELOW_INVERSE[i]);
     }
