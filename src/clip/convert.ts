@@ -266,7 +266,8 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const curves = new Array<IMuscleCurve>(samples.length);
     const shareTrunkKeys = options.shareTrunkKeys ?? trunkSteadyPoint > 0;
     // The muscle curves in angle units (`MuscleCurveUnit`): smooth where a muscle's range is lopsided.
-    const kept = samples.map((s, c) => (c < ALL_MUSCLE_COUNT ? s.map((v) => MuscleValueToAngleUnit(c, v)) : s));
+    // (Only the lopsided muscles differ: a symmetric range's angle unit is its muscle value.)
+    const kept = samples.map((s, c) => (c < ALL_MUSCLE_COUNT && Muscles[c].minDeg !== -Muscles[c].maxDeg ? s.map((v) => MuscleValueToAngleUnit(c, v)) : s));
     kept.forEach((s, c) => {
         if (shareTrunkKeys && TRUNK_CURVE[c]) return;
         const tolerance = GetCurveTolerance(setup, c, toleranceDeg);
