@@ -19,9 +19,9 @@ export const FILMSTRIP_LAYOUT = {
     headerHeight: 16,
     /** Width of one figure's cell. */
     cellWidth: 110,
-    /** Height of one row. */
+    /** Height of one row, at least (a row whose figures reach further is taller, see `RenderFilmstripSvg`). */
     cellHeight: 130,
-    /** The floor line's distance below the top of its row. */
+    /** The floor line's distance below the top of its row, at least. */
     floorY: 108,
     /** Height of a character's T-pose stature (its highest drawn joint, the head, above its floor) on screen. */
     figureHeight: 80,
@@ -59,6 +59,10 @@ const DIRECTION_SAMPLES = 512;
 
 /** The hips' ground path (its travel over the cell's time) is drawn this far below the floor line, pixels. */
 const TRAVEL_LINE_DROP = 5;
+/** Room kept between a row's figures and the next row, pixels. */
+const ROW_PAD = 4;
+/** The most a row reaches above or below its floor line, in statures (a figure thrown far off is drawn cut rather than making the picture huge). */
+const MAX_ROW_REACH = 3;
 
 /** What the filmstrip reads of an avatar: its rig's joints (parents), its bone map, its T-pose and its body frame. */
 export type FilmstripAvatar = Pick<HumanoidAvatar, "rig" | "referenceWorld" | "frame" | "getJoint">;
@@ -418,13 +422,12 @@ function thinned(points: ReadonlyArray<readonly [number, number]>): Array<readon
 }
 
 /** The figure of one row at one frame, with its feet's paths and its hips' travel over the cell's frames. */
-function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft: number, rowTop: number): string {
+function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft: number, floorY: number): string {
     const rec = row.rec!;
     const p = rec.positions[frame];
     const hipsX = along(p, row.hips, row.right);
     if (!Number.isFinite(hipsX)) return "";
     const cx = cellLeft + FILMSTRIP_LAYOUT.cellWidth / 2;
-    const floorY = rowTop + FILMSTRIP_LAYOUT.floorY;
     const point = (q: Float32Array | undefined, j: number): [number, number] => [
         tenths(cx + (along(q, j, row.right) - hipsX) * row.scale),
         tenths(floorY - (along(q, j, row.up) - row.floor) * row.scale),
@@ -480,6 +483,33 @@ function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft:
     return `<g>${paths.join("")}</g>`;
 }
 
+/**
+ * How far a row's figures reach above and below its floor line over the frames drawn (pixels, each
+ * at least the layout's own room): the head's circle on top, the hips' travel line below. A row
+ * whose character floats, sinks or jumps higher than its stature gets the room it needs, so rows
+ * never draw over each other. Never more than {@link MAX_ROW_REACH} statures either way.
+ */
+function rowReach(row: IRow, frames: readonly number[]): [number, number] {
+    const L = FILMSTRIP_LAYOUT;
+    let above = L.floorY - ROW_PAD;
+    let below = L.cellHeight - L.floorY - ROW_PAD;
+    const rec = row.rec;
+    if (!rec) return [L.floorY, L.cellHeight - L.floorY];
+    const joints = row.chains.flat(2);
+    for (const f of frames) {
+        const p = rec.positions[f];
+        for (const j of joints) {
+            const h = (along(p, j, row.up) - row.floor) * row.scale;
+            if (!Number.isFinite(h)) continue;
+            const top = h + (j === row.head ? 2 * row.headRadius : 0);
+            if (top > above) above = top;
+            if (-h > below) below = -h;
+        }
+    }
+    const cap = MAX_ROW_REACH * L.figureHeight;
+    return [Math.ceil(Math.min(cap, above + ROW_PAD)), Math.ceil(Math.min(cap, below + ROW_PAD))];
+}
+
 /** The file name part of a path or name, shortened. */
 function shortName(name: string): string {
     const base = FileNameOf(name);
@@ -501,7 +531,9 @@ function shortName(name: string): string {
  *   floor is {@link FILMSTRIP_LAYOUT}`.figureHeight` pixels), so proportions compare.
  * - **Floor**: each row's line is its character's T-pose floor, the lowest foot joint (ankle or
  *   toes) of its reference pose, so a planted foot's lowest joint touches it and a float or a sink
- *   shows; the source's is raised by `sourceFloorOffset`.
+ *   shows; the source's is raised by `sourceFloorOffset`. A row is as tall as its figures reach
+ *   over the frames drawn (the layout's height at least), so a character that floats or jumps
+ *   higher than its stature is drawn whole and no row draws over another.
  * - **Travel**: each figure is centred on its hips (their position along screen right subtracted);
  *   thin lines show, over the cell's share of the clip, the path of each foot's toes (a planted
  *   foot is a dot, a sliding one a streak along the floor) and, just below the floor, the hips'
@@ -529,11 +561,6 @@ export function RenderFilmstripSvg(
     const n = Math.max(0, Math.min(frames, Math.max(1, Math.min(FILMSTRIP_MAX_FRAMES, asked))));
     const columns = Math.max(n, 1);
     const width = L.labelWidth + columns * L.cellWidth + L.rightMargin;
-    const height = L.headerHeight + 3 * L.cellHeight;
-    const parts: string[] = [
-        `<svg xmlns="http://www.w3.org/2000/svg" class="filmstrip" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui,sans-serif" font-size="11" role="img" aria-label="Stick figures of the source, ours and AnimatorAvatar at ${n} frames">`,
-        STYLE,
-    ];
     let dir: [number, number] = [1, 0];
     try {
         dir = viewDirection(source);
@@ -545,34 +572,53 @@ export function RenderFilmstripSvg(
         prepareRow("ours", ours, dir, 0),
         prepareRow("AnimatorAvatar", animatorAvatar, dir, 0),
     ];
-    const rate = source.frameRate;
     const windows = Array.from({ length: n }, (_, i) => {
         const from = Math.floor((i * frames) / n);
         const to = Math.max(from + 1, Math.floor(((i + 1) * frames) / n));
         return { from, to, frame: Math.min(frames - 1, Math.floor(((i + 0.5) * frames) / n)) };
     });
+    // Each row as tall as its figures need (the layout's height at least), one below the other.
+    const reach = rows.map((row) =>
+        rowReach(
+            row,
+            windows.map((w) => w.frame),
+        ),
+    );
+    const floorYs: number[] = [];
+    let y = L.headerHeight;
+    for (const [above, below] of reach) {
+        floorYs.push(y + above);
+        y += above + below;
+    }
+    const height = y;
+    const parts: string[] = [
+        `<svg xmlns="http://www.w3.org/2000/svg" class="filmstrip" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui,sans-serif" font-size="11" role="img" aria-label="Stick figures of the source, ours and AnimatorAvatar at ${n} frames">`,
+        STYLE,
+    ];
+    const rate = source.frameRate;
     windows.forEach((w, i) => {
         const label = rate > 0 && Number.isFinite(rate) ? `${(w.frame / rate).toFixed(2)} s` : `frame ${w.frame}`;
         parts.push(`<text x="${L.labelWidth + (i + 0.5) * L.cellWidth}" y="12" text-anchor="middle">${label}</text>`);
     });
     if (!n) parts.push(`<text x="${L.labelWidth + 4}" y="${L.headerHeight + L.cellHeight / 2}">no frames to draw</text>`);
     rows.forEach((row, r) => {
-        const top = L.headerHeight + r * L.cellHeight;
+        const floorY = floorYs[r];
+        // The labels where a row of the layout's height has them, from the row's top.
+        const labelY = floorY - reach[r][0] + L.floorY - 44;
         const name = row.rec?.avatar.rig.source;
         parts.push(
-            `<text x="4" y="${top + L.floorY - 44}">${row.label}</text>` +
-                (name ? `<text class="fn" x="4" y="${top + L.floorY - 32}">${EscapeMarkup(shortName(name))}</text>` : ""),
+            `<text x="4" y="${labelY}">${row.label}</text>` + (name ? `<text class="fn" x="4" y="${labelY + 12}">${EscapeMarkup(shortName(name))}</text>` : ""),
         );
         if (!row.rec) {
-            parts.push(`<text class="fn" x="${L.labelWidth + 4}" y="${top + L.floorY - 44}">not available</text>`);
+            parts.push(`<text class="fn" x="${L.labelWidth + 4}" y="${labelY}">not available</text>`);
             return;
         }
         if (!n) return;
-        const floors = windows.map((_, i) => `M${L.labelWidth + i * L.cellWidth + 6} ${top + L.floorY}h${L.cellWidth - 12}`).join("");
+        const floors = windows.map((_, i) => `M${L.labelWidth + i * L.cellWidth + 6} ${floorY}h${L.cellWidth - 12}`).join("");
         parts.push(`<path class="ff" d="${floors}"/>`);
         windows.forEach((w, i) => {
             try {
-                parts.push(figureSvg(row, w.frame, w.from, Math.min(w.to, frames), L.labelWidth + i * L.cellWidth, top));
+                parts.push(figureSvg(row, w.frame, w.from, Math.min(w.to, frames), L.labelWidth + i * L.cellWidth, floorY));
             } catch {
                 // Never throw from a picture: a figure that cannot be drawn is left out.
             }

@@ -149,6 +149,37 @@ describe("RenderFilmstripSvg", () => {
         expect(polylines(figures(svg)[2], "fl")[0][0][1]).toBe(rowTop(1) + L.floorY);
     });
 
+    it("makes a row as tall as its figures reach, so a character floating a stature up or sunk half of one draws over no other row", () => {
+        const a = tripod();
+        const plain = RenderFilmstripSvg(still(a, 8), still(a, 8), still(a, 8), { frames: 2 });
+        const svg = RenderFilmstripSvg(
+            still(a, 8),
+            still(a, 8, () => [0, -0.5, 0]),
+            still(a, 8, () => [0, 1, 0]),
+            { frames: 2 },
+        );
+        const height = (x: string): number => Number(/ height="(\d+)"/.exec(x)![1]);
+        expect(height(plain)).toBe(L.headerHeight + 3 * L.cellHeight);
+        const figs = figures(svg);
+        /** Every drawn point's y in a row (its two figures, body and feet). */
+        const ys = (row: number): number[] =>
+            [figs[2 * row], figs[2 * row + 1]].flatMap((f) =>
+                ["fc", "fl", "fr", "tl", "tr"].flatMap((c) =>
+                    polylines(f, c)
+                        .flat()
+                        .map((pt) => pt[1]),
+                ),
+            );
+        const [source, ours, theirs] = [0, 1, 2].map((r) => [Math.min(...ys(r)), Math.max(...ys(r))]);
+        // Top to bottom without overlap: the sunk figure's feet 40 px under its floor, the floating one's hips 160 px over its own.
+        expect(source[1]).toBeLessThan(ours[0]);
+        expect(ours[1]).toBeLessThan(theirs[0]);
+        expect(ours[1] - ours[0]).toBeCloseTo(L.figureHeight, 0);
+        expect(theirs[0]).toBeGreaterThan(L.headerHeight);
+        expect(height(svg)).toBeGreaterThan(theirs[1]);
+        expect(height(svg)).toBeGreaterThan(height(plain));
+    });
+
     it("copes with short, empty and broken recordings without throwing or writing NaN", () => {
         const a = tripod();
         const three = RenderFilmstripSvg(still(a, 3), still(a, 3), still(a, 3));
