@@ -29,7 +29,7 @@ import {
     MuscleCurveNames,
     type IMuscleCurve,
 } from "./muscleClip.js";
-import { MuscleValueToAngleUnit } from "./muscleCurveUnit.js";
+import { MuscleSamplesToAngleUnits } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
@@ -266,8 +266,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const curves = new Array<IMuscleCurve>(samples.length);
     const shareTrunkKeys = options.shareTrunkKeys ?? trunkSteadyPoint > 0;
     // The muscle curves in angle units (`MuscleCurveUnit`): smooth where a muscle's range is lopsided.
-    // (Only the lopsided muscles differ: a symmetric range's angle unit is its muscle value.)
-    const kept = samples.map((s, c) => (c < ALL_MUSCLE_COUNT && Muscles[c].minDeg !== -Muscles[c].maxDeg ? s.map((v) => MuscleValueToAngleUnit(c, v)) : s));
+    const kept = samples.map((s, c) => (c < ALL_MUSCLE_COUNT ? MuscleSamplesToAngleUnits(c, s) : s));
     kept.forEach((s, c) => {
         if (shareTrunkKeys && TRUNK_CURVE[c]) return;
         const tolerance = GetCurveTolerance(setup, c, toleranceDeg);

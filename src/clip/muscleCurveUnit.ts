@@ -64,6 +64,17 @@ export function AngleUnitToMuscleValue(muscle: number, value: number): number {
 }
 
 /**
+ * A muscle's samples in the angle unit (as {@link MuscleValueToAngleUnit} one by one): a new array
+ * for a muscle whose range is lopsided, the samples themselves otherwise (where both units are the
+ * same), so that the converter copies only the curves the unit changes.
+ * @param muscle muscle index (`MuscleNames` order)
+ * @param samples the muscle's values, one a frame
+ */
+export function MuscleSamplesToAngleUnits(muscle: number, samples: Float32Array): Float32Array {
+    return ABOVE[muscle] === 1 && BELOW[muscle] === 1 ? samples : samples.map((v) => MuscleValueToAngleUnit(muscle, v));
+}
+
+/**
  * The first `ALL_MUSCLE_COUNT` values, angle units, turned into muscle values in place (as
  * {@link AngleUnitToMuscleValue} one by one, over the 12 muscles whose ranges are lopsided: the
  * others' values are the same in both units): the sampler's per-frame form, allocation-free.

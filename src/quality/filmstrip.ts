@@ -485,7 +485,8 @@ function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft:
 
 /**
  * How far a row's figures reach above and below its floor line over the frames drawn (pixels, each
- * at least the layout's own room): the head's circle on top, the hips' travel line below. A row
+ * at least the layout's own room, which holds the hips' travel line under the floor): every drawn
+ * joint, the head's circle on top. A row
  * whose character floats, sinks or jumps higher than its stature gets the room it needs, so rows
  * never draw over each other. Never more than {@link MAX_ROW_REACH} statures either way.
  */

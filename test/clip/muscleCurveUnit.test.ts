@@ -12,6 +12,7 @@ import {
     SplineSlopesToRef,
     type IMuscleCurve,
 } from "../../src/index.js";
+import { MuscleSamplesToAngleUnits } from "../../src/clip/muscleCurveUnit.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { HumanPose } from "../../src/muscle/humanPose.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
@@ -52,6 +53,17 @@ describe("muscle curves in angle units", () => {
                 expect(AngleUnitToMuscleValue(i, u)).toBeCloseTo(m, 12);
             }),
         );
+    });
+
+    it("a muscle's samples in angle units: mapped one by one where the range is lopsided, the same array where it is not", () => {
+        const samples = Float32Array.of(-1, -0.25, 0, 0.5, 1);
+        for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {
+            const out = MuscleSamplesToAngleUnits(i, samples);
+            if (LOPSIDED.includes(i)) {
+                expect(out).not.toBe(samples);
+                samples.forEach((v, f) => expect(out[f]).toBe(Math.fround(MuscleValueToAngleUnit(i, v))));
+            } else expect(out).toBe(samples);
+        }
     });
 
     it("the per-frame form turns every muscle as the one-by-one form does", () => {
