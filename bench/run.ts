@@ -88,6 +88,12 @@ if (rt) {
                 `look-at ${rt.featureUpdateMicroseconds.lookAt.toFixed(1)}, all three ${rt.featureUpdateMicroseconds.all.toFixed(1)} us (one animator, outside the scene)`,
         ],
         ["runtime: idle scene (nothing playing)", us(rt.idleMicrosecondsPerCharacterFrame), "fixed cost: world matrices, skeletons, meshes"],
+        [
+            "runtime: write floor",
+            us(rt.floorMicrosecondsPerCharacterFrame),
+            `our writer writing stored poses, nothing computed: ${rt.floorCostRatioVsBakedPlayback.toFixed(2)}x the baked clip's cost over the idle scene ` +
+                `(what any live animator pays here: the update itself may cost ${Math.max(0, 0.5 - rt.floorCostRatioVsBakedPlayback).toFixed(2)}x of it for the 0.5x line)`,
+        ],
         split
             ? [
                   "runtime: one update, split",

@@ -15,10 +15,18 @@
  * keys at the clip's own rate), cloned onto the others as Babylon's group is and played the same
  * way: the same motion, with all the per-frame work of the live animator done ahead of time.
  *
+ * A last condition is the floor any live animator pays here: each character's own animator writer
+ * (the nodes ours writes) writing two stored poses of the live motion in turn, every frame, nothing
+ * computed; what it costs over the idle scene is the writes and the world matrices and skeletons
+ * they make dirty, which the baked groups pay too.
+ *
  * Every condition times `scene.render()` (the whole frame: animation, world matrices, skeletons)
- * over the same frames, and the animation step alone inside it; the conditions are interleaved over
- * several rounds and the best round of each is kept, so that drift and noise on a shared machine
- * hit them alike. Costs are taken over the idle scene (nothing playing) in the same run.
+ * over the same frames, and the animation step alone inside it. The conditions are interleaved
+ * over many short rounds (each round in another order), every ratio is taken within a round, and
+ * the median over rounds is kept (the absolute times too): this machine's speed drifts by twice
+ * over minutes, which a best round per condition, taken minutes apart, turned into ratios from
+ * 0.35 to 1.1 for the same code. Costs are taken over the idle scene (nothing playing) in the
+ * same round.
  *
  * Both systems advance by 16 ms a frame: Babylon's groups through
  * `scene.useConstantAnimationDeltaTime`, our plugin (which reads `engine.getDeltaTime()`, 0 when
@@ -55,6 +63,7 @@ import {
     RegisterHumanoidPlugin,
     type HumanoidAvatar,
     type HumanoidRigWriter,
+    type IRigPose,
     type MuscleClip,
 } from "../src/index.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../src/node/index.js";
@@ -99,6 +108,15 @@ export interface IRuntimeBenchResult {
     oursAllMicrosecondsPerCharacterFrame: number;
     /** `scene.render()` with nothing playing: the scene's fixed cost (c). */
     idleMicrosecondsPerCharacterFrame: number;
+    /** `scene.render()` with each character's animator writer writing two stored poses of the live motion in turn, nothing computed: the floor of a live animator (g). */
+    floorMicrosecondsPerCharacterFrame: number;
+    /**
+     * What the floor costs over the idle scene, over what Babylon playing the baked clip costs:
+     * (g - c) / (e - c), the median over rounds. The share of the baked clip's cost that writing the
+     * nodes and what that makes dirty take whatever computes the pose: the live animator's update
+     * itself may cost at most 0.5 less this of it for {@link runtimeCostRatioVsBakedPlayback} to be 0.5.
+     */
+    floorCostRatioVsBakedPlayback: number;
     /** The animation step alone inside `scene.render()`: Babylon's `animate()` (a). */
     animatorAvatarAnimateMicrosecondsPerCharacterFrame: number;
     /** The animation step alone inside `scene.render()`: Babylon's `animate()` playing the baked groups (e). */
@@ -169,9 +187,11 @@ export interface IRuntimeBenchResult {
 }
 
 const CHARACTERS = 50;
-const FRAMES = 300;
-const WARMUP_FRAMES = 60;
-const ROUNDS = 3;
+/** Frames timed per condition and round: short rounds, many of them (see the header). */
+const FRAMES = 100;
+const WARMUP_FRAMES = 20;
+/** Rounds (odd: the median is a round's own figure). */
+const ROUNDS = 11;
 /** Frame time of both systems, milliseconds (Babylon's constant animation step). */
 const FRAME_MS = 16;
 const HEAP_WARMUP_FRAMES = 2_000;
@@ -403,13 +423,38 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         scene.onAfterAnimationsObservable.add(() => (marks.pluginStart = performance.now()), undefined, true);
         scene.onAfterAnimationsObservable.add(() => (marks.pluginEnd = performance.now()));
 
-        type Condition = "babylon" | "baked" | "ours" | "oursNoIK" | "oursAll" | "idle";
-        const conditions: Condition[] = ["babylon", "baked", "ours", "oursNoIK", "oursAll", "idle"];
+        // The floor: each character's animator writer, two stored poses of the live motion (frames
+        // 10 and 20 of the walk) written in turn, nothing computed (timed as its animation step).
+        const floorPoses = animators.map((a) => {
+            a.play(clip, { loop: true });
+            const at = (frames: number): IRigPose => {
+                for (let f = 0; f < frames; f++) a.update(FRAME_MS / 1000);
+                return { label: "floor", rotations: a.solver.pose.rotations.map((q) => q.clone()), positions: a.solver.pose.positions.map((v) => v.clone()) };
+            };
+            const poses = [at(10), at(10)];
+            a.stop();
+            return poses;
+        });
+        const floorWriters = animators.map((a) => writerOf(a));
+        let floorOn = false;
+        let floorTurn = 0;
+        scene.onBeforeAnimationsObservable.add(() => {
+            if (!floorOn) return;
+            marks.pluginStart = performance.now();
+            floorTurn ^= 1;
+            for (let i = 0; i < CHARACTERS; i++) floorWriters[i]?.write(floorPoses[i][floorTurn], characters[i].avatar.rig);
+            marks.pluginEnd = performance.now();
+        });
+        if (floorWriters.some((w) => !w)) notes.push("the animators' writers (_writer) were not found: no floor");
+
+        type Condition = "babylon" | "baked" | "ours" | "oursNoIK" | "oursAll" | "idle" | "floor";
+        const conditions: Condition[] = ["babylon", "baked", "ours", "oursNoIK", "oursAll", "idle", "floor"];
         const animatorsOf = (c: Condition): HumanoidAnimator[] | null =>
             c === "ours" ? animators : c === "oursNoIK" ? animatorsNoIK : c === "oursAll" ? animatorsAll : null;
         const start = (c: Condition): void => {
             if (c === "babylon") for (const g of groups) g.start(true);
             if (c === "baked") for (const g of bakedGroups) g.start(true);
+            if (c === "floor") floorOn = true;
             const list = animatorsOf(c);
             if (list)
                 for (const a of list) {
@@ -420,6 +465,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         const stop = (c: Condition): void => {
             if (c === "babylon") for (const g of groups) g.stop();
             if (c === "baked") for (const g of bakedGroups) g.stop();
+            if (c === "floor") floorOn = false;
             const list = animatorsOf(c);
             if (list)
                 for (const a of list) {
@@ -478,31 +524,45 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         if (bakedVsLive > BAKED_VS_LIVE_TOLERANCE)
             notes.push(`baked: a joint is ${bakedVsLive.toFixed(3)} m from where the live animator puts it after the same frames`);
 
-        // Interleaved rounds; the best round of each condition.
-        const best: Record<Condition, { render: number; animate: number }> = {
-            babylon: { render: Infinity, animate: Infinity },
-            baked: { render: Infinity, animate: Infinity },
-            ours: { render: Infinity, animate: Infinity },
-            oursNoIK: { render: Infinity, animate: Infinity },
-            oursAll: { render: Infinity, animate: Infinity },
-            idle: { render: Infinity, animate: Infinity },
-        };
+        // Interleaved short rounds, each in another order; per round every condition's times.
+        const rounds: Array<Record<Condition, { render: number; animate: number }>> = [];
         for (let r = 0; r < ROUNDS; r++) {
-            for (const c of conditions) {
+            const round = {} as Record<Condition, { render: number; animate: number }>;
+            for (let k = 0; k < conditions.length; k++) {
+                const c = conditions[(k + r) % conditions.length];
                 start(c);
                 timeFrames(c, WARMUP_FRAMES);
-                const t = timeFrames(c, FRAMES);
+                round[c] = timeFrames(c, FRAMES);
                 stop(c);
-                if (t.render < best[c].render) best[c] = t;
             }
+            rounds.push(round);
         }
+        const median = (values: number[]): number => {
+            const v = [...values].sort((x, y) => x - y);
+            return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        };
         const us = (ms: number): number => (ms * 1000) / CHARACTERS;
-        const a = us(best.babylon.render);
-        const e = us(best.baked.render);
-        const b = us(best.ours.render);
-        const d = us(best.oursNoIK.render);
-        const f = us(best.oursAll.render);
-        const idle = us(best.idle.render);
+        /** A condition's median time over rounds, microseconds per character-frame. */
+        const time = (c: Condition, part: "render" | "animate" = "render"): number => us(median(rounds.map((r) => r[c][part])));
+        /** A ratio of two conditions' costs over the idle scene, within each round, the median over rounds. */
+        const costRatio = (x: Condition, y: Condition): number =>
+            median(rounds.map((r) => (r[x].render - r.idle.render) / (r[y].render - r.idle.render)));
+        /** A ratio of two conditions' times, within each round, the median over rounds. */
+        const timeRatio = (x: Condition, y: Condition, part: "render" | "animate"): number => median(rounds.map((r) => r[x][part] / r[y][part]));
+        const best = {
+            babylon: { animate: time("babylon", "animate") },
+            baked: { animate: time("baked", "animate") },
+            ours: { animate: time("ours", "animate") },
+            oursNoIK: { animate: time("oursNoIK", "animate") },
+            oursAll: { animate: time("oursAll", "animate") },
+        };
+        const a = time("babylon");
+        const e = time("baked");
+        const b = time("ours");
+        const d = time("oursNoIK");
+        const f = time("oursAll");
+        const g = time("floor");
+        const idle = time("idle");
         if (a - idle < 0.1 * a) notes.push("Babylon's groups cost less than a tenth of the frame over the idle scene: the net ratio is noisy");
         if (e - idle < 0.1 * e) notes.push("the baked groups cost less than a tenth of the frame over the idle scene: the net ratio is noisy");
 
@@ -552,7 +612,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         solo.stop();
 
         return {
-            subject: `${CHARACTERS} Mixamo X Bots, '${clipName}', NullEngine, ${FRAMES} frames x best of ${ROUNDS} rounds`,
+            subject: `${CHARACTERS} Mixamo X Bots, '${clipName}', NullEngine, ${FRAMES} frames x ${ROUNDS} rounds, medians of per-round figures`,
             characters: CHARACTERS,
             frames: FRAMES,
             animatorAvatarMicrosecondsPerCharacterFrame: a,
@@ -561,22 +621,24 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             oursNoIKMicrosecondsPerCharacterFrame: d,
             oursAllMicrosecondsPerCharacterFrame: f,
             idleMicrosecondsPerCharacterFrame: idle,
-            animatorAvatarAnimateMicrosecondsPerCharacterFrame: us(best.babylon.animate),
-            bakedAnimateMicrosecondsPerCharacterFrame: us(best.baked.animate),
-            oursAnimateMicrosecondsPerCharacterFrame: us(best.ours.animate),
-            oursNoIKAnimateMicrosecondsPerCharacterFrame: us(best.oursNoIK.animate),
-            oursAllAnimateMicrosecondsPerCharacterFrame: us(best.oursAll.animate),
-            runtimeCostRatioAllVsAnimatorAvatar: (f - idle) / (a - idle),
-            animateTimeRatioAllVsDefault: best.oursAll.animate / best.ours.animate,
-            runtimeCostRatioVsAnimatorAvatar: (b - idle) / (a - idle),
-            runtimeCostRatioNoIKVsAnimatorAvatar: (d - idle) / (a - idle),
-            runtimeCostRatioVsBakedPlayback: (b - idle) / (e - idle),
-            runtimeCostRatioNoIKVsBakedPlayback: (d - idle) / (e - idle),
-            bakedCostRatioVsAnimatorAvatar: (e - idle) / (a - idle),
-            renderTimeRatioVsBakedPlayback: b / e,
-            animateTimeRatioVsBakedPlayback: best.ours.animate / best.baked.animate,
-            renderTimeRatioVsAnimatorAvatar: b / a,
-            animateTimeRatioVsAnimatorAvatar: best.ours.animate / best.babylon.animate,
+            floorMicrosecondsPerCharacterFrame: g,
+            floorCostRatioVsBakedPlayback: costRatio("floor", "baked"),
+            animatorAvatarAnimateMicrosecondsPerCharacterFrame: best.babylon.animate,
+            bakedAnimateMicrosecondsPerCharacterFrame: best.baked.animate,
+            oursAnimateMicrosecondsPerCharacterFrame: best.ours.animate,
+            oursNoIKAnimateMicrosecondsPerCharacterFrame: best.oursNoIK.animate,
+            oursAllAnimateMicrosecondsPerCharacterFrame: best.oursAll.animate,
+            runtimeCostRatioAllVsAnimatorAvatar: costRatio("oursAll", "babylon"),
+            animateTimeRatioAllVsDefault: timeRatio("oursAll", "ours", "animate"),
+            runtimeCostRatioVsAnimatorAvatar: costRatio("ours", "babylon"),
+            runtimeCostRatioNoIKVsAnimatorAvatar: costRatio("oursNoIK", "babylon"),
+            runtimeCostRatioVsBakedPlayback: costRatio("ours", "baked"),
+            runtimeCostRatioNoIKVsBakedPlayback: costRatio("oursNoIK", "baked"),
+            bakedCostRatioVsAnimatorAvatar: costRatio("baked", "babylon"),
+            renderTimeRatioVsBakedPlayback: timeRatio("ours", "baked", "render"),
+            animateTimeRatioVsBakedPlayback: timeRatio("ours", "baked", "animate"),
+            renderTimeRatioVsAnimatorAvatar: timeRatio("ours", "babylon", "render"),
+            animateTimeRatioVsAnimatorAvatar: timeRatio("ours", "babylon", "animate"),
             heapGrowthBytesPer100kFrames: heapGrowth * (100_000 / HEAP_FRAMES),
             heapMeasuredAfterGc: gc !== null,
             allocatedBytesPerUpdate: allocatedPerUpdate,
