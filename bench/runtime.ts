@@ -88,7 +88,11 @@ export interface IRuntimeUpdateSplit {
     allocatedBytes: { sample: number; decode: number; planting: number; ik: number; write: number; rootMotion: number };
 }
 
-/** Figures of {@link RunRuntimeBenchAsync}. Times are microseconds per character per frame. */
+/**
+ * Figures of {@link RunRuntimeBenchAsync}. Times are microseconds per character per frame, each
+ * the median over rounds; every ratio is the median over rounds of that round's own ratio (the
+ * formulas below name the conditions' times within a round), not a ratio of the medians.
+ */
 export interface IRuntimeBenchResult {
     /** What was measured, for the table's heading. */
     subject: string;
@@ -546,13 +550,6 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         const costRatio = (x: Condition, y: Condition): number => median(rounds.map((r) => (r[x].render - r.idle.render) / (r[y].render - r.idle.render)));
         /** A ratio of two conditions' times, within each round, the median over rounds. */
         const timeRatio = (x: Condition, y: Condition, part: "render" | "animate"): number => median(rounds.map((r) => r[x][part] / r[y][part]));
-        const best = {
-            babylon: { animate: time("babylon", "animate") },
-            baked: { animate: time("baked", "animate") },
-            ours: { animate: time("ours", "animate") },
-            oursNoIK: { animate: time("oursNoIK", "animate") },
-            oursAll: { animate: time("oursAll", "animate") },
-        };
         const a = time("babylon");
         const e = time("baked");
         const b = time("ours");
@@ -620,11 +617,11 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             idleMicrosecondsPerCharacterFrame: idle,
             floorMicrosecondsPerCharacterFrame: g,
             floorCostRatioVsBakedPlayback: costRatio("floor", "baked"),
-            animatorAvatarAnimateMicrosecondsPerCharacterFrame: best.babylon.animate,
-            bakedAnimateMicrosecondsPerCharacterFrame: best.baked.animate,
-            oursAnimateMicrosecondsPerCharacterFrame: best.ours.animate,
-            oursNoIKAnimateMicrosecondsPerCharacterFrame: best.oursNoIK.animate,
-            oursAllAnimateMicrosecondsPerCharacterFrame: best.oursAll.animate,
+            animatorAvatarAnimateMicrosecondsPerCharacterFrame: time("babylon", "animate"),
+            bakedAnimateMicrosecondsPerCharacterFrame: time("baked", "animate"),
+            oursAnimateMicrosecondsPerCharacterFrame: time("ours", "animate"),
+            oursNoIKAnimateMicrosecondsPerCharacterFrame: time("oursNoIK", "animate"),
+            oursAllAnimateMicrosecondsPerCharacterFrame: time("oursAll", "animate"),
             runtimeCostRatioAllVsAnimatorAvatar: costRatio("oursAll", "babylon"),
             animateTimeRatioAllVsDefault: timeRatio("oursAll", "ours", "animate"),
             runtimeCostRatioVsAnimatorAvatar: costRatio("ours", "babylon"),
