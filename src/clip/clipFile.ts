@@ -12,9 +12,11 @@ import {
     MUSCLE_CLIP_CURVE_COUNT,
     MUSCLE_CLIP_CURVE_COUNT_V1,
     MUSCLE_CLIP_CURVE_COUNT_V3,
+    type CurveInterpolation,
     type IClipProportions,
     type IMuscleCurve,
 } from "./muscleClip.js";
+import type { MuscleCurveUnit } from "./muscleCurveUnit.js";
 
 /** The `format` field of a JSON muscle clip. */
 export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
@@ -289,11 +291,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
         );
     if (o.version === 1 && "proportions" in o) throw bad(source, "proportions is a version 2 key, the file says version 1");
     if ((o.version as number) < 3 && "interpolation" in o) throw bad(source, `interpolation is a version 3 key, the file says version ${o.version}`);
-    if ("interpolation" in o && o.interpolation !== "spline" && o.interpolation !== "catmull-rom")
-        throw bad(source, `interpolation must be "spline" or "catmull-rom", found ${JSON.stringify(o.interpolation)}`);
     if ((o.version as number) < 8 && "muscleUnit" in o) throw bad(source, `muscleUnit is a version 8 key, the file says version ${o.version}`);
-    if ("muscleUnit" in o && o.muscleUnit !== "muscle" && o.muscleUnit !== "angle")
-        throw bad(source, `muscleUnit must be "muscle" or "angle", found ${JSON.stringify(o.muscleUnit)}`);
     for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k) && !OPTIONAL_JSON_KEYS.includes(k)) throw bad(source, `unknown key '${k}'`);
     for (const k of JSON_KEYS) if (!(k in o)) throw bad(source, `missing key '${k}'`);
     const str = (k: string): string => {
@@ -375,8 +373,9 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
             warnings: o.warnings as string[],
             groundHeight: o.groundHeight === undefined ? 0 : num("groundHeight"),
             proportions: o.proportions === undefined ? null : jsonProportions(source, o.proportions, o.version as number),
-            interpolation: (o.version as number) < 3 ? "catmull-rom" : o.interpolation === "catmull-rom" ? "catmull-rom" : "spline",
-            muscleUnit: o.muscleUnit === "angle" ? "angle" : "muscle",
+            // Either as the file has it: `validate` names a value of neither kind.
+            interpolation: (o.version as number) < 3 ? "catmull-rom" : ((o.interpolation ?? "spline") as CurveInterpolation),
+            muscleUnit: (o.muscleUnit ?? "muscle") as MuscleCurveUnit,
         }),
     );
 }
