@@ -156,11 +156,13 @@ export {
 export { AngleUnitToMuscleValue, AngleUnitsToMuscleValuesInPlace, MuscleValueToAngleUnit, type MuscleCurveUnit } from "./clip/muscleCurveUnit.js";
 export { GetCurveValueStep, ReduceCurve, ReduceCurveGroup, SHARED_GRID_REFINEMENT, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
 export { SplineSlopesToRef } from "./clip/spline.js";
+export { SmoothWithinBand, SMOOTHING_ROUNDS } from "./clip/smoothing.js";
 export {
     ConvertRigPosesToMuscleClip,
     GetCurveTolerance,
     TRUNK_CLIP_CURVES,
     DEFAULT_TOLERANCE_DEG,
+    SMOOTHING_SHARE,
     MAX_CLIP_FRAMES,
     LOOP_MATCH_DEG,
     CONTACT_HEIGHT,

@@ -31,6 +31,7 @@ import {
 } from "./muscleClip.js";
 import { MuscleSamplesToAngleUnits } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
+import { SmoothWithinBand } from "./smoothing.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
 /**
@@ -82,6 +83,18 @@ export interface IMuscleClipConvertOptions {
 
 /** Default keyframe reduction tolerance, degrees of muscle angle. */
 export const DEFAULT_TOLERANCE_DEG = 0.1;
+
+/**
+ * The share of a curve's reduction tolerance that smooths it before its keys are chosen
+ * (`SmoothWithinBand`); the rest bounds the keys' curve from the smoothed one, so every sample
+ * stays within the tolerance as before. Curves on shared trunk keys are not smoothed (their
+ * jitter cancels along the trunk, which a band that binds on one curve and not another would
+ * undo; see docs/clips.md). Why: the reduced curve's own error was jitter the source did not
+ * have. KayKit's keyframed clips onto their own mannequin came out 1.0001 to 1.02 times their
+ * source's jerk (AnimatorAvatar's exact copy: 1.0000) and now 0.89 to 1.00; on the report's 126
+ * pairs jerk x0.978, limb directions x1.017 (a few hundredths of a degree).
+ */
+export const SMOOTHING_SHARE = 0.5;
 /** Most frames a clip may have; the shared limit of `limits.ts` (readers and writers use the same). */
 export const MAX_CLIP_FRAMES = LIMIT_CLIP_FRAMES;
 /** A clip loops by default when no muscle angle and no body or goal rotation differ more than this between its first and last frame, degrees. */
@@ -269,8 +282,11 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const kept = samples.map((s, c) => (c < ALL_MUSCLE_COUNT ? MuscleSamplesToAngleUnits(c, s) : s));
     kept.forEach((s, c) => {
         if (shareTrunkKeys && TRUNK_CURVE[c]) return;
+        // Half the tolerance smooths the curve, the other half places its keys (see
+        // `SMOOTHING_SHARE`); the values' grid stays the whole tolerance's.
         const tolerance = GetCurveTolerance(setup, c, toleranceDeg);
-        curves[c] = ReduceCurve(s, tolerance, GetCurveValueStep(tolerance), "spline");
+        const band = tolerance * SMOOTHING_SHARE;
+        curves[c] = ReduceCurve(SmoothWithinBand(s, band), tolerance - band, GetCurveValueStep(tolerance), "spline");
     });
     if (shareTrunkKeys) {
         const trunkTolerances = TRUNK_CLIP_CURVES.map((c) => GetCurveTolerance(setup, c, toleranceDeg));
