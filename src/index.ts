@@ -156,7 +156,7 @@ export {
 export { AngleUnitToMuscleValue, AngleUnitsToMuscleValuesInPlace, MuscleValueToAngleUnit, type MuscleCurveUnit } from "./clip/muscleCurveUnit.js";
 export { GetCurveValueStep, ReduceCurve, ReduceCurveGroup, SHARED_GRID_REFINEMENT, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
 export { SplineSlopesToRef } from "./clip/spline.js";
-export { SmoothWithinBand, SMOOTHING_ROUNDS } from "./clip/smoothing.js";
+export { SmoothWithinBand, SmoothCurveGroupWithinBands, SMOOTHING_ROUNDS, GROUP_SHARE_REACH } from "./clip/smoothing.js";
 export {
     ConvertRigPosesToMuscleClip,
     GetCurveTolerance,

@@ -31,7 +31,7 @@ import {
 } from "./muscleClip.js";
 import { MuscleSamplesToAngleUnits } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
-import { SmoothWithinBand } from "./smoothing.js";
+import { SmoothCurveGroupWithinBands, SmoothWithinBand } from "./smoothing.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
 /**
@@ -87,10 +87,10 @@ export const DEFAULT_TOLERANCE_DEG = 0.1;
 /**
  * The share of a curve's reduction tolerance that smooths it before its keys are chosen
  * (`SmoothWithinBand`); the rest bounds the keys' curve from the smoothed one, so every sample
- * stays within the tolerance as before. Curves on shared trunk keys are not smoothed (their
- * jitter cancels along the trunk, which a band that binds on one curve and not another would
- * undo; see docs/clips.md). Why: the reduced curve's own error was jitter the source did not
- * have. KayKit's keyframed clips onto their own mannequin came out 1.0001 to 1.02 times their
+ * stays within the tolerance as before. Curves on shared trunk keys are smoothed together
+ * (`SmoothCurveGroupWithinBands`: their jitter cancels along the trunk, which a band that binds
+ * on one curve and not another would undo; see docs/clips.md). Why: the reduced curve's own error
+ * was jitter the source did not have. KayKit's keyframed clips onto their own mannequin came out 1.0001 to 1.02 times their
  * source's jerk (AnimatorAvatar's exact copy: 1.0000) and now 0.89 to 1.00; on the report's 126
  * pairs jerk x0.980, limb directions x1.003 (docs/clips.md, step 7).
  */
@@ -289,10 +289,15 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         curves[c] = ReduceCurve(SmoothWithinBand(s, band), tolerance - band, GetCurveValueStep(tolerance), "spline");
     });
     if (shareTrunkKeys) {
+        // Smoothed together (the same share of the same filter at every frame, so the jitter
+        // that cancels along the trunk still cancels), then keyed together.
         const trunkTolerances = TRUNK_CLIP_CURVES.map((c) => GetCurveTolerance(setup, c, toleranceDeg));
         const trunkCurves = ReduceCurveGroup(
-            TRUNK_CLIP_CURVES.map((c) => kept[c]),
-            trunkTolerances,
+            SmoothCurveGroupWithinBands(
+                TRUNK_CLIP_CURVES.map((c) => kept[c]),
+                trunkTolerances.map((t) => t * SMOOTHING_SHARE),
+            ),
+            trunkTolerances.map((t) => t - t * SMOOTHING_SHARE),
             trunkTolerances.map((t) => GetCurveValueStep(t, true)),
         );
         TRUNK_CLIP_CURVES.forEach((c, i) => (curves[c] = trunkCurves[i]));

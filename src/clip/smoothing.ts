@@ -53,3 +53,65 @@ export function SmoothWithinBand(samples: ArrayLike<number>, band: number, round
     }
     return x;
 }
+
+/**
+ * How far either side, in frames, the common share of {@link SmoothCurveGroupWithinBands} looks
+ * for the frame that allows the least: the share changes over at least this many frames each way,
+ * slower than the jitter it takes out (the top of the spectrum: a cycle of 2 to 4 frames).
+ */
+export const GROUP_SHARE_REACH = 4;
+
+/**
+ * Smooths curves that move together (a trunk whose jitter cancels along it) the same way at every
+ * frame, so that whatever sum of them was steady stays steady: each curve becomes its samples
+ * plus w(t) times what {@link SmoothWithinBand}'s rounds, unbounded, change of it, the share w(t)
+ * in [0, 1] the same for every curve. w(t) is at most what every curve's band allows at every
+ * frame within {@link GROUP_SHARE_REACH} (the least of those), averaged twice over half that
+ * reach, so it stays under each frame's own limit and changes smoothly; every sample ends within
+ * its curve's band, and the first and last samples are kept. Where no band binds (w = 1) each
+ * curve is {@link SmoothWithinBand}'s linear filter of itself.
+ * @param samples the curves, one value per frame each, all of one length
+ * @param bands per curve, how far its samples may move, in its unit (>= 0; 0 keeps the whole group as it is)
+ * @param rounds the filter's rounds (default {@link SMOOTHING_ROUNDS})
+ * @returns new arrays, one per curve
+ */
+export function SmoothCurveGroupWithinBands(samples: readonly ArrayLike<number>[], bands: readonly number[], rounds = SMOOTHING_ROUNDS): Float64Array[] {
+    const n = samples.length ? samples[0].length : 0;
+    const filtered = samples.map((s) => SmoothWithinBand(s, Infinity, rounds));
+    // Per frame, the largest share every curve's band allows.
+    const limit = new Float64Array(n).fill(1);
+    samples.forEach((s, c) => {
+        const band = bands[c] > 0 ? bands[c] : 0;
+        const f = filtered[c];
+        for (let t = 0; t < n; t++) {
+            const change = Math.abs(f[t] - s[t]);
+            if (change > band) limit[t] = Math.min(limit[t], band / change);
+        }
+    });
+    // The least within reach, then two running means whose reaches add up to it: never above the
+    // limit of any frame the means take in (frames past the ends count as 0).
+    const reach = GROUP_SHARE_REACH;
+    const least = new Float64Array(n);
+    for (let t = 0; t < n; t++) {
+        let m = 1;
+        for (let k = Math.max(0, t - reach); k <= Math.min(n - 1, t + reach); k++) m = Math.min(m, limit[k]);
+        least[t] = m;
+    }
+    const mean = (a: Float64Array, r: number): Float64Array => {
+        const out = new Float64Array(n);
+        for (let t = 0; t < n; t++) {
+            let sum = 0;
+            for (let k = Math.max(0, t - r); k <= Math.min(n - 1, t + r); k++) sum += a[k];
+            out[t] = sum / (2 * r + 1);
+        }
+        return out;
+    };
+    const half = reach >> 1;
+    const share = mean(mean(least, half), reach - half);
+    return samples.map((s, c) => {
+        const f = filtered[c];
+        const out = new Float64Array(n);
+        for (let t = 0; t < n; t++) out[t] = s[t] + share[t] * (f[t] - s[t]);
+        return out;
+    });
+}

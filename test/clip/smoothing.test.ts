@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { SmoothWithinBand, SMOOTHING_ROUNDS } from "../../src/index.js";
+import { GROUP_SHARE_REACH, SmoothCurveGroupWithinBands, SmoothWithinBand, SMOOTHING_ROUNDS } from "../../src/index.js";
 
 /** The summed squared third differences of a curve: the energy the smoothing lowers. */
 function jerkEnergy(x: ArrayLike<number>): number {
@@ -85,5 +85,57 @@ describe("smoothing within a band", () => {
         const jitter = Array.from({ length: n }, () => 0.01 * noise());
         expect(jerkEnergy(SmoothWithinBand(jitter, 1))).toBeLessThan(0.05 * jerkEnergy(jitter));
         expect(SMOOTHING_ROUNDS).toBeGreaterThan(0);
+    });
+});
+
+describe("smoothing a group of curves together", () => {
+    const group = fc.integer({ min: 0, max: 40 }).chain((n) =>
+        fc.tuple(
+            fc.array(fc.array(fc.double({ min: -50, max: 50, noNaN: true }), { minLength: n, maxLength: n }), { minLength: 1, maxLength: 4 }),
+            fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { minLength: 4, maxLength: 4 }),
+        ),
+    );
+
+    it("keeps every curve within its band and its ends, and any sum of the curves that was steady steady", () => {
+        fc.assert(
+            fc.property(group, fc.double({ min: -2, max: 2, noNaN: true }), ([curves, bands], k) => {
+                // A last curve made of the others (here -k times the first): the group's jitter cancels in their sum.
+                const all = [...curves, curves[0].map((v) => -k * v)];
+                const b = [...bands.slice(0, curves.length), bands[3]];
+                const out = SmoothCurveGroupWithinBands(all, b);
+                const n = all[0].length;
+                all.forEach((s, c) => {
+                    const scale = 1 + Math.max(0, ...s.map(Math.abs));
+                    for (let t = 0; t < n; t++) expect(Math.abs(out[c][t] - s[t])).toBeLessThanOrEqual(b[c] + 1e-12 * scale);
+                    // (== : a -0 sample may come back +0)
+                    if (n) expect(out[c][0] === s[0] && out[c][n - 1] === s[n - 1]).toBe(true);
+                });
+                // The sum that was 0 on every frame stays 0 (to rounding).
+                const last = out.length - 1;
+                const scale = 1 + Math.max(0, ...all[0].map(Math.abs)) * (1 + Math.abs(k));
+                for (let t = 0; t < n; t++) expect(Math.abs(out[last][t] + k * out[0][t])).toBeLessThanOrEqual(1e-9 * scale);
+            }),
+        );
+    });
+
+    it("is each curve's own filter where no band binds, nothing where a band is 0, and a share that eases in", () => {
+        const n = 60;
+        const a = Array.from({ length: n }, (_, i) => Math.sin(i * 2.7) * 0.01 + i * 0.1);
+        const b = Array.from({ length: n }, (_, i) => Math.cos(i * 1.9) * 0.02);
+        const free = SmoothCurveGroupWithinBands([a, b], [1, 1]);
+        // Away from the ends (where the share eases in from 0) each is the unbounded filter of itself.
+        const fa = SmoothWithinBand(a, Infinity);
+        const fb = SmoothWithinBand(b, Infinity);
+        for (let t = 2 * GROUP_SHARE_REACH; t < n - 2 * GROUP_SHARE_REACH; t++) {
+            expect(free[0][t]).toBeCloseTo(fa[t], 12);
+            expect(free[1][t]).toBeCloseTo(fb[t], 12);
+        }
+        const held = SmoothCurveGroupWithinBands([a, b], [1, 0]);
+        expect(Array.from(held[0])).toEqual(a);
+        expect(Array.from(held[1])).toEqual(b);
+        // One frame's tight band lowers the whole group's share around it, gradually.
+        const tight = SmoothCurveGroupWithinBands([a, b], [1e-4, 1]);
+        for (let t = 0; t < n; t++) expect(Math.abs(tight[0][t] - a[t])).toBeLessThanOrEqual(1e-4 + 1e-15);
+        expect(Math.abs(tight[1][30] - b[30])).toBeLessThan(Math.abs(fb[30] - b[30]));
     });
 });
