@@ -15,8 +15,9 @@ const SPLINE_CHECK_REACH = 4;
 /**
  * How many value steps one tolerance spans when key values are kept on a grid
  * ({@link GetCurveValueStep}): fine enough that the grid costs the fit a sixteenth of its
- * tolerance, coarse enough that a key's change from the last takes one or two bytes in a binary
- * file instead of a float's four.
+ * tolerance (an eighth of the half the reduction gets after the converter's smoothing), coarse
+ * enough that a key's change from the last takes one or two bytes in a binary file instead of a
+ * float's four.
  */
 export const VALUE_STEPS_PER_TOLERANCE = 16;
 
@@ -60,7 +61,8 @@ export function SnapToStep(v: number, step: number): number {
  *
  * With a `step`, key values are whole multiples of it ({@link SnapToStep}), which the binary file
  * stores as small integer differences; the check runs on the snapped values, so the bound holds
- * as stated.
+ * as stated. A curve that fits one value but no multiple of the step (its range all but twice the
+ * tolerance, its middle between two) is its one key off the grid, returned without a step.
  * @param samples the value at every frame (at least one)
  * @param tolerance largest allowed error, in the curve's unit (>= 0; 0 keeps every change of slope)
  * @param step grid of the key values, in the curve's unit (default 0: none; at most a quarter of `tolerance`)
@@ -74,7 +76,9 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
     const snap = step > 0;
     const done = (frames: Uint32Array, values: Float32Array): IMuscleCurve => (snap ? { frames, values, step } : { frames, values });
     if (bounds.oneKey) {
-        return done(Uint32Array.of(0), Float32Array.of(SnapToStep(n === 1 ? samples[0] : (bounds.lo + bounds.hi) / 2, step)));
+        // Off the grid (no step) when no value on it is within the tolerance of every sample.
+        const v = Float32Array.of(bounds.oneValue);
+        return bounds.oneOnGrid ? done(Uint32Array.of(0), v) : { frames: Uint32Array.of(0), values: v };
     }
     // The fan leaves the grid its half step each side; the check below is on the snapped keys.
     // Never negative: with values so large that float32 rounding takes the whole tolerance (tol 0),
@@ -162,7 +166,11 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
  * `step` is not between 0 and a quarter of `tolerance`), and whether one key holds it (one
  * sample, or a range within twice the tolerance less the step).
  */
-function reductionBounds(samples: ArrayLike<number>, tolerance: number, step: number): { lo: number; hi: number; tol: number; step: number; oneKey: boolean } {
+function reductionBounds(
+    samples: ArrayLike<number>,
+    tolerance: number,
+    step: number,
+): { lo: number; hi: number; tol: number; step: number; oneKey: boolean; oneValue: number; oneOnGrid: boolean } {
     let lo = Infinity;
     let hi = -Infinity;
     let peak = 0;
@@ -175,7 +183,18 @@ function reductionBounds(samples: ArrayLike<number>, tolerance: number, step: nu
     const grid = step >= 0 && step <= tolerance / 4 ? step : 0;
     // Leave room for rounding the key values to float32 (and to the grid).
     const tol = Math.max(0, tolerance - 2 * FLOAT32_EPSILON * peak);
-    return { lo, hi, tol, step: grid, oneKey: samples.length === 1 || hi - lo <= 2 * tol - grid };
+    // One key when one value is within the tolerance of every sample: the grid's nearest to the
+    // middle when it is, else the middle itself (a curve that fits one value is never keyed more
+    // for the grid; such a curve then has no step).
+    if (samples.length === 1) return { lo, hi, tol, step: grid, oneKey: true, oneValue: SnapToStep(samples[0], grid), oneOnGrid: true };
+    if (hi - lo <= 2 * tol) {
+        const middle = (lo + hi) / 2;
+        const snapped = SnapToStep(middle, grid);
+        if (snapped - lo <= tol && hi - snapped <= tol) return { lo, hi, tol, step: grid, oneKey: true, oneValue: snapped, oneOnGrid: true };
+        const plain = Math.fround(middle);
+        if (plain - lo <= tol && hi - plain <= tol) return { lo, hi, tol, step: grid, oneKey: true, oneValue: plain, oneOnGrid: grid === 0 };
+    }
+    return { lo, hi, tol, step: grid, oneKey: false, oneValue: NaN, oneOnGrid: true };
 }
 
 /**
