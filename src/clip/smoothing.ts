@@ -1,3 +1,5 @@
+import { HumanoidError } from "../errors.js";
+
 /**
  * Smoothing within a band: before a curve is reduced to keys, the jitter finer than the
  * reduction's tolerance is taken out of it, so that a clip is never jerkier than its source for
@@ -25,9 +27,9 @@
 export const SMOOTHING_ROUNDS = 8;
 
 /**
- * The curve of least jerk within `band` of every sample, its first and last samples kept, as
- * {@link SMOOTHING_ROUNDS} rounds of projected gradient descent on the summed squared third
- * differences (see the file's note): each inner sample ends within `band` of its own (at most
+ * A curve smoothed towards the least jerk within `band` of every sample, its first and last
+ * samples kept: {@link SMOOTHING_ROUNDS} rounds of projected gradient descent on the summed
+ * squared third differences (see the file's note; a few rounds, not the minimum): each inner sample ends within `band` of its own (at most
  * float rounding), and the energy never rises from the samples'. `band` 0, or fewer than 5
  * samples, returns the samples unchanged.
  * @param samples a curve's values, one per frame
@@ -67,16 +69,26 @@ export const GROUP_SHARE_REACH = 4;
  * plus w(t) times what {@link SmoothWithinBand}'s rounds, unbounded, change of it, the share w(t)
  * in [0, 1] the same for every curve. w(t) is at most what every curve's band allows at every
  * frame within {@link GROUP_SHARE_REACH} (the least of those), averaged twice over half that
- * reach, so it stays under each frame's own limit and changes smoothly; every sample ends within
- * its curve's band, and the first and last samples are kept. Where no band binds (w = 1) each
- * curve is {@link SmoothWithinBand}'s linear filter of itself.
+ * reach, so it stays under each frame's own limit and changes by at most a fifth a frame; every
+ * sample ends within its curve's band, and the first and last samples are kept. Where no band
+ * binds (w = 1) each curve is {@link SmoothWithinBand}'s linear filter of itself, but for the
+ * first and last few frames: frames past the ends count as allowing nothing, so the share eases
+ * in from 0 there (0.68, 0.88 and 0.96 of it on the second to fourth frames). A curve with band
+ * 0 never moves, and holds the others still wherever the filter would move it. Throws a
+ * HumanoidError (`BAD_OPTION`) when the curves differ in length or there is not one band a curve.
  * @param samples the curves, one value per frame each, all of one length
- * @param bands per curve, how far its samples may move, in its unit (>= 0; 0 keeps the whole group as it is)
+ * @param bands per curve, how far its samples may move, in its unit (>= 0)
  * @param rounds the filter's rounds (default {@link SMOOTHING_ROUNDS})
  * @returns new arrays, one per curve
  */
 export function SmoothCurveGroupWithinBands(samples: readonly ArrayLike<number>[], bands: readonly number[], rounds = SMOOTHING_ROUNDS): Float64Array[] {
     const n = samples.length ? samples[0].length : 0;
+    if (bands.length !== samples.length)
+        throw new HumanoidError("BAD_OPTION", `SmoothCurveGroupWithinBands: ${samples.length} curves and ${bands.length} bands (one per curve)`);
+    samples.forEach((s, i) => {
+        if (s.length !== n)
+            throw new HumanoidError("BAD_OPTION", `SmoothCurveGroupWithinBands: curve ${i} has ${s.length} samples, curve 0 ${n} (all as long)`);
+    });
     const filtered = samples.map((s) => SmoothWithinBand(s, Infinity, rounds));
     // Per frame, the largest share every curve's band allows.
     const limit = new Float64Array(n).fill(1);
@@ -89,7 +101,8 @@ export function SmoothCurveGroupWithinBands(samples: readonly ArrayLike<number>[
         }
     });
     // The least within reach, then two running means whose reaches add up to it: never above the
-    // limit of any frame the means take in (frames past the ends count as 0).
+    // limit of any frame the means take in. Frames past the ends count as 0 (the share eases in
+    // at the ends; the bound would hold without it).
     const reach = GROUP_SHARE_REACH;
     const least = new Float64Array(n);
     for (let t = 0; t < n; t++) {

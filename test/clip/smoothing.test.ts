@@ -89,12 +89,14 @@ describe("smoothing within a band", () => {
 });
 
 describe("smoothing a group of curves together", () => {
-    const group = fc.integer({ min: 0, max: 40 }).chain((n) =>
-        fc.tuple(
-            fc.array(fc.array(fc.double({ min: -50, max: 50, noNaN: true }), { minLength: n, maxLength: n }), { minLength: 1, maxLength: 4 }),
-            fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { minLength: 4, maxLength: 4 }),
-        ),
-    );
+    const group = fc
+        .integer({ min: 0, max: 40 })
+        .chain((n) =>
+            fc.tuple(
+                fc.array(fc.array(fc.double({ min: -50, max: 50, noNaN: true }), { minLength: n, maxLength: n }), { minLength: 1, maxLength: 4 }),
+                fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { minLength: 4, maxLength: 4 }),
+            ),
+        );
 
     it("keeps every curve within its band and its ends, and any sum of the curves that was steady steady", () => {
         fc.assert(
@@ -137,5 +139,50 @@ describe("smoothing a group of curves together", () => {
         const tight = SmoothCurveGroupWithinBands([a, b], [1e-4, 1]);
         for (let t = 0; t < n; t++) expect(Math.abs(tight[0][t] - a[t])).toBeLessThanOrEqual(1e-4 + 1e-15);
         expect(Math.abs(tight[1][30] - b[30])).toBeLessThan(Math.abs(fb[30] - b[30]));
+    });
+
+    it("changes its share of the filter by at most a fifth a frame, and eases it in at the ends", () => {
+        // A curve the filter moves on every frame (jitter at the top of the spectrum), and a
+        // partner whose band binds hard on one frame only: the share dips there, gradually.
+        const n = 80;
+        const a = Array.from({ length: n }, (_, i) => (i % 2 ? 1 : -1) + 0.01 * i);
+        const fa = SmoothWithinBand(a, Infinity);
+        const b = Array.from({ length: n }, (_, i) => (i === 40 ? 1 : 0));
+        const bandsB = 1e-3;
+        const [sa] = SmoothCurveGroupWithinBands([a, b], [10, bandsB]);
+        const share = Array.from({ length: n }, (_, t) => (Math.abs(fa[t] - a[t]) > 1e-9 ? (sa[t] - a[t]) / (fa[t] - a[t]) : NaN));
+        const known = share.map((w, t) => [t, w] as const).filter(([, w]) => w === w);
+        for (let k = 1; k < known.length; k++) {
+            const [t0, w0] = known[k - 1];
+            const [t1, w1] = known[k];
+            expect(Math.abs(w1 - w0)).toBeLessThanOrEqual((t1 - t0) / 5 + 1e-9);
+        }
+        // Held near the tight frame, free away from it and from the ends, easing in at the start.
+        expect(share[40]).toBeLessThan(0.01);
+        expect(share[20]).toBeCloseTo(1, 9);
+        expect(share[1]).toBeGreaterThan(0.5);
+        expect(share[1]).toBeLessThan(share[3]);
+    });
+
+    it("refuses curves of different lengths and bands that do not match the curves", () => {
+        expect(() =>
+            SmoothCurveGroupWithinBands(
+                [
+                    [1, 2, 3, 4, 5, 6],
+                    [1, 2, 3],
+                ],
+                [1, 1],
+            ),
+        ).toThrow(/curve 1 has 3 samples, curve 0 6/);
+        expect(() =>
+            SmoothCurveGroupWithinBands(
+                [
+                    [1, 2, 3, 4, 5, 6],
+                    [1, 2, 3, 4, 5, 6],
+                ],
+                [1],
+            ),
+        ).toThrow(/2 curves and 1 bands/);
+        expect(SmoothCurveGroupWithinBands([], [])).toEqual([]);
     });
 });
