@@ -90,9 +90,10 @@ export const DEFAULT_TOLERANCE_DEG = 0.1;
  * stays within the tolerance as before. Curves on shared trunk keys are smoothed together
  * (`SmoothCurveGroupWithinBands`: their jitter cancels along the trunk, which a band that binds
  * on one curve and not another would undo; see docs/clips.md). Why: the reduced curve's own error
- * was jitter the source did not have. KayKit's keyframed clips onto their own mannequin came out 1.0001 to 1.02 times their
- * source's jerk (AnimatorAvatar's exact copy: 1.0000) and now 0.89 to 1.00; on the report's 126
- * pairs 120 -> 123 pass, jerk x0.953, limb directions x1.002 (docs/clips.md, step 7).
+ * was jitter the source did not have. KayKit's keyframed clips onto their own mannequin came out
+ * 1.0001 to 1.02 times their source's jerk (AnimatorAvatar's exact copy: 1.0000) and now 0.89 to
+ * 1.00; on the report's 126 pairs 120 -> 123 pass, jerk x0.953, limb directions x1.002
+ * (docs/clips.md, step 7).
  */
 export const SMOOTHING_SHARE = 0.5;
 /** Most frames a clip may have; the shared limit of `limits.ts` (readers and writers use the same). */

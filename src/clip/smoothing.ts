@@ -15,23 +15,23 @@ import { HumanoidError } from "../errors.js";
  * out the highest frequency whole in one round. Where no band binds, the rounds are a linear
  * filter, (1 - (2 sin(w/2))^6 / 64)^rounds at angular frequency w a frame: over the default eight
  * rounds it keeps 34% of a wave at a quarter of the sample rate, 99.3% at a tenth (3 Hz at 30
- * frames a second) and 99.99% at a twentieth, the motion itself. A few rounds are the point, not convergence: the
- * jitter sits at the top of the spectrum, and E's true minimum would also bend the motion's own
- * slow curves as far as the band lets it.
+ * frames a second) and 99.99% at a twentieth, the motion itself. A few rounds are the point, not
+ * convergence: the jitter sits at the top of the spectrum, and E's true minimum would also bend
+ * the motion's own slow curves as far as the band lets it.
  *
  * Two passes of plain arithmetic over Float64Arrays per round (see `test/clip/smoothing.test.ts`
  * for the oracle: the same rounds written as a dense matrix product).
  */
 
-/** Rounds of {@link SmoothWithinBand} by default: enough to quiet the top half of the spectrum (see the file's note). */
+/** Rounds of {@link SmoothWithinBand} by default: enough to quiet the top of the spectrum (see the file's note). */
 export const SMOOTHING_ROUNDS = 8;
 
 /**
  * A curve smoothed towards the least jerk within `band` of every sample, its first and last
  * samples kept: {@link SMOOTHING_ROUNDS} rounds of projected gradient descent on the summed
- * squared third differences (see the file's note; a few rounds, not the minimum): each inner sample ends within `band` of its own (at most
- * float rounding), and the energy never rises from the samples'. `band` 0, or fewer than 5
- * samples, returns the samples unchanged.
+ * squared third differences (see the file's note; a few rounds, not the minimum): each inner
+ * sample ends within `band` of its own (at most float rounding), and the energy never rises from
+ * the samples'. `band` 0, or fewer than 5 samples, returns the samples unchanged.
  * @param samples a curve's values, one per frame
  * @param band how far a sample may move, in the curve's unit (>= 0)
  * @param rounds how many rounds (default {@link SMOOTHING_ROUNDS})
