@@ -146,7 +146,12 @@ program
     )
     .option("--clip <name>", "only the clip of this name")
     .option("--rate <hz>", "frames per second of the muscle clips (default: each source's own rate)", parsePositive("--rate", 10000))
-    .option("--tolerance <deg>", "keyframe reduction tolerance in degrees of muscle angle", parseTolerance, 0.1)
+    .option(
+        "--tolerance <deg>",
+        "keyframe reduction tolerance in degrees of muscle angle (half smooths the curves, half places the keys; 0: every frame as sampled)",
+        parseTolerance,
+        0.1,
+    )
     .addOption(
         new Option("--format <format>", "file format: json or bin (muscle clips) or vrma (VRM Animation); default: from the -o extension, else json").choices([
             "json",

@@ -61,7 +61,11 @@ export interface IRigPoseSource {
 export interface IMuscleClipConvertOptions {
     /** Frames per second of the muscle clip; default the source's own rate. */
     frameRate?: number;
-    /** Keyframe reduction tolerance in degrees of muscle angle (and the matching bounds for positions and rotations, see docs/clips.md); default 0.1; 0 keeps every key. */
+    /**
+     * Keyframe reduction tolerance in degrees of muscle angle (and the matching bounds for
+     * positions and rotations, see docs/clips.md); default 0.1; 0 keeps every key. Half of it
+     * smooths each curve before its keys are chosen within the other half (`SMOOTHING_SHARE`).
+     */
     toleranceDeg?: number;
     /**
      * Whether the curves that place the trunk and head (its muscles, the body's and the hips'
