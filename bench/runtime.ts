@@ -35,7 +35,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { GCProfiler, setFlagsFromString } from "node:v8";
+import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import "@babylonjs/core/Animations/animatable.js";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
@@ -67,6 +67,7 @@ import {
     type MuscleClip,
 } from "../src/index.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../src/node/index.js";
+import { HeapBytesPerCall } from "../test/helpers/allocation.js";
 
 /** Time split of one {@link HumanoidAnimator.update}, microseconds per character-frame (one animator, outside the scene). */
 export interface IRuntimeUpdateSplit {
@@ -267,27 +268,15 @@ function heapGrowthOf(animator: HumanoidAnimator, gc: (() => void) | null): numb
 }
 
 /**
- * Heap allocated per call of `f`, bytes: heap used after some calls minus right after a full GC
- * (live and dead objects alike, so garbage counts), the least of several probes in which no
- * collection ran (`v8.GCProfiler` says; a collection frees what the probe allocated), as the unit
- * tests' `HeapBytesPerCall` counts. The largest of five probes of 100 calls, as before, read 58
- * to 1,800 bytes an update between runs of the same code: V8's own work (compiling, feedback)
- * lands in some probes. NaN without a GC, Infinity when every probe had a collection.
+ * Heap allocated per call of `f`, bytes, as the unit tests count it (`HeapBytesPerCall`: heap used
+ * after {@link ALLOCATION_FRAMES} calls minus right after a full GC, the least of
+ * {@link ALLOCATION_PROBES} probes in which no collection ran). The largest of five probes of 100
+ * calls, as before, read 58 to 1,800 bytes an update between runs of the same code: V8's own work
+ * (compiling, feedback) lands in some probes. NaN without a GC, Infinity when every probe had a
+ * collection.
  */
 function allocatedBytesPerCall(gc: (() => void) | null, f: () => void): number {
-    if (!gc) return NaN;
-    let least = Infinity;
-    for (let p = 0; p < ALLOCATION_PROBES; p++) {
-        gc();
-        const profiler = new GCProfiler();
-        profiler.start();
-        const before = process.memoryUsage().heapUsed;
-        for (let i = 0; i < ALLOCATION_FRAMES; i++) f();
-        const after = process.memoryUsage().heapUsed;
-        const collections = profiler.stop()?.statistics.length ?? 0;
-        if (collections === 0) least = Math.min(least, (after - before) / ALLOCATION_FRAMES);
-    }
-    return least;
+    return (gc && HeapBytesPerCall(f, ALLOCATION_FRAMES, ALLOCATION_PROBES, gc)) ?? NaN;
 }
 
 /** One character: its root, the node of every rig joint, its avatar. */

@@ -29,13 +29,14 @@ export function YoungBytesPerCall(step: () => void, rounds = 8, calls = 100): nu
  * least of `rounds` rounds in which no collection ran, as `v8.GCProfiler` reports: a collection
  * during a round frees what the round allocated and would make the count too low; Infinity when
  * every round had one). Finer than {@link YoungBytesPerCall} (whose new-space count reads some 20
- * bytes a call whatever the code does): one boxed number a call shows. Null when gc is not exposed.
+ * bytes a call whatever the code does): one boxed number a call shows. Null when gc is not exposed
+ * (`collect`: the full collection to run, default the exposed `gc`; the bench passes its own).
  */
-export function HeapBytesPerCall(step: () => void, calls = 2_000, rounds = 8): number | null {
-    if (!gc) return null;
+export function HeapBytesPerCall(step: () => void, calls = 2_000, rounds = 8, collect: (() => void) | undefined = gc): number | null {
+    if (!collect) return null;
     let best = Infinity;
     for (let round = 0; round < rounds; round++) {
-        gc();
+        collect();
         const profiler = new v8.GCProfiler();
         profiler.start();
         const before = process.memoryUsage().heapUsed;
