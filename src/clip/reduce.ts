@@ -164,7 +164,8 @@ export function ReduceCurve(samples: ArrayLike<number>, tolerance: number, step 
  * What a reduction needs of a curve before choosing keys: its range, the tolerance left once key
  * values are rounded to float32 (`2 * FLOAT32_EPSILON * peak`), the grid step it may use (0 when
  * `step` is not between 0 and a quarter of `tolerance`), and whether one key holds it (one
- * sample, or a range within twice the tolerance less the step).
+ * sample, or one value within the tolerance of every sample) with that key's value and whether
+ * it is on the grid.
  */
 function reductionBounds(
     samples: ArrayLike<number>,
@@ -191,8 +192,9 @@ function reductionBounds(
         const middle = (lo + hi) / 2;
         const snapped = SnapToStep(middle, grid);
         if (snapped - lo <= tol && hi - snapped <= tol) return { lo, hi, tol, step: grid, oneKey: true, oneValue: snapped, oneOnGrid: true };
+        // (Without a grid the snapped middle is this one: only a grid gets here.)
         const plain = Math.fround(middle);
-        if (plain - lo <= tol && hi - plain <= tol) return { lo, hi, tol, step: grid, oneKey: true, oneValue: plain, oneOnGrid: grid === 0 };
+        if (plain - lo <= tol && hi - plain <= tol) return { lo, hi, tol, step: grid, oneKey: true, oneValue: plain, oneOnGrid: false };
     }
     return { lo, hi, tol, step: grid, oneKey: false, oneValue: NaN, oneOnGrid: true };
 }
