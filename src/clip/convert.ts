@@ -289,9 +289,17 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         if (shareTrunkKeys && TRUNK_CURVE[c]) return;
         // Half the tolerance smooths the curve, the other half places its keys (see
         // `SMOOTHING_SHARE`); the values' grid stays the whole tolerance's.
+        // A curve that one value holds within the whole tolerance is that one key, unsmoothed:
+        // nothing is smoother (about half of a mocap take's curves; the smoothing's rounds are a
+        // fifth of a conversion's time).
         const tolerance = GetCurveTolerance(setup, c, toleranceDeg);
+        const step = GetCurveValueStep(tolerance);
+        if (rangeOf(s) <= 2 * tolerance) {
+            curves[c] = ReduceCurve(s, tolerance, step, "spline");
+            return;
+        }
         const band = tolerance * SMOOTHING_SHARE;
-        curves[c] = ReduceCurve(SmoothWithinBand(s, band), tolerance - band, GetCurveValueStep(tolerance), "spline");
+        curves[c] = ReduceCurve(SmoothWithinBand(s, band), tolerance - band, step, "spline");
     });
     if (shareTrunkKeys) {
         // Smoothed together (the same share of the same filter at every frame, so the jitter
@@ -378,6 +386,18 @@ function legDirections(setup: MuscleSetup): { thighDirection?: [number, number, 
     const thighDirection = legDirection(setup, B.LeftUpperLeg, B.RightUpperLeg);
     const shinDirection = legDirection(setup, B.LeftLowerLeg, B.RightLowerLeg);
     return thighDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y && shinDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y ? { thighDirection, shinDirection } : {};
+}
+
+/** The largest sample less the smallest. */
+function rangeOf(samples: ArrayLike<number>): number {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < samples.length; i++) {
+        const v = samples[i];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    return hi - lo;
 }
 
 /** The limb twist muscles: a full turn more or less decodes to the same hand or foot (see docs/muscles.md). */

@@ -19,8 +19,9 @@ import { HumanoidError } from "../errors.js";
  * convergence: the jitter sits at the top of the spectrum, and E's true minimum would also bend
  * the motion's own slow curves as far as the band lets it.
  *
- * Two passes of plain arithmetic over Float64Arrays per round (see `test/clip/smoothing.test.ts`
- * for the oracle: the same rounds written as a dense matrix product).
+ * One pass of plain arithmetic over Float64Arrays per round, the third differences rolled along
+ * in locals (written out by hand for speed: the readable form is the oracle of
+ * `test/clip/smoothing.test.ts`, the same rounds as a dense matrix product).
  */
 
 /** Rounds of {@link SmoothWithinBand} by default: enough to quiet the top of the spectrum (see the file's note). */
@@ -41,16 +42,49 @@ export function SmoothWithinBand(samples: ArrayLike<number>, band: number, round
     const n = samples.length;
     const x = Float64Array.from(samples);
     if (!(band > 0) || n < 5 || !(rounds > 0)) return x;
-    const d = new Float64Array(n + 3);
+    const lo = new Float64Array(n);
+    const hi = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+        lo[i] = x[i] - band;
+        hi[i] = x[i] + band;
+    }
     for (let r = 0; r < rounds; r++) {
-        // d[i] is the third difference ending at i (0 where it would reach before the curve).
-        for (let i = 3; i < n; i++) d[i] = x[i] - 3 * x[i - 1] + 3 * x[i - 2] - x[i - 3];
-        for (let i = 1; i < n - 1; i++) {
-            // (D^T D x)[i]: each third difference that x[i] takes part in, by its weight in it.
-            const g = d[i] - 3 * d[i + 1] + 3 * d[i + 2] - d[i + 3];
-            const v = x[i] - g / 64;
-            const s = samples[i];
-            x[i] = v < s - band ? s - band : v > s + band ? s + band : v;
+        // One pass: sample i's step needs the third differences d[i..i+3] of the round's starting
+        // values (d[j] = x[j] - 3 x[j-1] + 3 x[j-2] - x[j-3], 0 where it would reach before the
+        // curve or past its end), rolled along in da..dd with the starting values x[i..i+2] in
+        // o1..o3, since x[i] is overwritten once used.
+        let o1 = x[1];
+        let o2 = x[2];
+        let o3 = x[3];
+        let da = 0;
+        let db = 0;
+        let dc = x[3] - 3 * x[2] + 3 * x[1] - x[0];
+        let i = 1;
+        for (; i < n - 3; i++) {
+            const o4 = x[i + 3];
+            const dd = o4 - 3 * o3 + 3 * o2 - o1;
+            // (D^T D x)[i]: each third difference that x[i] takes part in, by its weight in it; / 64 as * 2^-6 (exact).
+            const v = o1 - (da - 3 * db + 3 * dc - dd) * 0.015625;
+            const l = lo[i];
+            const h = hi[i];
+            x[i] = v < l ? l : v > h ? h : v;
+            da = db;
+            db = dc;
+            dc = dd;
+            o1 = o2;
+            o2 = o3;
+            o3 = o4;
+        }
+        for (; i < n - 1; i++) {
+            const v = o1 - (da - 3 * db + 3 * dc) * 0.015625;
+            const l = lo[i];
+            const h = hi[i];
+            x[i] = v < l ? l : v > h ? h : v;
+            da = db;
+            db = dc;
+            dc = 0;
+            o1 = o2;
+            o2 = o3;
         }
     }
     return x;

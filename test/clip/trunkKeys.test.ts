@@ -63,6 +63,34 @@ describeWithData("the trunk's curves on shared key frames (real mocap)", () => {
         expect(trunkMoved).toBeGreaterThan(0.25);
     });
 
+    it("keys a curve that one value holds within its whole tolerance once, the trunk's on shared keys aside", async () => {
+        const clip = (await ConvertFileToMuscleClipsAsync(dataFile(JUMP)))[0].clip;
+        const exact = (await ConvertFileToMuscleClipsAsync(dataFile(JUMP), { toleranceDeg: 0 }))[0].clip;
+        const setup = MuscleSetup.For(BuildHumanoidAvatar((await LoadRigFromFileAsync(dataFile(JUMP))).rig));
+        let held = 0;
+        let moving = 0;
+        for (let c = 0; c < clip.curves.length; c++) {
+            if (TRUNK_CLIP_CURVES.includes(c)) continue;
+            // Tolerance 0 keys every frame that moves (its values are the samples, as float32).
+            const { frames, values } = exact.curves[c];
+            const slopes = SplineSlopesToRef(frames, values, new Float64Array(frames.length));
+            const samples = Array.from({ length: clip.frameCount }, (_, f) => HermiteValueAt(frames, values, slopes, f));
+            const range = Math.max(...samples) - Math.min(...samples);
+            const tolerance = GetCurveTolerance(setup, c, clip.toleranceDeg);
+            // Clear of the edge either side, where float32 rounding of the samples decides.
+            if (range < 2 * tolerance * (1 - 1e-4)) {
+                expect([MuscleCurveNames[c], clip.curves[c].frames.length]).toEqual([MuscleCurveNames[c], 1]);
+                held++;
+            } else if (range > 2 * tolerance * (1 + 1e-4)) {
+                expect([MuscleCurveNames[c], clip.curves[c].frames.length]).not.toEqual([MuscleCurveNames[c], 1]);
+                moving++;
+            }
+        }
+        // Both kinds are there (measured: about half the curves of a mocap take hold still).
+        expect(held).toBeGreaterThan(10);
+        expect(moving).toBeGreaterThan(10);
+    });
+
     it("the child's jump onto the CMU skeleton: its head jerks as little as with every frame kept, a third less than with each curve keyed on its own", async () => {
         const target = await LoadHumanoidAvatarFromFileAsync(dataFile(CMU));
         const scene = new Scene(new NullEngine());
