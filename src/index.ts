@@ -131,8 +131,6 @@ export { RigPoseFromWorldMatrices } from "./humanoid/rig.js";
 export { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec, type SampleNaming } from "./samples/sampleCharacters.js";
 export {
     MuscleClip,
-    MuscleClipSampler,
-    EvaluateCurveSegment,
     FootContact,
     MuscleCurveKind,
     MuscleCurveNames,
@@ -148,11 +146,11 @@ export {
     CURVE_TRANSLATIONS,
     MUSCLE_CLIP_CURVE_COUNT_V1,
     MUSCLE_CLIP_CURVE_COUNT_V3,
-    type IMuscleCurve,
-    type CurveInterpolation,
-    type IClipProportions,
     type IMuscleClipInit,
 } from "./clip/muscleClip.js";
+export { EvaluateCurveSegment, type IMuscleCurve, type CurveInterpolation } from "./clip/curve.js";
+export { type IClipProportions } from "./clip/clipProportions.js";
+export { MuscleClipSampler } from "./clip/clipSampler.js";
 export { AngleUnitToMuscleValue, AngleUnitsToMuscleValuesInPlace, MuscleValueToAngleUnit, type MuscleCurveUnit } from "./clip/muscleCurveUnit.js";
 export { GetCurveValueStep, ReduceCurve, ReduceCurveGroup, SHARED_GRID_REFINEMENT, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
 export { SplineSlopesToRef } from "./clip/spline.js";
@@ -165,14 +163,10 @@ export {
     SMOOTHING_SHARE,
     MAX_CLIP_FRAMES,
     LOOP_MATCH_DEG,
-    CONTACT_HEIGHT,
-    CONTACT_SPEED,
-    CONTACT_MIN_SECONDS,
-    GROUND_WINDOW_SECONDS,
-    GROUND_PERCENTILE,
     type IRigPoseSource,
     type IMuscleClipConvertOptions,
 } from "./clip/convert.js";
+export { CONTACT_HEIGHT, CONTACT_SPEED, CONTACT_MIN_SECONDS, GROUND_WINDOW_SECONDS, GROUND_PERCENTILE } from "./clip/footContacts.js";
 export {
     SerializeMuscleClipToJson,
     ParseMuscleClipJson,

@@ -12,7 +12,8 @@ import { MuscleIndexFromName, Muscles, MUSCLE_COUNT } from "../muscle/muscles.js
 import { BuildSampleRig, SampleCharacters } from "../samples/sampleCharacters.js";
 import { SampleWalkBvh } from "../samples/sampleMotion.js";
 import { ParseMuscleClip, SerializeMuscleClipToBinary } from "../clip/clipFile.js";
-import { FootContact, MuscleClipSampler } from "../clip/muscleClip.js";
+import { FootContact } from "../clip/muscleClip.js";
+import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { ConvertBvhToMuscleClip } from "../io/bvhClip.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";

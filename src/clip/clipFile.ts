@@ -1,21 +1,15 @@
 import { HumanoidError, type HumanoidErrorCode } from "../errors.js";
 import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE, QuoteForMessage } from "../limits.js";
+import { FootContact, MuscleClip, MuscleCurveNames, MUSCLE_CLIP_CURVE_COUNT, MUSCLE_CLIP_CURVE_COUNT_V1, MUSCLE_CLIP_CURVE_COUNT_V3 } from "./muscleClip.js";
+import { type CurveInterpolation, type IMuscleCurve } from "./curve.js";
 import {
     CLIP_LEG_DIRECTION_MAX_Y,
     CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
     CLIP_TRUNK_OFFSET_COUNT,
     CLIP_TRUNK_OFFSET_MAX,
-    FootContact,
-    MuscleClip,
-    MuscleCurveNames,
-    MUSCLE_CLIP_CURVE_COUNT,
-    MUSCLE_CLIP_CURVE_COUNT_V1,
-    MUSCLE_CLIP_CURVE_COUNT_V3,
-    type CurveInterpolation,
     type IClipProportions,
-    type IMuscleCurve,
-} from "./muscleClip.js";
+} from "./clipProportions.js";
 import type { MuscleCurveUnit } from "./muscleCurveUnit.js";
 
 /** The `format` field of a JSON muscle clip. */

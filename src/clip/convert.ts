@@ -17,21 +17,18 @@ import {
     CURVE_HIPS,
     CURVE_TRANSLATIONS,
     CURVE_ROOT,
-    CLIP_LEG_DIRECTION_MAX_Y,
-    CLIP_THIGH_SHARE_RANGE,
-    CLIP_TRUNK_LENGTH_RANGE,
-    CLIP_TRUNK_OFFSET_MAX,
-    FootContact,
     MuscleClip,
     MuscleCurveKind,
     MuscleCurveKinds,
     MUSCLE_CLIP_CURVE_COUNT,
     MuscleCurveNames,
-    type IMuscleCurve,
 } from "./muscleClip.js";
+import { type IMuscleCurve } from "./curve.js";
 import { MuscleSamplesToAngleUnits } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { SmoothCurveGroupWithinBands, SmoothWithinBand } from "./smoothing.js";
+import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
+import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
 /**
@@ -104,16 +101,6 @@ export const SMOOTHING_SHARE = 0.5;
 export const MAX_CLIP_FRAMES = LIMIT_CLIP_FRAMES;
 /** A clip loops by default when no muscle angle and no body or goal rotation differ more than this between its first and last frame, degrees. */
 export const LOOP_MATCH_DEG = 5;
-/** A foot point is low when it is within this height (avatar scales, about 5 cm on an adult) of the clip's ground, measured from where it is in the T-pose. */
-export const CONTACT_HEIGHT = 0.05;
-/** A foot point is still when it moves slower than this (avatar scales per second, about 0.5 m/s on an adult). */
-export const CONTACT_SPEED = 0.5;
-/** Contacts and gaps shorter than this (seconds) are noise: they are removed and filled. */
-export const CONTACT_MIN_SECONDS = 0.05;
-/** The ground under a frame is found among the foot points within this many seconds either side. */
-export const GROUND_WINDOW_SECONDS = 1;
-/** Share of those foot-point heights that may lie below the ground (glitches, a start pose). */
-export const GROUND_PERCENTILE = 0.1;
 /** An intermediate bone is animated when it turns more than this from its rest, degrees. */
 const INTERMEDIATE_ANIMATED_DEG = 1;
 /** A bone's translation is animated when it moves more than this from its rest, avatar scales (about 1 mm). */
@@ -126,40 +113,6 @@ const FOOT_BONES = [
     [B.LeftFoot, B.LeftToes],
     [B.RightFoot, B.RightToes],
 ] as const;
-
-/**
- * How far from `a` toward `b` (0 to 1) the point of the segment between two tracks moves most
- * smoothly: the one whose third differences have the least sum of squares. They are linear in
- * the share t, d(t) = d_a + t (d_b - d_a), so t = -sum(d_a . e) / sum(e . e) with e = d_b - d_a,
- * clamped to [0, 1]; 0 when the two ends move alike (e = 0) or there are fewer than four frames.
- * The converter gives a clip's `IClipProportions.trunkSteadyPoint` by it.
- * @param a one end's positions, x, y, z per frame (any units, the same as `b`'s)
- * @param b the other end's
- * @param frameCount frames in both
- */
-export function SteadiestSegmentPoint(a: Float32Array, b: Float32Array, frameCount: number): number {
-    let ae = 0;
-    let ee = 0;
-    for (let f = 3; f < frameCount; f++) {
-        for (let c = 0; c < 3; c++) {
-            const i = f * 3 + c;
-            const da = a[i] - 3 * a[i - 3] + 3 * a[i - 6] - a[i - 9];
-            const db = b[i] - 3 * b[i - 3] + 3 * b[i - 6] - b[i - 9];
-            ae += da * (db - da);
-            ee += (db - da) * (db - da);
-        }
-    }
-    const t = ee > 0 ? -ae / ee : 0;
-    return t > 0 ? (t < 1 ? t : 1) : 0;
-}
-
-/** Per-frame foot points (ankle, toes) in canonical avatar scales, for the contact flags. */
-interface IFootTracks {
-    /** [foot][point] -> x, y, z per frame, or null for an unmapped point. */
-    readonly points: (Float32Array | null)[][];
-    /** [foot][point] -> T-pose height. */
-    readonly restHeight: number[][];
-}
 
 /**
  * Converts a clip to a {@link MuscleClip}: samples it on a fixed-rate grid, encodes every frame on
@@ -276,8 +229,6 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         }
     }
     // The trunk's steadiest point (from its hip joints' middle, 0, to its top, 1).
-    const trunkLength = setup.trunkLength / setup.scale;
-    const trunkKept = trunkLength >= CLIP_TRUNK_LENGTH_RANGE[0] && trunkLength <= CLIP_TRUNK_LENGTH_RANGE[1];
     const trunkSteadyPoint = SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount);
     // Each curve on key frames of its own; the trunk's on shared ones when its jitter cancels
     // along it, its steadiest point above its hips (see `TRUNK_CLIP_CURVES`).
@@ -316,7 +267,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         TRUNK_CLIP_CURVES.forEach((c, i) => (curves[c] = trunkCurves[i]));
     }
     const loop = options.loop ?? loops(setup, samples, frameCount);
-    const ground = footContacts(feet, frameCount, rate);
+    const ground = DetectFootContacts(feet, frameCount, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
         source: source.source,
@@ -328,18 +279,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         groundHeight: ground.groundHeight,
         interpolation: "spline",
         muscleUnit: "angle",
-        proportions: {
-            legLength: setup.legLength / setup.scale,
-            ankleHeight: setup.ankleHeight / setup.scale,
-            hipWidth: setup.hipWidth / setup.scale,
-            footDirection: [setup.twistAxis[B.LeftFoot].x, setup.twistAxis[B.LeftFoot].y, setup.twistAxis[B.LeftFoot].z],
-            // The share and the trunk only where a file may hold them (a leg with next to no thigh,
-            // a head far off the hips, are no humanoid's): without them the clip plays as before.
-            ...(setup.thighShare >= CLIP_THIGH_SHARE_RANGE[0] && setup.thighShare <= CLIP_THIGH_SHARE_RANGE[1] ? { thighShare: setup.thighShare } : {}),
-            ...(trunkKept ? { trunkLength, trunkSteadyPoint } : {}),
-            ...legDirections(setup),
-            ...trunkOffsets(setup),
-        },
+        proportions: SourceProportions(setup, trunkSteadyPoint),
         toleranceDeg,
         warnings: CapWarnings([...source.warnings, ...watch.warnings()]),
     });
@@ -347,15 +287,6 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
 
 const tmpV = new Vector3();
 const tmpV2 = new Vector3();
-
-/**
- * The source's trunk layout for a clip's proportions (`IClipProportions.trunkOffsets`): the
- * setup's (`MuscleSetup.clipTrunkOffsets`); none where a number is past what a file may hold (no humanoid's).
- */
-function trunkOffsets(setup: MuscleSetup): { trunkOffsets?: number[] } {
-    const offsets = Array.from(setup.clipTrunkOffsets);
-    return offsets.every((x) => Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX) ? { trunkOffsets: offsets } : {};
-}
 
 /** Longest warning kept, characters (a warning naming a long joint name is cut, so that the file holds it). */
 const MAX_WARNING_LENGTH = 4096;
@@ -368,24 +299,6 @@ export function CapWarnings(warnings: readonly string[]): string[] {
     const cut = (w: string): string => (w.length > MAX_WARNING_LENGTH ? `${w.slice(0, MAX_WARNING_LENGTH)}...` : w);
     if (warnings.length <= MAX_WARNINGS) return warnings.map(cut);
     return [...warnings.slice(0, MAX_WARNINGS - 1).map(cut), `... and ${warnings.length - MAX_WARNINGS + 1} more warnings`];
-}
-
-/**
- * A leg bone's T-pose direction for a clip's proportions (canonical, unit): the mean of the left
- * one and the right one's mirror image (x negated).
- */
-function legDirection(setup: MuscleSetup, left: HumanBone, right: HumanBone): [number, number, number] {
-    const l = setup.twistAxis[left];
-    const r = setup.twistAxis[right];
-    const v = new Vector3(l.x - r.x, l.y + r.y, l.z + r.z).normalize();
-    return [v.x, v.y, v.z];
-}
-
-/** The source's T-pose leg directions for a clip's proportions, or none when a leg points further from down than a humanoid's T-pose leg does (`CLIP_LEG_DIRECTION_MAX_Y`). */
-function legDirections(setup: MuscleSetup): { thighDirection?: [number, number, number]; shinDirection?: [number, number, number] } {
-    const thighDirection = legDirection(setup, B.LeftUpperLeg, B.RightUpperLeg);
-    const shinDirection = legDirection(setup, B.LeftLowerLeg, B.RightLowerLeg);
-    return thighDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y && shinDirection[1] <= CLIP_LEG_DIRECTION_MAX_Y ? { thighDirection, shinDirection } : {};
 }
 
 /** The largest sample less the smallest. */
@@ -542,153 +455,6 @@ function loops(setup: MuscleSetup, samples: Float32Array[], frameCount: number):
         if (c !== CURVE_BODY_ROTATION && (2 * Math.acos(Math.min(1, Math.abs(dot))) * 180) / Math.PI > LOOP_MATCH_DEG) return false;
     }
     return true;
-}
-
-/**
- * Foot contacts: a foot is planted on a frame when its ankle or its toes are both low (within
- * {@link CONTACT_HEIGHT} of the clip's ground, from their T-pose height) and still (slower than
- * {@link CONTACT_SPEED}). The clip's ground under a frame is the {@link GROUND_PERCENTILE} of
- * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
- * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled.
- */
-function footContacts(feet: IFootTracks, frameCount: number, rate: number): { contacts: Uint8Array; groundHeight: number } {
-    // Per frame, the lowest foot point from its T-pose height.
-    const lowest = new Float64Array(frameCount).fill(Infinity);
-    for (let s = 0; s < 2; s++) {
-        for (let p = 0; p < 2; p++) {
-            const pts = feet.points[s][p];
-            if (!pts) continue;
-            for (let f = 0; f < frameCount; f++) lowest[f] = Math.min(lowest[f], pts[f * 3 + 1] - feet.restHeight[s][p]);
-        }
-    }
-    // The ground under each frame: a low percentile of those within GROUND_WINDOW_SECONDS either
-    // side, so a floor that drifts or slopes over a long take is followed and a few odd frames
-    // (a stumble, a start pose) do not set it. Computed every 1/8 s and interpolated.
-    const ground = groundLevels(lowest, Math.max(1, Math.round(GROUND_WINDOW_SECONDS * rate)), Math.max(1, Math.round(rate / 8)));
-    const contacts = new Uint8Array(frameCount);
-    const minRun = Math.max(1, Math.round(CONTACT_MIN_SECONDS * rate));
-    for (let s = 0; s < 2; s++) {
-        const flags = new Uint8Array(frameCount);
-        // Per frame, the slowest of the foot's points (avatar scales per second).
-        const speed = new Float64Array(frameCount).fill(Infinity);
-        for (let p = 0; p < 2; p++) {
-            const pts = feet.points[s][p];
-            if (!pts) continue;
-            for (let f = 0; f < frameCount; f++) {
-                const low = pts[f * 3 + 1] - feet.restHeight[s][p] - ground[f] < CONTACT_HEIGHT;
-                const a = Math.max(0, f - 1);
-                const b = Math.min(frameCount - 1, f + 1);
-                const dist = b > a ? Math.hypot(pts[b * 3] - pts[a * 3], pts[b * 3 + 1] - pts[a * 3 + 1], pts[b * 3 + 2] - pts[a * 3 + 2]) : 0;
-                const v = frameCount === 1 ? 0 : (dist * rate) / (b - a);
-                if (v < speed[f]) speed[f] = v;
-                if (low && v < CONTACT_SPEED) flags[f] = 1;
-            }
-        }
-        cleanRuns(flags, minRun);
-        landedRuns(flags, speed, minRun);
-        const bit = s === 0 ? FootContact.Left : FootContact.Right;
-        for (let f = 0; f < frameCount; f++) if (flags[f]) contacts[f] |= bit;
-    }
-    // The clip's floor as a whole: the same percentile over every frame (0 when no foot is mapped).
-    const finite = Array.from(lowest)
-        .filter(Number.isFinite)
-        .sort((a, b) => a - b);
-    const groundHeight = finite.length ? finite[Math.floor(GROUND_PERCENTILE * (finite.length - 1))] : 0;
-    return { contacts, groundHeight: groundHeight * groundShare(Math.abs(groundHeight)) };
-}
-
-/** A clip floor closer than this to the T-pose ground (avatar scales) counts as the same ground: 0. */
-const GROUND_HEIGHT_MIN = 0.02;
-
-/** Over how much more height than {@link GROUND_HEIGHT_MIN} a clip's floor height comes in in full, avatar scales. */
-const GROUND_HEIGHT_RAMP = 0.01;
-
-/**
- * How much of a clip's floor height the clip keeps: 0 within {@link GROUND_HEIGHT_MIN} of the T-pose
- * ground (a stance a little higher or lower than the T-pose's, which a take on the same floor
- * shows), all of it from {@link GROUND_HEIGHT_RAMP} further on, and a smoothstep between, so that
- * two takes whose floors differ by a millimetre across the edge do not put the body centimetres apart.
- */
-function groundShare(height: number): number {
-    const t = Math.min(1, Math.max(0, (height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_RAMP));
-    return t * t * (3 - 2 * t);
-}
-
-/** Per frame, the {@link GROUND_PERCENTILE} of `v` over [f - w, f + w], computed every `stride` frames and interpolated. */
-function groundLevels(v: Float64Array, w: number, stride: number): Float64Array {
-    const n = v.length;
-    // One window buffer, sorted as numbers in place (a typed array's sort), for every window.
-    const buffer = new Float64Array(Math.min(n, 2 * w + 1));
-    const at = (f: number): number => {
-        const from = Math.max(0, f - w);
-        const window = buffer.subarray(0, Math.min(n, f + w + 1) - from);
-        window.set(v.subarray(from, from + window.length));
-        window.sort();
-        return window[Math.floor(GROUND_PERCENTILE * (window.length - 1))];
-    };
-    const out = new Float64Array(n);
-    let f0 = 0;
-    let g0 = at(0);
-    while (f0 < n - 1) {
-        const f1 = Math.min(n - 1, f0 + stride);
-        const g1 = at(f1);
-        for (let f = f0; f <= f1; f++) out[f] = g0 + ((g1 - g0) * (f - f0)) / (f1 - f0);
-        f0 = f1;
-        g0 = g1;
-    }
-    if (n === 1) out[0] = g0;
-    return out;
-}
-
-/**
- * A foot in contact slower than this has landed (avatar scales per second, a quarter of
- * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame.
- */
-const LANDED_SPEED = CONTACT_SPEED / 4;
-
-/**
- * Starts each contact where its foot has landed: past the first frames of the run over which the
- * foot still slows down (each slower than the one before) and is faster than {@link LANDED_SPEED},
- * at most half the run and never below `minRun` frames. A foot that touches the ground still
- * gliding (a keyframed foot that slides to a stop, a 30 fps take whose stop falls over several
- * frames) is not held until it stops: a hold from the first low frame stopped it at once, a step
- * in its velocity the source does not have (KayKit's sneak, its landing foot at half the contact
- * speed).
- */
-function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
-    let f = 0;
-    while (f < flags.length) {
-        if (!flags[f]) {
-            f++;
-            continue;
-        }
-        let e = f;
-        while (e < flags.length && flags[e]) e++;
-        const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
-        let start = f;
-        while (start - f < most && speed[start] > LANDED_SPEED && speed[start + 1] < speed[start]) start++;
-        flags.fill(0, f, start);
-        f = e;
-    }
-}
-
-/** Fills gaps shorter than `minRun` between contacts, then drops contacts shorter than `minRun`. */
-function cleanRuns(flags: Uint8Array, minRun: number): void {
-    for (const value of [0, 1]) {
-        let f = 0;
-        while (f < flags.length) {
-            if (flags[f] !== value) {
-                f++;
-                continue;
-            }
-            let e = f;
-            while (e < flags.length && flags[e] === value) e++;
-            // A gap (0) is filled only between two contacts; a contact (1) is dropped anywhere.
-            const inner = value === 1 || (f > 0 && e < flags.length);
-            if (e - f < minRun && inner) flags.fill(1 - value, f, e);
-            f = e;
-        }
-    }
 }
 
 /** Watches the poses for what muscle space drops: intermediate bones that turn, bones other than the hips that move. */

@@ -10,8 +10,8 @@ import {
     CURVE_TRANSLATIONS,
     CURVES_PER_GOAL,
     MuscleClip,
-    type IMuscleCurve,
 } from "./muscleClip.js";
+import { type IMuscleCurve } from "./curve.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofMirrors } from "../muscle/translationDof.js";
 
 /** The goal each goal mirrors to (HumanIKGoal order: left foot, right foot, left hand, right hand). */

@@ -1,4 +1,4 @@
-import type { CurveInterpolation, IMuscleCurve } from "./muscleClip.js";
+import type { CurveInterpolation, IMuscleCurve } from "./curve.js";
 import { HumanoidError } from "../errors.js";
 import { SplineSlopesToRef } from "./spline.js";
 

@@ -1,6 +1,6 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
-import { MuscleClipSampler } from "../clip/muscleClip.js";
+import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneParents, HumanBoneRequired, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";

@@ -1,6 +1,8 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { QuaternionFromUnitVectorsToRef } from "../math/hotMath.js";
-import { ClipProportionsToArray, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { type MuscleClip } from "../clip/muscleClip.js";
+import { ClipProportionsToArray } from "../clip/clipProportions.js";
+import { MuscleClipSampler } from "../clip/clipSampler.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.js";
 import { HumanPose } from "../muscle/humanPose.js";

@@ -1,6 +1,8 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS, CONTACT_FRAME_SNAP, MuscleClipSampler, type MuscleClip } from "../clip/muscleClip.js";
+import { CONTACT_FRAME_SNAP, type MuscleClip } from "../clip/muscleClip.js";
+import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS } from "../clip/clipProportions.js";
+import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofBones } from "../muscle/translationDof.js";

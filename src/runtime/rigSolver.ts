@@ -6,7 +6,7 @@ import type { JointLimits } from "../ik/jointLimits.js";
 import { HumanoidLimbIK, LIMB_BONES, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
-import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_TRUNK_OFFSET_COUNT } from "../clip/muscleClip.js";
+import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_TRUNK_OFFSET_COUNT } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";

@@ -1,6 +1,6 @@
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { FootContact } from "../../src/index.js";
-import { CONTACT_SPEED } from "../../src/clip/convert.js";
+import { CONTACT_SPEED } from "../../src/clip/footContacts.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
 import { ConvertFileToMuscleClipsAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData } from "../helpers/data.js";

@@ -4,7 +4,8 @@
  */
 import { basename } from "node:path";
 import { ParseMuscleClip } from "../../src/clip/clipFile.js";
-import { MuscleClip, MuscleClipSampler } from "../../src/clip/muscleClip.js";
+import { MuscleClip } from "../../src/clip/muscleClip.js";
+import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
 import { HumanoidError } from "../../src/errors.js";
 import type { HumanoidAvatar } from "../../src/humanoid/avatar.js";
 import type { IRigPose } from "../../src/humanoid/rig.js";

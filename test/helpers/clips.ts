@@ -1,4 +1,5 @@
-import { MuscleClip, type IClipProportions } from "../../src/clip/muscleClip.js";
+import { MuscleClip } from "../../src/clip/muscleClip.js";
+import { type IClipProportions } from "../../src/clip/clipProportions.js";
 
 /** A copy of a clip with other source proportions (its curves, contacts and the rest as they are). */
 export function WithProportions(clip: MuscleClip, proportions: IClipProportions | null): MuscleClip {

@@ -13,7 +13,8 @@ import {
     type MuscleClip,
 } from "../../src/index.js";
 import { ParseMuscleClipBinary, ParseMuscleClipJson, SerializeMuscleClipToBinary, SerializeMuscleClipToJson } from "../../src/clip/clipFile.js";
-import { CURVE_TRANSLATIONS, MuscleClipSampler } from "../../src/clip/muscleClip.js";
+import { CURVE_TRANSLATIONS } from "../../src/clip/muscleClip.js";
+import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
 import { AnimationGroupPoseSource } from "../../src/io/animationGroupClip.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../../src/muscle/decode.js";
 import { EncodeHumanPose } from "../../src/muscle/encode.js";

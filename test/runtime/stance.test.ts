@@ -10,7 +10,8 @@ import {
     SampleCharacters,
     type MuscleClip,
 } from "../../src/index.js";
-import { ClipProportionsToArray, MuscleClipSampler } from "../../src/clip/muscleClip.js";
+import { ClipProportionsToArray } from "../../src/clip/clipProportions.js";
+import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
 import { dataFile, describeWithData } from "../helpers/data.js";

@@ -11,7 +11,7 @@ import {
     SampleCharacters,
     SerializeMuscleClipToBinary,
 } from "../../src/index.js";
-import { SteadiestSegmentPoint } from "../../src/clip/convert.js";
+import { SteadiestSegmentPoint } from "../../src/clip/sourceProportions.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { MeasureQualityPairAsync, RecordHumanoidRetarget } from "../../src/node/qualityReport.js";

@@ -1,0 +1,171 @@
+import { FootContact } from "./muscleClip.js";
+
+/** A foot point is low when it is within this height (avatar scales, about 5 cm on an adult) of the clip's ground, measured from where it is in the T-pose. */
+export const CONTACT_HEIGHT = 0.05;
+/** A foot point is still when it moves slower than this (avatar scales per second, about 0.5 m/s on an adult). */
+export const CONTACT_SPEED = 0.5;
+/** Contacts and gaps shorter than this (seconds) are noise: they are removed and filled. */
+export const CONTACT_MIN_SECONDS = 0.05;
+/** The ground under a frame is found among the foot points within this many seconds either side. */
+export const GROUND_WINDOW_SECONDS = 1;
+/** Share of those foot-point heights that may lie below the ground (glitches, a start pose). */
+export const GROUND_PERCENTILE = 0.1;
+
+/** Per-frame foot points (ankle, toes) in canonical avatar scales, for the contact flags. */
+export interface IFootTracks {
+    /** [foot][point] -> x, y, z per frame, or null for an unmapped point. */
+    readonly points: (Float32Array | null)[][];
+    /** [foot][point] -> T-pose height. */
+    readonly restHeight: number[][];
+}
+
+/**
+ * Foot contacts: a foot is planted on a frame when its ankle or its toes are both low (within
+ * {@link CONTACT_HEIGHT} of the clip's ground, from their T-pose height) and still (slower than
+ * {@link CONTACT_SPEED}). The clip's ground under a frame is the {@link GROUND_PERCENTILE} of
+ * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
+ * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled.
+ * Also the clip's floor as a whole (`MuscleClip.groundHeight`), avatar scales.
+ * @param feet the foot points of every frame
+ * @param frameCount frames
+ * @param rate frames per second
+ */
+export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: number): { contacts: Uint8Array; groundHeight: number } {
+    // Per frame, the lowest foot point from its T-pose height.
+    const lowest = new Float64Array(frameCount).fill(Infinity);
+    for (let s = 0; s < 2; s++) {
+        for (let p = 0; p < 2; p++) {
+            const pts = feet.points[s][p];
+            if (!pts) continue;
+            for (let f = 0; f < frameCount; f++) lowest[f] = Math.min(lowest[f], pts[f * 3 + 1] - feet.restHeight[s][p]);
+        }
+    }
+    // The ground under each frame: a low percentile of those within GROUND_WINDOW_SECONDS either
+    // side, so a floor that drifts or slopes over a long take is followed and a few odd frames
+    // (a stumble, a start pose) do not set it. Computed every 1/8 s and interpolated.
+    const ground = groundLevels(lowest, Math.max(1, Math.round(GROUND_WINDOW_SECONDS * rate)), Math.max(1, Math.round(rate / 8)));
+    const contacts = new Uint8Array(frameCount);
+    const minRun = Math.max(1, Math.round(CONTACT_MIN_SECONDS * rate));
+    for (let s = 0; s < 2; s++) {
+        const flags = new Uint8Array(frameCount);
+        // Per frame, the slowest of the foot's points (avatar scales per second).
+        const speed = new Float64Array(frameCount).fill(Infinity);
+        for (let p = 0; p < 2; p++) {
+            const pts = feet.points[s][p];
+            if (!pts) continue;
+            for (let f = 0; f < frameCount; f++) {
+                const low = pts[f * 3 + 1] - feet.restHeight[s][p] - ground[f] < CONTACT_HEIGHT;
+                const a = Math.max(0, f - 1);
+                const b = Math.min(frameCount - 1, f + 1);
+                const dist = b > a ? Math.hypot(pts[b * 3] - pts[a * 3], pts[b * 3 + 1] - pts[a * 3 + 1], pts[b * 3 + 2] - pts[a * 3 + 2]) : 0;
+                const v = frameCount === 1 ? 0 : (dist * rate) / (b - a);
+                if (v < speed[f]) speed[f] = v;
+                if (low && v < CONTACT_SPEED) flags[f] = 1;
+            }
+        }
+        cleanRuns(flags, minRun);
+        landedRuns(flags, speed, minRun);
+        const bit = s === 0 ? FootContact.Left : FootContact.Right;
+        for (let f = 0; f < frameCount; f++) if (flags[f]) contacts[f] |= bit;
+    }
+    // The clip's floor as a whole: the same percentile over every frame (0 when no foot is mapped).
+    const finite = Array.from(lowest)
+        .filter(Number.isFinite)
+        .sort((a, b) => a - b);
+    const groundHeight = finite.length ? finite[Math.floor(GROUND_PERCENTILE * (finite.length - 1))] : 0;
+    return { contacts, groundHeight: groundHeight * groundShare(Math.abs(groundHeight)) };
+}
+
+/** A clip floor closer than this to the T-pose ground (avatar scales) counts as the same ground: 0. */
+const GROUND_HEIGHT_MIN = 0.02;
+
+/** Over how much more height than {@link GROUND_HEIGHT_MIN} a clip's floor height comes in in full, avatar scales. */
+const GROUND_HEIGHT_RAMP = 0.01;
+
+/**
+ * How much of a clip's floor height the clip keeps: 0 within {@link GROUND_HEIGHT_MIN} of the T-pose
+ * ground (a stance a little higher or lower than the T-pose's, which a take on the same floor
+ * shows), all of it from {@link GROUND_HEIGHT_RAMP} further on, and a smoothstep between, so that
+ * two takes whose floors differ by a millimetre across the edge do not put the body centimetres apart.
+ */
+function groundShare(height: number): number {
+    const t = Math.min(1, Math.max(0, (height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_RAMP));
+    return t * t * (3 - 2 * t);
+}
+
+/** Per frame, the {@link GROUND_PERCENTILE} of `v` over [f - w, f + w], computed every `stride` frames and interpolated. */
+function groundLevels(v: Float64Array, w: number, stride: number): Float64Array {
+    const n = v.length;
+    // One window buffer, sorted as numbers in place (a typed array's sort), for every window.
+    const buffer = new Float64Array(Math.min(n, 2 * w + 1));
+    const at = (f: number): number => {
+        const from = Math.max(0, f - w);
+        const window = buffer.subarray(0, Math.min(n, f + w + 1) - from);
+        window.set(v.subarray(from, from + window.length));
+        window.sort();
+        return window[Math.floor(GROUND_PERCENTILE * (window.length - 1))];
+    };
+    const out = new Float64Array(n);
+    let f0 = 0;
+    let g0 = at(0);
+    while (f0 < n - 1) {
+        const f1 = Math.min(n - 1, f0 + stride);
+        const g1 = at(f1);
+        for (let f = f0; f <= f1; f++) out[f] = g0 + ((g1 - g0) * (f - f0)) / (f1 - f0);
+        f0 = f1;
+        g0 = g1;
+    }
+    if (n === 1) out[0] = g0;
+    return out;
+}
+
+/**
+ * A foot in contact slower than this has landed (avatar scales per second, a quarter of
+ * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame.
+ */
+const LANDED_SPEED = CONTACT_SPEED / 4;
+
+/**
+ * Starts each contact where its foot has landed: past the first frames of the run over which the
+ * foot still slows down (each slower than the one before) and is faster than {@link LANDED_SPEED},
+ * at most half the run and never below `minRun` frames. A foot that touches the ground still
+ * gliding (a keyframed foot that slides to a stop, a 30 fps take whose stop falls over several
+ * frames) is not held until it stops: a hold from the first low frame stopped it at once, a step
+ * in its velocity the source does not have (KayKit's sneak, its landing foot at half the contact
+ * speed).
+ */
+function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
+    let f = 0;
+    while (f < flags.length) {
+        if (!flags[f]) {
+            f++;
+            continue;
+        }
+        let e = f;
+        while (e < flags.length && flags[e]) e++;
+        const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
+        let start = f;
+        while (start - f < most && speed[start] > LANDED_SPEED && speed[start + 1] < speed[start]) start++;
+        flags.fill(0, f, start);
+        f = e;
+    }
+}
+
+/** Fills gaps shorter than `minRun` between contacts, then drops contacts shorter than `minRun`. */
+function cleanRuns(flags: Uint8Array, minRun: number): void {
+    for (const value of [0, 1]) {
+        let f = 0;
+        while (f < flags.length) {
+            if (flags[f] !== value) {
+                f++;
+                continue;
+            }
+            let e = f;
+            while (e < flags.length && flags[e] === value) e++;
+            // A gap (0) is filled only between two contacts; a contact (1) is dropped anywhere.
+            const inner = value === 1 || (f > 0 && e < flags.length);
+            if (e - f < minRun && inner) flags.fill(1 - value, f, e);
+            f = e;
+        }
+    }
+}
