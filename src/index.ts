@@ -167,17 +167,10 @@ export {
     type IMuscleClipConvertOptions,
 } from "./clip/convert.js";
 export { CONTACT_HEIGHT, CONTACT_SPEED, CONTACT_MIN_SECONDS, GROUND_WINDOW_SECONDS, GROUND_PERCENTILE } from "./clip/footContacts.js";
-export {
-    SerializeMuscleClipToJson,
-    ParseMuscleClipJson,
-    SerializeMuscleClipToBinary,
-    ParseMuscleClipBinary,
-    ParseMuscleClip,
-    MUSCLE_CLIP_FORMAT,
-    MUSCLE_CLIP_VERSION,
-    MUSCLE_CLIP_OLDEST_VERSION,
-    MUSCLE_CLIP_MAGIC,
-} from "./clip/clipFile.js";
+export { ParseMuscleClip } from "./clip/clipFile.js";
+export { SerializeMuscleClipToJson, ParseMuscleClipJson } from "./clip/clipFileJson.js";
+export { SerializeMuscleClipToBinary, ParseMuscleClipBinary } from "./clip/clipFileBinary.js";
+export { MUSCLE_CLIP_FORMAT, MUSCLE_CLIP_VERSION, MUSCLE_CLIP_OLDEST_VERSION, MUSCLE_CLIP_MAGIC } from "./clip/clipFileRules.js";
 export { BvhPoseSource, ConvertBvhToMuscleClip } from "./io/bvhClip.js";
 export { AnimationGroupPoseSource, ConvertAnimationGroupToMuscleClip, DEFAULT_CLIP_RATE, MIN_KEY_RATE } from "./io/animationGroupClip.js";
 export { SolveTwoBonePositionsToRef } from "./ik/twoBone.js";

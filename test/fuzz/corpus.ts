@@ -6,7 +6,8 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { SerializeMuscleClipToBinary, SerializeMuscleClipToJson } from "../../src/clip/clipFile.js";
+import { SerializeMuscleClipToJson } from "../../src/clip/clipFileJson.js";
+import { SerializeMuscleClipToBinary } from "../../src/clip/clipFileBinary.js";
 import { ConvertRigPosesToMuscleClip } from "../../src/clip/convert.js";
 import type { MuscleClip } from "../../src/clip/muscleClip.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../../src/humanoid/avatar.js";

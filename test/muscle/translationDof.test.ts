@@ -12,7 +12,8 @@ import {
     type IRigPoseSource,
     type MuscleClip,
 } from "../../src/index.js";
-import { ParseMuscleClipBinary, ParseMuscleClipJson, SerializeMuscleClipToBinary, SerializeMuscleClipToJson } from "../../src/clip/clipFile.js";
+import { ParseMuscleClipJson, SerializeMuscleClipToJson } from "../../src/clip/clipFileJson.js";
+import { ParseMuscleClipBinary, SerializeMuscleClipToBinary } from "../../src/clip/clipFileBinary.js";
 import { CURVE_TRANSLATIONS } from "../../src/clip/muscleClip.js";
 import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
 import { AnimationGroupPoseSource } from "../../src/io/animationGroupClip.js";
