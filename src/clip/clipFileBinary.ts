@@ -1,4 +1,4 @@
-// The muscle clip file as binary (`.muscle`, "BHMC"): little-endian, values on a grid as integer
+// The muscle clip file as binary (`.muscle.bin`, "BHMC"): little-endian, values on a grid as integer
 // differences.
 import { MAX_CLIP_FRAMES, MAX_STRING_BYTES, MAX_WARNINGS, QuoteForMessage } from "../limits.js";
 import { MuscleClip, MuscleCurveNames, MUSCLE_CLIP_CURVE_COUNT } from "./muscleClip.js";
