@@ -3,57 +3,13 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { CONTACT_FRAME_SNAP, type MuscleClip } from "../clip/muscleClip.js";
 import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS } from "../clip/clipProportions.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
-import { HumanBone } from "../humanoid/humanBones.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
-import { TRANSLATION_DOF_COUNT, TranslationDofBones } from "../muscle/translationDof.js";
+import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { MirrorContacts, MirrorHumanPoseInPlace, MirrorRootInPlace } from "../muscle/mirror.js";
-import { ALL_MUSCLE_COUNT, Muscles } from "../muscle/muscles.js";
+import { ALL_MUSCLE_COUNT } from "../muscle/muscles.js";
+import { GOAL_PART, HumanBodyPart, MUSCLE_PART, TRANSLATION_PART } from "./bodyParts.js";
+import { HumanoidClipState, HumanoidLayer, LocalSecondsInto } from "./clipLayer.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
-
-const B = HumanBone;
-
-/** Parts of the body a layer can be limited to (as the parts of Unity's avatar masks). */
-export enum HumanBodyPart {
-    /** Hips, spine, chest and upper chest, and the body's position and orientation. */
-    Body = 0,
-    /** Neck, head, eyes and jaw. */
-    Head = 1,
-    /** Left shoulder, upper arm, forearm and hand, and the left hand's IK goal. */
-    LeftArm = 2,
-    /** Right shoulder, upper arm, forearm and hand, and the right hand's IK goal. */
-    RightArm = 3,
-    /** Left hand fingers. */
-    LeftFingers = 4,
-    /** Right hand fingers. */
-    RightFingers = 5,
-    /** Left upper leg, lower leg, foot and toes, and the left foot's IK goal. */
-    LeftLeg = 6,
-    /** Right upper leg, lower leg, foot and toes, and the right foot's IK goal. */
-    RightLeg = 7,
-}
-
-/** Number of {@link HumanBodyPart}s. */
-export const HUMAN_BODY_PART_COUNT = 8;
-
-/** The body part a human bone belongs to. */
-export function GetHumanBodyPart(bone: HumanBone): HumanBodyPart {
-    if (bone < B.LeftThumbProximal) {
-        if (bone === B.LeftUpperLeg || bone === B.LeftLowerLeg || bone === B.LeftFoot || bone === B.LeftToes) return HumanBodyPart.LeftLeg;
-        if (bone === B.RightUpperLeg || bone === B.RightLowerLeg || bone === B.RightFoot || bone === B.RightToes) return HumanBodyPart.RightLeg;
-        if (bone === B.LeftShoulder || bone === B.LeftUpperArm || bone === B.LeftLowerArm || bone === B.LeftHand) return HumanBodyPart.LeftArm;
-        if (bone === B.RightShoulder || bone === B.RightUpperArm || bone === B.RightLowerArm || bone === B.RightHand) return HumanBodyPart.RightArm;
-        if (bone === B.Neck || bone === B.Head || bone === B.LeftEye || bone === B.RightEye || bone === B.Jaw) return HumanBodyPart.Head;
-        return HumanBodyPart.Body;
-    }
-    return bone <= B.LeftLittleDistal ? HumanBodyPart.LeftFingers : HumanBodyPart.RightFingers;
-}
-
-/** The body part of every muscle. */
-const MUSCLE_PART: Uint8Array = Uint8Array.from(Muscles.map((m) => GetHumanBodyPart(m.bone)));
-/** The body part of every translation DoF (`TranslationDofBones` order). */
-const TRANSLATION_PART: Uint8Array = Uint8Array.from(TranslationDofBones.map((b) => GetHumanBodyPart(b)));
-/** The body part of every IK goal. */
-const GOAL_PART: readonly HumanBodyPart[] = [HumanBodyPart.LeftLeg, HumanBodyPart.RightLeg, HumanBodyPart.LeftArm, HumanBodyPart.RightArm];
 
 /**
  * What happens to the clip's travel (its root: the centre of mass on the ground and the body's
@@ -84,102 +40,6 @@ export interface IClipPlayOptions {
      * Default false.
      */
     mirror?: boolean;
-}
-
-/** Most clips one layer blends at once (a cross-fade that needs more drops the faintest). */
-export const MAX_CLIPS_PER_LAYER = 4;
-
-/** One clip playing on a layer. Read its fields; change them with the player's methods. */
-export class HumanoidClipState {
-    /** The clip (null when the slot is free). */
-    public clip: MuscleClip | null = null;
-    /** Play time since the start, seconds, unwrapped (loops count on). */
-    public timeSeconds = 0;
-    /** Playback speed. */
-    public speed = 1;
-    /** Whether it loops. */
-    public loop = false;
-    /** Weight given by the caller. */
-    public weight = 1;
-    /** Fade factor, 0 to 1: the effective weight is `weight * fade`. */
-    public fade = 0;
-    /** Fade change per second (negative: fading out; the state frees itself at 0). */
-    public fadeRate = 0;
-    /** Set once a clip that does not loop has reached its end. */
-    public ended = false;
-    /** Whether the clip plays mirrored (see {@link IClipPlayOptions.mirror}); set by `play` and `crossFade` (its start and end roots are mirrored then). */
-    public mirror = false;
-    /** The pose at the current time (root motion already handled). */
-    public readonly pose = new HumanPose();
-    /** @internal */
-    public sampler: MuscleClipSampler | null = null;
-    /** @internal root at the last update: x, z, yaw (canonical, avatar scales) */
-    public readonly lastRoot = new Float64Array(3);
-    /** @internal root at the clip's start */
-    public readonly startRoot = new Float64Array(3);
-    /** @internal root at the clip's end */
-    public readonly endRoot = new Float64Array(3);
-    /** @internal root where the pose shows it (see {@link RootMotionMode}) */
-    public readonly shownRoot = new Float64Array(3);
-    /** @internal root motion this frame, in the root's own frame: x, z, yaw */
-    public readonly delta = new Float64Array(3);
-    /** @internal the state has no previous frame (just started or jumped) */
-    public fresh = true;
-
-    /** Time within the clip, seconds (wrapped when looping, clamped otherwise). */
-    public get localSeconds(): number {
-        localSecondsInto(this, localScratch, 0);
-        return localScratch[0];
-    }
-}
-
-const localScratch = new Float64Array(1);
-
-/** A state's {@link HumanoidClipState.localSeconds} into `out[index]` (the per-frame form: no number returned, see `hotMath`). */
-function localSecondsInto(s: HumanoidClipState, out: Float64Array, index: number): void {
-    const clip = s.clip;
-    const d = clip ? clip.durationSeconds : 0;
-    if (!clip || d <= 0) {
-        out[index] = 0;
-    } else if (s.loop) {
-        const r = s.timeSeconds % d;
-        out[index] = r < 0 ? r + d : r;
-    } else {
-        out[index] = s.timeSeconds < 0 ? 0 : s.timeSeconds > d ? d : s.timeSeconds;
-    }
-}
-
-/** A layer: clips blended together, then laid over the layers below on the parts of its mask. */
-export class HumanoidLayer {
-    /** Layer weight over the layers below, 0 to 1 (the base layer always counts fully). */
-    public weight = 1;
-    /** Which body parts the layer drives (1) or leaves to the layers below (0), by {@link HumanBodyPart}. */
-    public readonly mask = new Uint8Array(HUMAN_BODY_PART_COUNT).fill(1);
-    /** The clip slots; those with a clip are playing. */
-    public readonly states: HumanoidClipState[] = Array.from({ length: MAX_CLIPS_PER_LAYER }, () => new HumanoidClipState());
-    /** The layer's blended pose of the last update. */
-    public readonly pose = new HumanPose();
-    /** @internal total effective weight of the last update */
-    public total = 0;
-
-    /** Limits the layer to some body parts (all others come from the layers below). */
-    public setMask(parts: readonly HumanBodyPart[]): void {
-        this.mask.fill(0);
-        for (const p of parts) this.mask[p] = 1;
-    }
-
-    /** The state with the largest effective weight, or null when nothing plays. */
-    public get dominant(): HumanoidClipState | null {
-        let best: HumanoidClipState | null = null;
-        let w = -1;
-        for (const s of this.states) {
-            if (s.clip && s.weight * s.fade > w) {
-                w = s.weight * s.fade;
-                best = s;
-            }
-        }
-        return best;
-    }
 }
 
 const yawQ = new Quaternion();
@@ -326,7 +186,7 @@ export class HumanoidClipPlayer {
         const rate = clip.frameRate;
         const last = clip.frameCount - 1;
         const now = this._tmp2;
-        localSecondsInto(s, now, 0);
+        LocalSecondsInto(s, now, 0);
         // A contact starts on its first frame (as for `contacts`: a foot is down between two
         // frames only when it is on both): the next contact frame after now, g, from g on.
         const frame = now[0] * rate;
@@ -611,7 +471,7 @@ export class HumanoidClipPlayer {
             off -= TWO_PI * Math.round(off / TWO_PI);
             sr[2] += off * w;
             const sampler = s.sampler!;
-            localSecondsInto(s, num, 2);
+            LocalSecondsInto(s, num, 2);
             sampler.frameSlot[0] = num[2] * s.clip.frameRate;
             const c = s.mirror ? MirrorContacts(sampler.contactsHeldAtSlot()) : sampler.contactsHeldAtSlot();
             if (c & 1) left += w;
@@ -690,7 +550,7 @@ export class HumanoidClipPlayer {
         }
         if (!s.clip) return; // stopped by an observer
         // By frame: the state's loop flag rules, not the clip's.
-        localSecondsInto(s, num, 2);
+        LocalSecondsInto(s, num, 2);
         sampler.frameSlot[0] = num[2] * clip.frameRate;
         sampler.sampleSlotToRef(s.pose);
         if (s.mirror) MirrorHumanPoseInPlace(s.pose);
