@@ -41,15 +41,8 @@ export {
 } from "./humanoid/rig.js";
 export { ParseJointName, TokenizeJointName, IsNubName, type INameInfo, type NameHint } from "./humanoid/boneNames.js";
 export { FindHumanoidStructure, type IHumanoidStructure, LONG_BRANCH_FRACTION, PASS_THROUGH_FRACTION, ARM_BALANCE_MIN } from "./humanoid/structure.js";
-export {
-    AutoMapHumanoid,
-    type IAutoMapResult,
-    LEGS_BELOW_SPINE_MIN_DEG,
-    FACING_MIN_CONFIDENCE,
-    ARM_RATIO,
-    LEG_RATIO,
-    TWIST_OFF_AXIS_MAX,
-} from "./humanoid/autoMap.js";
+export { AutoMapHumanoid, type IAutoMapResult, LEGS_BELOW_SPINE_MIN_DEG, FACING_MIN_CONFIDENCE } from "./humanoid/autoMap.js";
+export { ARM_RATIO, LEG_RATIO, TWIST_OFF_AXIS_MAX } from "./humanoid/limbChains.js";
 export { ComputeBodyFrame, AngleBetweenDeg, type IBodyFrame, UPRIGHT_SNAP_DEG } from "./humanoid/bodyFrame.js";
 export {
     MakeReferenceTPose,
