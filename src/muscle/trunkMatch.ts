@@ -1,0 +1,167 @@
+// Decode's trunk step: each of the character's trunk segments turned as the source's trunk turns
+// over the same share of its length (docs/runtime.md, the trunk's layout).
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace } from "../math/hotMath.js";
+import { TRUNK_BONES, type MuscleSetup } from "./setup.js";
+
+const B = HumanBone;
+const tmpQ = new Quaternion();
+const tmpQ2 = new Quaternion();
+const tmpV = new Vector3();
+
+/** How many numbers a trunk layout holds (x y z per `TRUNK_BONES` bone). */
+export const TRUNK_NUMBERS = 3 * TRUNK_BONES.length;
+/** The source's trunk as a path of 6 points from the hip joints' middle (x y z each, canonical, source scales): at rest, and posed. */
+const trunkRest = new Float64Array(18);
+const trunkPosed = new Float64Array(18);
+/** Distance along the source's trunk to each of its points (source scales). */
+const trunkAlong = new Float64Array(6);
+/** Distances handed to {@link trunkPointToRef}: [0] where a target segment starts, [1] where it ends (source scales). */
+const trunkAt = new Float64Array(2);
+/** Per trunk bone (`TRUNK_BONES` order): its decoded canonical rotation `Dc`, and the one it is turned to. */
+const trunkDecoded: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
+const trunkTurned: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
+/** Per human bone: its index in `TRUNK_BONES`, or -1. */
+const TRUNK_INDEX: Int8Array = (() => {
+    const m = new Int8Array(HUMAN_BONE_COUNT).fill(-1);
+    TRUNK_BONES.forEach((b, i) => (m[b] = i));
+    return m;
+})();
+/** Trunk layouts this close in every number (source scales) are the same: decode leaves the trunk as it is. */
+const SAME_LAYOUT = 1e-9;
+const chordRest = new Vector3();
+const chordPosed = new Vector3();
+const segment = new Vector3();
+const wanted = new Vector3();
+const trunkTurn = new Quaternion();
+
+/** The point of a trunk path (`trunkRest` or `trunkPosed`) at `trunkAt[at]` along it (clamped to its ends), into `out`. */
+function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
+    const d = trunkAt[at];
+    let k = 1;
+    while (k < 5 && d > trunkAlong[k]) k++;
+    const span = trunkAlong[k] - trunkAlong[k - 1];
+    let t = span > 1e-12 ? (d - trunkAlong[k - 1]) / span : 1;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const a = 3 * (k - 1);
+    const b = 3 * k;
+    out.x = path[a] + (path[b] - path[a]) * t;
+    out.y = path[a + 1] + (path[b + 1] - path[a + 1]) * t;
+    out.z = path[a + 2] + (path[b + 2] - path[a + 2]) * t;
+}
+
+/**
+ * Turns the trunk's segments as the source's trunk turns over the same share of its length. The
+ * source's trunk is the path through its trunk joints (`source`: their T-pose offsets, canonical,
+ * source scales), posed by the muscles' own rotations of its trunk bones (`raw`, `TRUNK_BONES` order, before missing bones fold in); this
+ * trunk's path through its own joints. A segment of this trunk from a share a to a share b of its
+ * length takes the turn (shortest rotation) of the source's chord from a to b, from its T-pose to
+ * its pose: its direction becomes that turn applied to its T-pose direction, by the least swing
+ * of its bone's decoded rotation (the bone's twist is kept). The head keeps its decoded rotation,
+ * and every other child of a turned bone (shoulders, arms) keeps its own: only the trunk's
+ * segments change. On the source's own skeleton the chords are the segments: nothing changes.
+ * Why: mocap turns its spine bones against each other so that its head keeps still, and the
+ * turns cancel only along a trunk whose joints sit where the source's do; turned bone by bone,
+ * RiggedFigure's trunk (its spine joint 0.32 centre-of-mass heights above its hips, the zombie
+ * mocap's 0.09) carried the jitter to its head 3 times the source's.
+ */
+export function MatchTrunkToSource(setup: MuscleSetup, q: Quaternion[], raw: readonly Quaternion[], source: Float64Array): void {
+    // A clip made on this skeleton (or one laid out alike): the chords are the segments, nothing to turn.
+    const layout = setup.clipTrunkOffsets;
+    let same = true;
+    for (let i = 0; i < TRUNK_NUMBERS && same; i++) same = Math.abs(source[i] - layout[i]) <= SAME_LAYOUT;
+    if (same) return;
+    // The source's path, at rest and posed (Dc of its hips: identity).
+    let length = 0;
+    tmpQ.set(0, 0, 0, 1);
+    for (let i = 0; i < 3; i++) trunkRest[i] = trunkPosed[i] = 0;
+    trunkAlong[0] = 0;
+    for (let i = 0; i < 5; i++) {
+        tmpV.x = source[3 * i];
+        tmpV.y = source[3 * i + 1];
+        tmpV.z = source[3 * i + 2];
+        length += Math.sqrt(tmpV.x * tmpV.x + tmpV.y * tmpV.y + tmpV.z * tmpV.z);
+        trunkAlong[i + 1] = length;
+        trunkRest[3 * i + 3] = trunkRest[3 * i] + tmpV.x;
+        trunkRest[3 * i + 4] = trunkRest[3 * i + 1] + tmpV.y;
+        trunkRest[3 * i + 5] = trunkRest[3 * i + 2] + tmpV.z;
+        tmpV.applyRotationQuaternionInPlace(tmpQ);
+        trunkPosed[3 * i + 3] = trunkPosed[3 * i] + tmpV.x;
+        trunkPosed[3 * i + 4] = trunkPosed[3 * i + 1] + tmpV.y;
+        trunkPosed[3 * i + 5] = trunkPosed[3 * i + 2] + tmpV.z;
+        QuaternionMultiplyToRef(tmpQ, raw[i], tmpQ);
+    }
+    const own = setup.trunkOffsets;
+    let ownLength = 0;
+    for (let i = 0; i < 5; i++) ownLength += Math.sqrt(own[3 * i] * own[3 * i] + own[3 * i + 1] * own[3 * i + 1] + own[3 * i + 2] * own[3 * i + 2]);
+    if (!(length > 1e-9 && length < Infinity && ownLength > 1e-9)) return;
+    const joint = setup.joint;
+    // Decoded Dc of this trunk's bones, bottom up (each mapped one's parent is the mapped one below).
+    tmpQ.set(0, 0, 0, 1);
+    for (let i = 0; i < 5; i++) {
+        const b = TRUNK_BONES[i];
+        if (joint[b] < 0) continue;
+        QuaternionMultiplyToRef(tmpQ, q[b], trunkDecoded[i]);
+        tmpQ.copyFrom(trunkDecoded[i]);
+    }
+    // Each segment from bone i's joint to the next mapped bone's: turned as the source's chord over the same shares.
+    let along = Math.sqrt(own[0] * own[0] + own[1] * own[1] + own[2] * own[2]);
+    tmpQ2.set(0, 0, 0, 1); // the turned Dc of the bone below
+    for (let i = 0; i < 5; i++) {
+        const b = TRUNK_BONES[i];
+        if (joint[b] < 0) continue;
+        let next = i + 1;
+        while (next < 5 && joint[TRUNK_BONES[next]] < 0) next++;
+        const turned = trunkTurned[i];
+        turned.copyFrom(trunkDecoded[i]);
+        if (next < 5) {
+            segment.x = own[3 * next];
+            segment.y = own[3 * next + 1];
+            segment.z = own[3 * next + 2];
+            const piece = Math.sqrt(segment.x * segment.x + segment.y * segment.y + segment.z * segment.z);
+            trunkAt[0] = (along / ownLength) * length;
+            trunkAt[1] = ((along + piece) / ownLength) * length;
+            along += piece;
+            trunkPointToRef(trunkRest, 1, chordRest);
+            trunkPointToRef(trunkRest, 0, tmpV);
+            chordRest.subtractInPlace(tmpV);
+            trunkPointToRef(trunkPosed, 1, chordPosed);
+            trunkPointToRef(trunkPosed, 0, tmpV);
+            chordPosed.subtractInPlace(tmpV);
+            const lr = Math.sqrt(chordRest.x * chordRest.x + chordRest.y * chordRest.y + chordRest.z * chordRest.z);
+            const lp = Math.sqrt(chordPosed.x * chordPosed.x + chordPosed.y * chordPosed.y + chordPosed.z * chordPosed.z);
+            if (piece > 1e-12 && lr > 1e-12 && lp > 1e-12) {
+                chordRest.x /= lr;
+                chordRest.y /= lr;
+                chordRest.z /= lr;
+                chordPosed.x /= lp;
+                chordPosed.y /= lp;
+                chordPosed.z /= lp;
+                QuaternionFromUnitVectorsToRef(chordRest, chordPosed, trunkTurn);
+                // wanted = turn * T-pose direction; now = Dc * T-pose direction
+                segment.x /= piece;
+                segment.y /= piece;
+                segment.z /= piece;
+                segment.applyRotationQuaternionToRef(trunkTurn, wanted);
+                segment.applyRotationQuaternionInPlace(trunkDecoded[i]);
+                QuaternionFromUnitVectorsToRef(segment, wanted, trunkTurn);
+                QuaternionNormalizeInPlace(QuaternionMultiplyToRef(trunkTurn, trunkDecoded[i], turned));
+            }
+        }
+        // Q = (turned Dc below)^-1 * turned Dc
+        QuaternionConjugateToRef(tmpQ2, tmpQ);
+        QuaternionMultiplyToRef(tmpQ, turned, q[b]);
+        tmpQ2.copyFrom(turned);
+    }
+    // Children off the trunk keep their decoded Dc: Q_c = turned(p)^-1 * decoded(p) * Q_c.
+    for (let c = 1; c < HUMAN_BONE_COUNT; c++) {
+        if (TRUNK_INDEX[c] >= 0 || joint[c] < 0) continue;
+        const p = setup.parentBone[c];
+        const i = p >= 0 ? TRUNK_INDEX[p] : -1;
+        if (i < 0 || p === B.Head) continue;
+        QuaternionConjugateToRef(trunkTurned[i], tmpQ);
+        QuaternionMultiplyToRef(tmpQ, trunkDecoded[i], tmpQ);
+        QuaternionMultiplyToRef(tmpQ, q[c], q[c]);
+    }
+}
