@@ -1,43 +1,21 @@
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { HumanoidAvatar } from "../humanoid/avatar.js";
-import { BodySide, HUMAN_BONE_COUNT, HumanBone, HumanBoneSides, IsFingerBone } from "../humanoid/humanBones.js";
+// The filmstrip as SVG: each row's figures at evenly spaced frames, with their feet's paths and
+// the hips' travel (the view, what is drawn of each character and from where: filmstripView.ts).
+import { BodySide } from "../humanoid/humanBones.js";
 import { EscapeMarkup, FileNameOf } from "./markup.js";
-
-const B = HumanBone;
+import {
+    FILMSTRIP_LAYOUT,
+    FilmstripAlong,
+    FilmstripViewDirection,
+    PrepareFilmstripRow,
+    type IFilmstripRecording,
+    type IFilmstripRow,
+} from "./filmstripView.js";
 
 /** Figures per row when {@link IFilmstripOptions.frames} is not given. */
 export const FILMSTRIP_FRAMES = 8;
 
 /** Most figures per row {@link IFilmstripOptions.frames} may ask for (more would not fit a page). */
 export const FILMSTRIP_MAX_FRAMES = 64;
-
-/** The filmstrip's layout, SVG pixels (user units). */
-export const FILMSTRIP_LAYOUT = {
-    /** Width of the column of row labels on the left. */
-    labelWidth: 96,
-    /** Height of the header line with each column's time. */
-    headerHeight: 16,
-    /** Width of one figure's cell. */
-    cellWidth: 110,
-    /** Height of one row, at least (a row whose figures reach further is taller, see `RenderFilmstripSvg`). */
-    cellHeight: 130,
-    /** The floor line's distance below the top of its row, at least. */
-    floorY: 108,
-    /** Height of a character's T-pose stature (its highest drawn joint, the head, above its floor) on screen. */
-    figureHeight: 80,
-    /** Room on the right of the last column, for a figure lying down that reaches out of its cell. */
-    rightMargin: 16,
-} as const;
-
-/**
- * The hips must spread at least this share of the character's stature along their main direction
- * (two standard deviations of their ground path) for the clip to count as travelling; below it the
- * view is taken across the body's facing. 0.25 of 1.7 m is about 0.4 m.
- */
-const TRAVEL_MIN_SHARE = 0.25;
-
-/** The facing averaged over the clip must be at least this long (unit vectors averaged) to be used; a spin averages out. */
-const FACING_MIN_LENGTH = 0.3;
 
 /** Time each foot's path and the hips' travel cover around a figure's frame, seconds (within the figure's share of the clip). */
 const TRAIL_SECONDS = 1;
@@ -48,14 +26,8 @@ const TRAIL_POINTS = 11;
 /** A foot path's points closer than this to the previous point kept are dropped, tenths of a pixel. */
 const TRAIL_MIN_STEP = 10;
 
-/** Radius of the head's circle, share of the character's stature. */
-const HEAD_RADIUS_SHARE = 0.06;
-
 /** Largest coordinate written, pixels: a runaway joint is clamped rather than written as a huge number. */
 const MAX_PX = 1e5;
-
-/** Samples of the source's whole clip used to find its direction of travel and its facing (at most). */
-const DIRECTION_SAMPLES = 512;
 
 /** The hips' ground path (its travel over the cell's time) is drawn this far below the floor line, pixels. */
 const TRAVEL_LINE_DROP = 5;
@@ -63,23 +35,6 @@ const TRAVEL_LINE_DROP = 5;
 const ROW_PAD = 4;
 /** The most a row reaches above or below its floor line, in statures (a figure thrown far off is drawn cut rather than making the picture huge). */
 const MAX_ROW_REACH = 3;
-
-/** What the filmstrip reads of an avatar: its rig's joints (parents), its bone map, its T-pose and its body frame. */
-export type FilmstripAvatar = Pick<HumanoidAvatar, "rig" | "referenceWorld" | "frame" | "getJoint">;
-
-/**
- * A recorded motion as the filmstrip reads it: every rig joint's world position per frame (rig
- * space, metres, `avatar.rig.joints` order, 3 floats a joint), as `IMotionRecording` in
- * metrics.ts, which is one.
- */
-export interface IFilmstripRecording {
-    /** The character (its rig's joints are the ones recorded). */
-    readonly avatar: FilmstripAvatar;
-    /** Frames per second (for the column times; not a positive number: frame numbers are shown instead). */
-    readonly frameRate: number;
-    /** Per frame, 3 floats per rig joint, in `avatar.rig.joints` order. */
-    readonly positions: readonly Float32Array[];
-}
 
 /** Options of {@link RenderFilmstripSvg}. */
 export interface IFilmstripOptions {
@@ -104,262 +59,6 @@ const STYLE =
     ".filmstrip .fc,.filmstrip .tc{stroke:#777}.filmstrip .fl,.filmstrip .tl{stroke:#2ca02c}.filmstrip .fr,.filmstrip .tr{stroke:#9467bd}" +
     ".filmstrip .tc,.filmstrip .tl,.filmstrip .tr{stroke-width:.8;stroke-opacity:.55}.filmstrip .ff{stroke:#bbb;stroke-width:1}" +
     ".filmstrip text{fill:#333}.filmstrip .fn{fill:#888;font-size:9px}</style>";
-
-/** One row's character, prepared once: what to draw and how to project it. */
-interface IRow {
-    readonly label: string;
-    readonly rec: IFilmstripRecording | null;
-    /** Screen right, screen up and the view direction (into the picture), rig space unit vectors. */
-    readonly right: Vector3;
-    readonly up: Vector3;
-    readonly view: Vector3;
-    /** Pixels per metre. */
-    readonly scale: number;
-    /** Floor height along up, metres. */
-    readonly floor: number;
-    /** Polylines of joints (child first, up to the top) per side: centre, left, right. */
-    readonly chains: [number[][], number[][], number[][]];
-    /** The joints each side's depth is judged by (left, right). */
-    readonly sideJoints: [number[], number[]];
-    readonly hips: number;
-    readonly head: number;
-    /** The joint the head's circle grows from (the head's parent), -1 for none. */
-    readonly headBase: number;
-    /** The point each foot's path follows (toes, else the foot), -1 for none: left, right. */
-    readonly trail: [number, number];
-    /** Head circle radius, pixels. */
-    readonly headRadius: number;
-}
-
-/** Finite value or NaN from a recording. */
-function coord(positions: Float32Array | undefined, joint: number, axis: number): number {
-    if (!positions || joint < 0 || 3 * joint + 2 >= positions.length) return NaN;
-    return positions[3 * joint + axis];
-}
-
-/** Dot product of a joint's position at a frame with a direction, NaN when unknown. */
-function along(positions: Float32Array | undefined, joint: number, dir: Vector3): number {
-    return coord(positions, joint, 0) * dir.x + coord(positions, joint, 1) * dir.y + coord(positions, joint, 2) * dir.z;
-}
-
-/** A unit vector, or the fallback when the vector has no length or is not finite. */
-function unitOr(v: Vector3, fallback: Vector3): Vector3 {
-    const l = v.length();
-    return l > 1e-9 && Number.isFinite(l) ? v.scale(1 / l) : fallback.clone();
-}
-
-/** Whether a human bone is drawn: mapped body bones, without fingers, eyes and jaw. */
-function drawnBone(avatar: FilmstripAvatar, b: HumanBone): boolean {
-    return !IsFingerBone(b) && b !== B.LeftEye && b !== B.RightEye && b !== B.Jaw && avatar.getJoint(b) >= 0;
-}
-
-/** The avatar's T-pose up, forward and left, sanitized (unit, finite). */
-function bodyAxes(avatar: FilmstripAvatar): { up: Vector3; forward: Vector3; left: Vector3 } {
-    const up = unitOr(avatar.frame.up.clone(), Vector3.Up());
-    const forward = unitOr(avatar.frame.forward.subtract(up.scale(Vector3.Dot(avatar.frame.forward, up))), Vector3.Forward());
-    const left = unitOr(Vector3.Cross(forward, up), Vector3.Left());
-    return { up, forward, left };
-}
-
-/** T-pose floor (lowest drawn foot joint along up) and stature (highest drawn joint above it), metres. */
-function restFloorAndStature(avatar: FilmstripAvatar, up: Vector3): { floor: number; stature: number } {
-    const ref = avatar.referenceWorld.positions;
-    const height = (j: number): number => (j >= 0 && j < ref.length ? Vector3.Dot(ref[j], up) : NaN);
-    let floor = Infinity;
-    for (const b of [B.LeftFoot, B.RightFoot, B.LeftToes, B.RightToes]) {
-        const h = height(avatar.getJoint(b));
-        if (Number.isFinite(h)) floor = Math.min(floor, h);
-    }
-    let top = -Infinity;
-    let low = Infinity;
-    for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-        if (!drawnBone(avatar, b)) continue;
-        const h = height(avatar.getJoint(b));
-        if (!Number.isFinite(h)) continue;
-        top = Math.max(top, h);
-        low = Math.min(low, h);
-    }
-    if (!Number.isFinite(floor)) floor = Number.isFinite(low) ? low : 0;
-    const stature = top - floor;
-    return { floor, stature: stature > 1e-6 && Number.isFinite(stature) ? stature : 1 };
-}
-
-/**
- * The view's screen-right direction in the source's T-pose frame, as (forward, left) weights: the
- * main direction of the hips' ground path when the clip travels (pointing from where it starts to
- * where it ends), else the body's facing averaged over the clip, else the T-pose's forward.
- */
-function viewDirection(rec: IFilmstripRecording): [number, number] {
-    const avatar = rec.avatar;
-    const { up, forward, left } = bodyAxes(avatar);
-    const { stature } = restFloorAndStature(avatar, up);
-    const frames = rec.positions.length;
-    const step = Math.max(1, Math.ceil(frames / DIRECTION_SAMPLES));
-    const hips = avatar.getJoint(B.Hips);
-    const xs: number[] = [];
-    const ys: number[] = [];
-    let fx = 0;
-    let fy = 0;
-    let facings = 0;
-    const lul = avatar.getJoint(B.LeftUpperLeg);
-    const rul = avatar.getJoint(B.RightUpperLeg);
-    const lua = avatar.getJoint(B.LeftUpperArm);
-    const rua = avatar.getJoint(B.RightUpperArm);
-    const at = (p: Float32Array, j: number): Vector3 => new Vector3(coord(p, j, 0), coord(p, j, 1), coord(p, j, 2));
-    for (let f = 0; f < frames; f += step) {
-        const p = rec.positions[f];
-        const a = along(p, hips, forward);
-        const b = along(p, hips, left);
-        if (Number.isFinite(a) && Number.isFinite(b)) {
-            xs.push(a);
-            ys.push(b);
-        }
-        // Body left from the legs and the arms, forward = up x left (rig space is left-handed).
-        const l = unitOr(at(p, lul).subtract(at(p, rul)), Vector3.Zero()).add(unitOr(at(p, lua).subtract(at(p, rua)), Vector3.Zero()));
-        const fwd = Vector3.Cross(up, l);
-        const u = Vector3.Dot(fwd, forward);
-        const v = Vector3.Dot(fwd, left);
-        const n = Math.hypot(u, v);
-        if (n > 1e-9 && Number.isFinite(n)) {
-            fx += u / n;
-            fy += v / n;
-            facings++;
-        }
-    }
-    let facing: [number, number] = [1, 0];
-    if (facings && Math.hypot(fx, fy) / facings >= FACING_MIN_LENGTH) {
-        const n = Math.hypot(fx, fy);
-        facing = [fx / n, fy / n];
-    }
-    if (xs.length < 2) return facing;
-    const mx = xs.reduce((s, x) => s + x, 0) / xs.length;
-    const my = ys.reduce((s, y) => s + y, 0) / ys.length;
-    let sxx = 0;
-    let syy = 0;
-    let sxy = 0;
-    for (let i = 0; i < xs.length; i++) {
-        sxx += (xs[i] - mx) ** 2;
-        syy += (ys[i] - my) ** 2;
-        sxy += (xs[i] - mx) * (ys[i] - my);
-    }
-    sxx /= xs.length;
-    syy /= xs.length;
-    sxy /= xs.length;
-    const most = (sxx + syy) / 2 + Math.sqrt(((sxx - syy) / 2) ** 2 + sxy * sxy);
-    if (!(2 * Math.sqrt(most) >= TRAVEL_MIN_SHARE * stature)) return facing;
-    let ax = Math.abs(sxy) > 1e-12 ? most - syy : sxx >= syy ? 1 : 0;
-    let ay = Math.abs(sxy) > 1e-12 ? sxy : sxx >= syy ? 0 : 1;
-    const n = Math.hypot(ax, ay);
-    if (!(n > 0)) return facing;
-    ax /= n;
-    ay /= n;
-    // Point it the way the clip goes (start to end); a clip that comes back to its start: the way it faces.
-    const net = (xs[xs.length - 1] - xs[0]) * ax + (ys[ys.length - 1] - ys[0]) * ay;
-    const sign = Math.abs(net) > 0.5 * Math.sqrt(most) ? Math.sign(net) : facing[0] * ax + facing[1] * ay < 0 ? -1 : 1;
-    return [sign * ax, sign * ay];
-}
-
-/** Prepares one row: which joints to join, on which side, and the projection. */
-function prepareRow(label: string, rec: IFilmstripRecording | null, dir: [number, number], floorOffset: number): IRow {
-    const empty: IRow = {
-        label,
-        rec: null,
-        right: Vector3.Right(),
-        up: Vector3.Up(),
-        view: Vector3.Forward(),
-        scale: 1,
-        floor: 0,
-        chains: [[], [], []],
-        sideJoints: [[], []],
-        hips: -1,
-        head: -1,
-        headBase: -1,
-        trail: [-1, -1],
-        headRadius: 0,
-    };
-    if (!rec) return empty;
-    const avatar = rec.avatar;
-    const joints = avatar.rig.joints;
-    const { up, forward, left } = bodyAxes(avatar);
-    const right = unitOr(forward.scale(dir[0]).add(left.scale(dir[1])), forward);
-    // Babylon's camera looking along +Z sees +X to the right and +Y up: view = right x up.
-    const view = unitOr(Vector3.Cross(right, up), Vector3.Forward());
-    const rest = restFloorAndStature(avatar, up);
-    const scale = FILMSTRIP_LAYOUT.figureHeight / rest.stature;
-    const floor = rest.floor + (Number.isFinite(floorOffset) ? floorOffset : 0);
-
-    // Joints drawn: the drawn bones' joints and the rig joints on the way from each to the nearest
-    // drawn ancestor (an unmapped neck, twist or clavicle joint). A joint's segment to its parent
-    // takes the side of the bones below it, centre when bones of both sides (or the centre) share it.
-    const drawn = new Int8Array(joints.length).fill(-1); // side of the joint's segment to its parent, -1: none
-    const kept = new Uint8Array(joints.length);
-    const bones: HumanBone[] = [];
-    for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-        const j = avatar.getJoint(b);
-        if (drawnBone(avatar, b) && j < joints.length) {
-            kept[j] = 1;
-            bones.push(b);
-        }
-    }
-    for (const b of bones) {
-        const side = HumanBoneSides[b];
-        const path: number[] = [];
-        let j = avatar.getJoint(b);
-        while (j >= 0) {
-            path.push(j);
-            const p = joints[j].parent;
-            if (p >= 0 && kept[p]) {
-                for (const c of path) drawn[c] = drawn[c] < 0 || drawn[c] === side ? side : BodySide.Center;
-                break;
-            }
-            j = p;
-        }
-    }
-    // Polylines: from each segment whose joint no other drawn segment hangs from, up while the
-    // segments go on in the same colour (legs, arms and the spine each one line).
-    const chains: [number[][], number[][], number[][]] = [[], [], []];
-    const hasChild = new Uint8Array(joints.length);
-    for (let c = 0; c < joints.length; c++) {
-        const p = joints[c].parent;
-        if (drawn[c] >= 0 && drawn[p] === drawn[c]) hasChild[p] = 1;
-    }
-    const done = new Uint8Array(joints.length);
-    for (let c = joints.length - 1; c >= 0; c--) {
-        if (drawn[c] < 0 || hasChild[c] || done[c]) continue;
-        const side = drawn[c];
-        const chain = [c];
-        let cur = c;
-        while (drawn[cur] === side && !done[cur]) {
-            done[cur] = 1;
-            cur = joints[cur].parent;
-            chain.push(cur);
-        }
-        chains[side].push(chain);
-    }
-    const sideJoints: [number[], number[]] = [[], []];
-    for (let c = 0; c < joints.length; c++) {
-        if (drawn[c] === BodySide.Left) sideJoints[0].push(c);
-        if (drawn[c] === BodySide.Right) sideJoints[1].push(c);
-    }
-    const head = avatar.getJoint(B.Head);
-    const trailJoint = (toes: HumanBone, foot: HumanBone): number => (avatar.getJoint(toes) >= 0 ? avatar.getJoint(toes) : avatar.getJoint(foot));
-    return {
-        label,
-        rec,
-        right,
-        up,
-        view,
-        scale,
-        floor,
-        chains,
-        sideJoints,
-        hips: avatar.getJoint(B.Hips),
-        head,
-        headBase: head >= 0 && head < joints.length ? joints[head].parent : -1,
-        trail: [trailJoint(B.LeftToes, B.LeftFoot), trailJoint(B.RightToes, B.RightFoot)],
-        headRadius: HEAD_RADIUS_SHARE * FILMSTRIP_LAYOUT.figureHeight,
-    };
-}
 
 /** Tenths of a pixel, clamped; NaN stays NaN. */
 function tenths(px: number): number {
@@ -422,15 +121,15 @@ function thinned(points: ReadonlyArray<readonly [number, number]>): Array<readon
 }
 
 /** The figure of one row at one frame, with its feet's paths and its hips' travel over the cell's frames. */
-function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft: number, floorY: number): string {
+function figureSvg(row: IFilmstripRow, frame: number, from: number, to: number, cellLeft: number, floorY: number): string {
     const rec = row.rec!;
     const p = rec.positions[frame];
-    const hipsX = along(p, row.hips, row.right);
+    const hipsX = FilmstripAlong(p, row.hips, row.right);
     if (!Number.isFinite(hipsX)) return "";
     const cx = cellLeft + FILMSTRIP_LAYOUT.cellWidth / 2;
     const point = (q: Float32Array | undefined, j: number): [number, number] => [
-        tenths(cx + (along(q, j, row.right) - hipsX) * row.scale),
-        tenths(floorY - (along(q, j, row.up) - row.floor) * row.scale),
+        tenths(cx + (FilmstripAlong(q, j, row.right) - hipsX) * row.scale),
+        tenths(floorY - (FilmstripAlong(q, j, row.up) - row.floor) * row.scale),
     ];
     const paths: string[] = [];
     // The feet's paths (toes, else the ankle) and the hips' travel, over the second around the
@@ -453,7 +152,7 @@ function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft:
         }
     }
     // The body: the far side first, so the near side's limbs cross over it.
-    const depth = (joints: number[]): number => joints.reduce((s, j) => s + along(p, j, row.view), 0) / Math.max(1, joints.length);
+    const depth = (joints: number[]): number => joints.reduce((s, j) => s + FilmstripAlong(p, j, row.view), 0) / Math.max(1, joints.length);
     const leftFar = !(depth(row.sideJoints[1]) > depth(row.sideJoints[0]));
     const order = leftFar ? [BodySide.Left, BodySide.Center, BodySide.Right] : [BodySide.Right, BodySide.Center, BodySide.Left];
     for (const side of order) {
@@ -490,7 +189,7 @@ function figureSvg(row: IRow, frame: number, from: number, to: number, cellLeft:
  * whose character floats, sinks or jumps higher than its stature gets the room it needs, so rows
  * never draw over each other. Never more than {@link MAX_ROW_REACH} statures either way.
  */
-function rowReach(row: IRow, frames: readonly number[]): [number, number] {
+function rowReach(row: IFilmstripRow, frames: readonly number[]): [number, number] {
     const L = FILMSTRIP_LAYOUT;
     let above = L.floorY - ROW_PAD;
     let below = L.cellHeight - L.floorY - ROW_PAD;
@@ -500,7 +199,7 @@ function rowReach(row: IRow, frames: readonly number[]): [number, number] {
     for (const f of frames) {
         const p = rec.positions[f];
         for (const j of joints) {
-            const h = (along(p, j, row.up) - row.floor) * row.scale;
+            const h = (FilmstripAlong(p, j, row.up) - row.floor) * row.scale;
             if (!Number.isFinite(h)) continue;
             const top = h + (j === row.head ? 2 * row.headRadius : 0);
             if (top > above) above = top;
@@ -564,14 +263,14 @@ export function RenderFilmstripSvg(
     const width = L.labelWidth + columns * L.cellWidth + L.rightMargin;
     let dir: [number, number] = [1, 0];
     try {
-        dir = viewDirection(source);
+        dir = FilmstripViewDirection(source);
     } catch {
         // A recording too odd to find a direction in: the T-pose's forward.
     }
     const rows = [
-        prepareRow("source", source, dir, options.sourceFloorOffset ?? 0),
-        prepareRow("ours", ours, dir, 0),
-        prepareRow("AnimatorAvatar", animatorAvatar, dir, 0),
+        PrepareFilmstripRow("source", source, dir, options.sourceFloorOffset ?? 0),
+        PrepareFilmstripRow("ours", ours, dir, 0),
+        PrepareFilmstripRow("AnimatorAvatar", animatorAvatar, dir, 0),
     ];
     const windows = Array.from({ length: n }, (_, i) => {
         const from = Math.floor((i * frames) / n);

@@ -1,7 +1,8 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { BuildHumanoidAvatar, BuildSampleRig, ComputeRigWorldPose, GetRigRestPose, HumanBone, SampleCharacters } from "../../src/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
-import { FILMSTRIP_LAYOUT, RenderFilmstripSvg, type FilmstripAvatar, type IFilmstripRecording } from "../../src/quality/filmstrip.js";
+import { RenderFilmstripSvg } from "../../src/quality/filmstrip.js";
+import { FILMSTRIP_LAYOUT, type FilmstripAvatar, type IFilmstripRecording } from "../../src/quality/filmstripView.js";
 import { RigFromPoints } from "../helpers/rigs.js";
 
 const L = FILMSTRIP_LAYOUT;
