@@ -5,7 +5,7 @@ import { HumanBone } from "../humanoid/humanBones.js";
 import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionRotationAxisToRef } from "../math/hotMath.js";
 import { QuaternionToRotationVectorToRef, SwingTwistDecomposeToRef, TwistAngleNearInPlace } from "../math/swingTwist.js";
 import { BoneMuscles } from "./muscles.js";
-import { HINGE_BLEND_BEND_DEG, MuscleSetup } from "./setup.js";
+import { HINGE_BLEND_BEND_DEG, type MuscleSetup } from "./setup.js";
 
 const B = HumanBone;
 const swing = new Quaternion();
