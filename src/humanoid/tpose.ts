@@ -40,6 +40,8 @@ export const TPOSE_TOLERANCES_DEG = {
     rest: {
         /** Degrees: body tilt from upright, turned at the hips. */
         hips: 15,
+        /** Degrees: the line between the upper-leg joints from level (a pelvis rolled to one side), turned at the hips with the trunk kept. */
+        pelvis: 2,
         /** Degrees: spine, chest, upper chest and neck from straight up. */
         spine: 30,
         /** Degrees: shoulders from straight out to their side. */
@@ -61,6 +63,8 @@ export const TPOSE_TOLERANCES_DEG = {
     frame: {
         /** Degrees: body tilt from upright, turned at the hips. */
         hips: 5,
+        /** Degrees: the line between the upper-leg joints from level (a pelvis rolled to one side), turned at the hips with the trunk kept. */
+        pelvis: 0,
         /** Degrees: spine, chest, upper chest and neck from straight up. */
         spine: 5,
         /** Degrees: shoulders from straight out to their side. */
@@ -76,12 +80,14 @@ export const TPOSE_TOLERANCES_DEG = {
         /** Degrees: thighs and shins from straight down. */
         leg: 0,
         /** Degrees: feet from forward (on the ground plane, or at the flat foot's measured slope). */
-        foot: 10,
+        foot: 0,
     },
     /** `tPose: "strict"`: every bone aligned. */
     strict: {
         /** Degrees: body tilt from upright, turned at the hips. */
         hips: 0,
+        /** Degrees: the line between the upper-leg joints from level (a pelvis rolled to one side), turned at the hips with the trunk kept. */
+        pelvis: 0,
         /** Degrees: spine, chest, upper chest and neck from straight up. */
         spine: 0,
         /** Degrees: shoulders from straight out to their side. */
@@ -288,15 +294,35 @@ export function MakeReferenceTPose(
     };
 
     // Hips: make the body upright (keeping the facing).
+    let hipsTurn = 0;
     const geometric = ComputeBodyFrame(world.positions, boneToJoint, false);
     const tilt = AngleBetweenDeg(geometric.up, frame.up);
     if (tilt > tol.hips) {
         const delta = new Quaternion();
         Quaternion.FromUnitVectorsToRef(geometric.up, frame.up, delta);
         rotateWorld(j(B.Hips), delta, -1);
-        corrections.push({ bone: B.Hips, angleDeg: tilt });
+        hipsTurn += tilt;
         frame = ComputeBodyFrame(world.positions, boneToJoint);
     }
+    // Pelvis: the line between the hip joints level. A pose taken from a motion frame has its
+    // pelvis rolled over the stance leg (Bandai's mocap: 1.5 to 3 degrees), and every frame's hips
+    // are encoded as turned from this pose: left rolled, a character of other proportions would
+    // carry the roll all clip long, one hip a few millimetres higher for every 10 cm of pelvis (on
+    // a pelvis as wide as its legs are long, a knee bent 15 degrees more than the source's over
+    // each stance). Turned at the hips with the trunk kept; the legs are straightened below.
+    const hipLine = world.positions[j(B.RightUpperLeg)].subtract(world.positions[j(B.LeftUpperLeg)]);
+    const level = hipLine.subtract(frame.up.scale(Vector3.Dot(hipLine, frame.up)));
+    if (hipLine.length() > 1e-6 && level.length() > 1e-6) {
+        const roll = AngleBetweenDeg(hipLine, level);
+        if (roll > Math.max(tol.pelvis, MIN_CORRECTION_DEG)) {
+            const delta = new Quaternion();
+            Quaternion.FromUnitVectorsToRef(hipLine.normalize(), level.normalize(), delta);
+            rotateWorld(j(B.Hips), delta, j(B.Spine));
+            hipsTurn += roll;
+            frame = ComputeBodyFrame(world.positions, boneToJoint);
+        }
+    }
+    if (hipsTurn > 0) corrections.push({ bone: B.Hips, angleDeg: hipsTurn });
 
     const flatFoot = fromMotionFrame && mode !== "strict" ? EstimateFlatFootElevationDeg(rig, boneToJoint) : undefined;
     const list = targets(flatFoot);
