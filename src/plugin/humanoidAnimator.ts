@@ -317,7 +317,9 @@ export class HumanoidAnimator {
         const player = this.player;
         const solver = this.solver;
         solver.sourceProportions.set(player.proportions);
-        solver.decode(player.pose);
+        // A jump (a seek, a new clip) forgets the body's smoothing before decoding, whose steps use it.
+        if (player.jumped) solver.resetSmoothing();
+        solver.decode(player.pose, player.step);
         if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) {
             this.planting.update(player, solver);
         } else {
@@ -327,10 +329,7 @@ export class HumanoidAnimator {
             if (player.jumped || planting.planted[0] || planting.planted[1]) planting.reset();
             solver.footGrounded.fill(0);
         }
-        if (player.jumped) {
-            solver.resetSmoothing();
-            this.lookAt.reset();
-        }
+        if (player.jumped) this.lookAt.reset();
         solver.solveIK(0, player.step);
         // Root motion first, so that world goals are read where the character now is; the joint
         // limits last, so that nothing before them bends a knee backwards.
@@ -351,8 +350,8 @@ export class HumanoidAnimator {
      */
     public applyPose(pose: HumanPose): void {
         if (this.isDisposed) return;
-        this.solver.decode(pose);
         this.solver.resetSmoothing();
+        this.solver.decode(pose);
         this.solver.solveIK(0);
         this.lookAt.reset();
         this._worldGoals(this._zeroStep);

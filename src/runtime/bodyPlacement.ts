@@ -30,6 +30,17 @@ const COMMON_HOLD_OMEGA = 25;
  */
 const TRUNK_HZ = 6;
 /**
+ * How fast the body follows what the feet on the ground need of it (`"legs"`, see
+ * {@link HumanoidBodyPlacement.prepareLegs}): a critically damped spring's frequency, hertz. The
+ * need is weighed by each foot's height (its goal's weight goes from 0 to 1 over 0.2 source
+ * scales), so it comes in over the few frames a landing foot takes to cross that band (30-40 ms);
+ * applied at once, the body's velocity stepped at every landing (KayKit's death onto human
+ * characters 1.35-1.55x the source's jerk, 1.15-1.30x now; its forward dodge 1.17-1.33x, 0.97-1.07x).
+ * Above a walk's steps (1-3 Hz), as the trunk's steady point's filter (`TRUNK_HZ`): a stride's lift
+ * passes.
+ */
+const LIFT_HZ = 6;
+/**
  * Most the trunk's steady point moves the body, avatar scales (1.5 cm at 1 m), softly (tanh):
  * markers' jitter is millimetres, and a large fast turn of a trunk much longer or shorter than
  * the source's (a fall) is motion, not jitter.
@@ -56,10 +67,19 @@ const SOFT_CORNER = 0.5;
  * landing; 2.12x -> 2.01x over the whole take).
  */
 export function SoftAtLeastOne(t: number): number {
-    if (t <= 1 - SOFT_CORNER) return 1;
-    if (t >= 1 + SOFT_CORNER) return t;
-    const u = (t - 1 + SOFT_CORNER) / (2 * SOFT_CORNER);
-    return 1 + SOFT_CORNER * u * u * u * (2 - u);
+    const io = new Float64Array([t]);
+    SoftAtLeastOneInPlace(io, 0);
+    return io[0];
+}
+
+/** {@link SoftAtLeastOne} of `io[index]`, in place: the per-frame form (no number passed to or returned from a call, see `hotMath`). */
+export function SoftAtLeastOneInPlace(io: Float64Array, index: number): void {
+    const t = io[index];
+    if (t <= 1 - SOFT_CORNER) io[index] = 1;
+    else if (t < 1 + SOFT_CORNER) {
+        const u = (t - 1 + SOFT_CORNER) / (2 * SOFT_CORNER);
+        io[index] = 1 + SOFT_CORNER * u * u * u * (2 - u);
+    }
 }
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
@@ -91,6 +111,12 @@ export class HumanoidBodyPlacement {
     private _dropFresh = true;
     /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
     private readonly _springStep = new Float64Array(2);
+    /** The lift's spring: value and velocity (metres, metres a second), the need it follows, the lift applied. */
+    private readonly _lift = new Float64Array(4);
+    /** The lift starts afresh at its next use (a reset, a jump, legs that cannot be fitted). */
+    private _liftFresh = true;
+    /** The step was the decoded frame's own ({@link noteFrameStep}): a zero step holds the low-passes still. */
+    private _frameStep = false;
     /** Scratch: a foot's IK target (rig space) and its goal's rotation. */
     private readonly _target = new Vector3();
     private readonly _targetRot = new Quaternion();
@@ -127,19 +153,32 @@ export class HumanoidBodyPlacement {
         this._trunkJoints = Int32Array.from(path);
     }
 
-    /** Forgets the body drop's, the trunk's and the common hold's motion (the solver's `resetSmoothing`). */
+    /** Forgets the body drop's, the trunk's, the lift's and the common hold's motion (the solver's `resetSmoothing`). */
     public resetSmoothing(): void {
         this._dropFresh = true;
+        this._liftFresh = true;
         this._trunkFresh = true;
         this._common.fill(0);
     }
 
     /**
      * Keeps `solveIK`'s time step (`step[0]`, seconds; 0 when not a positive finite number) for the
-     * next seat's low-pass (in an array: no number is boxed on the way).
+     * next seat's low-passes (the trunk's steady point, the feet's lift), which start afresh when it
+     * is 0 (a pose set directly). In an array: no number is boxed on the way.
      */
     public noteStep(step: Float64Array): void {
         this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
+        this._frameStep = false;
+    }
+
+    /**
+     * Keeps the time step of the frame being decoded (`decode`'s `step`, as {@link noteStep}): the
+     * seat's low-passes step by it, and hold still when it is 0 (no time passed: a paused clip,
+     * a bad step), rather than starting afresh.
+     */
+    public noteFrameStep(step: Float64Array): void {
+        this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
+        this._frameStep = true;
     }
 
     /** Forward kinematics of the limbs and their ancestors (`HumanoidLimbIK.fkJoints`) into the solver's `world` and `positions`. */
@@ -205,14 +244,14 @@ export class HumanoidBodyPlacement {
         d[2] = (top.z - mz) * f;
         const lo = this._trunkLow;
         const dt = this._lastStep;
-        if (this._trunkFresh || !(dt > 0)) {
-            // Afresh, or no time passed (a pose set directly): nothing to filter.
+        if (this._trunkFresh || !(dt > 0 || this._frameStep)) {
+            // Afresh, or no time known (a pose set directly): nothing to filter.
             lo[0] = d[0];
             lo[1] = d[1];
             lo[2] = d[2];
             lo[3] = lo[4] = lo[5] = 0;
             this._trunkFresh = false;
-        } else {
+        } else if (dt > 0) {
             // Critically damped, exact for the step (as the body drop's), per axis.
             const p = this._springStep;
             p[0] = 2 * Math.PI * TRUNK_HZ;
@@ -264,14 +303,22 @@ export class HumanoidBodyPlacement {
                 shift -= w[g] * (c.x * up.x + c.y * up.y + c.z * up.z);
                 total += w[g];
             }
-            if (total > 0) {
-                shift /= SoftAtLeastOne(total);
+            // Numbers go on through the lift's array (see `hotMath`): [2] the need, [3] the lift.
+            const lift = this._lift;
+            lift[3] = total;
+            SoftAtLeastOneInPlace(lift, 3);
+            lift[2] = total > 0 ? shift / lift[3] : 0;
+            this._smoothLift();
+            shift = lift[3];
+            if (shift !== 0) {
                 before.x = up.x * shift;
                 before.y = up.y * shift;
                 before.z = up.z * shift;
                 this._solver.bodyOffset.addInPlace(before);
                 this._moveBody(before);
             }
+        } else {
+            this._liftFresh = true;
         }
         for (let g = 0; g < 2; g++) {
             if (!(this._solver.positionWeights[g] > 0)) continue;
@@ -291,6 +338,34 @@ export class HumanoidBodyPlacement {
             goal.y += target.y / scale;
             goal.z += target.z / scale;
         }
+    }
+
+    /**
+     * The feet's lift of the body (its need, `_lift[2]`, metres along up) through a critically
+     * damped spring at `LIFT_HZ`, exact for the step, lagging the need by at most `BODY_DROP_LAG` of
+     * what the leg may stretch (softly: need + lag tanh((spring - need) / lag), no corner), into
+     * `_lift[3]`.
+     */
+    private _smoothLift(): void {
+        const s = this._lift;
+        const need = s[2];
+        const dt = this._lastStep;
+        if (this._liftFresh || !(dt > 0 || this._frameStep) || !Number.isFinite(s[0] + s[1])) {
+            // Afresh, or no time known (a pose set directly): nothing to smooth.
+            s[0] = need;
+            s[1] = 0;
+            s[3] = need;
+            this._liftFresh = false;
+            return;
+        }
+        if (dt > 0) {
+            const p = this._springStep;
+            p[0] = 2 * Math.PI * LIFT_HZ;
+            p[1] = dt;
+            CriticallyDampedStepInPlace(s, 0, 1, s, 2, 1, p);
+        }
+        const lag = BODY_DROP_LAG * this._solver.stretch[0] * this._solver.ik.limbLengths[0];
+        s[3] = lag > 0 ? need + lag * Math.tanh((s[0] - need) / lag) : need;
     }
 
     /**

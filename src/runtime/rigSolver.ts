@@ -199,8 +199,14 @@ export class HumanoidRigSolver {
     /**
      * Decodes a pose into {@link pose} (limbs at rest length) and its IK goals into
      * {@link goalPositions} and {@link goalRotations}.
+     * @param human the pose (canonical frame, source avatar scales)
+     * @param step if given, the time step since the last frame, seconds, in `step[0]` (the player's
+     *   `step`): `"legs"` smooths where the body is seated by it (the trunk's steady point, the feet's
+     *   lift), and holds them still over a zero step. Without it, the last {@link solveIK}'s step,
+     *   and none (nothing smoothed) when that was 0.
      */
-    public decode(human: HumanPose): void {
+    public decode(human: HumanPose, step?: Float64Array): void {
+        if (step) this._body.noteFrameStep(step);
         const setup = this._setup;
         this.footCorrections[0].setAll(0);
         this.footCorrections[1].setAll(0);
