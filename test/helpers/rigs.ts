@@ -52,8 +52,11 @@ export function Quadruped(): IRig {
     return RigFromPoints("quadruped", j);
 }
 
-/** A simple humanoid in T-pose (1.7 m), named plainly; facing +Z, left at -X. */
-export function PlainHumanoid(): IRig {
+/**
+ * The joints of {@link PlainHumanoid} as points (name, parent, x y z in metres), the right leg's
+ * raised by `rightLegRise` metres (a pelvis rolled in its rest pose).
+ */
+export function PlainHumanoidPoints(rightLegRise = 0): Array<[string, string | null, number, number, number]> {
     const j: Array<[string, string | null, number, number, number]> = [
         ["Hips", null, 0, 0.9, 0],
         ["Spine", "Hips", 0, 1.05, 0],
@@ -66,17 +69,23 @@ export function PlainHumanoid(): IRig {
         ["Left", -1],
         ["Right", 1],
     ] as const) {
+        const r = x > 0 ? rightLegRise : 0;
         j.push(
             [`${s}Shoulder`, "Chest", 0.03 * x, 1.4, 0],
             [`${s}Arm`, `${s}Shoulder`, 0.17 * x, 1.4, 0],
             [`${s}ForeArm`, `${s}Arm`, 0.45 * x, 1.4, 0],
             [`${s}Hand`, `${s}ForeArm`, 0.7 * x, 1.4, 0],
             [`${s}HandEnd`, `${s}Hand`, 0.88 * x, 1.4, 0],
-            [`${s}UpLeg`, "Hips", 0.09 * x, 0.85, 0],
-            [`${s}Leg`, `${s}UpLeg`, 0.09 * x, 0.47, 0.01],
-            [`${s}Foot`, `${s}Leg`, 0.09 * x, 0.08, 0],
-            [`${s}Toe`, `${s}Foot`, 0.09 * x, 0.02, 0.12],
+            [`${s}UpLeg`, "Hips", 0.09 * x, 0.85 + r, 0],
+            [`${s}Leg`, `${s}UpLeg`, 0.09 * x, 0.47 + r, 0.01],
+            [`${s}Foot`, `${s}Leg`, 0.09 * x, 0.08 + r, 0],
+            [`${s}Toe`, `${s}Foot`, 0.09 * x, 0.02 + r, 0.12],
         );
     }
-    return RigFromPoints("plain humanoid", j);
+    return j;
+}
+
+/** A simple humanoid in T-pose (1.7 m), named plainly; facing +Z, left at -X. */
+export function PlainHumanoid(): IRig {
+    return RigFromPoints("plain humanoid", PlainHumanoidPoints());
 }

@@ -2,7 +2,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { AngleBetweenDeg, BuildHumanoidAvatar, HumanBone, type HumanoidAvatar } from "../../src/index.js";
 import { LoadRigFromFileAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData, listDataFiles } from "../helpers/data.js";
-import { PlainHumanoid, RigFromPoints } from "../helpers/rigs.js";
+import { PlainHumanoid, PlainHumanoidPoints, RigFromPoints } from "../helpers/rigs.js";
 
 /** Degrees the line from the left to the right upper-leg joint rises out of the ground plane in the avatar's T-pose (+: right hip higher). */
 function pelvisRollDeg(avatar: HumanoidAvatar): number {
@@ -21,42 +21,12 @@ function footTurnDeg(avatar: HumanoidAvatar, foot: HumanBone, toes: HumanBone): 
     return AngleBetweenDeg(d, f);
 }
 
-/** The plain humanoid's joints as points, the right leg's raised by `rise` metres. */
-function plainPoints(rise: number): Array<[string, string | null, number, number, number]> {
-    const j: Array<[string, string | null, number, number, number]> = [
-        ["Hips", null, 0, 0.9, 0],
-        ["Spine", "Hips", 0, 1.05, 0],
-        ["Chest", "Spine", 0, 1.25, 0],
-        ["Neck", "Chest", 0, 1.45, 0],
-        ["Head", "Neck", 0, 1.55, 0],
-        ["HeadEnd", "Head", 0, 1.72, 0],
-    ];
-    for (const [s, x] of [
-        ["Left", -1],
-        ["Right", 1],
-    ] as const) {
-        const r = x > 0 ? rise : 0;
-        j.push(
-            [`${s}Shoulder`, "Chest", 0.03 * x, 1.4, 0],
-            [`${s}Arm`, `${s}Shoulder`, 0.17 * x, 1.4, 0],
-            [`${s}ForeArm`, `${s}Arm`, 0.45 * x, 1.4, 0],
-            [`${s}Hand`, `${s}ForeArm`, 0.7 * x, 1.4, 0],
-            [`${s}HandEnd`, `${s}Hand`, 0.88 * x, 1.4, 0],
-            [`${s}UpLeg`, "Hips", 0.09 * x, 0.85 + r, 0],
-            [`${s}Leg`, `${s}UpLeg`, 0.09 * x, 0.47 + r, 0.01],
-            [`${s}Foot`, `${s}Leg`, 0.09 * x, 0.08 + r, 0],
-            [`${s}Toe`, `${s}Foot`, 0.09 * x, 0.02 + r, 0.12],
-        );
-    }
-    return j;
-}
-
 describe("the reference T-pose's pelvis", () => {
     // The hip joints are 0.18 m apart: 5 degrees of roll raises one 15.7 mm over the other.
     const rise = (deg: number): number => 0.18 * Math.tan((deg * Math.PI) / 180);
 
     it("is levelled when the rest pose rolls it past the rest tolerance (2 degrees), the trunk kept", () => {
-        const avatar = BuildHumanoidAvatar(RigFromPoints("rolled pelvis", plainPoints(rise(5))));
+        const avatar = BuildHumanoidAvatar(RigFromPoints("rolled pelvis", PlainHumanoidPoints(rise(5))));
         expect(Math.abs(pelvisRollDeg(avatar))).toBeLessThan(0.01);
         const hips = avatar.tPoseCorrections.find((c) => c.bone === HumanBone.Hips);
         expect(hips?.angleDeg).toBeCloseTo(5, 1);
@@ -70,8 +40,8 @@ describe("the reference T-pose's pelvis", () => {
     });
 
     it("is kept within the rest tolerance, and as it is with tPose 'rest'", () => {
-        expect(pelvisRollDeg(BuildHumanoidAvatar(RigFromPoints("slight roll", plainPoints(rise(1)))))).toBeCloseTo(1, 2);
-        expect(pelvisRollDeg(BuildHumanoidAvatar(RigFromPoints("rolled pelvis", plainPoints(rise(5))), { tPose: "rest" }))).toBeCloseTo(5, 2);
+        expect(pelvisRollDeg(BuildHumanoidAvatar(RigFromPoints("slight roll", PlainHumanoidPoints(rise(1)))))).toBeCloseTo(1, 2);
+        expect(pelvisRollDeg(BuildHumanoidAvatar(RigFromPoints("rolled pelvis", PlainHumanoidPoints(rise(5))), { tPose: "rest" }))).toBeCloseTo(5, 2);
     });
 
     it("is already level on a symmetric rig: nothing turned", () => {
