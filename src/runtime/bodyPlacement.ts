@@ -67,12 +67,16 @@ const SOFT_CORNER = 0.5;
  * landing; 2.12x -> 2.01x over the whole take).
  */
 export function SoftAtLeastOne(t: number): number {
-    const io = new Float64Array([t]);
-    SoftAtLeastOneInPlace(io, 0);
-    return io[0];
+    if (t <= 1 - SOFT_CORNER) return 1;
+    if (t >= 1 + SOFT_CORNER) return t;
+    const u = (t - 1 + SOFT_CORNER) / (2 * SOFT_CORNER);
+    return 1 + SOFT_CORNER * (2 * u ** 3 - u ** 4);
 }
 
-/** {@link SoftAtLeastOne} of `io[index]`, in place: the per-frame form (no number passed to or returned from a call, see `hotMath`). */
+/**
+ * {@link SoftAtLeastOne} of `io[index]`, in place: the per-frame form, no number passed to or
+ * returned from a call (see `hotMath`); the readable function above is its test's oracle.
+ */
 export function SoftAtLeastOneInPlace(io: Float64Array, index: number): void {
     const t = io[index];
     if (t <= 1 - SOFT_CORNER) io[index] = 1;
@@ -81,6 +85,7 @@ export function SoftAtLeastOneInPlace(io: Float64Array, index: number): void {
         io[index] = 1 + SOFT_CORNER * u * u * u * (2 - u);
     }
 }
+
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 

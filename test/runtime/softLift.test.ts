@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { BuildHumanoidAvatar, ConvertBvhToMuscleClip, CreateRigFromBvh, HumanBone, HumanoidAnimator, ParseBvh } from "../../src/index.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
-import { SoftAtLeastOne } from "../../src/runtime/bodyPlacement.js";
+import { SoftAtLeastOne, SoftAtLeastOneInPlace } from "../../src/runtime/bodyPlacement.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -11,6 +11,15 @@ describe("SoftAtLeastOne: max(1, t) with its corner rounded", () => {
     const h = 1e-4;
     const d1 = (t: number): number => (SoftAtLeastOne(t + h) - SoftAtLeastOne(t - h)) / (2 * h);
     const d2 = (t: number): number => (SoftAtLeastOne(t + h) - 2 * SoftAtLeastOne(t) + SoftAtLeastOne(t - h)) / (h * h);
+
+    it("in place (the per-frame form) is the readable function", () => {
+        const io = new Float64Array(1);
+        for (let t = -2; t <= 4; t += 0.001) {
+            io[0] = t;
+            SoftAtLeastOneInPlace(io, 0);
+            expect(io[0]).toBeCloseTo(SoftAtLeastOne(t), 14);
+        }
+    });
 
     it("is max(1, t) outside 1 +- 0.5 and never below it, at most 0.1 above", () => {
         for (let t = -2; t <= 4; t += 0.01) {
