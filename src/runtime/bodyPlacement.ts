@@ -186,6 +186,14 @@ export class HumanoidBodyPlacement {
         this._frameStep = true;
     }
 
+    /**
+     * No time step is known for this seat (a pose set directly: `solveIK`'s last step was 0 and
+     * decode was given none): the seat's low-passes start afresh rather than step or hold.
+     */
+    private get _noTimeKnown(): boolean {
+        return !(this._lastStep > 0 || this._frameStep);
+    }
+
     /** Forward kinematics of the limbs and their ancestors (`HumanoidLimbIK.fkJoints`) into the solver's `world` and `positions`. */
     private _forwardKinematics(): void {
         const solver = this._solver;
@@ -249,7 +257,7 @@ export class HumanoidBodyPlacement {
         d[2] = (top.z - mz) * f;
         const lo = this._trunkLow;
         const dt = this._lastStep;
-        if (this._trunkFresh || !(dt > 0 || this._frameStep)) {
+        if (this._trunkFresh || this._noTimeKnown) {
             // Afresh, or no time known (a pose set directly): nothing to filter.
             lo[0] = d[0];
             lo[1] = d[1];
@@ -355,7 +363,7 @@ export class HumanoidBodyPlacement {
         const s = this._lift;
         const need = s[2];
         const dt = this._lastStep;
-        if (this._liftFresh || !(dt > 0 || this._frameStep) || !Number.isFinite(s[0] + s[1])) {
+        if (this._liftFresh || this._noTimeKnown || !Number.isFinite(s[0] + s[1])) {
             // Afresh, or no time known (a pose set directly): nothing to smooth.
             s[0] = need;
             s[1] = 0;
