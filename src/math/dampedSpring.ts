@@ -25,3 +25,54 @@ export function CriticallyDampedStepInPlace(state: Float64Array, x: number, v: n
         state[v + i] = (state[v + i] - omega * m) * e;
     }
 }
+
+/**
+ * One step of a critically damped third-order follower that tracks a target moving at constant
+ * speed without lag: (D + w)^3 x = 3 w^2 D c + w^3 c, D the time derivative, c the target. Over
+ * the step the target is taken to move linearly from `target[prev + i]` to `target[at + i]`; the
+ * error e = x - c then obeys (D + w)^3 e = 0, so e(t) = (A + B t + C t^2) exp(-w t) exactly, with
+ * A, B and C from the error, its rate and its acceleration at the step's start. A target that
+ * starts or stops moving is caught up with over about 3 / w seconds (position, rate and
+ * acceleration continuous; the acceleration changes at once, by 3 w^2 times the change of the
+ * target's speed), and one moving steadily is followed exactly, where a critically damped spring
+ * ({@link CriticallyDampedStepInPlace}) lags it by 2 / w seconds of its motion.
+ * Positions `state[x + i]`, rates `state[v + i]`, accelerations `state[a + i]`; `p` is [w, dt]
+ * (dt > 0). Allocation-free.
+ * @param state positions, rates and accelerations, updated in place
+ * @param x index of the first position in `state`
+ * @param v index of the first rate
+ * @param a index of the first acceleration
+ * @param target the targets, this step's and the last step's
+ * @param at index of the first of this step's targets in `target`
+ * @param prev index of the first of the last step's targets in `target`
+ * @param count how many coordinates
+ * @param p [w, dt]
+ */
+export function CriticallyDampedRampStepInPlace(
+    state: Float64Array,
+    x: number,
+    v: number,
+    a: number,
+    target: Float64Array,
+    at: number,
+    prev: number,
+    count: number,
+    p: Float64Array,
+): void {
+    const w = p[0];
+    const dt = p[1];
+    const e = Math.exp(-w * dt);
+    for (let i = 0; i < count; i++) {
+        const speed = (target[at + i] - target[prev + i]) / dt;
+        const e0 = state[x + i] - target[prev + i];
+        const e1 = state[v + i] - speed;
+        const e2 = state[a + i];
+        const bb = e1 + w * e0;
+        const cc = (e2 + 2 * w * e1 + w * w * e0) * 0.5;
+        const poly = e0 + (bb + cc * dt) * dt;
+        const slope = bb + 2 * cc * dt;
+        state[x + i] = target[at + i] + poly * e;
+        state[v + i] = speed + (slope - w * poly) * e;
+        state[a + i] = (2 * cc - 2 * w * slope + w * w * poly) * e;
+    }
+}

@@ -2,7 +2,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import type { MuscleSetup } from "../muscle/setup.js";
-import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
+import { CriticallyDampedRampStepInPlace, CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
 import { QuaternionConjugateToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 import type { HumanoidLegShape } from "./legShape.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
@@ -15,15 +15,19 @@ const FOOT_IK_GROUND = 0.05;
 /** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
 const FOOT_IK_AIR = 0.25;
 /**
- * How fast the body follows what the planted feet hold in common (see `followCommonHold`): the
- * angular frequency of a critically damped spring, per second. Their corrections step in velocity
- * as a foot lands; a body moved at once jerked the head and arms (the report's jerk x1.11). The
- * spring lags a steady slide by 2 / omega seconds of it (80 ms), which bends the legs as much as
- * the body lags: at 12/s (167 ms) KayKit's hit, its figure sliding back over half a second, kept
- * the X Bot's thighs 4-7 degrees off (unseen clips 49 of 70 pairs pass, 51 at 25/s); faster than
- * 25/s the touch-downs of a walk show (50/s: two walks over 1.3x the source's jerk).
+ * How fast the body follows what the planted feet hold in common (see `followCommonHold`), per
+ * second: the triple pole of a third-order follower that tracks a steadily moving hold without
+ * lag (`CriticallyDampedRampStepInPlace`). The corrections step in velocity as a foot lands; a body
+ * moved at once jerked the head and arms (the report's jerk x1.11). A critically damped spring at
+ * 25/s followed before: it lagged a steady slide by 2 / 25 s of it (80 ms), which bent the legs as
+ * much as the body lagged (KayKit's hit onto its own mannequin, its figure sliding back over half a
+ * second, 0.53 degrees off the source's limbs where a rotation copy is exact; 12/s kept the X Bot's
+ * thighs 4-7 degrees off, and faster than 25/s the touch-downs of a walk showed). At 25 / sqrt(3)
+ * the follower's acceleration changes at a landing by 3 w^2 = 25^2 times the change of the hold's
+ * speed, as the spring's did, and a slide is caught up with instead of trailed (the hit 0.37
+ * degrees; the mean over the unseen clips x0.983, their jerk x1.004).
  */
-const COMMON_HOLD_OMEGA = 25;
+const COMMON_HOLD_OMEGA = 25 / Math.sqrt(3);
 /**
  * The trunk's steady point (see `seatBodyOnLegs`) is kept as the source's above this frequency
  * (Hz): above the motion's own band (a walk's pelvis moves at 1 to 3 Hz), where mocap's jitter is.
@@ -109,8 +113,11 @@ export class HumanoidBodyPlacement {
     private readonly _setup: MuscleSetup;
     private readonly _legShape: HumanoidLegShape;
     private readonly _up: Vector3;
-    /** The common hold's spring: [0..1] where it is (canonical x, z, pose units), [2..3] its rate, [4..5] its target. */
-    private readonly _common = new Float64Array(6);
+    /**
+     * The common hold's follower: [0..1] where it is (canonical x, z, pose units), [2..3] its rate,
+     * [4..5] its target, [6..7] the last update's target, [8..9] its acceleration.
+     */
+    private readonly _common = new Float64Array(10);
     /** The body drop's spring: [0] where it is, [1] its rate, [2] what the feet need (metres; see {@link lowerBody}). */
     private readonly _drop = new Float64Array(3);
     private _dropFresh = true;
@@ -402,7 +409,8 @@ export class HumanoidBodyPlacement {
      * ({@link HumanoidRigSolver.footGrounded}: a foot easing out of its hold counts less and less),
      * and the common part is the smaller of the two along their mean: none while one foot is not
      * held, continuous as the corrections are; the body follows it through a critically damped
-     * spring (`COMMON_HOLD_OMEGA`), since a correction's velocity steps as a foot lands.
+     * third-order follower (`COMMON_HOLD_OMEGA`), since a correction's velocity steps as a foot
+     * lands, which follows a steady slide without lag.
      */
     public followCommonHold(step: Float64Array): void {
         const a = this._solver.footCorrections[0];
@@ -438,12 +446,16 @@ export class HumanoidBodyPlacement {
             c[1] = c[5];
             c[2] = 0;
             c[3] = 0;
+            c[8] = 0;
+            c[9] = 0;
         } else {
             const p = this._springStep;
             p[0] = COMMON_HOLD_OMEGA;
             p[1] = dt;
-            CriticallyDampedStepInPlace(c, 0, 2, c, 4, 2, p);
+            CriticallyDampedRampStepInPlace(c, 0, 2, 8, c, 4, 6, 2, p);
         }
+        c[6] = c[4];
+        c[7] = c[5];
         const k = this._solver.positionScale[0];
         tmpV.x = c[0] * k;
         tmpV.y = 0;
