@@ -2,8 +2,10 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import type { MuscleSetup } from "../muscle/setup.js";
-import { CriticallyDampedRampStepInPlace, CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
+import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
+import { SoftAtLeastOneInPlace } from "../math/softAtLeastOne.js";
 import { QuaternionConjugateToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
+import { HumanoidCommonHold } from "./commonHold.js";
 import type { HumanoidLegShape } from "./legShape.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
 
@@ -14,20 +16,6 @@ import type { HumanoidRigSolver } from "./rigSolver.js";
 const FOOT_IK_GROUND = 0.05;
 /** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
 const FOOT_IK_AIR = 0.25;
-/**
- * How fast the body follows what the planted feet hold in common (see `followCommonHold`), per
- * second: the triple pole of a third-order follower that tracks a steadily moving hold without
- * lag (`CriticallyDampedRampStepInPlace`). The corrections step in velocity as a foot lands; a body
- * moved at once jerked the head and arms (the report's jerk x1.11). A critically damped spring at
- * 25/s followed before: it lagged a steady slide by 2 / 25 s of it (80 ms), which bent the legs as
- * much as the body lagged (KayKit's hit onto its own mannequin, its figure sliding back over half a
- * second, 0.53 degrees off the source's limbs where a rotation copy is exact; 12/s kept the X Bot's
- * thighs 4-7 degrees off, and faster than 25/s the touch-downs of a walk showed). At 25 / sqrt(3)
- * the follower's acceleration changes at a landing by 3 w^2 = 25^2 times the change of the hold's
- * speed, as the spring's did, and a slide is caught up with instead of trailed (the hit 0.37
- * degrees; the mean over the unseen clips x0.983, their jerk x1.004).
- */
-const COMMON_HOLD_OMEGA = 25 / Math.sqrt(3);
 /**
  * The trunk's steady point (see `seatBodyOnLegs`) is kept as the source's above this frequency
  * (Hz): above the motion's own band (a walk's pelvis moves at 1 to 3 Hz), where mocap's jitter is.
@@ -58,38 +46,6 @@ const BODY_DROP_HZ = 3;
 /** The body drop lags what the feet need by at most this share of the legs' stretch. */
 const BODY_DROP_LAG = 0.6;
 
-/** Half the span over which {@link SoftAtLeastOne} rounds its corner. */
-const SOFT_CORNER = 0.5;
-
-/**
- * `max(1, t)` with its corner at 1 rounded over `1 +- 0.5`, continuous to the second derivative:
- * 1 up to 0.5, `t` from 1.5, between them 1 + 0.5 (2u^3 - u^4), whose slope
- * is the smoothstep from 0 to 1 (u = t - 0.5). What the feet on the ground lift the body by is their weighted
- * need over this of their weights: the need of one foot as it grounds, the mean of two grounded
- * ones. Over `max(1, t)` the lift's velocity stepped as two landing feet's weights passed 1
- * together (the child's jump onto the KayKit mannequin, the head's jerk 3.2x the source's at the
- * landing; 2.12x -> 2.01x over the whole take).
- */
-export function SoftAtLeastOne(t: number): number {
-    if (t <= 1 - SOFT_CORNER) return 1;
-    if (t >= 1 + SOFT_CORNER) return t;
-    const u = (t - 1 + SOFT_CORNER) / (2 * SOFT_CORNER);
-    return 1 + SOFT_CORNER * (2 * u ** 3 - u ** 4);
-}
-
-/**
- * {@link SoftAtLeastOne} of `io[index]`, in place: the per-frame form, no number passed to or
- * returned from a call (see `hotMath`); the readable function above is its test's oracle.
- */
-export function SoftAtLeastOneInPlace(io: Float64Array, index: number): void {
-    const t = io[index];
-    if (t <= 1 - SOFT_CORNER) io[index] = 1;
-    else if (t < 1 + SOFT_CORNER) {
-        const u = (t - 1 + SOFT_CORNER) / (2 * SOFT_CORNER);
-        io[index] = 1 + SOFT_CORNER * u * u * u * (2 - u);
-    }
-}
-
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
@@ -113,11 +69,8 @@ export class HumanoidBodyPlacement {
     private readonly _setup: MuscleSetup;
     private readonly _legShape: HumanoidLegShape;
     private readonly _up: Vector3;
-    /**
-     * The common hold's follower: [0..1] where it is (canonical x, z, pose units), [2..3] its rate,
-     * [4..5] its target, [6..7] the last update's target, [8..9] its acceleration.
-     */
-    private readonly _common = new Float64Array(10);
+    /** What the planted feet hold in common, followed (see {@link followCommonHold}). */
+    private readonly _commonHold: HumanoidCommonHold;
     /** The body drop's spring: [0] where it is, [1] its rate, [2] what the feet need (metres; see {@link lowerBody}). */
     private readonly _drop = new Float64Array(3);
     private _dropFresh = true;
@@ -158,6 +111,7 @@ export class HumanoidBodyPlacement {
         this._solver = solver;
         this._setup = setup;
         this._legShape = legShape;
+        this._commonHold = new HumanoidCommonHold(setup);
         this._up = solver.avatar.frame.up.clone();
         const inFk = new Set(solver.ik.fkJoints);
         const path: number[] = [];
@@ -170,7 +124,7 @@ export class HumanoidBodyPlacement {
         this._dropFresh = true;
         this._liftFresh = true;
         this._trunkFresh = true;
-        this._common.fill(0);
+        this._commonHold.reset();
     }
 
     /**
@@ -402,66 +356,13 @@ export class HumanoidBodyPlacement {
     }
 
     /**
-     * `"legs"`: what the two feet's planting corrections hold in common across the ground moves the
-     * body (and all above its hips) by as much, so that a source whose whole figure slides over the
-     * floor with both feet down (an in-place clip whose root drifts) keeps its legs' shape instead
-     * of bending them to reach feet held back. Each correction counts as firmly as its foot is held
-     * ({@link HumanoidRigSolver.footGrounded}: a foot easing out of its hold counts less and less),
-     * and the common part is the smaller of the two along their mean: none while one foot is not
-     * held, continuous as the corrections are; the body follows it through a critically damped
-     * third-order follower (`COMMON_HOLD_OMEGA`), since a correction's velocity steps as a foot
-     * lands, which follows a steady slide without lag.
+     * `"legs"`: moves the body (and all above its hips) by what the two feet's planting
+     * corrections hold in common across the ground (`HumanoidCommonHold`), so that a source whose
+     * whole figure slides over the floor with both feet down keeps its legs' shape.
+     * @param step the time step, seconds, in `step[0]`
      */
     public followCommonHold(step: Float64Array): void {
-        const a = this._solver.footCorrections[0];
-        const b = this._solver.footCorrections[1];
-        // Each as firmly as the foot is held (1 planted, easing to 0 over its release).
-        const ga = this._solver.footGrounded[0];
-        const gb = this._solver.footGrounded[1];
-        const ax = a.x * ga;
-        const az = a.z * ga;
-        const bx = b.x * gb;
-        const bz = b.z * gb;
-        const mx = (ax + bx) / 2;
-        const mz = (az + bz) / 2;
-        const m = Math.sqrt(mx * mx + mz * mz);
-        const c = this._common;
-        c[4] = 0;
-        c[5] = 0;
-        if (m > 1e-12) {
-            const ux = mx / m;
-            const uz = mz / m;
-            const da = ax * ux + az * uz;
-            const db = bx * ux + bz * uz;
-            const common = da < db ? da : db;
-            if (common > 0) {
-                c[4] = ux * common;
-                c[5] = uz * common;
-            }
-        }
-        const dt = step[0];
-        if (!(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3])) {
-            // No time step (a pose set still, the first frame, a jump after a reset): no smoothing.
-            c[0] = c[4];
-            c[1] = c[5];
-            c[2] = 0;
-            c[3] = 0;
-            c[8] = 0;
-            c[9] = 0;
-        } else {
-            const p = this._springStep;
-            p[0] = COMMON_HOLD_OMEGA;
-            p[1] = dt;
-            CriticallyDampedRampStepInPlace(c, 0, 2, 8, c, 4, 6, 2, p);
-        }
-        c[6] = c[4];
-        c[7] = c[5];
-        const k = this._solver.positionScale[0];
-        tmpV.x = c[0] * k;
-        tmpV.y = 0;
-        tmpV.z = c[1] * k;
-        if (tmpV.x === 0 && tmpV.z === 0) return;
-        tmpV.applyRotationQuaternionToRef(this._setup.c0, this._shift);
+        if (!this._commonHold.update(this._solver, step, this._shift)) return;
         this._solver.bodyOffset.addInPlace(this._shift);
         this._moveBody(this._shift);
     }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { BuildHumanoidAvatar, ConvertBvhToMuscleClip, CreateRigFromBvh, HumanBone, HumanoidAnimator, ParseBvh } from "../../src/index.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
-import { SoftAtLeastOne, SoftAtLeastOneInPlace } from "../../src/runtime/bodyPlacement.js";
+import { SoftAtLeastOne, SoftAtLeastOneInPlace } from "../../src/math/softAtLeastOne.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
