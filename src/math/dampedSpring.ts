@@ -37,7 +37,8 @@ export function CriticallyDampedStepInPlace(state: Float64Array, x: number, v: n
  * target's speed), and one moving steadily is followed exactly, where a critically damped spring
  * ({@link CriticallyDampedStepInPlace}) lags it by 2 / w seconds of its motion.
  * Positions `state[x + i]`, rates `state[v + i]`, accelerations `state[a + i]`; `p` is [w, dt]
- * (dt > 0). Allocation-free.
+ * (dt > 0; a step so short that the target's move over it is no finite speed takes the target as
+ * having jumped at its start). Allocation-free.
  * @param state positions, rates and accelerations, updated in place
  * @param x index of the first position in `state`
  * @param v index of the first rate
@@ -63,8 +64,14 @@ export function CriticallyDampedRampStepInPlace(
     const dt = p[1];
     const e = Math.exp(-w * dt);
     for (let i = 0; i < count; i++) {
-        const speed = (target[at + i] - target[prev + i]) / dt;
-        const e0 = state[x + i] - target[prev + i];
+        let speed = (target[at + i] - target[prev + i]) / dt;
+        let from = target[prev + i];
+        if (!(speed > -Infinity && speed < Infinity)) {
+            // A step too short for the target's move to be a speed: the target jumped at its start.
+            speed = 0;
+            from = target[at + i];
+        }
+        const e0 = state[x + i] - from;
         const e1 = state[v + i] - speed;
         const e2 = state[a + i];
         const bb = e1 + w * e0;

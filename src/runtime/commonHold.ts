@@ -89,7 +89,7 @@ export class HumanoidCommonHold {
             }
         }
         const dt = step[0];
-        if (!(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3])) {
+        if (!(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3] + c[8] + c[9])) {
             // No time step (a pose set still, the first frame, a jump after a reset): no smoothing.
             c[0] = c[4];
             c[1] = c[5];

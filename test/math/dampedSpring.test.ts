@@ -87,6 +87,16 @@ describe("CriticallyDampedRampStepInPlace", () => {
         expect(Math.abs(ramp[2] / springAcceleration - 1)).toBeLessThan(0.01);
     });
 
+    it("stays finite over a step too short for the target's move to be a speed (the target taken to jump)", () => {
+        const state = Float64Array.of(0.2, 0.5, -3);
+        CriticallyDampedRampStepInPlace(state, 0, 1, 2, Float64Array.of(1, 0), 0, 1, 1, Float64Array.of(14, 1e-310));
+        expect(Array.from(state).every(Number.isFinite)).toBe(true);
+        // As a jump: after a normal step the follower heads for the new target.
+        CriticallyDampedRampStepInPlace(state, 0, 1, 2, Float64Array.of(1, 1), 0, 1, 1, Float64Array.of(14, 0.5));
+        expect(Array.from(state).every(Number.isFinite)).toBe(true);
+        expect(state[0]).toBeGreaterThan(0.5);
+    });
+
     it("steps several coordinates independently and writes nothing but its state", () => {
         // Positions [0.1, -0.2], rates [1, 2], accelerations [3, -4], one number after them.
         const state = Float64Array.of(0.1, -0.2, 1, 2, 3, -4, 99);
