@@ -42,6 +42,8 @@ export class HumanoidCommonHold {
     private readonly _springStep = new Float64Array(2);
     /** The avatar's canonical frame (rig space). */
     private readonly _c0: Quaternion;
+    /** Whether the next update starts afresh, where the hold is (after {@link reset}). */
+    private _fresh = true;
 
     /** @param setup the muscle setup of the solver's avatar */
     constructor(setup: MuscleSetup) {
@@ -51,6 +53,7 @@ export class HumanoidCommonHold {
     /** Forgets the follower's motion (after a jump in time or place): the next update starts where the hold is. */
     public reset(): void {
         this._state.fill(0);
+        this._fresh = true;
     }
 
     /**
@@ -89,8 +92,9 @@ export class HumanoidCommonHold {
             }
         }
         const dt = step[0];
-        if (!(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3] + c[8] + c[9])) {
-            // No time step (a pose set still, the first frame, a jump after a reset): no smoothing.
+        if (this._fresh || !(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3] + c[8] + c[9])) {
+            // Afresh, or no time step (a pose set still, the first frame): no smoothing.
+            this._fresh = false;
             c[0] = c[4];
             c[1] = c[5];
             c[2] = 0;

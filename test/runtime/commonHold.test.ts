@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Scene } from "@babylonjs/core/scene.js";
@@ -19,6 +19,8 @@ import {
 import { BvhPoseSource } from "../../src/io/bvhClip.js";
 import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
+import { HumanoidCommonHold } from "../../src/runtime/commonHold.js";
+import type { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
 import { POSE_MARGIN_DEG } from "../../src/quality/grade.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
@@ -123,5 +125,39 @@ describeWithData("planting: the body follows a steady slide of both held feet wi
         });
         expect(pair.ours.poseErrorDeg).toBeLessThan(most);
         expect(pair.ours.footSkate).toBeLessThan(0.2 * pair.sourceFootSkate);
+    });
+});
+
+describe("HumanoidCommonHold", () => {
+    /** What the follower reads of a solver: both feet's corrections and holds, and the position scale (1: pose units are metres). */
+    const solverWith = (a: Vector3, b: Vector3): HumanoidRigSolver =>
+        ({ footCorrections: [a, b], footGrounded: Float64Array.of(1, 1), positionScale: Float64Array.of(1, 0, 0, 0) }) as unknown as HumanoidRigSolver;
+    const setup = { c0: Quaternion.Identity() } as unknown as MuscleSetup;
+
+    test("follows both feet sliding together at a steady speed without lag, and starts where the hold is after a reset", () => {
+        const hold = new HumanoidCommonHold(setup);
+        const a = new Vector3();
+        const b = new Vector3();
+        const solver = solverWith(a, b);
+        const shift = new Vector3();
+        const dt = 1 / 30;
+        const step = Float64Array.of(dt);
+        // Both feet held back along x at 0.5 m/s (the clip's figure sliding forward), for a second.
+        for (let f = 1; f <= 30; f++) {
+            a.x = b.x = 0.5 * f * dt;
+            hold.update(solver, step, shift);
+        }
+        expect(shift.x).toBeCloseTo(0.5, 3);
+        expect(shift.z).toBeCloseTo(0, 9);
+        // The feet held apart (one back, one forward): nothing in common, the body eases back to 0.
+        a.x = 0.1;
+        b.x = -0.1;
+        for (let f = 0; f < 60; f++) hold.update(solver, step, shift);
+        expect(Math.abs(shift.x)).toBeLessThan(1e-3);
+        // After a reset the next update is at the hold at once.
+        a.x = b.x = 0.3;
+        hold.reset();
+        expect(hold.update(solver, step, shift)).toBe(true);
+        expect(shift.x).toBeCloseTo(0.3, 12);
     });
 });
