@@ -133,8 +133,7 @@ export class HumanoidBodyPlacement {
      * is 0 (a pose set directly). In an array: no number is boxed on the way.
      */
     public noteStep(step: Float64Array): void {
-        this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
-        this._frameStep = false;
+        this._keepStep(step, false);
     }
 
     /**
@@ -143,8 +142,13 @@ export class HumanoidBodyPlacement {
      * a bad step), rather than starting afresh.
      */
     public noteFrameStep(step: Float64Array): void {
+        this._keepStep(step, true);
+    }
+
+    /** Keeps `step[0]` (0 when not a positive finite number) and whether it is the decoded frame's own. */
+    private _keepStep(step: Float64Array, frame: boolean): void {
         this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
-        this._frameStep = true;
+        this._frameStep = frame;
     }
 
     /**
