@@ -82,6 +82,8 @@ export class HumanoidBodyPlacement {
     private _liftFresh = true;
     /** The step was the decoded frame's own ({@link noteFrameStep}): a zero step holds the low-passes still. */
     private _frameStep = false;
+    /** The array {@link noteFrameStep} was last given (the player's `step`): `solveIK` given the same one steps by the frame's own step. */
+    private _frameStepArray: Float64Array | null = null;
     /** Scratch: a foot's IK target (rig space) and its goal's rotation. */
     private readonly _target = new Vector3();
     private readonly _targetRot = new Quaternion();
@@ -133,7 +135,7 @@ export class HumanoidBodyPlacement {
      * is 0 (a pose set directly). In an array: no number is boxed on the way.
      */
     public noteStep(step: Float64Array): void {
-        this._keepStep(step, false);
+        this._keepStep(step, step === this._frameStepArray);
     }
 
     /**
@@ -142,6 +144,7 @@ export class HumanoidBodyPlacement {
      * a bad step), rather than starting afresh.
      */
     public noteFrameStep(step: Float64Array): void {
+        this._frameStepArray = step;
         this._keepStep(step, true);
     }
 
@@ -375,7 +378,9 @@ export class HumanoidBodyPlacement {
      * Lowers the hips (and everything below them) so that each weighted foot goal is within its
      * leg's length. The drop follows what the feet need through a critically damped spring (so the
      * body moves smoothly as one foot or the other sets it), but never lags by more than the legs
-     * can stretch. Sets {@link HumanoidRigSolver.bodyDrop} (metres).
+     * can stretch. A zero step that is the decoded frame's own (`decode` and `solveIK` given the
+     * same step array: a paused clip) holds it where it is; a zero step otherwise (no time known)
+     * sets it to the need at once. Sets {@link HumanoidRigSolver.bodyDrop} (metres).
      */
     public lowerBody(step: Float64Array): void {
         const deltaSeconds = step[0];
@@ -403,17 +408,22 @@ export class HumanoidBodyPlacement {
         const limit = MAX_BODY_DROP * leg;
         if (drop > limit) drop = limit;
         // Smooth it: x follows the need; it may lag by part of what the stretch can cover.
+        // A zero step that is the frame's own (a paused clip) holds it still; without a step
+        // known (`solveIK(0)`), afresh at the need.
         const spring = this._drop;
-        if (this._dropFresh || !(deltaSeconds > 0 && deltaSeconds < Infinity) || !Number.isFinite(spring[0] + spring[1])) {
+        const stepped = deltaSeconds > 0 && deltaSeconds < Infinity;
+        if (this._dropFresh || (!stepped && !this._frameStep) || !Number.isFinite(spring[0] + spring[1])) {
             spring[0] = drop;
             spring[1] = 0;
             this._dropFresh = false;
         } else {
-            const p = this._springStep;
-            p[0] = 2 * Math.PI * BODY_DROP_HZ;
-            p[1] = deltaSeconds;
-            spring[2] = drop;
-            CriticallyDampedStepInPlace(spring, 0, 1, spring, 2, 1, p);
+            if (stepped) {
+                const p = this._springStep;
+                p[0] = 2 * Math.PI * BODY_DROP_HZ;
+                p[1] = deltaSeconds;
+                spring[2] = drop;
+                CriticallyDampedStepInPlace(spring, 0, 1, spring, 2, 1, p);
+            }
             const lag = BODY_DROP_LAG * this._solver.stretch[0] * leg;
             if (spring[0] < drop - lag) spring[0] = drop - lag;
         }

@@ -396,7 +396,9 @@ export class HumanoidRigSolver {
     /**
      * Moves the limbs whose weights are above 0 to their goals. Call after {@link decode}.
      * @param deltaSeconds time since the last solve, for the body drop's smoothing (0: no smoothing)
-     * @param step if given, the time step is read from `step[0]` instead (the player's `step`)
+     * @param step if given, the time step is read from `step[0]` instead (the player's `step`); the
+     *   same array {@link decode} was given makes it the frame's own step, and a zero one then holds
+     *   the body drop still (a paused clip) rather than setting it to its need
      * @returns the pose ({@link pose})
      */
     public solveIK(deltaSeconds = 0, step?: Float64Array): IRigPose {

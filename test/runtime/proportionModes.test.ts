@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { BuildHumanoidAvatar, ConvertBvhToMuscleClip, CreateRigFromBvh, HumanoidAnimator, ParseBvh } from "../../src/index.js";
+import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
+import { MuscleSetup } from "../../src/muscle/setup.js";
 import { MAX_CARTOON_LEG_SEGMENT_DEG, MAX_CONTACT_HEIGHT, MAX_LIMB_STRETCH } from "../../src/quality/grade.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
@@ -32,5 +36,41 @@ describeWithData("proportions 'legs' (default) and 'com' (Mecanim's rule) on a s
             expect(com.segmentErrorDeg[s]).toBeGreaterThan(2 * legs.segmentErrorDeg[s]);
         }
         expect(com.stretchShare).toBeGreaterThan(legs.stretchShare);
+    }, 120_000);
+});
+
+describeWithData("proportions 'com': the body drop", () => {
+    it("lowers the body for the feet by at most 30% of the leg, and holds still while the clip is paused", async () => {
+        const file = "bvh/cmu_cgspeed/cmu_walk.bvh";
+        const bvh = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(file), "utf8"), file));
+        const clip = ConvertBvhToMuscleClip(bvh, BuildHumanoidAvatar(bvh.rig));
+        const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"));
+        const nodes = loaded.binding!.nodes;
+        const leg = MuscleSetup.For(avatar).legLength;
+        const animator = new HumanoidAnimator(avatar, nodes, { proportions: "com" });
+        animator.play(clip, { loop: true });
+        let most = 0;
+        let moved = 0;
+        let last = 0;
+        let held = 0;
+        for (let f = 0; f < 240; f++) {
+            animator.update(1 / clip.frameRate);
+            const drop = animator.solver.bodyDrop;
+            most = Math.max(most, drop);
+            if (f > 0 && Math.abs(drop - last) > 1e-4 * leg) moved++;
+            last = drop;
+            // A paused frame (no time passes): the drop stays where it is, though it lags its need
+            // (it set itself to the need at once before, a pop on every pause).
+            if (f % 10 === 5) {
+                animator.update(0);
+                if (animator.solver.bodyDrop === drop) held++;
+            }
+        }
+        animator.dispose();
+        loaded.dispose?.();
+        expect(most).toBeGreaterThan(0.05 * leg);
+        expect(most).toBeLessThanOrEqual(0.3 * leg + 1e-9);
+        expect(moved).toBeGreaterThan(100);
+        expect(held).toBe(24);
     }, 120_000);
 });
