@@ -380,10 +380,10 @@ export class HumanoidBodyPlacement {
      * body moves smoothly as one foot or the other sets it), but never lags by more than the legs
      * can stretch. A zero step that is the decoded frame's own (`decode` and `solveIK` given the
      * same step array: a paused clip) holds it where it is; a zero step otherwise (no time known)
-     * sets it to the need at once. Sets {@link HumanoidRigSolver.bodyDrop} (metres).
+     * sets it to the need at once. Steps by the step {@link noteStep} kept (`solveIK` notes it first).
+     * Sets {@link HumanoidRigSolver.bodyDrop} (metres).
      */
-    public lowerBody(step: Float64Array): void {
-        const deltaSeconds = step[0];
+    public lowerBody(): void {
         const up = this._up;
         const pos = this._solver.positions;
         const weights = this._weights;
@@ -411,16 +411,16 @@ export class HumanoidBodyPlacement {
         // A zero step that is the frame's own (a paused clip) holds it still; without a step
         // known (`solveIK(0)`), afresh at the need.
         const spring = this._drop;
-        const stepped = deltaSeconds > 0 && deltaSeconds < Infinity;
-        if (this._dropFresh || (!stepped && !this._frameStep) || !Number.isFinite(spring[0] + spring[1])) {
+        const dt = this._lastStep;
+        if (this._dropFresh || this._noTimeKnown || !Number.isFinite(spring[0] + spring[1])) {
             spring[0] = drop;
             spring[1] = 0;
             this._dropFresh = false;
         } else {
-            if (stepped) {
+            if (dt > 0) {
                 const p = this._springStep;
                 p[0] = 2 * Math.PI * BODY_DROP_HZ;
-                p[1] = deltaSeconds;
+                p[1] = dt;
                 spring[2] = drop;
                 CriticallyDampedStepInPlace(spring, 0, 1, spring, 2, 1, p);
             }

@@ -426,7 +426,7 @@ export class HumanoidRigSolver {
         }
         this._seated = false;
         this.bodyDrop = 0;
-        if (!this._legs && this.lowerBodyForFeet) this._body.lowerBody(step);
+        if (!this._legs && this.lowerBodyForFeet) this._body.lowerBody();
         if (this._legs) {
             this._body.groundWeights();
             this._body.followCommonHold(step);
