@@ -366,10 +366,12 @@ export class HumanoidBodyPlacement {
      * `"legs"`: moves the body (and all above its hips) by what the two feet's planting
      * corrections hold in common across the ground (`HumanoidCommonHold`), so that a source whose
      * whole figure slides over the floor with both feet down keeps its legs' shape.
-     * @param step the time step, seconds, in `step[0]`
+     * A zero step that is the frame's own (see {@link noteStep}: a paused clip) holds it still, as
+     * the body drop, the lift and the trunk's steady point are.
+     * @param step the time step, seconds, in `step[0]` (the one {@link noteStep} was given)
      */
     public followCommonHold(step: Float64Array): void {
-        if (!this._commonHold.update(this._solver, step, this._shift)) return;
+        if (!this._commonHold.update(this._solver, step, this._shift, this._frameStep)) return;
         this._solver.bodyOffset.addInPlace(this._shift);
         this._moveBody(this._shift);
     }

@@ -60,11 +60,15 @@ export class HumanoidCommonHold {
      * One update, after planting set the solver's `footCorrections` and `footGrounded`: into `shift`
      * what the body moves by (rig space, metres).
      * @param solver the solver whose feet are held
-     * @param step the time step, seconds, in `step[0]` (no smoothing when it is not a positive finite number)
+     * @param step the time step, seconds, in `step[0]`
      * @param shift receives the body's move
+     * @param frameStep whether `step` is the decoded frame's own (the player's): then a step that
+     *   is not a positive finite number (a paused clip) holds the follower where it is, its motion
+     *   kept for the next step; otherwise (a pose set directly, no time known) it goes to the hold
+     *   at once. Default false.
      * @returns whether the body moves (`shift` is left as it was when not)
      */
-    public update(solver: HumanoidRigSolver, step: Float64Array, shift: Vector3): boolean {
+    public update(solver: HumanoidRigSolver, step: Float64Array, shift: Vector3, frameStep = false): boolean {
         const a = solver.footCorrections[0];
         const b = solver.footCorrections[1];
         // Each as firmly as the foot is held (1 planted, easing to 0 over its release).
@@ -92,8 +96,9 @@ export class HumanoidCommonHold {
             }
         }
         const dt = step[0];
-        if (this._fresh || !(dt > 0 && dt < Infinity) || !Number.isFinite(c[0] + c[1] + c[2] + c[3] + c[8] + c[9])) {
-            // Afresh, or no time step (a pose set still, the first frame): no smoothing.
+        const moving = dt > 0 && dt < Infinity;
+        if (this._fresh || (!moving && !frameStep) || !Number.isFinite(c[0] + c[1] + c[2] + c[3] + c[8] + c[9])) {
+            // Afresh, or no time known (a pose set directly, the first frame): no smoothing.
             this._fresh = false;
             c[0] = c[4];
             c[1] = c[5];
@@ -101,14 +106,19 @@ export class HumanoidCommonHold {
             c[3] = 0;
             c[8] = 0;
             c[9] = 0;
-        } else {
+            c[6] = c[4];
+            c[7] = c[5];
+        } else if (moving) {
             const p = this._springStep;
             p[0] = COMMON_HOLD_OMEGA;
             p[1] = dt;
             CriticallyDampedRampStepInPlace(c, 0, 2, 8, c, 4, 6, 2, p);
+            c[6] = c[4];
+            c[7] = c[5];
         }
-        c[6] = c[4];
-        c[7] = c[5];
+        // else: no time passed in the frame (paused): the follower holds where it is, and its
+        // motion and the last target it stepped to are kept for the next step (which takes any
+        // change of the hold since as a ramp over that step).
         const k = solver.positionScale[0];
         tmpV.x = c[0] * k;
         tmpV.y = 0;

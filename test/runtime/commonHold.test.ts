@@ -6,6 +6,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import {
     BuildHumanoidAvatar,
+    ConvertAnimationGroupToMuscleClip,
     ConvertRigPosesToMuscleClip,
     CreateRigFromBvh,
     HumanBone,
@@ -21,6 +22,7 @@ import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { HumanoidCommonHold } from "../../src/runtime/commonHold.js";
 import type { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
+import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
 import { POSE_MARGIN_DEG } from "../../src/quality/grade.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
@@ -160,4 +162,95 @@ describe("HumanoidCommonHold", () => {
         expect(hold.update(solver, step, shift)).toBe(true);
         expect(shift.x).toBeCloseTo(0.3, 12);
     });
+
+    test("a zero step of the frame's own (paused) holds it still; a zero step with no time known goes to the hold at once", () => {
+        const hold = new HumanoidCommonHold(setup);
+        const a = new Vector3();
+        const b = new Vector3();
+        const solver = solverWith(a, b);
+        const shift = new Vector3();
+        const step = Float64Array.of(1 / 30);
+        hold.update(solver, step, shift, true);
+        // The hold jumps by 0.2 m: after one step the body is on its way, not there.
+        a.x = b.x = 0.2;
+        hold.update(solver, step, shift, true);
+        const under = shift.x;
+        expect(under).toBeGreaterThan(0);
+        expect(under).toBeLessThan(0.2);
+        // Paused (the frame's own step is 0, or not a number): where it was.
+        const paused = Float64Array.of(0);
+        for (let k = 0; k < 5; k++) hold.update(solver, paused, shift, true);
+        paused[0] = NaN;
+        hold.update(solver, paused, shift, true);
+        expect(shift.x).toBe(under);
+        // Going on, it goes on as without the pause.
+        const other = new HumanoidCommonHold(setup);
+        const a2 = new Vector3();
+        const b2 = new Vector3();
+        const solver2 = solverWith(a2, b2);
+        const shift2 = new Vector3();
+        other.update(solver2, step, shift2, true);
+        a2.x = b2.x = 0.2;
+        other.update(solver2, step, shift2, true);
+        for (let f = 0; f < 10; f++) {
+            hold.update(solver, step, shift, true);
+            other.update(solver2, step, shift2, true);
+            expect(shift.x).toBe(shift2.x);
+        }
+        // No time known (a pose set directly): at the hold at once.
+        a.x = b.x = 0.5;
+        paused[0] = 0;
+        hold.update(solver, paused, shift, false);
+        expect(shift.x).toBeCloseTo(0.5, 12);
+    });
+});
+
+describeWithData("planting: a paused clip holds the body where it is", () => {
+    // KayKit's hit slides the figure back with both feet down, the body following the hold through
+    // its follower. Paused mid-slide (steps of 0, as a paused animator gives), the body stays where
+    // it is instead of snapping onto the hold (the follower trails it by a little during a slide),
+    // and once playing again the motion goes on as if the pause had not been.
+    test("Hit_A onto the KayKit mannequin paused mid-slide: nothing moves while paused, the same frames after", async () => {
+        const general = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_anims/Med_General.glb"));
+        const group = general.loaded.container!.animationGroups.find((g) => g.name === "Rig_Medium|Hit_A")!;
+        const clip = ConvertAnimationGroupToMuscleClip(group, general.avatar);
+        general.loaded.dispose();
+        const { avatar } = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"));
+        const scene = new Scene(new NullEngine());
+        const nodes = CreateTransformNodesFromRig(avatar.rig, scene).nodes;
+        const hips = nodes[avatar.getJoint(HumanBone.Hips)];
+        const dt = 1 / clip.frameRate;
+        const pauseAt = Math.round(0.35 * clip.frameRate);
+        /** Plays every frame, pausing (6 updates of 0 s) after `pauseAt` when asked; the hips' world position per update. */
+        const play = (pause: boolean): { frames: Vector3[]; paused: Vector3[] } => {
+            const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip" });
+            animator.play(clip, { loop: false });
+            const frames: Vector3[] = [];
+            const paused: Vector3[] = [];
+            const at = (): Vector3 => hips.computeWorldMatrix(true).getTranslation().clone();
+            for (let f = 0; f < clip.frameCount; f++) {
+                animator.update(f === 0 ? 0 : dt);
+                frames.push(at());
+                if (pause && f === pauseAt)
+                    for (let k = 0; k < 6; k++) {
+                        animator.update(0);
+                        paused.push(at());
+                    }
+            }
+            animator.dispose();
+            return { frames, paused };
+        };
+        const plain = play(false);
+        const held = play(true);
+        // The slide is under way at the pause (the hips move a few millimetres a frame there).
+        const moving = Vector3.Distance(plain.frames[pauseAt], plain.frames[pauseAt - 1]);
+        expect(moving).toBeGreaterThan(1e-3);
+        // Still while paused: not a hundredth of a millimetre.
+        for (const p of held.paused) expect(Vector3.Distance(p, held.frames[pauseAt])).toBeLessThan(1e-5);
+        // And the frames after the pause as without it.
+        let worst = 0;
+        for (let f = 0; f < plain.frames.length; f++) worst = Math.max(worst, Vector3.Distance(plain.frames[f], held.frames[f]));
+        expect(worst).toBeLessThan(1e-5);
+        scene.getEngine().dispose();
+    }, 120_000);
 });
