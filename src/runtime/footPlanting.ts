@@ -376,9 +376,11 @@ export class HumanoidFootPlanting {
                     // does (a foot the clip held still lifts off on the clip's own path).
                     Vector3CopyToRef(this._holdRate[s], this._releaseRate[s]);
                     this._armRelease(s, player);
-                } else if (this._releaseLeft[s] <= 0 && this._releaseEnd[s].lengthSquared() > 0) {
+                } else if (dt > 0 && this._releaseLeft[s] <= 0 && this._releaseEnd[s].lengthSquared() > 0) {
                     // A release cut short by a touch-down that did not come (the clip changed): ease
-                    // what is left out from rest.
+                    // what is left out from rest. Only as time passes: over a zero step (a paused
+                    // clip) the touch-down's time has not come yet, and easing out afresh then held
+                    // the foot again for the pause (a knee moved by millimetres).
                     Vector3CopyToRef(this._releaseEnd[s], this._release[s]);
                     this._releaseRate[s].setAll(0);
                     this._armRelease(s, player);
