@@ -124,7 +124,7 @@ async function expectSameMotionAsync(
     clip: MuscleClip,
     character: string,
     output: string,
-    options: { rootMotion: "clip" | "in-place" } = { rootMotion: "clip" },
+    options: { rootMotion: "clip" | "in-place"; proportions?: "legs" | "com" } = { rootMotion: "clip" },
 ): Promise<number> {
     // Live: the character as the avatar loader reads it, the clip played frame by frame.
     const live = await LoadHumanoidAvatarFromFileAsync(character);
@@ -133,7 +133,7 @@ async function expectSameMotionAsync(
     try {
         const { avatar } = live;
         const nodes = live.loaded.binding!.nodes;
-        const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: options.rootMotion });
+        const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: options.rootMotion, proportions: options.proportions });
         const feet = [HumanBone.LeftFoot, HumanBone.RightFoot].map((b) => nodes[avatar.getJoint(b)]);
         const container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(output)), scene, {
             pluginExtension: ".glb",
@@ -471,6 +471,43 @@ describeWithData("babylon-humanoid retarget on real files", () => {
         await expectSameMotionAsync(clip, xbot, out);
         expect(readdirSync(dir).filter((f) => f.startsWith("."))).toEqual([]);
     });
+
+    it("--proportions com bakes Mecanim's centre-of-mass rule: the CMU walk on the short-legged mannequin as the live animator plays it with 'com', unlike 'legs'", async () => {
+        const bvh = dataFile("bvh/cmu_cgspeed/cmu_walk.bvh");
+        const manny = dataFile("glb/kaykit_mannequin/manny_med_mod.gltf");
+        const [{ clip }] = await ConvertFileToMuscleClipsAsync(bvh);
+        const feetAt = async (file: string): Promise<Vector3[]> => {
+            const scene = new Scene(new NullEngine());
+            try {
+                const container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(file)), scene, {
+                    pluginExtension: ".glb",
+                    pluginOptions: { gltf: { animationStartMode: GLTFLoaderAnimationStartMode.NONE } },
+                });
+                container.addAllToScene();
+                const group = container.animationGroups[0];
+                group.start(false);
+                group.pause();
+                group.goToFrame((clip.frameCount / 2 / clip.frameRate) * GLTF_LOADER_FPS);
+                return ["foot.l", "foot.r"].map((n) => worldOf(scene.getTransformNodeByName(n)!).clone());
+            } finally {
+                scene.dispose();
+                scene.getEngine().dispose();
+            }
+        };
+        const written: Record<string, Vector3[]> = {};
+        for (const mode of ["com", "legs"] as const) {
+            const out = join(dir, `cmu_walk-on-manny-${mode}.glb`);
+            const r = cli("retarget", bvh, "--onto", manny, "-o", out, "--proportions", mode);
+            expect(r.stderr).toBe("");
+            expect(r.code).toBe(0);
+            await expectSameMotionAsync(clip, manny, out, { rootMotion: "clip", proportions: mode });
+            written[mode] = await feetAt(out);
+        }
+        // The two rules put the feet apart: 'com' scales the stride by the centre of mass's height,
+        // which on this chibi (legs 0.53 of it) is further than its legs reach.
+        const apart = Math.max(...[0, 1].map((s) => Vector3.Distance(written.com[s], written.legs[s])));
+        expect(apart).toBeGreaterThan(0.02);
+    }, 120_000);
 
     it("names every node of RiggedFigure (no names in the file) uniquely, each joint node<its index in the input>", async () => {
         const figure = dataFile("glb/khronos_RiggedFigure.glb");
