@@ -59,6 +59,15 @@ function parseTolerance(v: string): number {
     return n;
 }
 
+/** `--updates-per-frame <n>`: animator updates per clip frame, a whole number from 1 to 16. */
+function parseUpdatesPerFrame(v: string): number {
+    const n = Number(v);
+    if (!(v.trim() !== "" && Number.isInteger(n) && n >= 1 && n <= 16)) {
+        throw new InvalidArgumentError("--updates-per-frame must be a whole number from 1 to 16, for example 2 (a 30 fps clip shown at 60 Hz)");
+    }
+    return n;
+}
+
 /** `--proportions legs|com`: how a clip's positions scale to the character (the runtime's `proportions`). */
 function proportionsOption(): Option {
     return new Option(
@@ -248,6 +257,12 @@ program
     .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
     .addOption(jointLimitsOption())
     .option("--tolerance <deg>", "keyframe reduction tolerance of the sources' conversion, degrees of muscle angle (0: a key every frame)", parseTolerance, 0.1)
+    .option(
+        "--updates-per-frame <n>",
+        "our animator updated n times per clip frame, measured at the frames (a display faster than the clip: 2 for 30 fps at 60 Hz)",
+        parseUpdatesPerFrame,
+        1,
+    )
     .action(
         async (
             sources: string[],
@@ -264,6 +279,7 @@ program
                 proportions: "legs" | "com";
                 translationDof: boolean;
                 jointLimits?: "all" | "hinges" | "none";
+                updatesPerFrame: number;
             },
         ) => {
             try {
@@ -276,6 +292,7 @@ program
                         clip: opts.clip,
                         animatorAvatar: opts.animatorAvatar,
                         toleranceDeg: opts.tolerance,
+                        updatesPerFrame: opts.updatesPerFrame,
                         animator: {
                             footIK: opts.footIk,
                             footPlanting: opts.planting,

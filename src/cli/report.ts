@@ -21,6 +21,8 @@ export interface IReportCommandOptions {
     animator?: QualityAnimatorOptions;
     /** Keyframe reduction tolerance of the sources' conversion, degrees of muscle angle (0: every frame a key). Default the converter's (0.1). */
     toleranceDeg?: number;
+    /** Animator updates per clip frame (a display faster than the clip). Default 1. */
+    updatesPerFrame?: number;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function RunReportAsync(
         skipAnimatorAvatar: options.animatorAvatar === false,
         animator: options.animator,
         toleranceDeg: options.toleranceDeg,
+        updatesPerFrame: options.updatesPerFrame,
         onProgress: (done, total, pair, error) => {
             if (pair) {
                 const theirs = pair.animatorAvatar ? pair.animatorAvatar.footSkate.toFixed(4) : "n/a";

@@ -41,6 +41,24 @@ export interface IQualityPairOptions {
     animator?: QualityAnimatorOptions;
     /** Reduction tolerance of the source's conversion to a muscle clip, degrees. Default the converter's (0.1). */
     toleranceDeg?: number;
+    /**
+     * Animator updates per frame of the clip, of equal steps, the motion recorded at the clip's
+     * frames: a display faster than the clip (2 for a 30 fps clip shown at 60 Hz). A whole number
+     * from 1 to {@link MAX_UPDATES_PER_FRAME}. Default 1 (one update a frame).
+     */
+    updatesPerFrame?: number;
+}
+
+/** The most animator updates per clip frame a quality run takes ({@link IQualityPairOptions.updatesPerFrame}). */
+export const MAX_UPDATES_PER_FRAME = 16;
+
+/** Checks {@link IQualityPairOptions.updatesPerFrame} and returns it (1 when not given); throws a `BAD_OPTION` error naming the option. */
+export function CheckUpdatesPerFrame(value: number | undefined): number {
+    if (value === undefined) return 1;
+    if (!(Number.isInteger(value) && value >= 1 && value <= MAX_UPDATES_PER_FRAME)) {
+        throw new HumanoidError("BAD_OPTION", `--updates-per-frame must be a whole number from 1 to ${MAX_UPDATES_PER_FRAME} (got ${value})`);
+    }
+    return value;
 }
 
 /** The animator settings a quality run may change (see {@link IHumanoidAnimatorOptions}). */
@@ -85,18 +103,22 @@ function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: 
 /**
  * Our runtime's retarget of a clip onto a character's nodes, recorded on the clip's grid.
  * @param options animator settings (default the animator's own); the root motion is always `"clip"`
+ * @param updatesPerFrame animator updates per clip frame, of equal steps (see {@link IQualityPairOptions.updatesPerFrame}); default 1
  */
 export function RecordHumanoidRetarget(
     clip: MuscleClip,
     avatar: HumanoidAvatar,
     nodes: readonly TransformNode[],
     options: QualityAnimatorOptions = {},
+    updatesPerFrame = 1,
 ): IMotionRecording {
+    const updates = CheckUpdatesPerFrame(updatesPerFrame);
     const animator = new HumanoidAnimator(avatar, nodes, { ...options, rootMotion: "clip" });
     animator.play(clip, { loop: false });
     const positions: Float32Array[] = [];
     for (let f = 0; f < clip.frameCount; f++) {
-        animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+        if (f === 0) animator.update(0);
+        else for (let k = 0; k < updates; k++) animator.update(1 / clip.frameRate / updates);
         const out = new Float32Array(3 * nodes.length);
         nodes.forEach((n, j) => {
             n.computeWorldMatrix(true);
@@ -115,6 +137,7 @@ export function RecordHumanoidRetarget(
  */
 export async function MeasureQualityPairAsync(sourceFile: string, targetFile: string, options: IQualityPairOptions = {}): Promise<IQualityPair> {
     const warnings: string[] = [];
+    const updatesPerFrame = CheckUpdatesPerFrame(options.updatesPerFrame);
     const source = await loadSourceAsync(sourceFile, options.clip);
     try {
         const clip = ConvertRigPosesToMuscleClip(source.avatar, source.poses, { toleranceDeg: options.toleranceDeg });
@@ -132,7 +155,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
                 Logger.Log = saved;
                 nodes = CreateTransformNodesFromRig(target.avatar.rig, scene).nodes;
             }
-            oursMotion = RecordHumanoidRetarget(clip, target.avatar, nodes, options.animator);
+            oursMotion = RecordHumanoidRetarget(clip, target.avatar, nodes, options.animator, updatesPerFrame);
             if (scene) {
                 scene.getEngine().dispose();
             }
@@ -170,7 +193,12 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
         const sourceFootSkate = sourceSelf.footSkate;
         const sourceContactHeight = sourceSelf.contactHeightError;
         const ratio = (a: HumanoidAvatar): number => MuscleSetup.For(a).legLength / MuscleSetup.For(a).scale;
-        const settings = { proportions: measure.proportions, planting: options.animator?.footPlanting ?? true, footIK: options.animator?.footIK !== false };
+        const settings = {
+            proportions: measure.proportions,
+            planting: options.animator?.footPlanting ?? true,
+            footIK: options.animator?.footIK !== false,
+            updatesPerFrame,
+        };
         const graded = {
             selfRoundTrip: sourceFile === targetFile,
             sourceLegRatio: ratio(source.avatar),

@@ -26,7 +26,13 @@ export interface IQualityReportPair {
     readonly sourceLegRatio: number;
     readonly targetLegRatio: number;
     /** Our runtime's settings for the pair (proportions, whether feet were planted). */
-    readonly settings: { readonly proportions: "legs" | "com"; readonly planting: boolean; readonly footIK: boolean };
+    readonly settings: {
+        readonly proportions: "legs" | "com";
+        readonly planting: boolean;
+        readonly footIK: boolean;
+        /** Animator updates per clip frame (1 when absent, as in reports before the option). */
+        readonly updatesPerFrame?: number;
+    };
     /** The thresholds the pair misses, worst first (`GradeQualityPair`); empty when it meets them all. */
     readonly misses: readonly IQualityMiss[];
     /**
@@ -105,7 +111,8 @@ export function QualityReportJson(pairs: readonly IQualityReportPair[]): {
 function settingsText(pairs: readonly IQualityReportPair[]): string {
     const s = pairs[0]?.settings;
     if (!s) return "default settings";
-    return `proportions ${s.proportions}${s.footIK ? "" : ", no foot IK"}${s.planting ? "" : ", no planting"}`;
+    const updates = s.updatesPerFrame !== undefined && s.updatesPerFrame > 1 ? `, ${s.updatesPerFrame} updates per clip frame` : "";
+    return `proportions ${s.proportions}${s.footIK ? "" : ", no foot IK"}${s.planting ? "" : ", no planting"}${updates}`;
 }
 
 /** Every `step`-th value of an array, at most `max` values, rounded (for the embedded plot data). */
