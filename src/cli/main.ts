@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { ILoadAvatarOptions } from "../node/loadAvatar.js";
+import { MAX_UPDATES_PER_FRAME } from "../node/qualityReport.js";
 import { RunFullDemoAsync } from "./demo.js";
 import { RunInspectAsync } from "./inspect.js";
 import { ParseShard, RunConvertAsync } from "./convert.js";
@@ -59,11 +60,13 @@ function parseTolerance(v: string): number {
     return n;
 }
 
-/** `--updates-per-frame <n>`: animator updates per clip frame, a whole number from 1 to 16. */
+/** `--updates-per-frame <n>`: animator updates per clip frame, a whole number from 1 to `MAX_UPDATES_PER_FRAME`. */
 function parseUpdatesPerFrame(v: string): number {
     const n = Number(v);
-    if (!(v.trim() !== "" && Number.isInteger(n) && n >= 1 && n <= 16)) {
-        throw new InvalidArgumentError("--updates-per-frame must be a whole number from 1 to 16, for example 2 (a 30 fps clip shown at 60 Hz)");
+    if (!(v.trim() !== "" && Number.isInteger(n) && n >= 1 && n <= MAX_UPDATES_PER_FRAME)) {
+        throw new InvalidArgumentError(
+            `--updates-per-frame must be a whole number from 1 to ${MAX_UPDATES_PER_FRAME}, for example 2 (a 30 fps clip shown at 60 Hz)`,
+        );
     }
     return n;
 }
