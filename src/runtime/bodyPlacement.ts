@@ -76,6 +76,8 @@ export class HumanoidBodyPlacement {
     private _dropFresh = true;
     /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
     private readonly _springStep = new Float64Array(2);
+    /** The step {@link noteStep} kept, handed to the common hold in an array (no number boxed on the way). */
+    private readonly _keptStep = new Float64Array(1);
     /** The lift's spring: value and velocity (metres, metres a second), the need it follows, the lift applied. */
     private readonly _lift = new Float64Array(4);
     /** The lift starts afresh at its next use (a reset, a jump, legs that cannot be fitted). */
@@ -366,12 +368,14 @@ export class HumanoidBodyPlacement {
      * `"legs"`: moves the body (and all above its hips) by what the two feet's planting
      * corrections hold in common across the ground (`HumanoidCommonHold`), so that a source whose
      * whole figure slides over the floor with both feet down keeps its legs' shape.
-     * A zero step that is the frame's own (see {@link noteStep}: a paused clip) holds it still, as
-     * the body drop, the lift and the trunk's steady point are.
-     * @param step the time step, seconds, in `step[0]` (the one {@link noteStep} was given)
+     * Steps by the step {@link noteStep} kept (`solveIK` notes it first): a zero step that is the
+     * frame's own (a paused clip) holds it still, and with no time known it goes to the hold at
+     * once, as the body drop, the lift and the trunk's steady point do.
      */
-    public followCommonHold(step: Float64Array): void {
-        if (!this._commonHold.update(this._solver, step, this._shift, this._frameStep)) return;
+    public followCommonHold(): void {
+        const step = this._keptStep;
+        step[0] = this._lastStep;
+        if (!this._commonHold.update(this._solver, step, this._shift, this._noTimeKnown)) return;
         this._solver.bodyOffset.addInPlace(this._shift);
         this._moveBody(this._shift);
     }

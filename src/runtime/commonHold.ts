@@ -60,15 +60,14 @@ export class HumanoidCommonHold {
      * One update, after planting set the solver's `footCorrections` and `footGrounded`: into `shift`
      * what the body moves by (rig space, metres).
      * @param solver the solver whose feet are held
-     * @param step the time step, seconds, in `step[0]`
+     * @param step the time step, seconds, in `step[0]`: a step that is not a positive finite number
+     *   holds the follower where it is (a paused clip), its motion kept for the next step
      * @param shift receives the body's move
-     * @param frameStep whether `step` is the decoded frame's own (the player's): then a step that
-     *   is not a positive finite number (a paused clip) holds the follower where it is, its motion
-     *   kept for the next step; otherwise (a pose set directly, no time known) it goes to the hold
-     *   at once. Default false.
+     * @param noTimeKnown no time is known (a pose set directly): the follower goes to the hold at
+     *   once, whatever the step. Default false.
      * @returns whether the body moves (`shift` is left as it was when not)
      */
-    public update(solver: HumanoidRigSolver, step: Float64Array, shift: Vector3, frameStep = false): boolean {
+    public update(solver: HumanoidRigSolver, step: Float64Array, shift: Vector3, noTimeKnown = false): boolean {
         const a = solver.footCorrections[0];
         const b = solver.footCorrections[1];
         // Each as firmly as the foot is held (1 planted, easing to 0 over its release).
@@ -96,8 +95,7 @@ export class HumanoidCommonHold {
             }
         }
         const dt = step[0];
-        const moving = dt > 0 && dt < Infinity;
-        if (this._fresh || (!moving && !frameStep) || !Number.isFinite(c[0] + c[1] + c[2] + c[3] + c[8] + c[9])) {
+        if (this._fresh || noTimeKnown || !Number.isFinite(c[0] + c[1] + c[2] + c[3] + c[8] + c[9])) {
             // Afresh, or no time known (a pose set directly, the first frame): no smoothing.
             this._fresh = false;
             c[0] = c[4];
@@ -108,7 +106,7 @@ export class HumanoidCommonHold {
             c[9] = 0;
             c[6] = c[4];
             c[7] = c[5];
-        } else if (moving) {
+        } else if (dt > 0 && dt < Infinity) {
             const p = this._springStep;
             p[0] = COMMON_HOLD_OMEGA;
             p[1] = dt;

@@ -429,7 +429,7 @@ export class HumanoidRigSolver {
         if (!this._legs && this.lowerBodyForFeet) this._body.lowerBody();
         if (this._legs) {
             this._body.groundWeights();
-            this._body.followCommonHold(step);
+            this._body.followCommonHold();
         }
         // Numbers go to the limb solver in an array (see `hotMath`).
         const weights = this._weights;
