@@ -6,6 +6,7 @@ import "@babylonjs/core/Animations/animatable.js";
 import type { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
+import type { AssetContainer } from "@babylonjs/core/assetContainer.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
@@ -116,6 +117,16 @@ function sampleWalkClip(index = 0, seconds = 2.2, rate = 30): MuscleClip {
     return ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, seconds, rate));
 }
 
+/** A written GLB loaded into `scene` as a viewer would (its animations not started), everything added. */
+async function loadWrittenGlbAsync(file: string, scene: Scene): Promise<AssetContainer> {
+    const container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(file)), scene, {
+        pluginExtension: ".glb",
+        pluginOptions: { gltf: { animationStartMode: GLTFLoaderAnimationStartMode.NONE } },
+    });
+    container.addAllToScene();
+    return container;
+}
+
 /**
  * Checks that a written GLB holds exactly one animation of the expected length, and that playing
  * it puts the feet where a live HumanoidAnimator puts them on the same character at the same times.
@@ -135,11 +146,7 @@ async function expectSameMotionAsync(
         const nodes = live.loaded.binding!.nodes;
         const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: options.rootMotion, proportions: options.proportions });
         const feet = [HumanBone.LeftFoot, HumanBone.RightFoot].map((b) => nodes[avatar.getJoint(b)]);
-        const container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(output)), scene, {
-            pluginExtension: ".glb",
-            pluginOptions: { gltf: { animationStartMode: GLTFLoaderAnimationStartMode.NONE } },
-        });
-        container.addAllToScene();
+        const container = await loadWrittenGlbAsync(output, scene);
         expect(container.animationGroups).toHaveLength(1);
         const group: AnimationGroup = container.animationGroups[0];
         expect(group.name).toBe(clip.name);
@@ -479,11 +486,7 @@ describeWithData("babylon-humanoid retarget on real files", () => {
         const feetAt = async (file: string): Promise<Vector3[]> => {
             const scene = new Scene(new NullEngine());
             try {
-                const container = await LoadAssetContainerAsync(new Uint8Array(readFileSync(file)), scene, {
-                    pluginExtension: ".glb",
-                    pluginOptions: { gltf: { animationStartMode: GLTFLoaderAnimationStartMode.NONE } },
-                });
-                container.addAllToScene();
+                const container = await loadWrittenGlbAsync(file, scene);
                 const group = container.animationGroups[0];
                 group.start(false);
                 group.pause();
