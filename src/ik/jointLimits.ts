@@ -9,12 +9,12 @@ import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { JointLimitShapes } from "./jointLimitShapes.js";
+import { BONE_STRIDE, JointLimitTables, SOFT_LIMIT_KNEE, TWIST_EPSILON, TWO_PI } from "./jointLimitTables.js";
 
-const TWO_PI = 2 * Math.PI;
+export { SOFT_LIMIT_KNEE };
+
 /** {@link JointLimits.changed} marks a bone the limits turned by more than 0.01 degrees: `1 - cos(angle / 2)` above this. */
 const CHANGED_EPSILON = 1 - Math.cos((0.01 * Math.PI) / 180 / 2);
-/** A twist this far past its range's end (radians) counts as at the end: a clamped twist read back through a rig pose comes out ~1e-15 beyond it. */
-const TWIST_EPSILON = 1e-9;
 /**
  * A rotation this close (per quaternion component, either sign) to the last rotation a bone's clamp
  * returned is taken as inside without a test: the clamp's result read back through a rig pose
@@ -24,24 +24,31 @@ const TWIST_EPSILON = 1e-9;
 const KNOWN_INSIDE_EPSILON = 1e-13;
 /** A clamp's result is remembered as inside only while its twist is defined well (`p^2 + w^2`, see {@link JointLimits.clampCanonicalToRef}, above this: a swing under ~170 degrees), where a rotation {@link KNOWN_INSIDE_EPSILON} off has a twist within 1e-11 of its own. */
 const KNOWN_INSIDE_MIN_TWIST_LENGTH2 = 0.01;
-/** How much the fast twist test's bound is shrunk (relative), so that a twist it passes is inside by the angle's own test too, whatever the rounding. */
-const TWIST_FAST_SHRINK = 1e-9;
+
+// Scratch shared by every instance (the per-frame path is single-threaded and nothing here is
+// re-entered): per-instance scratch was a few kilobytes more of each animator to bring into the
+// cache every frame.
+const scratchDir = new Vector3();
+const scratchDirOut = new Vector3();
+const scratchSwing = new Quaternion();
+const scratchTwist = new Quaternion();
+const scratchQ = new Quaternion();
+const scratchQ2 = new Quaternion();
+/** The rotation a limit was asked about, kept before `out` (which may be it) is written: the result goes on its side. */
+const scratchSide = new Quaternion();
+/** The same for {@link JointLimits.clampLocalToRef}'s local rotation. */
+const scratchLocalSide = new Quaternion();
 /**
- * Per-bone numbers of the per-frame tests, side by side in one array (one bone's in two cache
- * lines, none behind an object): the twist axis `t` (0-2), the fast twist bound (3, see
- * {@link JointLimits._bone}), the swing polygon's centre (4-6) and its inner cap's
- * cosine (7, `SphericalPolygon.innerCapCos`; 2 where there is no polygon), `A = K L0^-1` (8-11,
- * x y z w) and `K^-1` (12-15).
+ * Numbers of the bone being limited, in an array (no number crosses a call): [0] its twist
+ * (radians), [1] the twist to rebuild with (`_rebuildToRef`), [2] the nearer end of its range and
+ * [3] the twist on that end's turn (`_nearerEndOfTwist`).
  */
-const BONE_STRIDE = 16;
-/**
- * Where {@link JointLimits.softLimitCanonicalToRef} starts to ease a rotation in: this share of the
- * way from the middle of a range (its twist's 0, its swing polygon's centre) to its end. Past it,
- * the share `r` becomes `K + (1 - K) tanh((r - K) / (1 - K))`: the same value, slope and curvature
- * at `K` (no kink a jerk would show), approaching the end (reaching it only by rounding, past about
- * 5.5 times the way).
- */
-export const SOFT_LIMIT_KNEE = 0.75;
+const angleSlots = new Float64Array(4);
+/** The polygon's reach toward a direction (`softLimitCanonicalToRef`; an array: no number crosses a call). */
+const reachSlot = new Float64Array(1);
+/** A share of the way to a range's end, eased in place (`_easeShareInPlace`). */
+const easeSlot = new Float64Array(1);
+
 
 /**
  * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
@@ -75,46 +82,14 @@ export class JointLimits implements ICanonicalRotationLimiter {
     /** The avatar's limit shapes. */
     public readonly shapes: JointLimitShapes;
     private readonly _setup: MuscleSetup;
-    /** Per bone: twist low and high end (radians), 2 per bone; NaN where the bone has no limit. */
+    // The avatar's tables, shared by every instance (see `JointLimitTables`, fields of the same names).
     private readonly _twist: Float64Array;
-    /**
-     * Per bone, `BONE_STRIDE` numbers (see there). The fast twist bound: `sin^2(m / 2)`,
-     * shrunk by {@link TWIST_FAST_SHRINK}, for `m` the lesser of the twist range's ends from 0
-     * (epsilon included); a twist whose half-angle sine squared is below it is inside without its
-     * angle being measured; -1 where the range does not hold 0 inside or is free.
-     */
-    private readonly _bone = new Float64Array(BONE_STRIDE * HUMAN_BONE_COUNT);
-    /** Per bone: `A^-1` (see {@link clampLocalToRef}; identity for a bone not mapped). */
-    private readonly _fromCanonical: Quaternion[] = [];
-    private readonly _polygon: (SphericalPolygon | null)[];
+    private readonly _bone: Float64Array;
+    private readonly _fromCanonical: readonly Quaternion[];
+    private readonly _polygon: readonly (SphericalPolygon | null)[];
+    private readonly _soft: Float64Array;
     /** Per bone: the last rotation its canonical clamp returned (x y z w; NaN for none), inside its limits (see {@link KNOWN_INSIDE_EPSILON}). */
     private readonly _knownInside = new Float64Array(4 * HUMAN_BONE_COUNT).fill(NaN);
-    private readonly _dir = new Vector3();
-    private readonly _dirOut = new Vector3();
-    private readonly _swing = new Quaternion();
-    private readonly _twistQ = new Quaternion();
-    private readonly _q = new Quaternion();
-    private readonly _q2 = new Quaternion();
-    /** The rotation a limit was asked about, kept before `out` (which may be it) is written: the result goes on its side. */
-    private readonly _side = new Quaternion();
-    /** The same for {@link clampLocalToRef}'s local rotation. */
-    private readonly _localSide = new Quaternion();
-    /**
-     * Numbers of the bone being limited, in an array (no number crosses a call): [0] its twist
-     * (radians), [1] the twist to rebuild with ({@link _rebuildToRef}), [2] the nearer end of its
-     * range and [3] the twist on that end's turn ({@link _nearerEndOfTwist}).
-     */
-    private readonly _angle = new Float64Array(4);
-    /**
-     * Per bone with limits, for {@link softLimitCanonicalToRef}'s fast test: the cosine of
-     * {@link SOFT_LIMIT_KNEE} times the inner cap's radius (2: none), and `sin^2(K m / 2)` of the
-     * twist's nearer end `m` (-1: the range does not hold 0 inside; 1: it is free).
-     */
-    private readonly _soft = new Float64Array(2 * HUMAN_BONE_COUNT);
-    /** The polygon's reach toward a direction ({@link softLimitCanonicalToRef}; an array: no number crosses a call). */
-    private readonly _reach = new Float64Array(1);
-    /** A share of the way to a range's end, eased in place ({@link _easeShareInPlace}). */
-    private readonly _ease = new Float64Array(1);
 
     /**
      * @param avatar the avatar
@@ -128,55 +103,15 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this._setup = MuscleSetup.For(avatar);
         this.shapes = JointLimitShapes.For(avatar);
         this.enabled = JointLimitBoneMask(bones ?? this.shapes.defaultBones, `${avatar.name}: jointLimits bones`);
-        this._twist = new Float64Array(2 * HUMAN_BONE_COUNT).fill(NaN);
-        this._polygon = [];
-        const f = this._bone;
-        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-            const s = this.shapes.bones[b];
-            this._polygon.push(s ? s.polygon : null);
-            const joint = this._setup.joint[b];
-            // A = K * L0^-1
-            const k = this._setup.tposeCanonical[b];
-            const a = joint < 0 ? Quaternion.Identity() : k.multiply(Quaternion.Inverse(avatar.referencePose.rotations[joint]));
-            const kInverse = joint < 0 ? Quaternion.Identity() : Quaternion.Inverse(k);
-            this._fromCanonical.push(Quaternion.Inverse(a));
-            const o = BONE_STRIDE * b;
-            const t = this._setup.twistAxis[b];
-            f[o] = t.x;
-            f[o + 1] = t.y;
-            f[o + 2] = t.z;
-            f[o + 3] = -1;
-            f[o + 7] = 2;
-            f[o + 8] = a.x;
-            f[o + 9] = a.y;
-            f[o + 10] = a.z;
-            f[o + 11] = a.w;
-            f[o + 12] = kInverse.x;
-            f[o + 13] = kInverse.y;
-            f[o + 14] = kInverse.z;
-            f[o + 15] = kInverse.w;
-            if (s) {
-                f[o + 4] = s.polygon.center[0];
-                f[o + 5] = s.polygon.center[1];
-                f[o + 6] = s.polygon.center[2];
-                f[o + 7] = s.polygon.innerCapCos;
-            }
-            if (!s) {
-                this.enabled[b] = 0;
-                continue;
-            }
-            this._twist[2 * b] = s.twistMin;
-            this._twist[2 * b + 1] = s.twistMax;
-            const lo = s.twistMin - TWIST_EPSILON;
-            const hi = s.twistMax + TWIST_EPSILON;
-            const m = Math.min(-lo, hi);
-            if (hi - lo < TWO_PI && m > 0) f[o + 3] = Math.sin(m / 2) ** 2 * (1 - TWIST_FAST_SHRINK);
-            const cap = f[o + 7] <= 1 ? Math.acos(f[o + 7]) : 0;
-            this._soft[2 * b] = cap > 0 ? Math.cos(SOFT_LIMIT_KNEE * cap) : 2;
-            // The soft zone's twist bound on the range's own ends; a free range (a turn or more) is never eased.
-            const near = Math.min(-s.twistMin, s.twistMax);
-            this._soft[2 * b + 1] = hi - lo >= TWO_PI ? 1 : near > 0 ? Math.sin((SOFT_LIMIT_KNEE * near) / 2) ** 2 * (1 - TWIST_FAST_SHRINK) : -1;
-        }
+        // The avatar's tables, shared by every instance (each animator has one): only which bones
+        // are held and what each last returned are its own.
+        const tables = JointLimitTables.For(avatar, this._setup, this.shapes);
+        this._twist = tables.twist;
+        this._bone = tables.bone;
+        this._fromCanonical = tables.fromCanonical;
+        this._polygon = tables.polygon;
+        this._soft = tables.soft;
+        for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (!this.shapes.bones[b]) this.enabled[b] = 0;
     }
 
     /** Whether any bone is held. */
@@ -214,7 +149,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         const qw = q.w;
         const p = qx * tx + qy * ty + qz * tz;
         const twistInside = p * p <= f[o + 3] * (p * p + qw * qw);
-        const d = this._dir;
+        const d = scratchDir;
         JointLimits._directionToRef(q, this._setup.twistAxis[bone], d);
         // Within the polygon's inner cap: inside, without its tables (most poses, most bones).
         const inCap = d.x * f[o + 4] + d.y * f[o + 5] + d.z * f[o + 6] >= f[o + 7];
@@ -222,30 +157,30 @@ export class JointLimits implements ICanonicalRotationLimiter {
         let twistMoved = false;
         if (!twistInside) {
             // Twist angle about t; none for a half-turn swing.
-            SwingTwistDecomposeToRef(q, this._setup.twistAxis[bone], null, null, this._angle, 0);
-            twist = this._angle[0];
+            SwingTwistDecomposeToRef(q, this._setup.twistAxis[bone], null, null, angleSlots, 0);
+            twist = angleSlots[0];
             // Twist: to the nearer end of its range when outside (a range of a turn or more: free).
             const lo = this._twist[2 * bone] - TWIST_EPSILON;
             const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
             if (hi - lo < TWO_PI && !this._twistOnRange(bone)) {
                 this._nearerEndOfTwist(bone);
-                twist = this._angle[2];
+                twist = angleSlots[2];
                 twistMoved = true;
             }
         }
         let swingMoved = false;
-        if (!inCap) swingMoved = polygon.clampDirectionToRef(d, this._dirOut);
+        if (!inCap) swingMoved = polygon.clampDirectionToRef(d, scratchDirOut);
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
             this._remember(bone, out);
             return false;
         }
         if (twistInside) {
-            SwingTwistDecomposeToRef(q, this._setup.twistAxis[bone], null, null, this._angle, 0);
-            twist = this._angle[0];
+            SwingTwistDecomposeToRef(q, this._setup.twistAxis[bone], null, null, angleSlots, 0);
+            twist = angleSlots[0];
         }
-        this._angle[1] = twist;
-        this._rebuildToRef(bone, swingMoved ? this._dirOut : d, q, out);
+        angleSlots[1] = twist;
+        this._rebuildToRef(bone, swingMoved ? scratchDirOut : d, q, out);
         return true;
     }
 
@@ -274,11 +209,11 @@ export class JointLimits implements ICanonicalRotationLimiter {
     }
 
     /**
-     * Whether the twist `_angle[0]` lies in the bone's twist range (its ends widened by
-     * `TWIST_EPSILON`), as it is or a whole turn either way; that turn of it into `_angle[3]` when it does.
+     * Whether the twist `angleSlots[0]` lies in the bone's twist range (its ends widened by
+     * `TWIST_EPSILON`), as it is or a whole turn either way; that turn of it into `angleSlots[3]` when it does.
      */
     private _twistOnRange(bone: HumanBone): boolean {
-        const a = this._angle;
+        const a = angleSlots;
         const lo = this._twist[2 * bone] - TWIST_EPSILON;
         const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
         const twist = a[0];
@@ -293,11 +228,11 @@ export class JointLimits implements ICanonicalRotationLimiter {
     }
 
     /**
-     * The end of the bone's twist range nearer to the twist `_angle[0]` (either way round) into
-     * `_angle[2]`, and the twist on that end's turn (a whole turn off, when nearer so) into `_angle[3]`.
+     * The end of the bone's twist range nearer to the twist `angleSlots[0]` (either way round) into
+     * `angleSlots[2]`, and the twist on that end's turn (a whole turn off, when nearer so) into `angleSlots[3]`.
      */
     private _nearerEndOfTwist(bone: HumanBone): void {
-        const a = this._angle;
+        const a = angleSlots;
         const twist = a[0];
         const lo = this._twist[2 * bone];
         const hi = this._twist[2 * bone + 1];
@@ -312,22 +247,22 @@ export class JointLimits implements ICanonicalRotationLimiter {
 
     /**
      * Rebuilds a limited rotation into `out`: the shortest swing from the bone's twist axis onto
-     * `dir`, times the twist `_angle[1]` about it, on `q`'s side (no sign flip for a caller that
+     * `dir`, times the twist `angleSlots[1]` about it, on `q`'s side (no sign flip for a caller that
      * blends); remembered as inside.
      */
     private _rebuildToRef(bone: HumanBone, dir: Vector3, q: Quaternion, out: Quaternion): void {
-        this._side.copyFrom(q);
+        scratchSide.copyFrom(q);
         const t = this._setup.twistAxis[bone];
-        QuaternionFromUnitVectorsToRef(t, dir, this._swing);
-        const twist = this._angle[1];
-        const tw = this._twistQ;
+        QuaternionFromUnitVectorsToRef(t, dir, scratchSwing);
+        const twist = angleSlots[1];
+        const tw = scratchTwist;
         const s = Math.sin(twist / 2);
         tw.x = t.x * s;
         tw.y = t.y * s;
         tw.z = t.z * s;
         tw.w = Math.cos(twist / 2);
-        QuaternionMultiplyToRef(this._swing, tw, out);
-        QuaternionToSideOfInPlace(out, this._side);
+        QuaternionMultiplyToRef(scratchSwing, tw, out);
+        QuaternionToSideOfInPlace(out, scratchSide);
         this._remember(bone, out);
     }
 
@@ -364,7 +299,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         // The fast tests of the clamp, on the eased zone's bounds.
         const p = q.x * t.x + q.y * t.y + q.z * t.z;
         const twistEasy = p * p <= this._soft[2 * bone + 1] * (p * p + q.w * q.w);
-        const d = this._dir;
+        const d = scratchDir;
         JointLimits._directionToRef(q, t, d);
         const dc = d.x * f[o + 4] + d.y * f[o + 5] + d.z * f[o + 6];
         const swingEasy = dc >= this._soft[2 * bone];
@@ -378,10 +313,10 @@ export class JointLimits implements ICanonicalRotationLimiter {
         // along: a twist past it stops there.
         let twistMoved = false;
         if (!twistEasy) {
-            SwingTwistDecomposeToRef(q, t, null, null, this._angle, 0);
+            SwingTwistDecomposeToRef(q, t, null, null, angleSlots, 0);
             const lo = this._twist[2 * bone];
             const hi = this._twist[2 * bone + 1];
-            const a = this._angle;
+            const a = angleSlots;
             a[1] = a[0];
             if (hi - lo < TWO_PI) {
                 let end: number;
@@ -396,7 +331,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
                     if (end === 0) a[1] = 0;
                 }
                 if (end !== 0) {
-                    const e = this._ease;
+                    const e = easeSlot;
                     e[0] = along / end;
                     if (e[0] > SOFT_LIMIT_KNEE) {
                         JointLimits._easeShareInPlace(e);
@@ -407,18 +342,18 @@ export class JointLimits implements ICanonicalRotationLimiter {
             twistMoved = a[1] !== a[0];
         }
         // Swing: along the great circle from the polygon's centre through d.
-        const dOut = this._dirOut;
+        const dOut = scratchDirOut;
         let swingMoved = false;
-        if (swingEasy) this._reach[0] = NaN;
-        else polygon.boundaryAngleTowardsToRef(d, this._reach);
-        const reach = this._reach[0];
+        if (swingEasy) reachSlot[0] = NaN;
+        else polygon.boundaryAngleTowardsToRef(d, reachSlot);
+        const reach = reachSlot[0];
         if (reach === reach) {
             const ux = d.x - dc * f[o + 4];
             const uy = d.y - dc * f[o + 5];
             const uz = d.z - dc * f[o + 6];
             const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
             const angle = Math.atan2(ul, dc);
-            const e = this._ease;
+            const e = easeSlot;
             e[0] = angle / reach;
             if (e[0] > SOFT_LIMIT_KNEE) {
                 JointLimits._easeShareInPlace(e);
@@ -439,7 +374,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
             return false;
         }
         // The twist as it is when it needs no easing (decomposed only now, as the clamp does).
-        if (twistEasy) SwingTwistDecomposeToRef(q, t, null, null, this._angle, 1);
+        if (twistEasy) SwingTwistDecomposeToRef(q, t, null, null, angleSlots, 1);
         this._rebuildToRef(bone, swingMoved ? dOut : d, q, out);
         return true;
     }
@@ -535,7 +470,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== local) out.copyFrom(local);
             return false;
         }
-        const q = this._q;
+        const q = scratchQ;
         q.x = x;
         q.y = y;
         q.z = z;
@@ -546,9 +481,9 @@ export class JointLimits implements ICanonicalRotationLimiter {
         }
         // L' = L0 * K^-1 * Q' * K = A^-1 * Q' * K
         QuaternionMultiplyToRef(q, this._setup.tposeCanonical[bone], q);
-        this._localSide.copyFrom(local);
+        scratchLocalSide.copyFrom(local);
         QuaternionMultiplyToRef(this._fromCanonical[bone], q, out);
-        QuaternionToSideOfInPlace(out, this._localSide);
+        QuaternionToSideOfInPlace(out, scratchLocalSide);
         return true;
     }
 
@@ -586,7 +521,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
     public isCanonicalInside(bone: HumanBone, q: Quaternion): boolean {
         const enabled = this.enabled[bone];
         this.enabled[bone] = 1;
-        const moved = this.clampCanonicalToRef(bone, q, this._q2);
+        const moved = this.clampCanonicalToRef(bone, q, scratchQ2);
         this.enabled[bone] = enabled;
         return !moved;
     }
