@@ -15,6 +15,17 @@ import {
 } from "../math/hotMath.js";
 import { SolveTwoBonePositionsInPlace } from "./twoBone.js";
 
+/**
+ * Scratch shared by every instance (the per-frame path is single-threaded and no call runs inside
+ * another's): held per instance, it was more of each animator to bring into the cache every frame.
+ */
+const scratch = {
+    /** The weights `solve` hands to `solveWeighted`. */
+    weights: new Float64Array(3),
+    /** Numbers handed to `SolveTwoBonePositionsInPlace` and the slerp. */
+    io: new Float64Array(5),
+};
+
 const B = HumanBone;
 
 /** Upper bone, lower bone and end of each limb, in {@link HumanIKGoal} order. */
@@ -87,10 +98,6 @@ export class HumanoidLimbIK {
     private readonly _limbs: ILimb[];
     private readonly _refPos: readonly Vector3[];
     private readonly _parent: Int32Array;
-    /** The weights {@link solve} hands to {@link solveWeighted}. */
-    private readonly _weights = new Float64Array(3);
-    /** Numbers handed to {@link SolveTwoBonePositionsInPlace} and the slerp. */
-    private readonly _io = new Float64Array(5);
 
     /** @param avatar the avatar whose limbs are solved */
     constructor(avatar: HumanoidAvatar) {
@@ -183,7 +190,7 @@ export class HumanoidLimbIK {
         stretch: number,
         status: ILimbIKStatus,
     ): void {
-        const w = this._weights;
+        const w = scratch.weights;
         w[0] = positionWeight;
         w[1] = rotationWeight;
         w[2] = stretch;
@@ -210,7 +217,7 @@ export class HumanoidLimbIK {
         // Babylon's arithmetic through `hotMath` and written out: no number crosses a call.
         const l = this._limbs[goal];
         const parent = this._parent;
-        const io = this._io;
+        const io = scratch.io;
         Vector3CopyToRef(positions[l.upper], a);
         Vector3CopyToRef(positions[l.lower], b);
         Vector3CopyToRef(positions[l.end], c);

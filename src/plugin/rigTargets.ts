@@ -14,6 +14,20 @@ export type HumanoidTargets = ReadonlyArray<HumanoidJointTarget | null | undefin
 
 const MIRROR_Z = Matrix.Scaling(1, 1, -1);
 
+/**
+ * Scratch shared by every writer (the per-frame path is single-threaded): held per writer, it was
+ * more of each animator to bring into the cache every frame.
+ */
+const scratch = {
+    /** A top joint's local matrix, then its product with its parent's inverse. */
+    m: new Matrix(),
+    m2: new Matrix(),
+    /** What a decomposition gives: scale, rotation, position. */
+    s: new Vector3(),
+    q: new Quaternion(),
+    p: new Vector3(),
+};
+
 /** How a joint is written ({@link HumanoidRigWriter}'s per-joint kinds). */
 const enum WriteKind {
     /** A node whose parent is not mirrored: the rig-space local values as they are. */
@@ -60,11 +74,6 @@ export class HumanoidRigWriter {
     private readonly _targets: HumanoidJointTarget[];
     /** For a top joint: the inverse of its parent's world matrix when bound, else null. */
     private readonly _parentWorldInverse: (Matrix | null)[];
-    private readonly _m = new Matrix();
-    private readonly _m2 = new Matrix();
-    private readonly _s = new Vector3();
-    private readonly _q = new Quaternion();
-    private readonly _p = new Vector3();
 
     /**
      * @param avatar the avatar whose rig the targets are
@@ -128,17 +137,17 @@ export class HumanoidRigWriter {
         const rot = pose.rotations;
         const pos = pose.positions;
         const kinds = this._kind;
-        const q = this._q;
-        const p = this._p;
+        const q = scratch.q;
+        const p = scratch.p;
         for (let i = 0; i < kinds.length; i++) {
             const j = this._joint[i];
             const kind = kinds[i];
             if (kind === WriteKind.Top) {
                 // Top joint: local = [mirror] * rigLocal * inverse(parentWorld).
-                Matrix.ComposeToRef(rig.joints[j].restScale, rot[j], pos[j], this._m);
-                if (this._parentMirrored[i]) MIRROR_Z.multiplyToRef(this._m, this._m);
-                this._m.multiplyToRef(this._parentWorldInverse[i]!, this._m2);
-                this._m2.decompose(this._s, q, p);
+                Matrix.ComposeToRef(rig.joints[j].restScale, rot[j], pos[j], scratch.m);
+                if (this._parentMirrored[i]) MIRROR_Z.multiplyToRef(scratch.m, scratch.m);
+                scratch.m.multiplyToRef(this._parentWorldInverse[i]!, scratch.m2);
+                scratch.m2.decompose(scratch.s, q, p);
             } else if (kind === WriteKind.Mirrored) {
                 // Coordinate by coordinate, not `set`: no number passed to a call (see `hotMath`).
                 const r = rot[j];

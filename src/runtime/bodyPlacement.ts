@@ -50,6 +50,29 @@ const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
 /**
+ * Scratch shared by every placement (the per-frame path is single-threaded and no placement call
+ * runs inside another's): held per solver, it was more of each animator to bring into the cache
+ * every frame.
+ */
+const scratch = {
+    /** A foot's IK target (rig space) and its goal's rotation. */
+    target: new Vector3(),
+    targetRot: new Quaternion(),
+    /** A move of the body, or a foot target before it was moved (rig space). */
+    shift: new Vector3(),
+    /** The number handed to the lerp: a foot goal's position weight. */
+    weights: new Float64Array(1),
+    /** The trunk's steady point's difference from the source's this solve (rig space, metres; see `seatBodyOnLegs`). */
+    trunkNow: new Float64Array(3),
+    /** The middle of the hip joints as decoded, before the seat moved them (rig space). */
+    trunkMid: new Vector3(),
+    /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
+    springStep: new Float64Array(2),
+    /** The kept step, handed to the common hold in an array (no number boxed on the way). */
+    keptStep: new Float64Array(1),
+};
+
+/**
  * Where a {@link HumanoidRigSolver} puts the body over the feet, by its proportion mode (its
  * `proportions`). With `"legs"`: the body seated on the clip's hips scaled by the legs, with the
  * trunk's steady point ({@link seatBodyOnLegs}); then up or down, and the foot goals across, by
@@ -74,10 +97,6 @@ export class HumanoidBodyPlacement {
     /** The body drop's spring: [0] where it is, [1] its rate, [2] what the feet need (metres; see {@link lowerBody}). */
     private readonly _drop = new Float64Array(3);
     private _dropFresh = true;
-    /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
-    private readonly _springStep = new Float64Array(2);
-    /** The step {@link noteStep} kept, handed to the common hold in an array (no number boxed on the way). */
-    private readonly _keptStep = new Float64Array(1);
     /** The lift's spring: value and velocity (metres, metres a second), the need it follows, the lift applied. */
     private readonly _lift = new Float64Array(4);
     /** The lift starts afresh at its next use (a reset, a jump, legs that cannot be fitted). */
@@ -86,21 +105,10 @@ export class HumanoidBodyPlacement {
     private _frameStep = false;
     /** The array {@link noteFrameStep} was last given (the player's `step`): `solveIK` given the same one steps by the frame's own step. */
     private _frameStepArray: Float64Array | null = null;
-    /** Scratch: a foot's IK target (rig space) and its goal's rotation. */
-    private readonly _target = new Vector3();
-    private readonly _targetRot = new Quaternion();
-    /** Scratch: a move of the body, or a foot target before it was moved (rig space). */
-    private readonly _shift = new Vector3();
-    /** The number handed to the lerp: a foot goal's position weight. */
-    private readonly _weights = new Float64Array(1);
     /** The joints between the limb IK's forward kinematics and the trunk's top (`MuscleSetup.trunkTop`), parents first. */
     private readonly _trunkJoints: Int32Array;
     /** The trunk's steady point's difference from the source's, low-passed ([0..2]), and its rate ([3..5]) (rig space, metres; see {@link seatBodyOnLegs}). */
     private readonly _trunkLow = new Float64Array(6);
-    /** That difference this solve (rig space, metres). */
-    private readonly _trunkNow = new Float64Array(3);
-    /** The middle of the hip joints as decoded, before the seat moved them (rig space). */
-    private readonly _trunkMid = new Vector3();
     /** Whether the low-pass starts afresh at the next seat. */
     private _trunkFresh = true;
     /** The last `solveIK`'s time step (seconds), for the next decode's low-pass. */
@@ -198,7 +206,7 @@ export class HumanoidBodyPlacement {
         this.footToRig(this.clipHips, o);
         const l = pos[this._solver.ik.upperJoint(0)];
         const r = pos[this._solver.ik.upperJoint(1)];
-        const mid = this._trunkMid;
+        const mid = scratch.trunkMid;
         mid.x = (l.x + r.x) * 0.5;
         mid.y = (l.y + r.y) * 0.5;
         mid.z = (l.z + r.z) * 0.5;
@@ -214,14 +222,14 @@ export class HumanoidBodyPlacement {
      */
     private _steadyTrunk(): void {
         const setup = this._setup;
-        const mx = this._trunkMid.x;
-        const my = this._trunkMid.y;
-        const mz = this._trunkMid.z;
+        const mx = scratch.trunkMid.x;
+        const my = scratch.trunkMid.y;
+        const mz = scratch.trunkMid.z;
         ForwardKinematicsToRef(setup, this._solver.pose.rotations, this._solver.pose.positions, this._solver.world, this._solver.positions, this._trunkJoints);
         const top = this._solver.positions[setup.trunkTop];
         const sp = this._solver.sourceProportions;
         const f = (1 - (this._solver.positionScale[0] * sp[7]) / setup.trunkLength) * sp[8];
-        const d = this._trunkNow;
+        const d = scratch.trunkNow;
         d[0] = (top.x - mx) * f;
         d[1] = (top.y - my) * f;
         d[2] = (top.z - mz) * f;
@@ -236,7 +244,7 @@ export class HumanoidBodyPlacement {
             this._trunkFresh = false;
         } else if (dt > 0) {
             // Critically damped, exact for the step (as the body drop's), per axis.
-            const p = this._springStep;
+            const p = scratch.springStep;
             p[0] = 2 * Math.PI * TRUNK_HZ;
             p[1] = dt;
             CriticallyDampedStepInPlace(lo, 0, 3, d, 0, 3, p);
@@ -270,8 +278,8 @@ export class HumanoidBodyPlacement {
         this.seatBodyOnLegs();
         const scale = this._solver.positionScale[0];
         if (!(scale > 0)) return;
-        const target = this._target;
-        const before = this._shift;
+        const target = scratch.target;
+        const before = scratch.shift;
         const up = this._up;
         if (this._legShape.fitLegShare()) {
             // The body up or down by what the feet on the ground need of it (their mean, the
@@ -342,7 +350,7 @@ export class HumanoidBodyPlacement {
             return;
         }
         if (dt > 0) {
-            const p = this._springStep;
+            const p = scratch.springStep;
             p[0] = 2 * Math.PI * LIFT_HZ;
             p[1] = dt;
             CriticallyDampedStepInPlace(s, 0, 1, s, 2, 1, p);
@@ -373,11 +381,11 @@ export class HumanoidBodyPlacement {
      * once, as the body drop, the lift and the trunk's steady point do.
      */
     public followCommonHold(): void {
-        const step = this._keptStep;
+        const step = scratch.keptStep;
         step[0] = this._lastStep;
-        if (!this._commonHold.update(this._solver, step, this._shift, this._noTimeKnown)) return;
-        this._solver.bodyOffset.addInPlace(this._shift);
-        this._moveBody(this._shift);
+        if (!this._commonHold.update(this._solver, step, scratch.shift, this._noTimeKnown)) return;
+        this._solver.bodyOffset.addInPlace(scratch.shift);
+        this._moveBody(scratch.shift);
     }
 
     /**
@@ -392,17 +400,17 @@ export class HumanoidBodyPlacement {
     public lowerBody(): void {
         const up = this._up;
         const pos = this._solver.positions;
-        const weights = this._weights;
+        const weights = scratch.weights;
         let drop = 0;
         for (let g = 0; g < 2; g++) {
             const w = this._solver.positionWeights[g];
             if (!(w > 0)) continue;
             const upper = this._solver.ik.upperJoint(g);
             const end = this._solver.ik.endJoint(g);
-            this._solver.goalToRig(g, this._target, this._targetRot);
+            this._solver.goalToRig(g, scratch.target, scratch.targetRot);
             weights[0] = w < 1 ? w : 1;
-            Vector3LerpToRef(pos[end], this._target, weights, 0, this._target);
-            const v = this._target.subtractInPlace(pos[upper]);
+            Vector3LerpToRef(pos[end], scratch.target, weights, 0, scratch.target);
+            const v = scratch.target.subtractInPlace(pos[upper]);
             const along = v.x * up.x + v.y * up.y + v.z * up.z;
             const across2 = v.x * v.x + v.y * v.y + v.z * v.z - along * along;
             const l = this._solver.ik.limbLengths[g];
@@ -424,7 +432,7 @@ export class HumanoidBodyPlacement {
             this._dropFresh = false;
         } else {
             if (dt > 0) {
-                const p = this._springStep;
+                const p = scratch.springStep;
                 p[0] = 2 * Math.PI * BODY_DROP_HZ;
                 p[1] = dt;
                 spring[2] = drop;

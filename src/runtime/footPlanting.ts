@@ -6,6 +6,15 @@ import { MuscleSetup } from "../muscle/setup.js";
 import type { HumanoidClipPlayer } from "./clipPlayer.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
 
+/**
+ * Scratch shared by every instance (the per-frame path is single-threaded and no call runs inside
+ * another's): held per instance, it was more of each animator to bring into the cache every frame.
+ */
+const scratch = {
+    /** A number handed to the player (the look-ahead horizon, then the seconds to the next contact). */
+    soon: new Float64Array(1),
+};
+
 /** Default time a released foot takes to go back to the clip's own path, seconds. */
 export const DEFAULT_CONTACT_BLEND_SECONDS = 0.2;
 /**
@@ -127,8 +136,6 @@ export class HumanoidFootPlanting {
     private readonly _releaseSeconds = [0, 0];
     /** Per foot: the correction the running release ends on (0, or what is left when the foot lands again before the blend is over). */
     private readonly _releaseEnd = [new Vector3(), new Vector3()];
-    /** A number handed to the player (the look-ahead horizon, then the seconds to the next contact). */
-    private readonly _soon = new Float64Array(1);
     /** Per foot, easing in: where the foot was shown at touch-down and its velocity then (ground frame). */
     private readonly _landedAt = [new Vector3(), new Vector3()];
     private readonly _landingSpeed = [new Vector3(), new Vector3()];
@@ -171,7 +178,7 @@ export class HumanoidFootPlanting {
      */
     private _armRelease(s: number, player: HumanoidClipPlayer): void {
         const blend = this.blendSeconds > 0 ? this.blendSeconds : 0;
-        const soon = this._soon;
+        const soon = scratch.soon;
         soon[0] = blend;
         player.nextContactToRef(s, soon, 0);
         const span = soon[0] < blend ? soon[0] : blend;

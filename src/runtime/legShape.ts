@@ -3,6 +3,15 @@ import type { MuscleSetup } from "../muscle/setup.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
 
 /**
+ * Scratch shared by every instance (the per-frame path is single-threaded and no call runs inside
+ * another's): held per instance, it was more of each animator to bring into the cache every frame.
+ */
+const scratch = {
+    /** Of `fitLegShare`: a source leg direction turned as this frame's leg. */
+    leanDir: new Vector3(),
+};
+
+/**
  * With `"legs"` proportions a foot gives up to about this share of the leg's length, up or down,
  * for the knee to keep the source's bend: near straight a millimetre of foot is degrees of knee,
  * and legs of other lengths (or of two lengths, as many mocap skeletons), a floor a few
@@ -31,8 +40,6 @@ export class HumanoidLegShape {
     private readonly _up: Vector3;
     /** Per leg: the inverse T-pose world rotations of its upper and middle joints (rig space): [left upper, left middle, right upper, right middle]. */
     private readonly _legRestInverse: Quaternion[];
-    /** Scratch of {@link fitLegShare}: a source leg direction turned as this frame's leg. */
-    private readonly _leanDir = new Vector3();
     /** See `_prepareLean`: the clip's leg directions it was last made for, and what it made. */
     private readonly _leanKey = new Float64Array(6).fill(NaN);
     private readonly _leanRest = [new Vector3(), new Vector3(), new Vector3(), new Vector3()];
@@ -80,7 +87,7 @@ export class HumanoidLegShape {
         const lean = sp[9] === sp[9] && sp[12] === sp[12];
         if (lean) this._prepareLean();
         const pos = this._solver.positions;
-        const t = this._leanDir;
+        const t = scratch.leanDir;
         for (let g = 0; g < 2; g++) {
             const c = this.shareFit[g];
             c.x = 0;

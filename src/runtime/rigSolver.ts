@@ -42,6 +42,33 @@ const LIMITED_REACH_SHARE = 1e-4;
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
+
+/**
+ * Scratch shared by every solver (the per-frame path is single-threaded and no solver call runs
+ * inside another's): held per solver, it was a few more kilobytes of each animator to bring into
+ * the cache every frame.
+ */
+const scratch = {
+    /** Per limb, whether `applyJointLimits` aims it again. */
+    relimb: new Uint8Array(HUMAN_IK_GOAL_COUNT),
+    /** The swing `applyJointLimits` gives an upper bone. */
+    limitTurn: new Quaternion(),
+    /** A goal's target position and rotation (rig space). */
+    target: new Vector3(),
+    targetRot: new Quaternion(),
+    footFrom: new Vector3(),
+    hipsWorld: new Quaternion(),
+    /** The body's heading of the decode running: its turn about up (canonical). */
+    heading: new Quaternion(),
+    /** The foot rotations' scratch: the turn between the two feet, the source's foot direction (canonical), the swing and twist about it, the twist's angle. */
+    footTurn: new Quaternion(),
+    footAxis: new Vector3(),
+    footSwing: new Quaternion(),
+    footTwist: new Quaternion(),
+    footAngle: new Float64Array(1),
+    /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
+    weights: new Float64Array(3),
+};
 /**
  * Turns {@link HumanPose}s into rig poses of one avatar, with limb IK: decode the muscles and the
  * body, then move feet and hands to the pose's IK goals (scaled to the avatar) with two-bone IK and
@@ -148,34 +175,16 @@ export class HumanoidRigSolver {
      * {@link applyJointLimits} limits the pose again after IK.
      */
     public jointLimits: JointLimits | null = null;
-    /** Per limb, whether {@link applyJointLimits} aims it again. */
-    private readonly _relimb = new Uint8Array(HUMAN_IK_GOAL_COUNT);
-    /** The swing {@link applyJointLimits} gives an upper bone. */
-    private readonly _limitTurn = new Quaternion();
     private readonly _step = new Float64Array(1);
     private readonly _setup: MuscleSetup;
     /** Where the body goes over the feet by {@link proportions} (the "legs" seat, the "com" drop): see `HumanoidBodyPlacement`. */
     private readonly _body: HumanoidBodyPlacement;
     /** How the legs keep the source's shape ("legs"): see `HumanoidLegShape`. */
     private readonly _legShape: HumanoidLegShape;
-    private readonly _target = new Vector3();
-    private readonly _footFrom = new Vector3();
-    private readonly _hipsWorld = new Quaternion();
-    /** The body's heading of the last decode: its turn about up (canonical). */
-    private readonly _heading = new Quaternion();
-    private readonly _footTurn = new Quaternion();
-    /** The foot rotations' scratch: the source's foot direction (canonical), the swing and twist about it, the twist's angle. */
-    private readonly _footAxis = new Vector3();
-    private readonly _footSwing = new Quaternion();
-    private readonly _footTwist = new Quaternion();
-    private readonly _footAngle = new Float64Array(1);
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
     private _legs = false;
     /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
     private _seated = false;
-    private readonly _targetRot = new Quaternion();
-    /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
-    private readonly _weights = new Float64Array(3);
 
     /** @param avatar the avatar to solve for */
     constructor(avatar: HumanoidAvatar) {
@@ -227,7 +236,7 @@ export class HumanoidRigSolver {
         const yawLength = Math.sqrt(br.y * br.y + br.w * br.w);
         const hy = yawLength > 1e-9 ? br.y / yawLength : 0;
         const hw = yawLength > 1e-9 ? br.w / yawLength : 1;
-        const hq = this._heading;
+        const hq = scratch.heading;
         hq.x = 0;
         hq.y = hy;
         hq.z = 0;
@@ -252,31 +261,31 @@ export class HumanoidRigSolver {
         // A is the left foot's; the right foot's is its mirror image (the clip keeps one foot's
         // direction), so that a skeleton whose feet are not mirror images keeps each foot as it is.
         if (sp[3] === sp[3]) {
-            const h = this._heading;
-            const from = this._footFrom;
+            const h = scratch.heading;
+            const from = scratch.footFrom;
             from.x = sp[3];
             from.y = sp[4];
             from.z = sp[5];
-            QuaternionFromUnitVectorsToRef(from, setup.twistAxis[HumanBone.LeftFoot], this._footTurn);
+            QuaternionFromUnitVectorsToRef(from, setup.twistAxis[HumanBone.LeftFoot], scratch.footTurn);
             for (let g = 0; g < 2; g++) {
                 if (g === 1) {
                     // Mirrored across the body's middle plane (canonical x): (x, -y, -z, w).
-                    this._footTurn.y = -this._footTurn.y;
-                    this._footTurn.z = -this._footTurn.z;
+                    scratch.footTurn.y = -scratch.footTurn.y;
+                    scratch.footTurn.z = -scratch.footTurn.z;
                 }
                 const r = this.goalRotations[g];
                 QuaternionConjugateToRef(h, tmpQ);
                 QuaternionMultiplyToRef(tmpQ, r, r);
                 // H^-1 R = S T, the twist T about the source's foot direction; T' = A T A^-1.
-                const fs = this._footAxis;
+                const fs = scratch.footAxis;
                 fs.x = g === 1 ? -sp[3] : sp[3];
                 fs.y = sp[4];
                 fs.z = sp[5];
-                SwingTwistDecomposeToRef(r, fs, this._footSwing, this._footTwist, this._footAngle, 0);
-                QuaternionMultiplyToRef(this._footTurn, this._footTwist, this._footTwist);
-                QuaternionConjugateToRef(this._footTurn, tmpQ);
-                QuaternionMultiplyToRef(this._footTwist, tmpQ, this._footTwist);
-                QuaternionMultiplyToRef(this._footSwing, this._footTwist, r);
+                SwingTwistDecomposeToRef(r, fs, scratch.footSwing, scratch.footTwist, scratch.footAngle, 0);
+                QuaternionMultiplyToRef(scratch.footTurn, scratch.footTwist, scratch.footTwist);
+                QuaternionConjugateToRef(scratch.footTurn, tmpQ);
+                QuaternionMultiplyToRef(scratch.footTwist, tmpQ, scratch.footTwist);
+                QuaternionMultiplyToRef(scratch.footSwing, scratch.footTwist, r);
                 QuaternionMultiplyToRef(h, r, r);
             }
         }
@@ -330,8 +339,8 @@ export class HumanoidRigSolver {
         let any = false;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             const bones = LIMB_BONES[g];
-            this._relimb[g] = (pw[g] > 0 || rw[g] > 0) && (changed[bones[0]] || changed[bones[1]] || changed[bones[2]]) ? 1 : 0;
-            if (this._relimb[g]) any = true;
+            scratch.relimb[g] = (pw[g] > 0 || rw[g] > 0) && (changed[bones[0]] || changed[bones[1]] || changed[bones[2]]) ? 1 : 0;
+            if (scratch.relimb[g]) any = true;
         }
         if (!any) return true;
         this._forwardKinematics();
@@ -339,13 +348,13 @@ export class HumanoidRigSolver {
         const pos = this.positions;
         const rot = this.pose.rotations;
         const parent = this._setup.rigParent;
-        const turn = this._limitTurn;
-        const endRot = this._targetRot;
-        const from = this._footFrom;
-        const to = this._target;
-        const weights = this._weights;
+        const turn = scratch.limitTurn;
+        const endRot = scratch.targetRot;
+        const from = scratch.footFrom;
+        const to = scratch.target;
+        const weights = scratch.weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            if (!this._relimb[g]) continue;
+            if (!scratch.relimb[g]) continue;
             const upper = this.ik.upperJoint(g);
             const end = this.ik.endJoint(g);
             // The end's world rotation the IK gave it: its goal's, by the rotation weight.
@@ -374,7 +383,7 @@ export class HumanoidRigSolver {
         // What is left between each aimed end and its target (the limits may keep it off): the status.
         this._forwardKinematics();
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            if (!this._relimb[g] || !(pw[g] > 0)) continue;
+            if (!scratch.relimb[g] || !(pw[g] > 0)) continue;
             const e = pos[this.ik.endJoint(g)];
             const t = this.targets[g];
             const dx = e.x - t.x;
@@ -432,7 +441,7 @@ export class HumanoidRigSolver {
             this._body.followCommonHold();
         }
         // Numbers go to the limb solver in an array (see `hotMath`).
-        const weights = this._weights;
+        const weights = scratch.weights;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             let wp = pw[g] > 0 ? (pw[g] < 1 ? pw[g] : 1) : 0;
             // "legs": a foot off the ground keeps the leg's own shape (its rotations, as the
@@ -455,16 +464,16 @@ export class HumanoidRigSolver {
                 s.unreachable = false;
                 continue;
             }
-            this.goalToRig(g, this._target, this._targetRot);
+            this.goalToRig(g, scratch.target, scratch.targetRot);
             // Hand goals are the body's: they move with it.
-            if (g >= HumanIKGoal.LeftHand) this._target.addInPlace(this.bodyOffset);
+            if (g >= HumanIKGoal.LeftHand) scratch.target.addInPlace(this.bodyOffset);
             // "legs": what planting changed of a foot goal, too, within reach of the source's knee.
-            else if (this._legs) this._legShape.keepLegShape(g, this._target, true);
+            else if (this._legs) this._legShape.keepLegShape(g, scratch.target, true);
             weights[0] = wp;
             weights[1] = wr;
             weights[2] = this.stretch[g] > 0 ? this.stretch[g] : 0;
-            this.ik.solveWeighted(g, world, pos, rot, lp, this._target, this._targetRot, weights, this.status[g]);
-            Vector3LerpToRef(pos[this.ik.endJoint(g)], this._target, weights, 0, this.targets[g]);
+            this.ik.solveWeighted(g, world, pos, rot, lp, scratch.target, scratch.targetRot, weights, this.status[g]);
+            Vector3LerpToRef(pos[this.ik.endJoint(g)], scratch.target, weights, 0, this.targets[g]);
         }
         return this.pose;
     }
@@ -509,7 +518,7 @@ export class HumanoidRigSolver {
         const setup = this._setup;
         const hips = setup.joint[HumanBone.Hips];
         const hp = setup.rigParent[hips];
-        const w = this._hipsWorld;
+        const w = scratch.hipsWorld;
         QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, w);
         QuaternionMultiplyToRef(setup.c0, w, w);
         QuaternionMultiplyToRef(w, setup.tposeCanonical[HumanBone.Hips], w);
