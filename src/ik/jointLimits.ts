@@ -49,7 +49,6 @@ const reachSlot = new Float64Array(1);
 /** A share of the way to a range's end, eased in place (`_easeShareInPlace`). */
 const easeSlot = new Float64Array(1);
 
-
 /**
  * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
  * rotation from its T-pose relative to its parent (`Q_b` of docs/muscles.md, canonical axes) is

@@ -42,7 +42,6 @@ const LIMITED_REACH_SHARE = 1e-4;
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
-
 /**
  * Scratch shared by every solver (the per-frame path is single-threaded and no solver call runs
  * inside another's): held per solver, it was a few more kilobytes of each animator to bring into
