@@ -108,6 +108,11 @@ if (rt) {
             rt.heapMeasuredAfterGc ? "heap used after minus before, both after full GCs" : "no GC could be forced: indicative only",
         ],
         [
+            "runtime: heap per animator",
+            `${(rt.animatorHeapBytes / 1024).toFixed(1)} KB`,
+            rt.heapMeasuredAfterGc ? "one more default animator, playing: heap after minus before, both after full GCs" : "no GC could be forced: indicative only",
+        ],
+        [
             "runtime: garbage per update",
             `${Math.round(rt.allocatedBytesPerUpdate)} bytes`,
             split

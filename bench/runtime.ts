@@ -165,6 +165,12 @@ export interface IRuntimeBenchResult {
     heapGrowthBytesPer100kFrames: number;
     /** Whether a GC could be forced for the heap figure (else it is only indicative). */
     heapMeasuredAfterGc: boolean;
+    /**
+     * What one more animator (defaults, playing, one update done) keeps on the heap: heap used after
+     * making {@link ANIMATOR_HEAP_COUNT} of them on character 0 minus before, both settled under full
+     * GCs, over their number, bytes (its own state only: the avatar's tables and the clip are shared).
+     */
+    animatorHeapBytes: number;
     /** Heap allocated per `animator.update`, garbage included (heap used after 2,000 updates minus right after a full GC, the least of 8 probes no collection ran in), bytes; about 0 when the update allocates nothing; NaN without a GC. */
     allocatedBytesPerUpdate: number;
     /** Animations Babylon's retargeted group plays per character. */
@@ -265,6 +271,26 @@ function heapGrowthOf(animator: HumanoidAnimator, gc: (() => void) | null): numb
     const before = settledHeapUsed(gc);
     for (let f = 0; f < HEAP_FRAMES; f++) animator.update(1 / 60);
     return settledHeapUsed(gc) - before;
+}
+
+/** How many animators {@link animatorHeapOf} makes. */
+const ANIMATOR_HEAP_COUNT = 20;
+
+/**
+ * What one more animator keeps on the heap (see {@link IRuntimeBenchResult.animatorHeapBytes}),
+ * bytes; a function of its own for the reason given at {@link heapGrowthOf}.
+ */
+function animatorHeapOf(make: () => HumanoidAnimator, gc: (() => void) | null): number {
+    const before = settledHeapUsed(gc);
+    const made: HumanoidAnimator[] = [];
+    for (let i = 0; i < ANIMATOR_HEAP_COUNT; i++) {
+        const a = make();
+        a.update(1 / 60);
+        made.push(a);
+    }
+    const bytes = (settledHeapUsed(gc) - before) / ANIMATOR_HEAP_COUNT;
+    for (const a of made) a.dispose();
+    return bytes;
 }
 
 /**
@@ -566,6 +592,11 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         const heapGrowth = heapGrowthOf(solo, gc);
         if (!gc) notes.push("no GC could be forced: the heap growth is only indicative");
         const allocatedPerUpdate = allocatedBytesPerCall(gc, () => solo.update(1 / 60));
+        const animatorHeap = animatorHeapOf(() => {
+            const a = new HumanoidAnimator(characters[0].avatar, characters[0].nodes, { ...LIVE_OPTIONS });
+            a.play(clip, { loop: true });
+            return a;
+        }, gc);
         const updateSplit = splitUpdate(solo, gc);
         // What each part costs: animators on character 0 with one part on each, timed in turn
         // (character 0's spot is the origin, where it was loaded: its root binds rig space as the
@@ -633,6 +664,7 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
             animateTimeRatioVsAnimatorAvatar: timeRatio("ours", "babylon", "animate"),
             heapGrowthBytesPer100kFrames: heapGrowth * (100_000 / HEAP_FRAMES),
             heapMeasuredAfterGc: gc !== null,
+            animatorHeapBytes: animatorHeap,
             allocatedBytesPerUpdate: allocatedPerUpdate,
             animatorAvatarTracksPerCharacter: retargeted.targetedAnimations.length,
             bakedTracksPerCharacter: baked.targetedAnimations.length,

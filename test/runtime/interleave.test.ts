@@ -18,7 +18,7 @@ interface IPlayer {
 
 function player(scene: Scene, avatar: HumanoidAvatar, clip: MuscleClip, limits: boolean): IPlayer {
     const nodes = CreateTransformNodesFromRig(avatar.rig, scene).nodes;
-    const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip", limits: limits ? "all" : undefined });
+    const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "clip", jointLimits: limits ? "all" : false });
     animator.play(clip, { loop: true });
     return { animator, nodes, clip, frames: [] };
 }
@@ -40,7 +40,7 @@ describeWithData("animators updated in turn pose their characters exactly as eac
     // animator's frame may stay in it for the next. Four characters on two avatars (two sharing
     // one), each with its own clip, updated one after the other every frame, against each played
     // alone: every joint's written rotation and position the same to the bit.
-    it("four characters, two avatars, three clips, joint limits on and off", async () => {
+    it("four characters, two avatars, three clips, every joint limit or none", async () => {
         const mannequin = (await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"))).avatar;
         const figure = (await LoadHumanoidAvatarFromFileAsync(dataFile("glb/khronos_RiggedFigure.glb"))).avatar;
         const clip = async (file: string): Promise<MuscleClip> => (await ConvertFileToMuscleClipsAsync(dataFile(file)))[0].clip;
