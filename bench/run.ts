@@ -110,7 +110,9 @@ if (rt) {
         [
             "runtime: heap per animator",
             `${(rt.animatorHeapBytes / 1024).toFixed(1)} KB`,
-            rt.heapMeasuredAfterGc ? "one more default animator, playing: heap after minus before, both after full GCs" : "no GC could be forced: indicative only",
+            rt.heapMeasuredAfterGc
+                ? "one more default animator, playing: heap after minus before, both after full GCs"
+                : "no GC could be forced: indicative only",
         ],
         [
             "runtime: garbage per update",
