@@ -218,7 +218,7 @@ export class HumanoidBodyPlacement {
 
     /**
      * The trunk's steady point's move, added to {@link HumanoidRigSolver.bodyOffset} (see
-     * {@link seatBodyOnLegs}), from the hips' middle as decoded (`_trunkMid`).
+     * {@link seatBodyOnLegs}), from the hips' middle as decoded (the scratch's `trunkMid`).
      */
     private _steadyTrunk(): void {
         const setup = this._setup;
