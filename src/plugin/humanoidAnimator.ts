@@ -135,10 +135,24 @@ export class HumanoidAnimator {
     /**
      * Goals the program sets (Unity's `SetIKPosition`/`SetIKRotation`/`SetIKHintPosition` and
      * weights), in the scene's world space, solved every frame after the clip, its IK and planting.
+     * Made on first use (with {@link lookAt}): an animator whose program never sets a goal or a
+     * look-at point does without their state (about 40 KB).
      */
-    public readonly goals: HumanoidWorldGoals;
-    /** Look-at (Unity's `SetLookAtPosition`/`SetLookAtWeight`), the point in the scene's world space. */
-    public readonly lookAt: HumanoidLookAt;
+    public get goals(): HumanoidWorldGoals {
+        if (!this._goals) this._makeGoalsAndLookAt();
+        return this._goals!;
+    }
+    /**
+     * Look-at (Unity's `SetLookAtPosition`/`SetLookAtWeight`), the point in the scene's world
+     * space. Made on first use, with {@link goals}.
+     */
+    public get lookAt(): HumanoidLookAt {
+        if (!this._lookAt) this._makeGoalsAndLookAt();
+        return this._lookAt!;
+    }
+    /** The world goals and look-at once made (see {@link goals}); null until then. */
+    private _goals: HumanoidWorldGoals | null = null;
+    private _lookAt: HumanoidLookAt | null = null;
     /** This frame's root motion (rig space). */
     public readonly rootMotionDelta: IHumanoidRootMotion = { deltaPosition: new Vector3(), deltaYaw: 0 };
     /** Root motion each frame a clip plays (`"delta"` mode hands it over here). */
@@ -200,10 +214,6 @@ export class HumanoidAnimator {
         this.planting = new HumanoidFootPlanting(avatar);
         this.planting.blendSeconds = options.contactBlendSeconds ?? DEFAULT_CONTACT_BLEND_SECONDS;
         this.footPlanting = options.footPlanting ?? true;
-        this.goals = new HumanoidWorldGoals(avatar);
-        // The chain IK of the world goals moves the trunk within the same joint limits.
-        this.goals.clamp = this.solver.jointLimits ?? null;
-        this.lookAt = new HumanoidLookAt(avatar);
         // Joints decode writes (the hips and everything it places below them), positions of the hips and the limb chains.
         const setup = this._setup;
         const joints: number[] = [];
@@ -329,14 +339,14 @@ export class HumanoidAnimator {
             if (player.jumped || planting.planted[0] || planting.planted[1]) planting.reset();
             solver.footGrounded.fill(0);
         }
-        if (player.jumped) this.lookAt.reset();
+        if (player.jumped && this._lookAt) this._lookAt.reset();
         solver.solveIK(0, player.step);
         // Root motion first, so that world goals are read where the character now is; the joint
         // limits last, so that nothing before them bends a knee backwards.
         this._rootMotion();
         this._worldGoals(player.step);
         // A limit that held a limb back leaves it short of its world goal: its status says so.
-        if (solver.applyJointLimits() && this.goals.active) this.goals.measure(solver);
+        if (solver.applyJointLimits() && this._goals && this._goals.active) this._goals.measure(solver);
         this._writer.write(solver.pose, this.avatar.rig);
         player.clearJump();
     }
@@ -353,15 +363,26 @@ export class HumanoidAnimator {
         this.solver.resetSmoothing();
         this.solver.decode(pose);
         this.solver.solveIK(0);
-        this.lookAt.reset();
+        if (this._lookAt) this._lookAt.reset();
         this._worldGoals(this._zeroStep);
-        if (this.solver.applyJointLimits() && this.goals.active) this.goals.measure(this.solver);
+        if (this.solver.applyJointLimits() && this._goals && this._goals.active) this._goals.measure(this.solver);
         this._writer.write(this.solver.pose, this.avatar.rig);
+    }
+
+    /** The world goals and look-at, made on first use (never by the per-frame path, which skips them until then). */
+    private _makeGoalsAndLookAt(): void {
+        this._goals = new HumanoidWorldGoals(this.avatar);
+        // The chain IK of the world goals moves the trunk within the same joint limits.
+        this._goals.clamp = this.solver.jointLimits ?? null;
+        this._lookAt = new HumanoidLookAt(this.avatar);
     }
 
     /** World goals and look-at on the solved pose (after the clip's IK and planting): their world space turned into rig space as the character stands now. */
     private _worldGoals(step: Float64Array): void {
-        if (!this.goals.active && !this.lookAt.active) return;
+        const goals = this._goals;
+        const lookAt = this._lookAt;
+        // Both are made together (see `goals`): neither made, nothing to do.
+        if (!goals || !lookAt || (!goals.active && !lookAt.active)) return;
         const m = this._worldToRig;
         const root = this._rootNode;
         if (root) {
@@ -376,9 +397,9 @@ export class HumanoidAnimator {
         } else {
             m.copyFrom(this._rootBoundToRig);
         }
-        this.goals.goalSpaceToRig.copyFrom(m);
-        this.lookAt.goalSpaceToRig.copyFrom(m);
-        this.goals.apply(this.solver, this.lookAt, step);
+        goals.goalSpaceToRig.copyFrom(m);
+        lookAt.goalSpaceToRig.copyFrom(m);
+        goals.apply(this.solver, lookAt, step);
     }
 
     /** The frame's root motion: the delta for the caller, and the root node in "apply" mode. */
