@@ -90,7 +90,10 @@ describeWithData("decode with joint limits: what a spine bone's or a shoulder's 
             const a = kaykit.avatar;
             for (const b of [HumanBone.UpperChest, HumanBone.Neck, HumanBone.LeftShoulder]) expect(a.getJoint(b)).toBeLessThan(0);
             const limits = new JointLimits(a, "all");
-            const { free, held, heldLocal, freeLocal } = decodeBoth(a, poseWith(a, { "Chest Front-Back": 110, "Head Nod Down-Up": 10, "Left Arm Down-Up": 20 }));
+            const { free, held, heldLocal, freeLocal } = decodeBoth(
+                a,
+                poseWith(a, { "Chest Front-Back": 110, "Head Nod Down-Up": 10, "Left Arm Down-Up": 20 }),
+            );
             expect(angleDeg(heldLocal[HumanBone.Chest], freeLocal[HumanBone.Chest])).toBeGreaterThan(10);
             expect(limits.isCanonicalInside(HumanBone.Chest, heldLocal[HumanBone.Chest])).toBe(true);
             for (const b of [HumanBone.Head, HumanBone.LeftUpperArm, HumanBone.RightUpperArm, HumanBone.LeftHand])
