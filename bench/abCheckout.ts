@@ -15,12 +15,10 @@
  * are shared (one copy in node_modules), so both write the same kind of nodes.
  */
 import "@babylonjs/core/Animations/animatable.js";
-import { FreeCamera } from "@babylonjs/core/Cameras/freeCamera.js";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { LoadAssetContainerAsync } from "@babylonjs/core/Loading/sceneLoader.js";
-import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
 import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
@@ -28,13 +26,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import type { HumanoidAnimator } from "../src/index.js";
+import { ArrangeBenchScene, CHARACTERS } from "./runtime.js";
 
 /** The library's surface this harness uses, as either checkout exports it. */
 type Library = typeof import("../src/index.js") & typeof import("../src/node/index.js");
 
 const FILE = resolve(import.meta.dirname, "../../shared/data/glb/mixamo_xbot.glb");
-const CHARACTERS = 50;
 
 async function libraryAt(dir: string): Promise<Library> {
     const url = (p: string): string => pathToFileURL(resolve(dir, p)).href;
@@ -73,20 +70,20 @@ async function main(): Promise<void> {
         made.push({ lib, avatar, clip: lib.ConvertAnimationGroupToMuscleClip(group, avatar) });
         loaded.dispose();
     }
-    const versions: HumanoidAnimator[][] = made.map(() => []);
+    const roots: TransformNode[] = [];
     for (let i = 0; i < CHARACTERS; i++) {
         const e = template.instantiateModelsToScene((n) => `c${i}_${n}`, false, { doNotInstantiate: true });
         for (const g of e.animationGroups) g.dispose();
-        (e.rootNodes[0] as { position?: Vector3 }).position?.set((i % 10) * 2, 0, Math.floor(i / 10) * 2);
-        made.forEach(({ lib, avatar, clip }, k) => {
-            const a = new lib.HumanoidAnimator(avatar, lib.BindRigToTransformNode(e.rootNodes[0]).nodes, { rootMotion: "in-place" });
-            a.play(clip, { loop: true });
-            versions[k].push(a);
-        });
+        roots.push(e.rootNodes[0] as TransformNode);
     }
-    for (const m of scene.meshes) if (m instanceof AbstractMesh) m.alwaysSelectAsActiveMesh = true;
-    const camera = new FreeCamera("camera", new Vector3(9, 2, -12), scene);
-    camera.setTarget(new Vector3(9, 1, 3));
+    ArrangeBenchScene(scene, roots);
+    const versions = made.map(({ lib, avatar, clip }) =>
+        roots.map((root) => {
+            const a = new lib.HumanoidAnimator(avatar, lib.BindRigToTransformNode(root).nodes, { rootMotion: "in-place" });
+            a.play(clip, { loop: true });
+            return a;
+        }),
+    );
     // Warm-up: both versions compiled and their state made.
     for (let f = 0; f < 60; f++) {
         for (const set of versions) {

@@ -197,7 +197,8 @@ export interface IRuntimeBenchResult {
     notes: string[];
 }
 
-const CHARACTERS = 50;
+/** Characters in the benchmark's scene. */
+export const CHARACTERS = 50;
 /** Frames timed per condition and round: short rounds, many of them (see the header). */
 const FRAMES = 100;
 const WARMUP_FRAMES = 20;
@@ -303,6 +304,20 @@ function animatorHeapOf(make: () => HumanoidAnimator, gc: (() => void) | null): 
  */
 function allocatedBytesPerCall(gc: (() => void) | null, f: () => void): number {
     return (gc && HeapBytesPerCall(f, ALLOCATION_FRAMES, ALLOCATION_PROBES, gc)) ?? NaN;
+}
+
+/**
+ * The benchmark scene's layout: the characters' roots on a grid ({@link GRID_COLUMNS} a row,
+ * {@link SPACING} metres apart), every mesh drawn (no frustum culling), a camera looking on. Also
+ * bench/abCheckout.ts's, so that its figures are this scene's.
+ * @param scene the scene
+ * @param roots the characters' root nodes, in grid order
+ */
+export function ArrangeBenchScene(scene: Scene, roots: readonly TransformNode[]): void {
+    roots.forEach((root, i) => root.position.set((i % GRID_COLUMNS) * SPACING, 0, Math.floor(i / GRID_COLUMNS) * SPACING));
+    for (const m of scene.meshes) if (m instanceof AbstractMesh) m.alwaysSelectAsActiveMesh = true;
+    const camera = new FreeCamera("camera", new Vector3(((GRID_COLUMNS - 1) * SPACING) / 2, 2, -12), scene);
+    camera.setTarget(new Vector3(((GRID_COLUMNS - 1) * SPACING) / 2, 1, 3));
 }
 
 /** One character: its root, the node of every rig joint, its avatar. */
@@ -414,11 +429,10 @@ export async function RunRuntimeBenchAsync(): Promise<IRuntimeBenchResult | null
         // keep rig space where it was read, wherever the character stands when its animator is made).
         const animatorsAll = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS, jointLimits: "all", rootNode: c.root }));
 
-        // Place the characters on a grid, every mesh drawn (no frustum culling), a camera looking on.
-        characters.forEach((c, i) => c.root.position.set((i % GRID_COLUMNS) * SPACING, 0, Math.floor(i / GRID_COLUMNS) * SPACING));
-        for (const m of scene.meshes) if (m instanceof AbstractMesh) m.alwaysSelectAsActiveMesh = true;
-        const camera = new FreeCamera("camera", new Vector3(((GRID_COLUMNS - 1) * SPACING) / 2, 2, -12), scene);
-        camera.setTarget(new Vector3(((GRID_COLUMNS - 1) * SPACING) / 2, 1, 3));
+        ArrangeBenchScene(
+            scene,
+            characters.map((c) => c.root),
+        );
 
         // Ours: one animator per character with foot IK (defaults), one without; attached only while timed.
         const animators = characters.map((c) => new HumanoidAnimator(c.avatar, c.nodes, { ...LIVE_OPTIONS }));
