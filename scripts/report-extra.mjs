@@ -2,10 +2,14 @@
 // The quality report over clips `npm run report` leaves out: eight more clips of the KayKit files
 // (the report takes each glTF's first clip) and the X Bot's walk and run, onto the same seven
 // characters (70 pairs), a check that a change carries over to motion it was not looked at on.
-// Runs the report once per clip (`--clip`), writes report-extra/<n>.html and .json, and prints the
-// pairs that miss a threshold and how many pass (a clip whose report fails is named and skipped;
-// the exit code is then 1). Needs ../shared/data beside the project. Usage:
+// With `--wide`, the other 25 clips of those files instead (175 pairs, about three minutes): each
+// KayKit clip neither list holds (deaths, spawns, throws, dodges sideways and back, strafes, runs
+// holding weapons, the jump's parts, more walks) and the X Bot's third. Runs the report once per
+// clip (`--clip`), writes report-extra/<n>.html and .json (report-extra/wide/ with `--wide`), and
+// prints the pairs that miss a threshold and how many pass (a clip whose report fails is named and
+// skipped; the exit code is then 1). Needs ../shared/data beside the project. Usage:
 //   npm run report:extra            (about a minute)
+//   npm run report:extra -- --wide  (about three minutes)
 //   npm run report:extra -- --joint-limits all     (any of the report's runtime options goes on to it)
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -30,16 +34,36 @@ const clips = [
     ["glb/mixamo_xbot.glb", "Armature|Armature|walk_Armature"],
     ["glb/mixamo_xbot.glb", "Armature|Armature|run_Armature"],
 ];
+const kaykit = (file, names) => names.map((n) => [`glb/kaykit_anims/${file}.glb`, `Rig_Medium|${n}`]);
+/** The clips `--wide` takes: every other clip of the same files (the KayKit files' T-poses and still poses left out). */
+const wideClips = [
+    ...kaykit("Med_General", ["Death_B", "Hit_B", "Idle_A", "Idle_B", "Interact", "Spawn_Air", "Spawn_Ground", "Throw", "Use_Item"]),
+    ...kaykit("Med_MovementAdvanced", [
+        "Crawling",
+        "Crouching",
+        "Dodge_Backward",
+        "Dodge_Left",
+        "Dodge_Right",
+        "Running_HoldingBow",
+        "Running_HoldingRifle",
+        "Running_Strafe_Left",
+        "Running_Strafe_Right",
+    ]),
+    ...kaykit("Med_MovementBasic", ["Jump_Idle", "Jump_Land", "Jump_Start", "Running_B", "Walking_B", "Walking_C"]),
+    ["glb/mixamo_xbot.glb", "Armature|Armature|agree_Armature"],
+];
 const targets = REPORT_TARGETS.map((t) => join(data, t));
+const wide = process.argv.includes("--wide");
 /** Options for every report run (the runtime's, such as `--joint-limits all` or `--no-planting`). */
-const passed = process.argv.slice(2);
-const out = join(root, "report-extra");
+const passed = process.argv.slice(2).filter((a) => a !== "--wide");
+const out = join(root, "report-extra", ...(wide ? ["wide"] : []));
+const list = wide ? wideClips : clips;
 mkdirSync(out, { recursive: true });
 const pairs = [];
 const failed = [];
-clips.forEach(([file, clip], i) => {
+list.forEach(([file, clip], i) => {
     const json = join(out, `${i + 1}.json`);
-    process.stdout.write(`[${i + 1}/${clips.length}] ${clip}\n`);
+    process.stdout.write(`[${i + 1}/${list.length}] ${clip}\n`);
     const args = [
         "tsx",
         "src/cli/main.ts",
@@ -68,7 +92,7 @@ const name = (p) => `${p.clip} -> ${p.target.split(/[\\/]/).pop()}`;
 for (const p of pairs.filter((q) => q.misses.length)) {
     process.stdout.write(`  ${name(p)}: ${p.misses.map((m) => `${m.check} ${+m.value.toPrecision(3)} > ${+m.limit.toPrecision(3)}`).join("; ")}\n`);
 }
-process.stdout.write(`${pairs.filter((p) => !p.misses.length).length} of ${pairs.length} pairs meet every threshold; report-extra/all.json\n`);
+process.stdout.write(`${pairs.filter((p) => !p.misses.length).length} of ${pairs.length} pairs meet every threshold; ${join(out, "all.json")}\n`);
 if (failed.length) {
     process.stderr.write(`report-extra: no report for ${failed.join(", ")}\n`);
     process.exitCode = 1;

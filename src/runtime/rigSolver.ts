@@ -9,7 +9,7 @@ import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/huma
 import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_TRUNK_OFFSET_COUNT } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
-import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
+import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import {
@@ -39,6 +39,10 @@ export type ProportionMode = "legs" | "com";
 /** After joint limits, a limb's end this share of the limb's length or more from its target counts as out of reach (as the limb IK's own test). */
 const LIMITED_REACH_SHARE = 1e-4;
 
+/** The translation DoF slots of the two hip joints (see `TranslationDofBones`). */
+const LEFT_HIP_SLOT = TranslationDofSlot[HumanBone.LeftUpperLeg];
+const RIGHT_HIP_SLOT = TranslationDofSlot[HumanBone.RightUpperLeg];
+
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
@@ -65,6 +69,8 @@ const scratch = {
     footSwing: new Quaternion(),
     footTwist: new Quaternion(),
     footAngle: new Float64Array(1),
+    /** What the hips' translations move the left foot by, the right by its negative (canonical, pose units; see the stance in `decode`). */
+    hipSway: new Vector3(),
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
     weights: new Float64Array(3),
 };
@@ -297,6 +303,14 @@ export class HumanoidRigSolver {
         // A held foot goes up and down with its hip as the pelvis rolls, as the source's leg does
         // (it keeps the leg's shape; taking the lift off held feet bent their knees: pose error
         // 1.08 -> 1.83 deg on the X Bot's idle onto the KayKit mannequin).
+        // A clip that moves the hip joints (their translation DoF, in hip widths: KayKit's clips
+        // swing them forward and back by up to half a hip width as the pelvis sways) moves each by
+        // that share of this pelvis's width, and moved the source's by that share of its own: each
+        // foot moves across by the difference too, its hip's translation less the two hips' mean
+        // (the hips' middle, where the body is seated, moves with the mean), turned with the hips,
+        // times what the widths differ by. Only across: up and down it would lift a foot on the
+        // floor off it where this pelvis sways less than the source's (KayKit's walk backwards onto
+        // the X Bot: planted feet 0.063 -> 0.093 leg above the floor).
         const out = ps[3] / ps[0];
         if (out !== 0) {
             // The hips' right: (body * hips) * (1, 0, 0), canonical.
@@ -310,6 +324,20 @@ export class HumanoidRigSolver {
             right.x += r.x * out;
             right.y += r.y * out;
             right.z += r.z * out;
+            // The hips' translations: half their difference, (u_l - u_r) / 2, is the left hip's
+            // from the mean, the right's its negative; times 2 out, turned with the hips.
+            const tl = human.translations[LEFT_HIP_SLOT];
+            const tr = human.translations[RIGHT_HIP_SLOT];
+            const d = scratch.hipSway;
+            d.x = (tl.x - tr.x) * out;
+            d.y = (tl.y - tr.y) * out;
+            d.z = (tl.z - tr.z) * out;
+            if (d.x !== 0 || d.y !== 0 || d.z !== 0) {
+                d.applyRotationQuaternionInPlace(tmpQ);
+                d.y = 0;
+                left.addInPlace(d);
+                right.subtractInPlace(d);
+            }
         }
         // The hips as the clip puts them (canonical, pose units): "legs" seats the body on them.
         human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._body.clipHips).addInPlace(human.bodyPosition);
