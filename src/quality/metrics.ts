@@ -75,6 +75,9 @@ export interface IRetargetQuality extends IRetargetQualitySummary {
 }
 
 /** Limb segments compared for pose fidelity: name, from bone, to bone. */
+/** A source segment shorter than this share of its T-pose length counts as having no direction (a figure scaled to a point); see `poseErrorDeg`. */
+const DEGENERATE_SEGMENT_SHARE = 1e-3;
+
 const SEGMENTS: ReadonlyArray<readonly [string, HumanBone, HumanBone]> = [
     ["spine", B.Hips, B.Head],
     ["left upper arm", B.LeftUpperArm, B.LeftLowerArm],
@@ -300,11 +303,20 @@ export function MeasureRetargetQuality(
         const yaw = 2 * Math.atan2(frameQ.y, frameQ.w);
         return Quaternion.RotationAxisToRef(Vector3.UpReadOnly, -yaw, out).multiplyInPlace(setup.c0Inverse);
     };
+    // A source segment of no length has no direction (a clip that scales its figure down to a
+    // point, as KayKit's spawns start): such frames are left out of that segment's mean, for every
+    // character measured alike (they read 90 to 180 degrees, whatever the character did).
+    const sourceRestLength = segments.map(([, a, b]) =>
+        Vector3.Distance(sa.referenceWorld.positions[sa.getJoint(a)], sa.referenceWorld.positions[sa.getJoint(b)]),
+    );
+    const segmentCount = new Float64Array(segments.length);
     for (let f = 0; f < frames; f++) {
         heading(source, ss, sRest, f, sHeading);
         heading(target, ts, tRest, f, tHeading);
         segments.forEach(([, a, b], k) => {
             at(source, f, sa.getJoint(b), v).subtractInPlace(at(source, f, sa.getJoint(a), w));
+            if (!(v.length() > DEGENERATE_SEGMENT_SHARE * sourceRestLength[k])) return;
+            segmentCount[k]++;
             v.applyRotationQuaternionToRef(sHeading, ds).normalize();
             QuaternionFromUnitVectorsToRef(sourceRest[k], ds, turn);
             targetRest[k].applyRotationQuaternionToRef(turn, ds);
@@ -315,8 +327,9 @@ export function MeasureRetargetQuality(
         });
     }
     const segmentErrorDeg: Record<string, number> = {};
-    segments.forEach(([name], k) => (segmentErrorDeg[name] = segmentSum[k] / Math.max(1, frames)));
-    const poseErrorDeg = segments.length ? segmentSum.reduce((x, y) => x + y, 0) / segments.length / Math.max(1, frames) : 0;
+    segments.forEach(([name], k) => (segmentErrorDeg[name] = segmentSum[k] / Math.max(1, segmentCount[k])));
+    const counted = segmentCount.reduce((x, y) => x + y, 0);
+    const poseErrorDeg = counted > 0 ? segmentSum.reduce((x, y) => x + y, 0) / counted : 0;
 
     // Jerk: RMS third difference of the body's joints (no fingers), each in its own scale; overall and per bone.
     const bodyBones = HumanBoneNames.map((_, b) => b as HumanBone).filter((b) => !IsFingerBone(b) && ta.getJoint(b) >= 0 && sa.getJoint(b) >= 0);
