@@ -73,23 +73,29 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
         .filter(Number.isFinite)
         .sort((a, b) => a - b);
     const groundHeight = finite.length ? finite[Math.floor(GROUND_PERCENTILE * (finite.length - 1))] : 0;
-    return { contacts, groundHeight: groundHeight * groundShare(Math.abs(groundHeight)) };
+    return { contacts, groundHeight: groundHeight * groundShare(groundHeight) };
 }
 
-/** A clip floor closer than this to the T-pose ground (avatar scales) counts as the same ground: 0. */
+/** A clip floor below the T-pose ground by less than this (avatar scales) counts as the same ground: 0. */
 const GROUND_HEIGHT_MIN = 0.02;
 
 /** Over how much more height than {@link GROUND_HEIGHT_MIN} a clip's floor height comes in in full, avatar scales. */
 const GROUND_HEIGHT_RAMP = 0.01;
 
 /**
- * How much of a clip's floor height the clip keeps: 0 within {@link GROUND_HEIGHT_MIN} of the T-pose
- * ground (a stance a little higher or lower than the T-pose's, which a take on the same floor
- * shows), all of it from {@link GROUND_HEIGHT_RAMP} further on, and a smoothstep between, so that
- * two takes whose floors differ by a millimetre across the edge do not put the body centimetres apart.
+ * How much of a clip's floor height (`height`, signed) the clip keeps. Above the T-pose ground, all
+ * of it: the feet of nine frames in ten stand higher than in the T-pose, on every character alike
+ * (KayKit's throw and dodges stand 0.02 avatar scales up, and a character whose feet are shorter,
+ * in its legs, floated up to 0.11 leg on its toes; within 0.02 it was counted as the T-pose
+ * ground). Below it, 0 within {@link GROUND_HEIGHT_MIN} (a tenth of the frames with a foot lower
+ * than in the T-pose: a figure lying, kneeling or on bent toes, as KayKit's deaths are; lifting the
+ * whole clip by it floated their standing feet), all of it from {@link GROUND_HEIGHT_RAMP} further
+ * down, and a smoothstep between, so that two takes whose floors differ by a millimetre across the
+ * edge do not put the body centimetres apart. Continuous at 0.
  */
 function groundShare(height: number): number {
-    const t = Math.min(1, Math.max(0, (height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_RAMP));
+    if (height >= 0) return 1;
+    const t = Math.min(1, Math.max(0, (-height - GROUND_HEIGHT_MIN) / GROUND_HEIGHT_RAMP));
     return t * t * (3 - 2 * t);
 }
 

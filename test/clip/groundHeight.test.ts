@@ -22,7 +22,7 @@ describeWithData("the clip's floor height", () => {
     let loaded: ILoadedRig;
     afterAll(() => loaded?.dispose());
 
-    it("follows a raised floor exactly and moves with it continuously across the same-ground zone (no jump of the body at its edge)", async () => {
+    it("follows a raised floor exactly, takes a floor a little above the T-pose ground in full, and moves continuously across the same-ground zone below it (no jump of the body at its edge)", async () => {
         loaded = await LoadRigFromFileAsync(dataFile("bvh/bandai/dataset-1_walk_normal_001.bvh"));
         const avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap });
         const setup = MuscleSetup.For(avatar);
@@ -44,8 +44,15 @@ describeWithData("the clip's floor height", () => {
             expect(floors[i]).toBeGreaterThanOrEqual(floors[i - 1] - 1e-9);
             expect(floors[i] - floors[i - 1]).toBeLessThanOrEqual(5.5 * step + 1e-6);
         }
-        // Within the zone it counts as the T-pose ground.
+        // Within the zone below the T-pose ground it counts as that ground.
         expect(floors.some((f) => f === 0)).toBe(true);
         expect(Math.min(...floors)).toBeLessThan(-0.02);
+        // A little above it, the floor counts in full (feet that stand 1 cm higher than in the
+        // T-pose all take long would float by that on every character): one for one with the take.
+        const far = floorAt(0.3) - 0.3;
+        for (const lift of [-0.03, -0.025, -0.02, -0.015]) {
+            expect(far + lift).toBeGreaterThan(0);
+            expect(floorAt(lift)).toBeCloseTo(far + lift, 3);
+        }
     }, 120_000);
 });
