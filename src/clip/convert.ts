@@ -162,11 +162,16 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const trunk = { mid: new Float32Array(frameCount * 3), top: new Float32Array(frameCount * 3) };
     const watch = animatedJointWatch(avatar, setup);
     const prevQ: Quaternion[] = Array.from({ length: 1 + HUMAN_IK_GOAL_COUNT }, () => Quaternion.Identity());
+    // Frames whose figure is scaled to (nearly) a point have no pose to take (see `holdPointFrames`).
+    const point = new Uint8Array(frameCount);
+    const hipsJoint = setup.joint[B.Hips];
+    const restSpan = Vector3.Distance(avatar.referenceWorld.positions[hipsJoint], avatar.referenceWorld.positions[setup.trunkTop]);
     let yaw = 0;
     for (let f = 0; f < frameCount; f++) {
         source.samplePoseToRef(Math.min(f / rate, duration), pose);
         EncodeHumanPose(avatar, pose, human);
         watch.check(pose);
+        if (!(Vector3.Distance(setup.work.pos[hipsJoint], setup.work.pos[setup.trunkTop]) > POINT_FIGURE_SHARE * restSpan)) point[f] = 1;
         if (f > 0) keepTwistsContinuous(setup, human.values, samples, f);
         for (let i = 0; i < ALL_MUSCLE_COUNT; i++) samples[i][f] = human.values[i];
         putVector(samples, CURVE_BODY_POSITION, f, human.bodyPosition);
@@ -214,6 +219,19 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             tmpV.toArray(trunk.top, f * 3);
         }
         if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) options.onProgress(f + 1, frameCount);
+    }
+    const pointWarning = holdPointFrames(point, samples, [...feet.points.flat(), trunk.mid, trunk.top]);
+    if (pointWarning) {
+        // A held run between two real frames takes each side's rotations, whose signs were made
+        // continuous with the run's own values: made continuous again along the whole clip.
+        const starts = [CURVE_BODY_ROTATION, ...Array.from({ length: HUMAN_IK_GOAL_COUNT }, (_, g) => CURVE_GOALS + g * CURVES_PER_GOAL + 3)];
+        for (const c of starts) {
+            for (let f = 1; f < frameCount; f++) {
+                let dot = 0;
+                for (let k = 0; k < 4; k++) dot += samples[c + k][f] * samples[c + k][f - 1];
+                if (dot < 0) for (let k = 0; k < 4; k++) samples[c + k][f] = -samples[c + k][f];
+            }
+        }
     }
     // What a reader refuses is never written: every sample is finite and within the clip value limit.
     for (let c = 0; c < samples.length; c++) {
@@ -281,8 +299,52 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         muscleUnit: "angle",
         proportions: SourceProportions(setup, trunkSteadyPoint),
         toleranceDeg,
-        warnings: CapWarnings([...source.warnings, ...watch.warnings()]),
+        warnings: CapWarnings([...source.warnings, ...watch.warnings(), ...(pointWarning ? [pointWarning] : [])]),
     });
+}
+
+/**
+ * A frame whose trunk (hips to its top joint) is shorter than this share of its T-pose length has
+ * its figure scaled to a point: its joints all but on one spot (KayKit's spawns start so), no pose.
+ */
+const POINT_FIGURE_SHARE = 0.01;
+
+/**
+ * Frames flagged in `point` (the figure scaled to a point) take every value of the nearest frame
+ * that is not (in `samples`, one value a frame, and in `tracks`, three): encoded, such a frame is
+ * the body at the point and whatever turns its collapsed joints give, and played, the character
+ * jumped from it to its first real pose (KayKit's spawn from the ground: the hips from the floor to
+ * their height in one frame). Returns the warning to give (which frames, which they hold), or null
+ * when no frame is flagged or every frame is (nothing to hold).
+ */
+function holdPointFrames(point: Uint8Array, samples: Float32Array[], tracks: (Float32Array | null)[]): string | null {
+    const n = point.length;
+    let flagged = 0;
+    for (let f = 0; f < n; f++) flagged += point[f];
+    if (flagged === 0 || flagged === n) return null;
+    const runs: string[] = [];
+    for (let f = 0; f < n;) {
+        if (!point[f]) {
+            f++;
+            continue;
+        }
+        let end = f;
+        while (end + 1 < n && point[end + 1]) end++;
+        // The nearer of the frames either side of the run that are not flagged (before on a tie).
+        const before = f - 1;
+        const after = end + 1 < n ? end + 1 : -1;
+        for (let g = f; g <= end; g++) {
+            const from = before >= 0 && (after < 0 || g - before <= after - g) ? before : after;
+            for (const s of samples) s[g] = s[from];
+            for (const t of tracks) if (t) t.copyWithin(3 * g, 3 * from, 3 * from + 3);
+        }
+        runs.push(
+            `${f === end ? `frame ${f}` : `frames ${f}-${end}`} (held at ${before >= 0 && after >= 0 ? `frames ${before} and ${after}` : `frame ${before >= 0 ? before : after}`})`,
+        );
+        f = end + 1;
+    }
+    const shown = runs.length > 3 ? [...runs.slice(0, 3), `${runs.length - 3} more`] : runs;
+    return `the figure is scaled to a point on ${flagged} frame${flagged === 1 ? "" : "s"} (no pose there), which hold the nearest pose: ${shown.join(", ")}`;
 }
 
 const tmpV = new Vector3();
