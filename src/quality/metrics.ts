@@ -74,10 +74,10 @@ export interface IRetargetQuality extends IRetargetQualitySummary {
     goalErrorPerFrame: Float32Array;
 }
 
-/** Limb segments compared for pose fidelity: name, from bone, to bone. */
 /** A source segment shorter than this share of its T-pose length counts as having no direction (a figure scaled to a point); see `poseErrorDeg`. */
 const DEGENERATE_SEGMENT_SHARE = 1e-3;
 
+/** Limb segments compared for pose fidelity: name, from bone, to bone. */
 const SEGMENTS: ReadonlyArray<readonly [string, HumanBone, HumanBone]> = [
     ["spine", B.Hips, B.Head],
     ["left upper arm", B.LeftUpperArm, B.LeftLowerArm],
