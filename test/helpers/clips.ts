@@ -1,5 +1,9 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { MuscleClip } from "../../src/clip/muscleClip.js";
-import { type IClipProportions } from "../../src/clip/clipProportions.js";
+import { ClipProportionsToArray, type IClipProportions } from "../../src/clip/clipProportions.js";
+import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
+import { HumanPose } from "../../src/muscle/humanPose.js";
+import type { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 
 /** A copy of a clip with other source proportions (its curves, contacts and the rest as they are). */
 export function WithProportions(clip: MuscleClip, proportions: IClipProportions | null): MuscleClip {
@@ -11,4 +15,26 @@ export function WithoutProportionKeys(clip: MuscleClip, ...keys: ReadonlyArray<k
     const proportions: Record<string, unknown> = { ...clip.proportions! };
     for (const k of keys) delete proportions[k];
     return WithProportions(clip, proportions as unknown as IClipProportions);
+}
+
+/**
+ * Decodes every frame of a clip with a solver as the player does (the clip's source proportions
+ * given, its floor put on the ground) and hands over, per frame and foot, the foot goal less where
+ * the decoded leg puts the foot (rig space, metres; `offset` is reused between calls).
+ */
+export function ForEachFootGoalOffset(clip: MuscleClip, solver: HumanoidRigSolver, visit: (offset: Vector3, foot: number, frame: number) => void): void {
+    ClipProportionsToArray(clip.proportions, solver.sourceProportions);
+    const sampler = new MuscleClipSampler(clip);
+    const pose = new HumanPose();
+    const goal = new Vector3();
+    const rotation = new Quaternion();
+    for (let f = 0; f < clip.frameCount; f++) {
+        sampler.sampleFrameToRef(f, pose);
+        pose.bodyPosition.y -= clip.groundHeight;
+        solver.decode(pose);
+        for (let g = 0; g < 2; g++) {
+            solver.goalToRig(g, goal, rotation);
+            visit(goal.subtractInPlace(solver.positions[solver.ik.endJoint(g)]), g, f);
+        }
+    }
 }

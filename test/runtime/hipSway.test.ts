@@ -1,9 +1,8 @@
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
-import { HumanPose, HumanoidRigSolver, type MuscleClip } from "../../src/index.js";
-import { ClipProportionsToArray } from "../../src/clip/clipProportions.js";
-import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
+import { HumanoidRigSolver, type MuscleClip } from "../../src/index.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { ForEachFootGoalOffset } from "../helpers/clips.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -19,27 +18,15 @@ async function goalsFromLegs(file: string, clipName: RegExp, target: string): Pr
     const loaded = await LoadHumanoidAvatarFromFileAsync(dataFile(target));
     try {
         const solver = new HumanoidRigSolver(loaded.avatar);
-        ClipProportionsToArray(clip!.proportions, solver.sourceProportions);
-        const sampler = new MuscleClipSampler(clip!);
-        const pose = new HumanPose();
-        const goal = new Vector3();
-        const rotation = new Quaternion();
         const up = loaded.avatar.frame.up;
         const leg = solver.ik.limbLengths[0];
         let sum = 0;
         let worst = 0;
-        for (let f = 0; f < clip!.frameCount; f++) {
-            sampler.sampleFrameToRef(f, pose);
-            pose.bodyPosition.y -= clip!.groundHeight;
-            solver.decode(pose);
-            for (let g = 0; g < 2; g++) {
-                solver.goalToRig(g, goal, rotation);
-                const d = goal.subtract(solver.positions[solver.ik.endJoint(g)]);
-                d.subtractInPlace(up.scale(Vector3.Dot(d, up)));
-                sum += d.length() / leg;
-                worst = Math.max(worst, d.length() / leg);
-            }
-        }
+        ForEachFootGoalOffset(clip!, solver, (d) => {
+            d.subtractInPlace(up.scale(Vector3.Dot(d, up)));
+            sum += d.length() / leg;
+            worst = Math.max(worst, d.length() / leg);
+        });
         return { mean: sum / (2 * clip!.frameCount), worst };
     } finally {
         loaded.loaded.dispose();
