@@ -52,6 +52,17 @@ export interface IRigPoseSource {
      * @param timeSeconds from the clip's start, 0 to `durationSeconds`
      */
     samplePoseToRef(timeSeconds: number, result: IRigPose): void;
+    /**
+     * Optional: how large the source shows its figure at a time, as a share of the largest it
+     * shows it at (the smallest axis of the scale the clip gives the hips and each node above
+     * them, over the largest it gives that node, multiplied down to the hips): 1 where the clip
+     * scales none of them. The poses drop scale (muscle space has
+     * none), so a clip that hides its figure by scaling it to nothing (KayKit's spawns start so,
+     * their joints turned anyhow while unseen) has poses there that nobody sees: conversion holds
+     * the nearest shown pose instead (see `ConvertRigPosesToMuscleClip`, warnings).
+     * @param timeSeconds from the clip's start, 0 to `durationSeconds`
+     */
+    figureScaleAt?(timeSeconds: number): number;
 }
 
 /** Options of the converters. */
@@ -172,6 +183,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         EncodeHumanPose(avatar, pose, human);
         watch.check(pose);
         if (!(Vector3.Distance(setup.work.pos[hipsJoint], setup.work.pos[setup.trunkTop]) > POINT_FIGURE_SHARE * restSpan)) point[f] = 1;
+        else if (source.figureScaleAt && !(source.figureScaleAt(Math.min(f / rate, duration)) > POINT_FIGURE_SHARE)) point[f] = 1;
         if (f > 0) keepTwistsContinuous(setup, human.values, samples, f);
         for (let i = 0; i < ALL_MUSCLE_COUNT; i++) samples[i][f] = human.values[i];
         putVector(samples, CURVE_BODY_POSITION, f, human.bodyPosition);
@@ -305,7 +317,10 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
 
 /**
  * A frame whose trunk (hips to its top joint) is shorter than this share of its T-pose length has
- * its figure scaled to a point: its joints all but on one spot (KayKit's spawns start so), no pose.
+ * its figure scaled to a point: its joints all but on one spot (KayKit's spawn from the ground
+ * starts so), no pose. So has a frame whose source shows its figure at less than this share of
+ * its size (`IRigPoseSource.figureScaleAt`: KayKit's spawn from the air scales every bone to 0,
+ * and the poses, which drop scale, have its legs pointing up there).
  */
 const POINT_FIGURE_SHARE = 0.01;
 

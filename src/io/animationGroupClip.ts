@@ -7,6 +7,7 @@ import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import { MAX_ABS_LENGTH, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_KEY_GAP_SECONDS, QuoteForMessage } from "../limits.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanBone } from "../humanoid/humanBones.js";
 import { GetRigJointLabel, type IRigPose } from "../humanoid/rig.js";
 import { GetGltfNodeIndex } from "./babylonRig.js";
 
@@ -37,6 +38,11 @@ type AnimationWithCursor = Animation & { _interpolate?: (frame: number, state: I
 function evaluateAt(animation: Animation, state: IInterpolationState, frame: number): unknown {
     const a = animation as AnimationWithCursor;
     return typeof a._interpolate === "function" ? a._interpolate(frame, state) : animation.evaluate(frame);
+}
+
+/** A scale's smallest axis, unsigned. */
+function minAxis(v: Vector3): number {
+    return Math.min(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
 }
 
 /** How one avatar joint is read from the clip. */
@@ -128,6 +134,8 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
     public readonly warnings: readonly string[];
     private readonly _avatar: HumanoidAvatar;
     private readonly _bindings: IJointBinding[];
+    /** The scaling tracks of the hips' node and the nodes above it (see {@link figureScaleAt}). */
+    private readonly _figureScales: { animation: Animation; state: IInterpolationState; largest: number }[];
     private readonly _from: number;
     private readonly _fps: number;
     private readonly _m = new Matrix();
@@ -168,6 +176,7 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
         const bindings = new Map<number, IJointBinding>();
         const missing = new Set<string>();
         const scaled = new Set<string>();
+        const scalings: { node: TransformNode; animation: Animation }[] = [];
         let fps = 0;
         const spacings = new Map<number, number>();
         for (const ta of group.targetedAnimations) {
@@ -184,6 +193,7 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
             }
             if (prop === "scaling") {
                 if (keys.some((k) => !(k.value as Vector3).equalsWithEpsilon(keys[0].value as Vector3, 1e-4))) scaled.add(node.name);
+                scalings.push({ node, animation: ta.animation });
                 continue;
             }
             const j = jointOf(node);
@@ -226,6 +236,17 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
             );
         }
         this._bindings = [...bindings.values()].sort((a, b) => a.joint - b.joint);
+        // The figure's scale: the scaling tracks of the hips' node and of the nodes above it.
+        const hips = this._bindings.find((b) => b.joint === avatar.getJoint(HumanBone.Hips))?.node;
+        // Each as a share of its largest key (the smallest axis of each key): a node whose scale
+        // converts units (a Mixamo export's `Armature` at 0.01) shows its figure at its full size.
+        this._figureScales = [];
+        for (const t of hips ? scalings : []) {
+            if (t.node !== hips && !hips!.isDescendantOf(t.node)) continue;
+            let largest = 0;
+            for (const k of t.animation.getKeys()) largest = Math.max(largest, minAxis(k.value as Vector3));
+            if (largest > 0) this._figureScales.push({ animation: t.animation, state: { key: 0, repeatCount: 0, loopMode: CONSTANT_LOOP }, largest });
+        }
         this._fps = fps || 60;
         this._from = group.from;
         this.durationSeconds = Math.max(0, (group.to - group.from) / this._fps);
@@ -284,6 +305,21 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
             outRot.copyFrom(rotation);
             outPos.copyFrom(position);
         }
+    }
+
+    /**
+     * How large the clip shows its figure at a time, as a share of its size: the smallest axis of
+     * the scale its tracks give the hips' node and the nodes above it, each over the largest of
+     * its keys, multiplied together (1 without such tracks). See `IRigPoseSource.figureScaleAt`.
+     * @param timeSeconds seconds from the group's start
+     */
+    public figureScaleAt(timeSeconds: number): number {
+        const frame = this._from + timeSeconds * this._fps;
+        let share = 1;
+        for (const t of this._figureScales) {
+            share *= minAxis(evaluateAt(t.animation, t.state, frame) as Vector3) / t.largest;
+        }
+        return share;
     }
 
     /** The pose at a time (seconds from the group's start). */

@@ -90,14 +90,17 @@ async function loadSourceAsync(
 function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: number, frames: number): IMotionRecording {
     const pose = GetRigRestPose(avatar.rig);
     const positions: Float32Array[] = [];
+    const figureScale = poses.figureScaleAt ? new Float32Array(frames) : undefined;
     for (let f = 0; f < frames; f++) {
-        poses.samplePoseToRef(Math.min(f / frameRate, poses.durationSeconds), pose);
+        const t = Math.min(f / frameRate, poses.durationSeconds);
+        poses.samplePoseToRef(t, pose);
         const w = ComputeRigWorldPose(avatar.rig, pose);
         const out = new Float32Array(3 * w.positions.length);
         w.positions.forEach((p, j) => p.toArray(out, 3 * j));
         positions.push(out);
+        if (figureScale) figureScale[f] = poses.figureScaleAt!(t);
     }
-    return { avatar, frameRate, positions };
+    return { avatar, frameRate, positions, figureScale };
 }
 
 /**

@@ -22,6 +22,12 @@ export interface IMotionRecording {
     readonly frameRate: number;
     /** Per frame, 3 floats per rig joint, in `avatar.rig.joints` order. */
     readonly positions: readonly Float32Array[];
+    /**
+     * Optional, per frame: how large the figure is shown, as a share of its size, where the
+     * positions leave out a scale the clip animates (a source read from its poses, which drop
+     * scale: `IRigPoseSource.figureScaleAt`); 1 throughout when absent.
+     */
+    readonly figureScale?: Float32Array;
 }
 
 /** The headline figures of one retarget (see docs/metrics.md for the formulas and thresholds). */
@@ -305,12 +311,16 @@ export function MeasureRetargetQuality(
     };
     // A source segment of no length has no direction (a clip that scales its figure down to a
     // point, as KayKit's spawns start): such frames are left out of that segment's mean, for every
-    // character measured alike (they read 90 to 180 degrees, whatever the character did).
+    // character measured alike (they read 90 to 180 degrees, whatever the character did). So is
+    // every segment of a frame whose source shows its figure at no size (`figureScale`): its
+    // recorded positions leave the scale out.
     const sourceRestLength = segments.map(([, a, b]) =>
         Vector3.Distance(sa.referenceWorld.positions[sa.getJoint(a)], sa.referenceWorld.positions[sa.getJoint(b)]),
     );
     const segmentCount = new Float64Array(segments.length);
     for (let f = 0; f < frames; f++) {
+        // A source shown at no size (scaled to nothing, its poses turned anyhow) has segments of no length.
+        if (source.figureScale && !(source.figureScale[f] > DEGENERATE_SEGMENT_SHARE)) continue;
         heading(source, ss, sRest, f, sHeading);
         heading(target, ts, tRest, f, tHeading);
         segments.forEach(([, a, b], k) => {

@@ -73,8 +73,10 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
             let prevSource: Quaternion[] = [];
             let prevDecoded: Quaternion[] = [];
             const stride = clip.frameCount > 1000 ? 2 : 1;
-            // A frame whose figure the source scales to a point (KayKit's spawns, two frames) has no
-            // pose: the clip holds the nearest one there, and says so in its warnings.
+            // A frame whose figure the source scales to a point (KayKit's spawns, two frames each:
+            // the trunk of no length, or the figure shown at no size while its poses, which drop
+            // scale, turn its joints anyhow) has no pose: the clip holds the nearest one there, and
+            // says so in its warnings.
             const hipsJoint = setup.joint[HumanBone.Hips];
             const rest = avatar.referenceWorld.positions;
             const restSpan = Vector3.Distance(rest[hipsJoint], rest[setup.trunkTop]);
@@ -82,7 +84,8 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
             for (let f = 0; f < clip.frameCount; f += stride) {
                 source.samplePoseToRef(f / clip.frameRate, pose);
                 const world = ComputeRigWorldPose(avatar.rig, pose);
-                if (!(Vector3.Distance(world.positions[hipsJoint], world.positions[setup.trunkTop]) > 0.01 * restSpan)) {
+                const shown = source.figureScaleAt ? source.figureScaleAt(f / clip.frameRate) : 1;
+                if (!(Vector3.Distance(world.positions[hipsJoint], world.positions[setup.trunkTop]) > 0.01 * restSpan) || !(shown > 0.01)) {
                     held++;
                     prevSource = [];
                     continue;
