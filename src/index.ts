@@ -159,7 +159,7 @@ export {
     type IRigPoseSource,
     type IMuscleClipConvertOptions,
 } from "./clip/convert.js";
-export { CONTACT_HEIGHT, CONTACT_SPEED, CONTACT_MIN_SECONDS, GROUND_WINDOW_SECONDS, GROUND_PERCENTILE } from "./clip/footContacts.js";
+export { CONTACT_HEIGHT, CONTACT_SPEED, CONTACT_MIN_SECONDS, CONTACT_DRAG_SHARE, GROUND_WINDOW_SECONDS, GROUND_PERCENTILE } from "./clip/footContacts.js";
 export { ParseMuscleClip } from "./clip/clipFile.js";
 export { SerializeMuscleClipToJson, ParseMuscleClipJson } from "./clip/clipFileJson.js";
 export { SerializeMuscleClipToBinary, ParseMuscleClipBinary } from "./clip/clipFileBinary.js";

@@ -165,6 +165,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const human = new HumanPose();
     const samples: Float32Array[] = Array.from({ length: MUSCLE_CLIP_CURVE_COUNT }, () => new Float32Array(frameCount));
     const feet: IFootTracks = {
+        legLength: setup.legLength / setup.scale,
         points: FOOT_BONES.map((bones) => bones.map((b) => (setup.joint[b] >= 0 ? new Float32Array(frameCount * 3) : null))),
         restHeight: FOOT_BONES.map((bones) =>
             bones.map((b) => (setup.joint[b] >= 0 ? CanonicalPointToRef(setup, avatar.referenceWorld.positions[setup.joint[b]], tmpV).y : 0)),

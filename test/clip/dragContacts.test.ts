@@ -1,0 +1,83 @@
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { CONTACT_DRAG_SHARE, FootContact } from "../../src/index.js";
+import { DetectFootContacts, type IFootTracks } from "../../src/clip/footContacts.js";
+import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
+import { ConvertFileToMuscleClipsAsync } from "../../src/node/index.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+const RATE = 30;
+const LEG = 0.8;
+
+/**
+ * Two feet (ankle and toes each) standing on the floor for 2 s, the left foot sliding forward by
+ * `slide` avatar scales along a smoothstep over its middle second (as slow as a still foot may
+ * be), the right foot still; both lifted 0.3 scales for 0.5 s before and after.
+ */
+function tracks(slide: number, legLength?: number): IFootTracks {
+    const frames = 3 * RATE;
+    const points = [0, 1].map((s) =>
+        [0, 1].map((p) => {
+            const a = new Float32Array(frames * 3);
+            for (let f = 0; f < frames; f++) {
+                const t = f / RATE;
+                const lifted = t < 0.5 || t >= 2.5;
+                const u = Math.min(1, Math.max(0, t - 1));
+                const x = s === 0 ? slide * u * u * (3 - 2 * u) : 0;
+                a[f * 3] = x + (s === 0 ? -0.1 : 0.1);
+                a[f * 3 + 1] = (p === 0 ? 0.08 : 0.02) + (lifted ? 0.3 : 0);
+                a[f * 3 + 2] = p === 0 ? 0 : 0.15;
+            }
+            return a;
+        }),
+    );
+    return {
+        points,
+        restHeight: [
+            [0.08, 0.02],
+            [0.08, 0.02],
+        ],
+        legLength,
+    };
+}
+
+const down = (contacts: Uint8Array, bit: number): number => contacts.reduce((n, c) => n + (c & bit ? 1 : 0), 0);
+
+describe("a foot dragged over the floor is not planted", () => {
+    it("drops a contact whose foot slides further than CONTACT_DRAG_SHARE of a leg, keeps one that slides less, and drops none without the leg's length", () => {
+        expect(CONTACT_DRAG_SHARE).toBe(0.1);
+        // Slower than CONTACT_SPEED all along (at most 1.5 x slide a second): each frame alone is still.
+        const far = DetectFootContacts(tracks(0.12 * LEG, LEG), 3 * RATE, RATE).contacts;
+        expect(down(far, FootContact.Left)).toBe(0);
+        expect(down(far, FootContact.Right)).toBeGreaterThan(1.9 * RATE);
+        const near = DetectFootContacts(tracks(0.08 * LEG, LEG), 3 * RATE, RATE).contacts;
+        expect(down(near, FootContact.Left)).toBe(down(near, FootContact.Right));
+        const unknown = DetectFootContacts(tracks(0.12 * LEG), 3 * RATE, RATE).contacts;
+        expect(down(unknown, FootContact.Left)).toBe(down(unknown, FootContact.Right));
+    });
+});
+
+describeWithData("a foot dragged over the floor is not planted: real clips", () => {
+    it("KayKit's throw, which drags a foot half a leg: onto its own mannequin as the exact copy, where holding it bent the thigh 9.4 degrees", async () => {
+        const clips = await ConvertFileToMuscleClipsAsync(dataFile("glb/kaykit_anims/Med_General.glb"));
+        const throwClip = clips.find((c) => c.clip.name === "Rig_Medium|Throw")!.clip;
+        // Its left foot slides from the first frame to the 18th, its right from the 25th to the 42nd.
+        for (let f = 0; f <= 18; f++) expect([f, throwClip.contacts[f] & FootContact.Left]).toEqual([f, 0]);
+        for (let f = 25; f <= 42; f++) expect([f, throwClip.contacts[f] & FootContact.Right]).toEqual([f, 0]);
+        const p = await MeasureQualityPairAsync(dataFile("glb/kaykit_anims/Med_General.glb"), dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"), {
+            clip: "Rig_Medium|Throw",
+        });
+        expect(p.animatorAvatar).not.toBeNull();
+        expect(p.ours.poseErrorDeg).toBeLessThanOrEqual(p.animatorAvatar!.poseErrorDeg + 0.5);
+        expect(p.ours.segmentErrorDeg["left thigh"]).toBeLessThan(8);
+    }, 120_000);
+
+    it("keeps every stance of a walk: the CMU walk, whose planted feet slide up to 0.066 leg", async () => {
+        const [walk] = await ConvertFileToMuscleClipsAsync(dataFile("bvh/cmu_cgspeed/cmu_walk.bvh"));
+        const contacts = walk.clip.contacts;
+        const runs = (bit: number): number => contacts.reduce((n, c, f) => n + ((c & bit) !== 0 && (f === 0 || (contacts[f - 1] & bit) === 0) ? 1 : 0), 0);
+        // Its 344 frames at 120 fps: three stances of each foot (as before the rule).
+        expect([runs(FootContact.Left), runs(FootContact.Right)]).toEqual([3, 3]);
+    }, 120_000);
+});
