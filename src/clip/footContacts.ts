@@ -17,7 +17,7 @@ export interface IFootTracks {
     readonly points: (Float32Array | null)[][];
     /** [foot][point] -> T-pose height. */
     readonly restHeight: number[][];
-    /** Optional: the legs' length, avatar scales: a contact whose foot slides further than {@link CONTACT_DRAG_SHARE} of it is dropped (none without it). */
+    /** Optional: the legs' length, avatar scales: a contact whose foot slides further than {@link CONTACT_DRAG_SHARE} of it is dropped (without it, no contact is dropped so). */
     readonly legLength?: number;
 }
 
@@ -50,8 +50,9 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
     const ground = groundLevels(lowest, Math.max(1, Math.round(GROUND_WINDOW_SECONDS * rate)), Math.max(1, Math.round(rate / 8)));
     const contacts = new Uint8Array(frameCount);
     const minRun = Math.max(1, Math.round(CONTACT_MIN_SECONDS * rate));
+    const feetFlags = [new Uint8Array(frameCount), new Uint8Array(frameCount)];
     for (let s = 0; s < 2; s++) {
-        const flags = new Uint8Array(frameCount);
+        const flags = feetFlags[s];
         // Per frame, the slowest of the foot's points (avatar scales per second).
         const speed = new Float64Array(frameCount).fill(Infinity);
         for (let p = 0; p < 2; p++) {
@@ -69,9 +70,17 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
         }
         cleanRuns(flags, minRun);
         landedRuns(flags, speed, minRun);
-        if (feet.legLength !== undefined && feet.legLength > 0) dropDrags(flags, feet.points[s], CONTACT_DRAG_SHARE * feet.legLength);
+    }
+    // Dragged feet, each against the other foot's contacts as found (before either is dropped).
+    const dragged: Uint8Array[] = [feetFlags[0], feetFlags[1]];
+    if (feet.legLength !== undefined && feet.legLength > 0) {
+        const most = CONTACT_DRAG_SHARE * feet.legLength;
+        dragged[0] = dropDrags(feetFlags[0], feet.points[0], feetFlags[1], feet.points[1], most);
+        dragged[1] = dropDrags(feetFlags[1], feet.points[1], feetFlags[0], feet.points[0], most);
+    }
+    for (let s = 0; s < 2; s++) {
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
-        for (let f = 0; f < frameCount; f++) if (flags[f]) contacts[f] |= bit;
+        for (let f = 0; f < frameCount; f++) if (dragged[s][f]) contacts[f] |= bit;
     }
     // The clip's floor as a whole: the same percentile over every frame (0 when no foot is mapped).
     const finite = Array.from(lowest)
@@ -167,14 +176,30 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
  * less moving of its ankle and toes, from where it was as the contact began, across the ground)
  * is dragged, not planted: that contact is dropped, so planting does not hold the foot (the leg
  * bent to hold it) and the report does not count its slide as skating. KayKit's throw drags a foot
- * 0.26 and 0.39 leg (held, its own mannequin's thigh was 9.4 degrees off), its hit both feet 0.27,
- * Bandai's spinning kick its standing foot 0.16 in its last spin, its dance 0.10-0.17 in three
- * slides, the child's zombie walk 0.12 once; a walk's planted foot moves 0.06 (the CMU walk) or less.
+ * 0.26 and 0.39 leg (held, its own mannequin's thigh was 9.4 degrees off), Bandai's spinning kick
+ * its standing foot 0.16 in its last spin, its dance 0.10-0.17 in three slides; a walk's planted
+ * foot moves 0.06 (the CMU walk) or less. What both feet's slides have in common while both are
+ * down is left out (see `dropDrags`): KayKit's hit slides both feet 0.27 and keeps them.
  */
 export const CONTACT_DRAG_SHARE = 0.1;
 
-/** Drops each contact in `flags` whose foot slides further than `most` (avatar scales; see {@link CONTACT_DRAG_SHARE}). */
-function dropDrags(flags: Uint8Array, points: readonly (Float32Array | null)[], most: number): void {
+/**
+ * `flags` (one foot's contacts) less each contact whose foot slides further than `most` (avatar
+ * scales; see {@link CONTACT_DRAG_SHARE}), as a new array. Each point's slide is measured less
+ * what it has in common with the same point of the other foot's move since the contact began (along
+ * the two moves' mean, the smaller of the two), as long as that foot has been down since then (its
+ * move then kept once it lifts): a figure sliding over the floor on both feet
+ * (KayKit's hit, knocked back 0.27 leg) keeps its contacts, and planting moves its body instead
+ * (see `HumanoidFootPlanting`, the common hold).
+ */
+function dropDrags(
+    flags: Uint8Array,
+    points: readonly (Float32Array | null)[],
+    otherFlags: Uint8Array,
+    otherPoints: readonly (Float32Array | null)[],
+    most: number,
+): Uint8Array {
+    const out = flags.slice();
     let f = 0;
     while (f < flags.length) {
         if (!flags[f]) {
@@ -183,20 +208,39 @@ function dropDrags(flags: Uint8Array, points: readonly (Float32Array | null)[], 
         }
         let e = f;
         while (e < flags.length && flags[e]) e++;
-        // The least moving point's furthest from where it was as the contact began.
+        // The less moving point's furthest from where it was as the contact began.
         let least = Infinity;
-        for (const pts of points) {
+        for (let p = 0; p < points.length; p++) {
+            const pts = points[p];
             if (!pts) continue;
+            const other = otherPoints[p];
+            let together = other !== null && otherFlags[f] !== 0;
+            // The other foot's move since the contact began, while it has been down (then kept).
+            let ox = 0;
+            let oz = 0;
             let far = 0;
             for (let g = f + 1; g < e; g++) {
-                const d = Math.hypot(pts[g * 3] - pts[f * 3], pts[g * 3 + 2] - pts[f * 3 + 2]);
+                together = together && otherFlags[g] !== 0;
+                if (together) {
+                    ox = other![g * 3] - other![f * 3];
+                    oz = other![g * 3 + 2] - other![f * 3 + 2];
+                }
+                // Less what the two moves have in common: along their mean, the smaller of the two.
+                const ax = pts[g * 3] - pts[f * 3];
+                const az = pts[g * 3 + 2] - pts[f * 3 + 2];
+                const mx = ax + ox;
+                const mz = az + oz;
+                const ml = Math.hypot(mx, mz);
+                const common = ml > 0 ? Math.max(0, Math.min(ax * mx + az * mz, ox * mx + oz * mz) / ml) : 0;
+                const d = ml > 0 ? Math.hypot(ax - (common * mx) / ml, az - (common * mz) / ml) : Math.hypot(ax, az);
                 if (d > far) far = d;
             }
             if (far < least) least = far;
         }
-        if (least > most && least < Infinity) flags.fill(0, f, e);
+        if (least > most && least < Infinity) out.fill(0, f, e);
         f = e;
     }
+    return out;
 }
 
 /** Fills gaps shorter than `minRun` between contacts, then drops contacts shorter than `minRun`. */

@@ -11,11 +11,12 @@ const RATE = 30;
 const LEG = 0.8;
 
 /**
- * Two feet (ankle and toes each) standing on the floor for 2 s, the left foot sliding forward by
- * `slide` avatar scales along a smoothstep over its middle second (as slow as a still foot may
- * be), the right foot still; both lifted 0.3 scales for 0.5 s before and after.
+ * Two feet (ankle and toes each) standing on the floor for 2 s, both lifted 0.3 scales for 0.5 s
+ * before and after; over the middle second each point slides forward along a smoothstep by
+ * `slide[foot][point]` avatar scales (slower than `CONTACT_SPEED` throughout: at most 1.5 x its
+ * slide a second, so each frame alone counts as still).
  */
-function tracks(slide: number, legLength?: number): IFootTracks {
+function tracks(slide: number[][], legLength?: number): IFootTracks {
     const frames = 3 * RATE;
     const points = [0, 1].map((s) =>
         [0, 1].map((p) => {
@@ -24,8 +25,7 @@ function tracks(slide: number, legLength?: number): IFootTracks {
                 const t = f / RATE;
                 const lifted = t < 0.5 || t >= 2.5;
                 const u = Math.min(1, Math.max(0, t - 1));
-                const x = s === 0 ? slide * u * u * (3 - 2 * u) : 0;
-                a[f * 3] = x + (s === 0 ? -0.1 : 0.1);
+                a[f * 3] = slide[s][p] * u * u * (3 - 2 * u) + (s === 0 ? -0.1 : 0.1);
                 a[f * 3 + 1] = (p === 0 ? 0.08 : 0.02) + (lifted ? 0.3 : 0);
                 a[f * 3 + 2] = p === 0 ? 0 : 0.15;
             }
@@ -43,23 +43,74 @@ function tracks(slide: number, legLength?: number): IFootTracks {
 }
 
 const down = (contacts: Uint8Array, bit: number): number => contacts.reduce((n, c) => n + (c & bit ? 1 : 0), 0);
+const contactsOf = (slide: number[][], legLength?: number): Uint8Array => DetectFootContacts(tracks(slide, legLength), 3 * RATE, RATE).contacts;
+const STANDING = 1.9 * RATE;
 
 describe("a foot dragged over the floor is not planted", () => {
-    it("drops a contact whose foot slides further than CONTACT_DRAG_SHARE of a leg, keeps one that slides less, and drops none without the leg's length", () => {
+    it("drops a contact whose foot slides further than CONTACT_DRAG_SHARE of a leg, and keeps one that slides less", () => {
         expect(CONTACT_DRAG_SHARE).toBe(0.1);
-        // Slower than CONTACT_SPEED all along (at most 1.5 x slide a second): each frame alone is still.
-        const far = DetectFootContacts(tracks(0.12 * LEG, LEG), 3 * RATE, RATE).contacts;
+        const far = contactsOf(
+            [
+                [0.12 * LEG, 0.12 * LEG],
+                [0, 0],
+            ],
+            LEG,
+        );
         expect(down(far, FootContact.Left)).toBe(0);
-        expect(down(far, FootContact.Right)).toBeGreaterThan(1.9 * RATE);
-        const near = DetectFootContacts(tracks(0.08 * LEG, LEG), 3 * RATE, RATE).contacts;
-        expect(down(near, FootContact.Left)).toBe(down(near, FootContact.Right));
-        const unknown = DetectFootContacts(tracks(0.12 * LEG), 3 * RATE, RATE).contacts;
-        expect(down(unknown, FootContact.Left)).toBe(down(unknown, FootContact.Right));
+        expect(down(far, FootContact.Right)).toBeGreaterThan(STANDING);
+        const near = contactsOf(
+            [
+                [0.08 * LEG, 0.08 * LEG],
+                [0, 0],
+            ],
+            LEG,
+        );
+        expect(down(near, FootContact.Left)).toBeGreaterThan(STANDING);
+        expect(down(near, FootContact.Right)).toBeGreaterThan(STANDING);
+    });
+
+    it("keeps a foot that turns about its toes (the ankle sliding, the toes still), and feet that slide together", () => {
+        const pivot = contactsOf(
+            [
+                [0.12 * LEG, 0],
+                [0, 0],
+            ],
+            LEG,
+        );
+        expect(down(pivot, FootContact.Left)).toBeGreaterThan(STANDING);
+        // The whole figure slides on both feet: planting moves its body (the common hold).
+        const together = contactsOf(
+            [
+                [0.3 * LEG, 0.3 * LEG],
+                [0.3 * LEG, 0.3 * LEG],
+            ],
+            LEG,
+        );
+        expect(down(together, FootContact.Left)).toBeGreaterThan(STANDING);
+        expect(down(together, FootContact.Right)).toBeGreaterThan(STANDING);
+        // One foot sliding beyond the other's slide is dragged.
+        const apart = contactsOf(
+            [
+                [0.3 * LEG, 0.3 * LEG],
+                [0.15 * LEG, 0.15 * LEG],
+            ],
+            LEG,
+        );
+        expect(down(apart, FootContact.Left)).toBe(0);
+        expect(down(apart, FootContact.Right)).toBeGreaterThan(STANDING);
+    });
+
+    it("drops none without the leg's length", () => {
+        const unknown = contactsOf([
+            [0.12 * LEG, 0.12 * LEG],
+            [0, 0],
+        ]);
+        expect(down(unknown, FootContact.Left)).toBeGreaterThan(STANDING);
     });
 });
 
 describeWithData("a foot dragged over the floor is not planted: real clips", () => {
-    it("KayKit's throw, which drags a foot half a leg: onto its own mannequin as the exact copy, where holding it bent the thigh 9.4 degrees", async () => {
+    it("KayKit's throw, which drags its feet 0.26 and 0.39 leg: onto its own mannequin within 0.5 degree of the exact copy, where holding them bent the thigh 9.4 degrees", async () => {
         const clips = await ConvertFileToMuscleClipsAsync(dataFile("glb/kaykit_anims/Med_General.glb"));
         const throwClip = clips.find((c) => c.clip.name === "Rig_Medium|Throw")!.clip;
         // Its left foot slides from the first frame to the 18th, its right from the 25th to the 42nd.
