@@ -53,14 +53,15 @@ export interface IRigPoseSource {
      */
     samplePoseToRef(timeSeconds: number, result: IRigPose): void;
     /**
-     * Optional: how large the source shows its figure at a time, as a share of the largest it
-     * shows it at (the smallest axis of the scale the clip gives the hips and each node above
-     * them, over the largest it gives that node, multiplied down to the hips): 1 where the clip
-     * scales none of them. The poses drop scale (muscle space has
+     * Optional: how large the source shows its figure at a time, as a share of its full size: for
+     * the hips and each node above them that the clip scales, the smallest axis of its scale then
+     * over the largest smallest axis among that node's keys, multiplied down to the hips; 1 where
+     * the clip scales none of them. The poses drop scale (muscle space has
      * none), so a clip that hides its figure by scaling it to nothing (KayKit's spawns start so,
      * their joints turned anyhow while unseen) has poses there that nobody sees: conversion holds
      * the nearest shown pose instead (see `ConvertRigPosesToMuscleClip`, warnings).
      * @param timeSeconds from the clip's start, 0 to `durationSeconds`
+     * @returns a share, 0 (not shown) to 1 (full size), a little more where a curve overshoots its keys
      */
     figureScaleAt?(timeSeconds: number): number;
 }
@@ -323,7 +324,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
  * its size (`IRigPoseSource.figureScaleAt`: KayKit's spawn from the air scales every bone to 0,
  * and the poses, which drop scale, have its legs pointing up there).
  */
-const POINT_FIGURE_SHARE = 0.01;
+export const POINT_FIGURE_SHARE = 0.01;
 
 /**
  * Frames flagged in `point` (the figure scaled to a point) take every value of the nearest frame

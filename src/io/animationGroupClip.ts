@@ -177,6 +177,8 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
         const missing = new Set<string>();
         const scaled = new Set<string>();
         const scalings: { node: TransformNode; animation: Animation }[] = [];
+        const hipsJoint = avatar.getJoint(HumanBone.Hips);
+        let hipsNode: TransformNode | null = null;
         let fps = 0;
         const spacings = new Map<number, number>();
         for (const ta of group.targetedAnimations) {
@@ -191,12 +193,13 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
                 const dt = Math.round(((keys[k].frame - keys[k - 1].frame) / ta.animation.framePerSecond) * 1e5) / 1e5;
                 if (dt > 0) spacings.set(dt, (spacings.get(dt) ?? 0) + 1);
             }
+            const j = jointOf(node);
+            if (j >= 0 && j === hipsJoint) hipsNode = node;
             if (prop === "scaling") {
                 if (keys.some((k) => !(k.value as Vector3).equalsWithEpsilon(keys[0].value as Vector3, 1e-4))) scaled.add(node.name);
                 scalings.push({ node, animation: ta.animation });
                 continue;
             }
-            const j = jointOf(node);
             if (j < 0) {
                 missing.add(node.name);
                 continue;
@@ -236,11 +239,13 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
             );
         }
         this._bindings = [...bindings.values()].sort((a, b) => a.joint - b.joint);
-        // The figure's scale: the scaling tracks of the hips' node and of the nodes above it.
-        const hips = this._bindings.find((b) => b.joint === avatar.getJoint(HumanBone.Hips))?.node;
-        // Each as a share of its largest key (the smallest axis of each key): a node whose scale
-        // converts units (a Mixamo export's `Armature` at 0.01) shows its figure at its full size.
+        // The figure's scale: the scaling tracks of the hips' node and of the nodes above it (the
+        // hips found among the nodes the group animates, however). Each as a share of its largest
+        // key (the smallest axis of each key; all of its keys, those outside the group's range
+        // too): a node whose scale converts units (a Mixamo export's `Armature` at 0.01) shows its
+        // figure at its full size.
         this._figureScales = [];
+        const hips = hipsNode as TransformNode | null;
         for (const t of hips ? scalings : []) {
             if (t.node !== hips && !hips!.isDescendantOf(t.node)) continue;
             let largest = 0;
@@ -308,10 +313,12 @@ export class AnimationGroupPoseSource implements IRigPoseSource {
     }
 
     /**
-     * How large the clip shows its figure at a time, as a share of its size: the smallest axis of
-     * the scale its tracks give the hips' node and the nodes above it, each over the largest of
-     * its keys, multiplied together (1 without such tracks). See `IRigPoseSource.figureScaleAt`.
+     * How large the clip shows its figure at a time, as a share of its full size: for the hips'
+     * node and each node above it that the clip scales, the smallest axis of its scale then over
+     * the largest smallest axis among that track's keys, multiplied together (1 without such
+     * tracks). See `IRigPoseSource.figureScaleAt`.
      * @param timeSeconds seconds from the group's start
+     * @returns a share, 0 (not shown) to 1 (full size)
      */
     public figureScaleAt(timeSeconds: number): number {
         const frame = this._from + timeSeconds * this._fps;

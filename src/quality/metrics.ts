@@ -2,6 +2,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { QuaternionFromUnitVectorsToRef } from "../math/hotMath.js";
 import { type MuscleClip } from "../clip/muscleClip.js";
 import { ClipProportionsToArray } from "../clip/clipProportions.js";
+import { POINT_FIGURE_SHARE } from "../clip/convert.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.js";
@@ -23,9 +24,11 @@ export interface IMotionRecording {
     /** Per frame, 3 floats per rig joint, in `avatar.rig.joints` order. */
     readonly positions: readonly Float32Array[];
     /**
-     * Optional, per frame: how large the figure is shown, as a share of its size, where the
+     * Optional, per frame: how large the figure is shown, as a share of its full size, where the
      * positions leave out a scale the clip animates (a source read from its poses, which drop
-     * scale: `IRigPoseSource.figureScaleAt`); 1 throughout when absent.
+     * scale: `IRigPoseSource.figureScaleAt`); 1 throughout when absent, and past its end. A source
+     * frame shown at `POINT_FIGURE_SHARE` (1%) or less has no pose (conversion holds another
+     * there): {@link MeasureRetargetQuality} leaves it out of the limb directions and the jerk.
      */
     readonly figureScale?: Float32Array;
 }
@@ -313,14 +316,16 @@ export function MeasureRetargetQuality(
     // point, as KayKit's spawns start): such frames are left out of that segment's mean, for every
     // character measured alike (they read 90 to 180 degrees, whatever the character did). So is
     // every segment of a frame whose source shows its figure at no size (`figureScale`): its
-    // recorded positions leave the scale out.
+    // recorded positions leave the scale out, and conversion holds another pose there.
     const sourceRestLength = segments.map(([, a, b]) =>
         Vector3.Distance(sa.referenceWorld.positions[sa.getJoint(a)], sa.referenceWorld.positions[sa.getJoint(b)]),
     );
     const segmentCount = new Float64Array(segments.length);
+    const fs = source.figureScale;
+    const hidden = Uint8Array.from({ length: frames }, (_, f) => (fs && f < fs.length && !(fs[f] > POINT_FIGURE_SHARE) ? 1 : 0));
     for (let f = 0; f < frames; f++) {
-        // A source shown at no size (scaled to nothing, its poses turned anyhow) has segments of no length.
-        if (source.figureScale && !(source.figureScale[f] > DEGENERATE_SEGMENT_SHARE)) continue;
+        // A source shown at no size (scaled to nothing, its poses turned anyhow) has no pose.
+        if (hidden[f]) continue;
         heading(source, ss, sRest, f, sHeading);
         heading(target, ts, tRest, f, tHeading);
         segments.forEach(([, a, b], k) => {
@@ -341,13 +346,16 @@ export function MeasureRetargetQuality(
     const counted = segmentCount.reduce((x, y) => x + y, 0);
     const poseErrorDeg = counted > 0 ? segmentSum.reduce((x, y) => x + y, 0) / counted : 0;
 
-    // Jerk: RMS third difference of the body's joints (no fingers), each in its own scale; overall and per bone.
+    // Jerk: RMS third difference of the body's joints (no fingers), each in its own scale; overall
+    // and per bone; over the frames whose source is shown (all four of a third difference).
     const bodyBones = HumanBoneNames.map((_, b) => b as HumanBone).filter((b) => !IsFingerBone(b) && ta.getJoint(b) >= 0 && sa.getJoint(b) >= 0);
     /** Sum over frames and axes of the squared third differences of one bone's joint, in the recording's scale. */
     const jerkSum = (rec: IMotionRecording, bone: HumanBone, scale: number): number => {
         const j = rec.avatar.getJoint(bone);
         let sum = 0;
         for (let f = 3; f < frames; f++) {
+            // Not across a frame whose source is not shown (its recorded pose is none).
+            if (hidden[f] || hidden[f - 1] || hidden[f - 2] || hidden[f - 3]) continue;
             for (let c = 0; c < 3; c++) {
                 const x = (k: number): number => rec.positions[f - k][3 * j + c];
                 const d = (x(0) - 3 * x(1) + 3 * x(2) - x(3)) / scale;
@@ -356,7 +364,8 @@ export function MeasureRetargetQuality(
         }
         return sum;
     };
-    const perFrames = Math.max(0, frames - 3);
+    let perFrames = 0;
+    for (let f = 3; f < frames; f++) if (!(hidden[f] || hidden[f - 1] || hidden[f - 2] || hidden[f - 3])) perFrames++;
     const sourceSums = bodyBones.map((b) => jerkSum(source, b, ss.scale));
     const targetSums = bodyBones.map((b) => jerkSum(target, b, ts.scale));
     const total = (sums: number[]): number => (perFrames && sums.length ? Math.sqrt(sums.reduce((x, y) => x + y, 0) / (perFrames * sums.length)) : 0);
