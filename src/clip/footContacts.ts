@@ -155,20 +155,12 @@ const LANDED_SPEED = CONTACT_SPEED / 4;
  * speed).
  */
 function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
-    let f = 0;
-    while (f < flags.length) {
-        if (!flags[f]) {
-            f++;
-            continue;
-        }
-        let e = f;
-        while (e < flags.length && flags[e]) e++;
+    forEachRun(flags, 1, (f, e) => {
         const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
         let start = f;
         while (start - f < most && speed[start] > LANDED_SPEED && speed[start + 1] < speed[start]) start++;
         flags.fill(0, f, start);
-        f = e;
-    }
+    });
 }
 
 /**
@@ -200,14 +192,7 @@ function dropDrags(
     most: number,
 ): Uint8Array {
     const out = flags.slice();
-    let f = 0;
-    while (f < flags.length) {
-        if (!flags[f]) {
-            f++;
-            continue;
-        }
-        let e = f;
-        while (e < flags.length && flags[e]) e++;
+    forEachRun(flags, 1, (f, e) => {
         // The less moving point's furthest from where it was as the contact began.
         let least = Infinity;
         for (let p = 0; p < points.length; p++) {
@@ -238,26 +223,32 @@ function dropDrags(
             if (far < least) least = far;
         }
         if (least > most && least < Infinity) out.fill(0, f, e);
-        f = e;
-    }
+    });
     return out;
 }
 
 /** Fills gaps shorter than `minRun` between contacts, then drops contacts shorter than `minRun`. */
 function cleanRuns(flags: Uint8Array, minRun: number): void {
     for (const value of [0, 1]) {
-        let f = 0;
-        while (f < flags.length) {
-            if (flags[f] !== value) {
-                f++;
-                continue;
-            }
-            let e = f;
-            while (e < flags.length && flags[e] === value) e++;
+        forEachRun(flags, value, (f, e) => {
             // A gap (0) is filled only between two contacts; a contact (1) is dropped anywhere.
             const inner = value === 1 || (f > 0 && e < flags.length);
             if (e - f < minRun && inner) flags.fill(1 - value, f, e);
-            f = e;
+        });
+    }
+}
+
+/** Calls `run(start, end)` for each run of `value` in `flags` (`end` one past its last frame), in order; `run` may change `flags` within the run. */
+function forEachRun(flags: Uint8Array, value: number, run: (start: number, end: number) => void): void {
+    let f = 0;
+    while (f < flags.length) {
+        if (flags[f] !== value) {
+            f++;
+            continue;
         }
+        let e = f;
+        while (e < flags.length && flags[e] === value) e++;
+        run(f, e);
+        f = e;
     }
 }
