@@ -28,6 +28,7 @@ import { MuscleSamplesToAngleUnits } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { SmoothCurveGroupWithinBands, SmoothWithinBand } from "./smoothing.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
+import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
@@ -181,11 +182,12 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const restSpan = Vector3.Distance(avatar.referenceWorld.positions[hipsJoint], avatar.referenceWorld.positions[setup.trunkTop]);
     let yaw = 0;
     for (let f = 0; f < frameCount; f++) {
-        source.samplePoseToRef(Math.min(f / rate, duration), pose);
+        const t = Math.min(f / rate, duration);
+        source.samplePoseToRef(t, pose);
         EncodeHumanPose(avatar, pose, human);
         watch.check(pose);
         if (!(Vector3.Distance(setup.work.pos[hipsJoint], setup.work.pos[setup.trunkTop]) > POINT_FIGURE_SHARE * restSpan)) point[f] = 1;
-        else if (source.figureScaleAt && !(source.figureScaleAt(Math.min(f / rate, duration)) > POINT_FIGURE_SHARE)) point[f] = 1;
+        else if (source.figureScaleAt && !(source.figureScaleAt(t) > POINT_FIGURE_SHARE)) point[f] = 1;
         if (f > 0) keepTwistsContinuous(setup, human.values, samples, f);
         for (let i = 0; i < ALL_MUSCLE_COUNT; i++) samples[i][f] = human.values[i];
         putVector(samples, CURVE_BODY_POSITION, f, human.bodyPosition);
@@ -340,26 +342,20 @@ function holdPointFrames(point: Uint8Array, samples: Float32Array[], tracks: (Fl
     for (let f = 0; f < n; f++) flagged += point[f];
     if (flagged === 0 || flagged === n) return null;
     const runs: string[] = [];
-    for (let f = 0; f < n;) {
-        if (!point[f]) {
-            f++;
-            continue;
-        }
-        let end = f;
-        while (end + 1 < n && point[end + 1]) end++;
+    ForEachFrameRun(point, 1, (f, e) => {
         // The nearer of the frames either side of the run that are not flagged (before on a tie).
         const before = f - 1;
-        const after = end + 1 < n ? end + 1 : -1;
-        for (let g = f; g <= end; g++) {
+        const after = e < n ? e : -1;
+        for (let g = f; g < e; g++) {
             const from = before >= 0 && (after < 0 || g - before <= after - g) ? before : after;
             for (const s of samples) s[g] = s[from];
             for (const t of tracks) if (t) t.copyWithin(3 * g, 3 * from, 3 * from + 3);
         }
+        const end = e - 1;
         runs.push(
             `${f === end ? `frame ${f}` : `frames ${f}-${end}`} (held at ${before >= 0 && after >= 0 ? `frames ${before} and ${after}` : `frame ${before >= 0 ? before : after}`})`,
         );
-        f = end + 1;
-    }
+    });
     const shown = runs.length > 3 ? [...runs.slice(0, 3), `${runs.length - 3} more`] : runs;
     return `the figure is scaled to a point on ${flagged} frame${flagged === 1 ? "" : "s"} (no pose there), which hold the nearest pose: ${shown.join(", ")}`;
 }

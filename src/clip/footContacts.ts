@@ -1,3 +1,4 @@
+import { ForEachFrameRun } from "./frameRuns.js";
 import { FootContact } from "./muscleClip.js";
 
 /** A foot point is low when it is within this height (avatar scales, about 5 cm on an adult) of the clip's ground, measured from where it is in the T-pose. */
@@ -155,7 +156,7 @@ const LANDED_SPEED = CONTACT_SPEED / 4;
  * speed).
  */
 function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
-    forEachRun(flags, 1, (f, e) => {
+    ForEachFrameRun(flags, 1, (f, e) => {
         const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
         let start = f;
         while (start - f < most && speed[start] > LANDED_SPEED && speed[start + 1] < speed[start]) start++;
@@ -192,7 +193,7 @@ function dropDrags(
     most: number,
 ): Uint8Array {
     const out = flags.slice();
-    forEachRun(flags, 1, (f, e) => {
+    ForEachFrameRun(flags, 1, (f, e) => {
         // The less moving point's furthest from where it was as the contact began.
         let least = Infinity;
         for (let p = 0; p < points.length; p++) {
@@ -230,25 +231,10 @@ function dropDrags(
 /** Fills gaps shorter than `minRun` between contacts, then drops contacts shorter than `minRun`. */
 function cleanRuns(flags: Uint8Array, minRun: number): void {
     for (const value of [0, 1]) {
-        forEachRun(flags, value, (f, e) => {
+        ForEachFrameRun(flags, value, (f, e) => {
             // A gap (0) is filled only between two contacts; a contact (1) is dropped anywhere.
             const inner = value === 1 || (f > 0 && e < flags.length);
             if (e - f < minRun && inner) flags.fill(1 - value, f, e);
         });
-    }
-}
-
-/** Calls `run(start, end)` for each run of `value` in `flags` (`end` one past its last frame), in order; `run` may change `flags` within the run. */
-function forEachRun(flags: Uint8Array, value: number, run: (start: number, end: number) => void): void {
-    let f = 0;
-    while (f < flags.length) {
-        if (flags[f] !== value) {
-            f++;
-            continue;
-        }
-        let e = f;
-        while (e < flags.length && flags[e] === value) e++;
-        run(f, e);
-        f = e;
     }
 }

@@ -271,12 +271,13 @@ export function MeasureRetargetQuality(
     const segmentSum = new Float64Array(segments.length);
     const ds = new Vector3();
     const dt = new Vector3();
-    const restDir = (av: HumanoidAvatar, a: HumanBone, b: HumanBone): Vector3 => {
+    const restVector = (av: HumanoidAvatar, a: HumanBone, b: HumanBone): Vector3 => {
         const p = av.referenceWorld.positions;
-        return p[av.getJoint(b)].subtract(p[av.getJoint(a)]).applyRotationQuaternion(MuscleSetup.For(av).c0Inverse).normalize();
+        return p[av.getJoint(b)].subtract(p[av.getJoint(a)]).applyRotationQuaternion(MuscleSetup.For(av).c0Inverse);
     };
-    const sourceRest = segments.map(([, a, b]) => restDir(sa, a, b));
-    const targetRest = segments.map(([, a, b]) => restDir(ta, a, b));
+    const sourceRestVectors = segments.map(([, a, b]) => restVector(sa, a, b));
+    const sourceRest = sourceRestVectors.map((r) => r.normalizeToNew());
+    const targetRest = segments.map(([, a, b]) => restVector(ta, a, b).normalize());
     const turn = new Quaternion();
     const sHeading = new Quaternion();
     const tHeading = new Quaternion();
@@ -317,9 +318,7 @@ export function MeasureRetargetQuality(
     // character measured alike (they read 90 to 180 degrees, whatever the character did). So is
     // every segment of a frame whose source shows its figure at no size (`figureScale`): its
     // recorded positions leave the scale out, and conversion holds another pose there.
-    const sourceRestLength = segments.map(([, a, b]) =>
-        Vector3.Distance(sa.referenceWorld.positions[sa.getJoint(a)], sa.referenceWorld.positions[sa.getJoint(b)]),
-    );
+    const sourceRestLength = sourceRestVectors.map((r) => r.length());
     const segmentCount = new Float64Array(segments.length);
     const fs = source.figureScale;
     const hidden = Uint8Array.from({ length: frames }, (_, f) => (fs && f < fs.length && !(fs[f] > POINT_FIGURE_SHARE) ? 1 : 0));
@@ -349,13 +348,15 @@ export function MeasureRetargetQuality(
     // Jerk: RMS third difference of the body's joints (no fingers), each in its own scale; overall
     // and per bone; over the frames whose source is shown (all four of a third difference).
     const bodyBones = HumanBoneNames.map((_, b) => b as HumanBone).filter((b) => !IsFingerBone(b) && ta.getJoint(b) >= 0 && sa.getJoint(b) >= 0);
+    // Per frame from the third, whether its third difference's four frames are all shown in the
+    // source (across a frame whose source is not shown, its recorded pose is none).
+    const shownWindow = Uint8Array.from({ length: frames }, (_, f) => (f >= 3 && !(hidden[f] || hidden[f - 1] || hidden[f - 2] || hidden[f - 3]) ? 1 : 0));
     /** Sum over frames and axes of the squared third differences of one bone's joint, in the recording's scale. */
     const jerkSum = (rec: IMotionRecording, bone: HumanBone, scale: number): number => {
         const j = rec.avatar.getJoint(bone);
         let sum = 0;
         for (let f = 3; f < frames; f++) {
-            // Not across a frame whose source is not shown (its recorded pose is none).
-            if (hidden[f] || hidden[f - 1] || hidden[f - 2] || hidden[f - 3]) continue;
+            if (!shownWindow[f]) continue;
             for (let c = 0; c < 3; c++) {
                 const x = (k: number): number => rec.positions[f - k][3 * j + c];
                 const d = (x(0) - 3 * x(1) + 3 * x(2) - x(3)) / scale;
@@ -364,8 +365,7 @@ export function MeasureRetargetQuality(
         }
         return sum;
     };
-    let perFrames = 0;
-    for (let f = 3; f < frames; f++) if (!(hidden[f] || hidden[f - 1] || hidden[f - 2] || hidden[f - 3])) perFrames++;
+    const perFrames = shownWindow.reduce((n, x) => n + x, 0);
     const sourceSums = bodyBones.map((b) => jerkSum(source, b, ss.scale));
     const targetSums = bodyBones.map((b) => jerkSum(target, b, ts.scale));
     const total = (sums: number[]): number => (perFrames && sums.length ? Math.sqrt(sums.reduce((x, y) => x + y, 0) / (perFrames * sums.length)) : 0);
