@@ -55,14 +55,14 @@ describeWithData("how large a glTF clip shows its figure (AnimationGroupPoseSour
                 return a;
             };
             const s = (k: number): Vector3 => new Vector3(k, k, k);
-            const group = new AnimationGroup("scaled", scene);
-            group.addTargetedAnimation(
+            // The hips held still: a group must animate one of the avatar's joints.
+            const still = (): Animation =>
                 track("turn", "rotationQuaternion", [
                     [0, Quaternion.Identity()],
                     [30, Quaternion.Identity()],
-                ]),
-                hips,
-            );
+                ]);
+            const group = new AnimationGroup("scaled", scene);
+            group.addTargetedAnimation(still(), hips);
             // The hips grow from nothing over a third of a second.
             group.addTargetedAnimation(
                 track("grow", "scaling", [
@@ -97,13 +97,7 @@ describeWithData("how large a glTF clip shows its figure (AnimationGroupPoseSour
             expect(source.figureScaleAt(0)).toBe(0);
             // A clip that scales nothing shows its figure at full size.
             const plain = new AnimationGroup("plain", scene);
-            plain.addTargetedAnimation(
-                track("turn", "rotationQuaternion", [
-                    [0, Quaternion.Identity()],
-                    [30, Quaternion.Identity()],
-                ]),
-                hips,
-            );
+            plain.addTargetedAnimation(still(), hips);
             expect(new AnimationGroupPoseSource(plain, avatar).figureScaleAt(0.5)).toBe(1);
         } finally {
             loaded.dispose();
