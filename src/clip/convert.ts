@@ -301,7 +301,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         TRUNK_CLIP_CURVES.forEach((c, i) => (curves[c] = trunkCurves[i]));
     }
     const loop = options.loop ?? loops(setup, samples, frameCount);
-    const ground = DetectFootContacts(feet, frameCount, rate);
+    const ground = DetectFootContacts({ ...feet, body: trunk.mid }, frameCount, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
         source: source.source,

@@ -20,6 +20,12 @@ export interface IFootTracks {
     readonly restHeight: number[][];
     /** Optional: the legs' length, avatar scales: a contact whose foot slides further than {@link CONTACT_DRAG_SHARE} of it is dropped (without it, no contact is dropped so). */
     readonly legLength?: number;
+    /**
+     * Optional: where the body is (the middle of the hip joints: x, y, z per frame, canonical avatar
+     * scales). Both feet sliding together are a figure sliding over the floor only as far as the
+     * body goes along (see {@link CONTACT_DRAG_SHARE}); without it, as far as the feet share.
+     */
+    readonly body?: Float32Array;
 }
 
 /**
@@ -76,8 +82,9 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
     const dragged: Uint8Array[] = [feetFlags[0], feetFlags[1]];
     if (feet.legLength !== undefined && feet.legLength > 0) {
         const most = CONTACT_DRAG_SHARE * feet.legLength;
-        dragged[0] = dropDrags(feetFlags[0], feet.points[0], feetFlags[1], feet.points[1], most);
-        dragged[1] = dropDrags(feetFlags[1], feet.points[1], feetFlags[0], feet.points[0], most);
+        const body = feet.body && feet.body.length >= 3 * frameCount ? feet.body : null;
+        dragged[0] = dropDrags(feetFlags[0], feet.points[0], feetFlags[1], feet.points[1], body, most);
+        dragged[1] = dropDrags(feetFlags[1], feet.points[1], feetFlags[0], feet.points[0], body, most);
     }
     for (let s = 0; s < 2; s++) {
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
@@ -171,8 +178,9 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
  * bent to hold it) and the report does not count its slide as skating. KayKit's throw drags a foot
  * 0.26 and 0.39 leg (held, its own mannequin's thigh was 9.4 degrees off), Bandai's spinning kick
  * its standing foot 0.16 in its last spin, its dance 0.10-0.17 in three slides; a walk's planted
- * foot moves 0.06 (the CMU walk) or less. What both feet's slides have in common while both are
- * down is left out (see `dropDrags`): KayKit's hit slides both feet 0.27 and keeps them.
+ * foot moves 0.06 (the CMU walk) or less. What both feet's slides and the body's move have in
+ * common while both feet are down is left out (see `dropDrags`): a figure drifting over the floor
+ * keeps its contacts; KayKit's Hit_A, whose feet slide back 0.26 leg under hips that stay, does not.
  */
 export const CONTACT_DRAG_SHARE = 0.1;
 
@@ -181,15 +189,19 @@ export const CONTACT_DRAG_SHARE = 0.1;
  * scales; see {@link CONTACT_DRAG_SHARE}), as a new array. Each point's slide is measured less
  * what it has in common with the same point of the other foot's move since the contact began (along
  * the two moves' mean, the smaller of the two), as long as that foot has been down since then (its
- * move then kept once it lifts): a figure sliding over the floor on both feet
- * (KayKit's hit, knocked back 0.27 leg) keeps its contacts, and planting moves its body instead
- * (see `HumanoidFootPlanting`, the common hold).
+ * move then kept once it lifts), and, given the body's track, with the body's move along that mean
+ * too: a figure sliding over the floor on both feet (a root drifting, the CMU jump's start) keeps
+ * its contacts, and planting moves its body instead (see `HumanoidFootPlanting`, the common hold);
+ * feet sliding together under a body that stays are dragged (KayKit's Hit_A: held, and the body
+ * following them, its figure ended 0.3 leg forward of the source's, 0.37 degree of limb directions
+ * off its own mannequin where the copy is exact; 0.03 now).
  */
 function dropDrags(
     flags: Uint8Array,
     points: readonly (Float32Array | null)[],
     otherFlags: Uint8Array,
     otherPoints: readonly (Float32Array | null)[],
+    body: Float32Array | null,
     most: number,
 ): Uint8Array {
     const out = flags.slice();
@@ -217,7 +229,11 @@ function dropDrags(
                 const mx = ax + ox;
                 const mz = az + oz;
                 const ml = Math.hypot(mx, mz);
-                const common = ml > 0 ? Math.max(0, Math.min(ax * mx + az * mz, ox * mx + oz * mz) / ml) : 0;
+                let shared = Math.min(ax * mx + az * mz, ox * mx + oz * mz);
+                // ... and with the body's move since then, when it is known: feet sliding under a
+                // body that stays are dragged.
+                if (body) shared = Math.min(shared, (body[g * 3] - body[f * 3]) * mx + (body[g * 3 + 2] - body[f * 3 + 2]) * mz);
+                const common = ml > 0 ? Math.max(0, shared / ml) : 0;
                 const d = ml > 0 ? Math.hypot(ax - (common * mx) / ml, az - (common * mz) / ml) : Math.hypot(ax, az);
                 if (d > far) far = d;
             }

@@ -14,7 +14,10 @@ import type { HumanoidRigSolver } from "./rigSolver.js";
  * thighs 4-7 degrees off, and faster than 25/s the touch-downs of a walk showed). At 25 / sqrt(3)
  * the follower's acceleration changes at a landing by 3 w^2 = 25^2 times the change of the hold's
  * speed, as the spring's did, and a slide is caught up with instead of trailed (the hit 0.37
- * degrees; the mean over the unseen clips x0.983, their jerk x1.004).
+ * degrees; the mean over the unseen clips x0.983, their jerk x1.004). The hit's feet, found later
+ * to slide under hips that stay, are dragged now (docs/clips.md, step 5); a figure drifting over the
+ * floor at half a leg a second bends its knees 0.5 degree with this follower, 1.4 with a spring
+ * at 8/s, 17.9 without the hold (test/runtime/commonHold.test.ts).
  */
 const COMMON_HOLD_OMEGA = 25 / Math.sqrt(3);
 

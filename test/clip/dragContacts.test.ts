@@ -16,7 +16,7 @@ const LEG = 0.8;
  * `slide[foot][point]` avatar scales (slower than `CONTACT_SPEED` throughout: at most 1.5 x its
  * slide a second, so each frame alone counts as still).
  */
-function tracks(slide: number[][], legLength?: number): IFootTracks {
+function tracks(slide: number[][], legLength?: number, bodySlide?: number): IFootTracks {
     const frames = 3 * RATE;
     const points = [0, 1].map((s) =>
         [0, 1].map((p) => {
@@ -32,6 +32,16 @@ function tracks(slide: number[][], legLength?: number): IFootTracks {
             return a;
         }),
     );
+    // The middle of the hip joints 0.9 scales up, sliding by `bodySlide` along as the feet do.
+    let body: Float32Array | undefined;
+    if (bodySlide !== undefined) {
+        body = new Float32Array(frames * 3);
+        for (let f = 0; f < frames; f++) {
+            const u = Math.min(1, Math.max(0, f / RATE - 1));
+            body[f * 3] = bodySlide * u * u * (3 - 2 * u);
+            body[f * 3 + 1] = 0.9;
+        }
+    }
     return {
         points,
         restHeight: [
@@ -39,11 +49,13 @@ function tracks(slide: number[][], legLength?: number): IFootTracks {
             [0.08, 0.02],
         ],
         legLength,
+        body,
     };
 }
 
 const down = (contacts: Uint8Array, bit: number): number => contacts.reduce((n, c) => n + (c & bit ? 1 : 0), 0);
-const contactsOf = (slide: number[][], legLength?: number): Uint8Array => DetectFootContacts(tracks(slide, legLength), 3 * RATE, RATE).contacts;
+const contactsOf = (slide: number[][], legLength?: number, bodySlide?: number): Uint8Array =>
+    DetectFootContacts(tracks(slide, legLength, bodySlide), 3 * RATE, RATE).contacts;
 const STANDING = 1.9 * RATE;
 
 describe("a foot dragged over the floor is not planted", () => {
@@ -100,6 +112,26 @@ describe("a foot dragged over the floor is not planted", () => {
         expect(down(apart, FootContact.Right)).toBeGreaterThan(STANDING);
     });
 
+    it("keeps feet sliding together only as far as the body goes along: under a body that stays, they are dragged", () => {
+        const both = [
+            [0.3 * LEG, 0.3 * LEG],
+            [0.3 * LEG, 0.3 * LEG],
+        ];
+        // The body slides with them: the whole figure drifts over the floor (kept, the common hold).
+        const drifting = contactsOf(both, LEG, 0.3 * LEG);
+        expect(down(drifting, FootContact.Left)).toBeGreaterThan(STANDING);
+        expect(down(drifting, FootContact.Right)).toBeGreaterThan(STANDING);
+        // The body stays: both feet are dragged under it.
+        const under = contactsOf(both, LEG, 0);
+        expect(down(under, FootContact.Left)).toBe(0);
+        expect(down(under, FootContact.Right)).toBe(0);
+        // The body goes along part of the way: what the feet slide beyond it counts (0.3 - 0.25 kept, 0.3 - 0.15 dropped).
+        expect(down(contactsOf(both, LEG, 0.25 * LEG), FootContact.Left)).toBeGreaterThan(STANDING);
+        expect(down(contactsOf(both, LEG, 0.15 * LEG), FootContact.Left)).toBe(0);
+        // The body going the other way shares nothing with them.
+        expect(down(contactsOf(both, LEG, -0.3 * LEG), FootContact.Right)).toBe(0);
+    });
+
     it("drops none without the leg's length", () => {
         const unknown = contactsOf([
             [0.12 * LEG, 0.12 * LEG],
@@ -122,6 +154,17 @@ describeWithData("a foot dragged over the floor is not planted: real clips", () 
         expect(p.animatorAvatar).not.toBeNull();
         expect(p.ours.poseErrorDeg).toBeLessThanOrEqual(p.animatorAvatar!.poseErrorDeg + 0.5);
         expect(p.ours.segmentErrorDeg["left thigh"]).toBeLessThan(8);
+    }, 120_000);
+
+    it("KayKit's Hit_A, whose feet slide back 0.26 leg under hips that stay: dragged, so its body stays where the source's is", async () => {
+        const file = dataFile("glb/kaykit_anims/Med_General.glb");
+        const clips = await ConvertFileToMuscleClipsAsync(file);
+        const hit = clips.find((c) => c.clip.name === "Rig_Medium|Hit_A")!.clip;
+        // Held and followed by the body, the feet moved the figure 0.3 leg forward of the source's.
+        const p = await MeasureQualityPairAsync(file, dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"), { clip: "Rig_Medium|Hit_A" });
+        expect(hit.contacts.some((c) => c !== 0)).toBe(true);
+        expect(p.ours.poseErrorDeg).toBeLessThan(0.1);
+        expect(p.ours.jerkRatio).toBeLessThan(p.animatorAvatar!.jerkRatio);
     }, 120_000);
 
     it("keeps every stance of a walk: the CMU walk, whose planted feet slide up to 0.066 leg", async () => {
