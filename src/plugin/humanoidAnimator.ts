@@ -180,6 +180,8 @@ export class HumanoidAnimator {
     private readonly _rootBoundToRig = new Matrix();
     private readonly _worldToRig = new Matrix();
     private readonly _zeroStep = new Float64Array(1);
+    /** The span, seconds, over which a foot's ground share eases (the contact blend), handed to the player. */
+    private readonly _groundSpan = new Float64Array(1);
 
     /**
      * @param avatar the character's avatar
@@ -329,6 +331,9 @@ export class HumanoidAnimator {
         solver.sourceProportions.set(player.proportions);
         // A jump (a seek, a new clip) forgets the body's smoothing before decoding, whose steps use it.
         if (player.jumped) solver.resetSmoothing();
+        // How much each foot stands on the ground by the clip's contacts, eased over the contact blend.
+        this._groundSpan[0] = this.planting.blendSeconds;
+        player.groundSharesToRef(this._groundSpan, 0, solver.footGroundShare);
         solver.decode(player.pose, player.step);
         if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) {
             this.planting.update(player, solver);
@@ -361,6 +366,8 @@ export class HumanoidAnimator {
     public applyPose(pose: HumanPose): void {
         if (this.isDisposed) return;
         this.solver.resetSmoothing();
+        // A pose has no contacts: every foot's height is the pose's.
+        this.solver.footGroundShare.fill(1);
         this.solver.decode(pose);
         this.solver.solveIK(0);
         if (this._lookAt) this._lookAt.reset();

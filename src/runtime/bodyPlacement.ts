@@ -281,6 +281,8 @@ export class HumanoidBodyPlacement {
         const target = scratch.target;
         const before = scratch.shift;
         const up = this._up;
+        // The body's lift, metres along up (below): a foot off the ground goes with it.
+        let lifted = 0;
         if (this._legShape.fitLegShare()) {
             // The body up or down by what the feet on the ground need of it (their mean, the
             // nearer the ground the more), so that the legs reach the floor with the source's bends.
@@ -301,6 +303,7 @@ export class HumanoidBodyPlacement {
             lift[2] = total > 0 ? shift / lift[3] : 0;
             this._smoothLift();
             shift = lift[3];
+            lifted = shift;
             if (shift !== 0) {
                 before.x = up.x * shift;
                 before.y = up.y * shift;
@@ -315,12 +318,17 @@ export class HumanoidBodyPlacement {
             if (!(this._solver.positionWeights[g] > 0)) continue;
             this.footToRig(this._solver.goalPositions[g], target);
             Vector3CopyToRef(target, before);
-            // Across: the foot where this leg bent as decoded puts it (up and down stays the source's).
+            // Across: the foot where this leg bent as decoded puts it. Up and down, as far as the
+            // foot stands on the ground (`footGroundShare`), the source's height (the body went up
+            // or down for the leg's shape, above); off it, where the leg bent as decoded puts it,
+            // the body's lift included (a foot in the air keeps the source's knee rather than
+            // its height over the floor).
             const c = this._legShape.shareFit[g];
             const along = c.x * up.x + c.y * up.y + c.z * up.z;
-            target.x += c.x - along * up.x;
-            target.y += c.y - along * up.y;
-            target.z += c.z - along * up.z;
+            const rise = (along + lifted) * (1 - this._solver.footGroundShare[g]);
+            target.x += c.x + (rise - along) * up.x;
+            target.y += c.y + (rise - along) * up.y;
+            target.z += c.z + (rise - along) * up.z;
             this._legShape.keepLegShape(g, target, false);
             // Back to the goal's units: rig-space change, unrotated from the canonical frame, over the scale.
             target.subtractInPlace(before).applyRotationQuaternionInPlace(this._setup.c0Inverse);

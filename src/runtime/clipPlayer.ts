@@ -155,6 +155,8 @@ export class HumanoidClipPlayer {
     public readonly onEndObservable = new Observable<HumanoidClipState>();
     private readonly _tmp = new Float64Array(3);
     private readonly _tmp2 = new Float64Array(3);
+    /** The look-ahead and look-back of {@link groundSharesToRef}, seconds. */
+    private readonly _shareSlot = new Float64Array(1);
     /** The clip state the contacts of the last update came from most (the strongest of their layer), or null. */
     private _contactState: HumanoidClipState | null = null;
     /** Numbers of the update: [0] the time step, [1] a blend amount, [2] a state's local time. */
@@ -203,6 +205,79 @@ export class HumanoidClipPlayer {
                 io[index] = (f - frame) / rate;
                 return;
             }
+        }
+    }
+
+    /**
+     * How long ago a foot was last in contact, from the last update's time, in the clip its
+     * contacts came from most (as {@link nextContactToRef}, looking back): 0 while it is in contact
+     * (on a frame that has it, or between two that both have it), else the time since its last
+     * contact frame, wrapping round a looping clip, mirrored with the clip. Reads the horizon
+     * (seconds to look back) from `io[index]` and writes the seconds there, or Infinity when no
+     * contact was within the horizon (or nothing plays). Allocation-free.
+     * @param side 0 left foot, 1 right foot
+     */
+    public previousContactToRef(side: number, io: Float64Array, index: number): void {
+        const horizon = io[index];
+        io[index] = Infinity;
+        const s = this._contactState;
+        const clip = s ? s.clip : null;
+        if (!s || !clip || !(horizon >= 0) || clip.frameCount < 2) return;
+        const own = side === 0 ? 1 : 2;
+        const bit = s.mirror ? MirrorContacts(own) : own;
+        const rate = clip.frameRate;
+        const last = clip.frameCount - 1;
+        const now = this._tmp2;
+        LocalSecondsInto(s, now, 0);
+        const frame = now[0] * rate;
+        // The frame at or before now (a time within the snap of a frame is on it), and the next.
+        const at = Math.floor(frame + CONTACT_FRAME_SNAP);
+        const end = frame - horizon * rate - CONTACT_FRAME_SNAP;
+        for (let f = at; f >= end; f--) {
+            let g = f;
+            if (g < 0) {
+                if (!s.loop) return;
+                // A looping clip's frame 0 is its last: frame -1 is frame `last - 1`.
+                g = (g % last) + last;
+            }
+            if (!(clip.contacts[g] & bit)) continue;
+            // Down on this frame: in contact now when it is now's own frame, or the next is down too.
+            if (f === at) {
+                const next = g + 1 > last ? (s.loop ? 1 : last) : g + 1;
+                if (frame - at <= CONTACT_FRAME_SNAP || clip.contacts[next] & bit) {
+                    io[index] = 0;
+                    return;
+                }
+            }
+            io[index] = frame - f > 0 ? (frame - f) / rate : 0;
+            return;
+        }
+    }
+
+    /**
+     * Per foot, how much it stands on the ground by the clip's contacts around the time shown,
+     * into `out[0]` (left) and `out[1]` (right): 1 in a contact, easing to 0 along a smootherstep
+     * over `io[index]` seconds after one ends and from 0 over as long before one begins (the two
+     * joined as 1 - (1 - a)(1 - b), so that a foot between two near contacts stays down in part);
+     * continuous in the clip's time. 1 when nothing plays. Allocation-free.
+     */
+    public groundSharesToRef(io: Float64Array, index: number, out: Float64Array): void {
+        const span = io[index];
+        const t = this._shareSlot;
+        for (let side = 0; side < 2; side++) {
+            if (!this._contactState || !(span > 0)) {
+                out[side] = 1;
+                continue;
+            }
+            t[0] = span;
+            this.nextContactToRef(side, t, 0);
+            const a = t[0] < span ? 1 - t[0] / span : 0;
+            t[0] = span;
+            this.previousContactToRef(side, t, 0);
+            const b = t[0] < span ? 1 - t[0] / span : 0;
+            const sa = a * a * a * (a * (6 * a - 15) + 10);
+            const sb = b * b * b * (b * (6 * b - 15) + 10);
+            out[side] = 1 - (1 - sa) * (1 - sb);
         }
     }
 

@@ -124,6 +124,15 @@ export class HumanoidRigSolver {
      */
     public readonly footGrounded = new Float64Array(2);
     /**
+     * Per foot, 0 to 1: how much it stands on the ground by the clip's contacts (the animator sets
+     * it before each decode: 1 in a contact, easing to 0 over the contact blend after one ends and
+     * from 0 before one begins, `HumanoidClipPlayer.groundSharesToRef`). With `"legs"` proportions
+     * a foot's height is the clip's where it is 1 (the body goes up or down for the leg's shape)
+     * and where the leg bent as the source's puts it where it is 0 (docs/runtime.md, the leg's
+     * shape). Default 1: every foot's height the clip's.
+     */
+    public readonly footGroundShare = new Float64Array(2).fill(1);
+    /**
      * Per foot (left, right): how far above the floor the lower of its ankle and toes is after
      * planting (each from its T-pose height), metres; set by planting with {@link footGrounded}, so that "legs" never
      * pushes a held foot into the floor. Infinity when not set.

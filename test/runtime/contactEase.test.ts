@@ -40,6 +40,31 @@ function nextContactByScan(clip: MuscleClip, side: number, seconds: number, hori
     return Infinity;
 }
 
+/**
+ * The obvious answer, looking back: step time back by a hundredth of a frame until the foot is held
+ * (on a frame that has it, or between two frames that both have it), wrapping a looping clip.
+ */
+function previousContactByScan(clip: MuscleClip, side: number, seconds: number, horizon: number, loop: boolean, mirror: boolean): number {
+    const bit = (mirror ? 1 - side : side) === 0 ? 1 : 2;
+    const last = clip.frameCount - 1;
+    const held = (x: number): boolean => {
+        if (x < 0) {
+            if (!loop) return false;
+            x = (x % last) + last;
+        }
+        const f = Math.round(x);
+        if (Math.abs(x - f) <= 0.005) return (clip.contacts[f] & bit) !== 0;
+        const a = Math.floor(x);
+        return (clip.contacts[a] & bit) !== 0 && (clip.contacts[a + 1 > last ? (loop ? 1 : last) : a + 1] & bit) !== 0;
+    };
+    for (let i = 0; i <= Math.ceil(horizon * clip.frameRate * 100); i++) {
+        const x = seconds * clip.frameRate - i / 100;
+        if (x < 0 && !loop) return Infinity;
+        if (held(x)) return i / 100 / clip.frameRate;
+    }
+    return Infinity;
+}
+
 describe("the clip player's look-ahead of foot contacts", () => {
     const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
     const clip = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 2.2, 30));
@@ -71,6 +96,78 @@ describe("the clip player's look-ahead of foot contacts", () => {
             }
         }
         expect(found).toBeGreaterThan(10);
+    });
+
+    test.each([
+        [false, false],
+        [true, false],
+        [true, true],
+    ])("looks back as a plain scan of the clip's contacts does (loop %s, mirror %s)", (loop, mirror) => {
+        const player = new HumanoidClipPlayer();
+        player.play(clip, { loop, mirror });
+        const io = new Float64Array(1);
+        let found = 0;
+        let inContact = 0;
+        // Every half frame, so that times between frames are looked back from too.
+        for (let f = 0; f < 4 * clip.frameCount; f++) {
+            player.update(f === 0 ? 0 : 0.5 / clip.frameRate);
+            const h = (f / 2) % (loop ? clip.frameCount - 1 : Infinity);
+            const t = Math.min(h, clip.frameCount - 1) / clip.frameRate;
+            for (const side of [0, 1]) {
+                io[0] = 0.3;
+                player.previousContactToRef(side, io, 0);
+                const expected = previousContactByScan(clip, side, t, 0.3, loop, mirror);
+                if (expected === Infinity) expect(io[0]).toBe(Infinity);
+                else {
+                    expect([f, side, Math.abs(io[0] - expected) <= 0.011 / clip.frameRate]).toEqual([f, side, true]);
+                    found++;
+                    if (expected === 0) inContact++;
+                }
+            }
+        }
+        expect(found).toBeGreaterThan(20);
+        expect(inContact).toBeGreaterThan(10);
+    });
+
+    test("a foot's ground share: 1 in a contact, 0 half a second from any, and continuous in between", () => {
+        const player = new HumanoidClipPlayer();
+        player.play(clip, { loop: true });
+        const span = Float64Array.of(0.2);
+        const shares = new Float64Array(2);
+        const io = new Float64Array(1);
+        let previous: number[] | null = null;
+        let ones = 0;
+        let zeros = 0;
+        // A twentieth of a frame a step: a share eased over 0.2 s moves by little more than 1.875 x its step over the span (smootherstep's steepest slope) a step.
+        const step = 0.05 / clip.frameRate;
+        for (let k = 0; k < 40 * clip.frameCount; k++) {
+            player.update(k === 0 ? 0 : step);
+            player.groundSharesToRef(span, 0, shares);
+            for (const side of [0, 1]) {
+                io[0] = 1;
+                player.previousContactToRef(side, io, 0);
+                if (io[0] === 0) {
+                    expect(shares[side]).toBe(1);
+                    ones++;
+                }
+                const back = io[0];
+                io[0] = 1;
+                player.nextContactToRef(side, io, 0);
+                if (back >= 0.2 && io[0] >= 0.2) {
+                    expect(shares[side]).toBe(0);
+                    zeros++;
+                }
+                expect(shares[side]).toBeGreaterThanOrEqual(0);
+                expect(shares[side]).toBeLessThanOrEqual(1);
+                if (previous) expect(Math.abs(shares[side] - previous[side])).toBeLessThanOrEqual((1.875 * step) / 0.2 + 1e-9);
+            }
+            previous = [shares[0], shares[1]];
+        }
+        expect(ones).toBeGreaterThan(100);
+        expect(zeros).toBeGreaterThan(0);
+        // Nothing playing: every foot's height stays the clip's.
+        new HumanoidClipPlayer().groundSharesToRef(span, 0, shares);
+        expect(Array.from(shares)).toEqual([1, 1]);
     });
 
     test("nothing playing, or a horizon of 0: no contact ahead", () => {
