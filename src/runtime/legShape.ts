@@ -63,8 +63,9 @@ export class HumanoidLegShape {
      * thigh's and shin's directions, L this leg's length), puts the foot where the source's goal
      * is, scaled; this leg puts it at `hip + a u + b v`: the difference is `(a - s L) (u - v)`.
      * Across, the foot goal moves by it; up and down, the body does (their mean over the feet on
-     * the ground), and a foot off the ground by the clip's contacts too (`footGroundShare`), so that the IK keeps the source's knee, its direction and bend, however short or
-     * long the thigh is. Zero for a leg shared as the source's (the goal is then more exact than the
+     * the ground), and so does a foot off the ground by the clip's contacts (`footGroundShare`),
+     * so that the IK keeps the source's knee, its direction and bend, however short or long the
+     * thigh is. Zero for a leg shared as the source's (the goal is then more exact than the
      * bones: its curves are finer).
      *
      * With the source's T-pose leg directions `u0`, `v0` (clip version 6) the difference in full:
