@@ -157,6 +157,8 @@ export class HumanoidClipPlayer {
     private readonly _tmp2 = new Float64Array(3);
     /** The look-ahead and look-back of {@link groundSharesToRef}, seconds. */
     private readonly _shareSlot = new Float64Array(1);
+    /** What {@link _contactQuery} finds: the foot's contact flag, the frame position now. */
+    private readonly _query = new Float64Array(2);
     /** The clip state the contacts of the last update came from most (the strongest of their layer), or null. */
     private _contactState: HumanoidClipState | null = null;
     /** Numbers of the update: [0] the time step, [1] a blend amount, [2] a state's local time. */
@@ -180,18 +182,15 @@ export class HumanoidClipPlayer {
         const horizon = io[index];
         io[index] = Infinity;
         const s = this._contactState;
-        const clip = s ? s.clip : null;
-        if (!s || !clip || !(horizon > 0) || clip.frameCount < 2) return;
-        // The foot's contact flag, as the clip has it (a mirrored clip's left foot is its right).
-        const own = side === 0 ? 1 : 2;
-        const bit = s.mirror ? MirrorContacts(own) : own;
+        const clip = this._contactQuery(side);
+        if (!s || !clip || !(horizon > 0)) return;
+        const q = this._query;
+        const bit = q[0];
+        const frame = q[1];
         const rate = clip.frameRate;
         const last = clip.frameCount - 1;
-        const now = this._tmp2;
-        LocalSecondsInto(s, now, 0);
         // A contact starts on its first frame (as for `contacts`: a foot is down between two
         // frames only when it is on both): the next contact frame after now, g, from g on.
-        const frame = now[0] * rate;
         const first = Math.floor(frame + CONTACT_FRAME_SNAP) + 1;
         const end = frame + horizon * rate + CONTACT_FRAME_SNAP;
         for (let f = first; f <= end; f++) {
@@ -209,6 +208,23 @@ export class HumanoidClipPlayer {
     }
 
     /**
+     * The clip the contacts come from (the strongest of the layer), or null when none plays or it
+     * has fewer than two frames; with it, into {@link _query}: [0] the foot's contact flag as the
+     * clip has it (a mirrored clip's left foot is its right), [1] the frame position now.
+     */
+    private _contactQuery(side: number): MuscleClip | null {
+        const s = this._contactState;
+        const clip = s ? s.clip : null;
+        if (!s || !clip || clip.frameCount < 2) return null;
+        const own = side === 0 ? 1 : 2;
+        const q = this._query;
+        q[0] = s.mirror ? MirrorContacts(own) : own;
+        LocalSecondsInto(s, this._tmp2, 0);
+        q[1] = this._tmp2[0] * clip.frameRate;
+        return clip;
+    }
+
+    /**
      * How long ago a foot was last in contact, from the last update's time, in the clip its
      * contacts came from most (as {@link nextContactToRef}, looking back): 0 while it is in contact
      * (on a frame that has it, or between two that both have it), else the time since its last
@@ -221,15 +237,13 @@ export class HumanoidClipPlayer {
         const horizon = io[index];
         io[index] = Infinity;
         const s = this._contactState;
-        const clip = s ? s.clip : null;
-        if (!s || !clip || !(horizon >= 0) || clip.frameCount < 2) return;
-        const own = side === 0 ? 1 : 2;
-        const bit = s.mirror ? MirrorContacts(own) : own;
+        const clip = this._contactQuery(side);
+        if (!s || !clip || !(horizon >= 0)) return;
+        const q = this._query;
+        const bit = q[0];
+        const frame = q[1];
         const rate = clip.frameRate;
         const last = clip.frameCount - 1;
-        const now = this._tmp2;
-        LocalSecondsInto(s, now, 0);
-        const frame = now[0] * rate;
         // The frame at or before now (a time within the snap of a frame is on it), and the next.
         const at = Math.floor(frame + CONTACT_FRAME_SNAP);
         const end = frame - horizon * rate - CONTACT_FRAME_SNAP;

@@ -32,6 +32,7 @@ import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, Retarge
 import { BakeMuscleClipToAnimationGroup, CreateBakeStats } from "../../src/plugin/bake.js";
 import { SampleWalkBvh, SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { EditGlbJson } from "../helpers/glbJson.js";
 
 /** Runs the CLI from source (tsx), as `babylon-humanoid ...`. */
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -82,25 +83,6 @@ async function sampleCharacterGlbAsync(index: number, file: string): Promise<voi
 /** The JSON document of a GLB file. */
 function readGlbJson(file: string): IGltfDocument {
     return ReadGltfJson(new Uint8Array(readFileSync(file)), file);
-}
-
-/** A GLB file with its JSON chunk edited (the binary chunk kept as it is). */
-function editGlbJson(file: string, edit: (json: { nodes: Array<{ name?: string }> }) => void, output: string): void {
-    const glb = readFileSync(file);
-    const jsonLength = glb.readUInt32LE(12);
-    const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString("utf8"));
-    edit(json);
-    let text = JSON.stringify(json);
-    while (text.length % 4) text += " ";
-    const chunk = Buffer.from(text, "utf8");
-    const rest = glb.subarray(20 + jsonLength);
-    const header = Buffer.alloc(20);
-    header.writeUInt32LE(0x46546c67, 0);
-    header.writeUInt32LE(2, 4);
-    header.writeUInt32LE(20 + chunk.length + rest.length, 8);
-    header.writeUInt32LE(chunk.length, 12);
-    header.writeUInt32LE(0x4e4f534a, 16);
-    writeFileSync(output, Buffer.concat([header, chunk, rest]));
 }
 
 /** The names of every node of a written GLB: all there, none twice. */
@@ -359,7 +341,7 @@ describe("babylon-humanoid retarget on the built-in samples", () => {
         expect([unnamed, plain, squatter, tipA, tipB, tip2].every((i) => i >= 0)).toBe(true);
         // The character: two nodes without names, a named node squatting on one's loader name, two nodes sharing a name, one named as its suffix would be.
         const character = join(dir, "names-edited.glb");
-        editGlbJson(
+        EditGlbJson<{ nodes: Array<{ name?: string }> }>(
             sample,
             (json) => {
                 delete json.nodes[unnamed].name;
