@@ -161,6 +161,8 @@ export class HumanoidClipPlayer {
     private readonly _query = new Float64Array(2);
     /** The clip state the contacts of the last update came from most (the strongest of their layer), or null. */
     private _contactState: HumanoidClipState | null = null;
+    /** The layer the contacts of the last update came from (the base, or the first playing), or null. */
+    private _contactLayer: HumanoidLayer | null = null;
     /** Numbers of the update: [0] the time step, [1] a blend amount, [2] a state's local time. */
     private readonly _num = new Float64Array(3);
 
@@ -173,16 +175,105 @@ export class HumanoidClipPlayer {
      * How soon a foot is next in contact, from the last update's time, in the clip its contacts
      * came from most (the strongest of the layer): when the first later frame that has it is
      * reached (as for {@link contacts}, a foot is down between two frames only when it is on both), wrapping
-     * round a looping clip, mirrored with the clip. Reads the horizon (seconds to look ahead) from
-     * `io[index]` and writes the seconds there, or Infinity when no contact comes within the
-     * horizon (or nothing plays). Numbers pass in the array so that none is boxed. Allocation-free.
+     * round a looping clip, mirrored with the clip. Reads the horizon (seconds of the clip's time
+     * to look ahead) from `io[index]` and writes the seconds there, or Infinity when no contact
+     * comes within the horizon (or nothing plays). Numbers pass in the array so that none is
+     * boxed. Allocation-free.
      * @param side 0 left foot, 1 right foot
      */
     public nextContactToRef(side: number, io: Float64Array, index: number): void {
+        this._nextContactOf(this._contactState, side, io, index);
+    }
+
+    /**
+     * How long ago a foot was last in contact, from the last update's time, in the clip its
+     * contacts came from most (as {@link nextContactToRef}, looking back): 0 while it is in contact
+     * (on a frame that has it, or between two that both have it, whatever the horizon), else the
+     * time since its last contact frame, wrapping round a looping clip, mirrored with the clip.
+     * Reads the horizon (seconds of the clip's time to look back) from `io[index]` and writes the
+     * seconds there, or Infinity when no contact was within the horizon (or nothing plays).
+     * Allocation-free.
+     * @param side 0 left foot, 1 right foot
+     */
+    public previousContactToRef(side: number, io: Float64Array, index: number): void {
+        this._previousContactOf(this._contactState, side, io, index);
+    }
+
+    /**
+     * Per foot, how much it stands on the ground by the clips' contacts around the time shown,
+     * into `out[0]` (left) and `out[1]` (right): per clip of the layer the contacts come from, 1
+     * in a contact, easing to 0 along a smootherstep over `io[index]` seconds of the clip's own
+     * time (at half speed the ease lasts twice as long) after one ends and from 0 over as long
+     * before one begins (the two joined as 1 - (1 - a)(1 - b), so that a foot
+     * between two near contacts stays down in part); then the clips' shares by their weights,
+     * so that a cross-fade moves it smoothly. Continuous in the clips' time for a span above 0;
+     * with a span of 0 (or a paused clip), the contact as held now. A clip of one frame: its
+     * frame's contact. 1 when nothing plays. Allocation-free.
+     */
+    public groundSharesToRef(io: Float64Array, index: number, out: Float64Array): void {
+        const span = io[index];
+        const layer = this._contactLayer;
+        const t = this._shareSlot;
+        for (let side = 0; side < 2; side++) {
+            let sum = 0;
+            let total = 0;
+            if (layer) {
+                for (const s of layer.states) {
+                    const clip = s.clip;
+                    const w = s.weight * s.fade;
+                    if (!clip || !(w > 0)) continue;
+                    total += w;
+                    if (clip.frameCount < 2) {
+                        const own = side === 0 ? 1 : 2;
+                        if (clip.contacts[0] & (s.mirror ? MirrorContacts(own) : own)) sum += w;
+                        continue;
+                    }
+                    // The span in the clip's own seconds (as the look-ahead's horizon): a speed
+                    // changed mid-ease does not step the share.
+                    const clipSpan = span > 0 ? span : 0;
+                    t[0] = 0;
+                    this._previousContactOf(s, side, t, 0);
+                    if (t[0] === 0) {
+                        sum += w;
+                        continue;
+                    }
+                    if (!(clipSpan > 0)) continue;
+                    t[0] = clipSpan;
+                    this._nextContactOf(s, side, t, 0);
+                    const a = t[0] < clipSpan ? 1 - t[0] / clipSpan : 0;
+                    t[0] = clipSpan;
+                    this._previousContactOf(s, side, t, 0);
+                    const b = t[0] < clipSpan ? 1 - t[0] / clipSpan : 0;
+                    const sa = a * a * a * (a * (6 * a - 15) + 10);
+                    const sb = b * b * b * (b * (6 * b - 15) + 10);
+                    sum += w * (1 - (1 - sa) * (1 - sb));
+                }
+            }
+            out[side] = total > 0 ? sum / total : 1;
+        }
+    }
+
+    /**
+     * A clip state's clip, or null when it has none or fewer than two frames; with it, into
+     * {@link _query}: [0] the foot's contact flag as the clip has it (a mirrored clip's left foot
+     * is its right), [1] the state's frame position now.
+     */
+    private _contactQuery(s: HumanoidClipState | null, side: number): MuscleClip | null {
+        const clip = s ? s.clip : null;
+        if (!s || !clip || clip.frameCount < 2) return null;
+        const own = side === 0 ? 1 : 2;
+        const q = this._query;
+        q[0] = s.mirror ? MirrorContacts(own) : own;
+        LocalSecondsInto(s, this._tmp2, 0);
+        q[1] = this._tmp2[0] * clip.frameRate;
+        return clip;
+    }
+
+    /** {@link nextContactToRef} in one clip state. */
+    private _nextContactOf(s: HumanoidClipState | null, side: number, io: Float64Array, index: number): void {
         const horizon = io[index];
         io[index] = Infinity;
-        const s = this._contactState;
-        const clip = this._contactQuery(side);
+        const clip = this._contactQuery(s, side);
         if (!s || !clip || !(horizon > 0)) return;
         const q = this._query;
         const bit = q[0];
@@ -190,9 +281,11 @@ export class HumanoidClipPlayer {
         const rate = clip.frameRate;
         const last = clip.frameCount - 1;
         // A contact starts on its first frame (as for `contacts`: a foot is down between two
-        // frames only when it is on both): the next contact frame after now, g, from g on.
+        // frames only when it is on both): the next contact frame after now, g, from g on. A
+        // looping clip is looked through once at most (a horizon of Infinity ends).
         const first = Math.floor(frame + CONTACT_FRAME_SNAP) + 1;
-        const end = frame + horizon * rate + CONTACT_FRAME_SNAP;
+        let end = frame + horizon * rate + CONTACT_FRAME_SNAP;
+        if (end > first + last) end = first + last;
         for (let f = first; f <= end; f++) {
             let g = f;
             if (g > last) {
@@ -207,47 +300,24 @@ export class HumanoidClipPlayer {
         }
     }
 
-    /**
-     * The clip the contacts come from (the strongest of the layer), or null when none plays or it
-     * has fewer than two frames; with it, into {@link _query}: [0] the foot's contact flag as the
-     * clip has it (a mirrored clip's left foot is its right), [1] the frame position now.
-     */
-    private _contactQuery(side: number): MuscleClip | null {
-        const s = this._contactState;
-        const clip = s ? s.clip : null;
-        if (!s || !clip || clip.frameCount < 2) return null;
-        const own = side === 0 ? 1 : 2;
-        const q = this._query;
-        q[0] = s.mirror ? MirrorContacts(own) : own;
-        LocalSecondsInto(s, this._tmp2, 0);
-        q[1] = this._tmp2[0] * clip.frameRate;
-        return clip;
-    }
-
-    /**
-     * How long ago a foot was last in contact, from the last update's time, in the clip its
-     * contacts came from most (as {@link nextContactToRef}, looking back): 0 while it is in contact
-     * (on a frame that has it, or between two that both have it), else the time since its last
-     * contact frame, wrapping round a looping clip, mirrored with the clip. Reads the horizon
-     * (seconds to look back) from `io[index]` and writes the seconds there, or Infinity when no
-     * contact was within the horizon (or nothing plays). Allocation-free.
-     * @param side 0 left foot, 1 right foot
-     */
-    public previousContactToRef(side: number, io: Float64Array, index: number): void {
+    /** {@link previousContactToRef} in one clip state. */
+    private _previousContactOf(s: HumanoidClipState | null, side: number, io: Float64Array, index: number): void {
         const horizon = io[index];
         io[index] = Infinity;
-        const s = this._contactState;
-        const clip = this._contactQuery(side);
+        const clip = this._contactQuery(s, side);
         if (!s || !clip || !(horizon >= 0)) return;
         const q = this._query;
         const bit = q[0];
         const frame = q[1];
         const rate = clip.frameRate;
         const last = clip.frameCount - 1;
-        // The frame at or before now (a time within the snap of a frame is on it), and the next.
+        // The frame at or before now (a time within the snap of a frame is on it), looked at
+        // whatever the horizon (a foot held between two frames is in contact now); then back as
+        // far as the horizon, a looping clip once at most.
         const at = Math.floor(frame + CONTACT_FRAME_SNAP);
-        const end = frame - horizon * rate - CONTACT_FRAME_SNAP;
-        for (let f = at; f >= end; f--) {
+        let end = frame - horizon * rate - CONTACT_FRAME_SNAP;
+        if (end < at - last) end = at - last;
+        for (let f = at; f === at || f >= end; f--) {
             let g = f;
             if (g < 0) {
                 if (!s.loop) return;
@@ -262,36 +332,11 @@ export class HumanoidClipPlayer {
                     io[index] = 0;
                     return;
                 }
+                // Left this frame's contact since: only as far back as the horizon reaches.
+                if (frame - f > horizon * rate + CONTACT_FRAME_SNAP) return;
             }
             io[index] = frame - f > 0 ? (frame - f) / rate : 0;
             return;
-        }
-    }
-
-    /**
-     * Per foot, how much it stands on the ground by the clip's contacts around the time shown,
-     * into `out[0]` (left) and `out[1]` (right): 1 in a contact, easing to 0 along a smootherstep
-     * over `io[index]` seconds after one ends and from 0 over as long before one begins (the two
-     * joined as 1 - (1 - a)(1 - b), so that a foot between two near contacts stays down in part);
-     * continuous in the clip's time. 1 when nothing plays. Allocation-free.
-     */
-    public groundSharesToRef(io: Float64Array, index: number, out: Float64Array): void {
-        const span = io[index];
-        const t = this._shareSlot;
-        for (let side = 0; side < 2; side++) {
-            if (!this._contactState || !(span > 0)) {
-                out[side] = 1;
-                continue;
-            }
-            t[0] = span;
-            this.nextContactToRef(side, t, 0);
-            const a = t[0] < span ? 1 - t[0] / span : 0;
-            t[0] = span;
-            this.previousContactToRef(side, t, 0);
-            const b = t[0] < span ? 1 - t[0] / span : 0;
-            const sa = a * a * a * (a * (6 * a - 15) + 10);
-            const sb = b * b * b * (b * (6 * b - 15) + 10);
-            out[side] = 1 - (1 - sa) * (1 - sb);
         }
     }
 
@@ -545,6 +590,7 @@ export class HumanoidClipPlayer {
         // clips facing the same way may carry yaws a turn apart).
         const strongest = rl.dominant;
         this._contactState = strongest;
+        this._contactLayer = rl;
         this.contactFrameRate = strongest && strongest.clip ? strongest.clip.frameRate * Math.abs(strongest.speed) : 0;
         const yaw0 = strongest ? strongest.shownRoot[2] : 0;
         for (const s of rl.states) {

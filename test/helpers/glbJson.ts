@@ -9,9 +9,9 @@ export function EditGlbJson<T = Record<string, unknown>>(file: string, edit: (js
     const jsonLength = glb.readUInt32LE(12);
     const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString("utf8")) as T;
     edit(json);
-    let text = JSON.stringify(json);
-    while (text.length % 4) text += " ";
-    const chunk = Buffer.from(text, "utf8");
+    const text = Buffer.from(JSON.stringify(json), "utf8");
+    // Padded by bytes (a name or title may be more than one byte a character).
+    const chunk = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
     const rest = glb.subarray(20 + jsonLength);
     const header = Buffer.alloc(20);
     header.writeUInt32LE(0x46546c67, 0);

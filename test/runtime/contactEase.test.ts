@@ -170,6 +170,72 @@ describe("the clip player's look-ahead of foot contacts", () => {
         expect(Array.from(shares)).toEqual([1, 1]);
     });
 
+    test("a foot held between two frames is in contact whatever the look-back's horizon", () => {
+        const player = new HumanoidClipPlayer();
+        player.play(clip, { loop: false });
+        player.update(0);
+        // The first pair of frames both down for the left foot, and half way between them.
+        const f = clip.contacts.findIndex((c, i) => i + 1 < clip.frameCount && (c & 1) !== 0 && (clip.contacts[i + 1] & 1) !== 0);
+        expect(f).toBeGreaterThanOrEqual(0);
+        player.update((f + 0.5) / clip.frameRate);
+        const io = new Float64Array(1);
+        for (const horizon of [0, 0.001, 0.5]) {
+            io[0] = horizon;
+            player.previousContactToRef(0, io, 0);
+            expect([horizon, io[0]]).toEqual([horizon, 0]);
+        }
+    });
+
+    test("ground shares: a clip of one frame gives its frame's contacts, a stopped one 1, an endless span ends", () => {
+        const span = Float64Array.of(0.2);
+        const shares = new Float64Array(2);
+        const one = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 0, 30));
+        expect(one.frameCount).toBe(1);
+        // Its one frame with the left foot down and the right one up.
+        (one.contacts as Uint8Array)[0] = 1;
+        const player = new HumanoidClipPlayer();
+        player.play(one);
+        player.update(0);
+        player.groundSharesToRef(span, 0, shares);
+        expect(Array.from(shares)).toEqual([1, 0]);
+        player.play(one, { mirror: true });
+        player.update(0);
+        player.groundSharesToRef(span, 0, shares);
+        expect(Array.from(shares)).toEqual([0, 1]);
+        player.play(clip, { loop: true });
+        player.update(0.3);
+        player.stop();
+        player.update(1 / 30);
+        player.groundSharesToRef(span, 0, shares);
+        expect(Array.from(shares)).toEqual([1, 1]);
+        // A looping clip looked through with an endless span: once round, then an answer.
+        player.play(clip, { loop: true });
+        player.update(0.3);
+        span[0] = Infinity;
+        player.groundSharesToRef(span, 0, shares);
+        for (const x of shares) expect(x >= 0 && x <= 1).toBe(true);
+    });
+
+    test("ground shares move smoothly through a cross-fade to another clip", () => {
+        const player = new HumanoidClipPlayer();
+        player.play(clip, { loop: true });
+        const span = Float64Array.of(0.2);
+        const shares = new Float64Array(2);
+        const step = 1 / 240;
+        let previous: number[] | null = null;
+        let worst = 0;
+        for (let k = 0; k < 480; k++) {
+            // Half a second in, half a second's fade to the same walk mirrored (its feet the other way round).
+            if (k === 120) player.crossFade(clip, 0.5, { loop: true, mirror: true });
+            player.update(k === 0 ? 0 : step);
+            player.groundSharesToRef(span, 0, shares);
+            if (previous) for (const side of [0, 1]) worst = Math.max(worst, Math.abs(shares[side] - previous[side]));
+            previous = [shares[0], shares[1]];
+        }
+        // Each clip's share moves at most 1.875 / 0.2 a second, the weights 2 a second.
+        expect(worst).toBeLessThanOrEqual(step * (1.875 / 0.2 + 2) + 1e-9);
+    });
+
     test("nothing playing, or a horizon of 0: no contact ahead", () => {
         const player = new HumanoidClipPlayer();
         const io = new Float64Array([1]);
