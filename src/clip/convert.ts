@@ -166,14 +166,17 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const pose = GetRigRestPose(rig);
     const human = new HumanPose();
     const samples: Float32Array[] = Array.from({ length: MUSCLE_CLIP_CURVE_COUNT }, () => new Float32Array(frameCount));
+    // The trunk's ends (the hip joints' middle and its top, canonical) per frame: the trunk's
+    // steadiest point, and the body the feet's common slide is measured against.
+    const trunk = { mid: new Float32Array(frameCount * 3), top: new Float32Array(frameCount * 3) };
     const feet: IFootTracks = {
         legLength: setup.legLength / setup.scale,
+        body: trunk.mid,
         points: FOOT_BONES.map((bones) => bones.map((b) => (setup.joint[b] >= 0 ? new Float32Array(frameCount * 3) : null))),
         restHeight: FOOT_BONES.map((bones) =>
             bones.map((b) => (setup.joint[b] >= 0 ? CanonicalPointToRef(setup, avatar.referenceWorld.positions[setup.joint[b]], tmpV).y : 0)),
         ),
     };
-    const trunk = { mid: new Float32Array(frameCount * 3), top: new Float32Array(frameCount * 3) };
     const watch = animatedJointWatch(avatar, setup);
     const prevQ: Quaternion[] = Array.from({ length: 1 + HUMAN_IK_GOAL_COUNT }, () => Quaternion.Identity());
     // Frames whose figure is scaled to (nearly) a point have no pose to take (see `holdPointFrames`).
@@ -301,7 +304,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         TRUNK_CLIP_CURVES.forEach((c, i) => (curves[c] = trunkCurves[i]));
     }
     const loop = options.loop ?? loops(setup, samples, frameCount);
-    const ground = DetectFootContacts({ ...feet, body: trunk.mid }, frameCount, rate);
+    const ground = DetectFootContacts(feet, frameCount, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
         source: source.source,

@@ -207,8 +207,8 @@ export class HumanoidClipPlayer {
      * before one begins (the two joined as 1 - (1 - a)(1 - b), so that a foot
      * between two near contacts stays down in part); then the clips' shares by their weights,
      * so that a cross-fade moves it smoothly. Continuous in the clips' time for a span above 0;
-     * with a span of 0 (or a paused clip), the contact as held now. A clip of one frame: its
-     * frame's contact. 1 when nothing plays. Allocation-free.
+     * with a span of 0, the contact as held now (a clip of one frame: its frame's). 1 when
+     * nothing plays. Allocation-free.
      */
     public groundSharesToRef(io: Float64Array, index: number, out: Float64Array): void {
         const span = io[index];
@@ -223,27 +223,19 @@ export class HumanoidClipPlayer {
                     const w = s.weight * s.fade;
                     if (!clip || !(w > 0)) continue;
                     total += w;
-                    if (clip.frameCount < 2) {
-                        const own = side === 0 ? 1 : 2;
-                        if (clip.contacts[0] & (s.mirror ? MirrorContacts(own) : own)) sum += w;
+                    if (this._heldOf(s, side)) {
+                        sum += w;
                         continue;
                     }
                     // The span in the clip's own seconds (as the look-ahead's horizon): a speed
                     // changed mid-ease does not step the share.
-                    const clipSpan = span > 0 ? span : 0;
-                    t[0] = 0;
-                    this._previousContactOf(s, side, t, 0);
-                    if (t[0] === 0) {
-                        sum += w;
-                        continue;
-                    }
-                    if (!(clipSpan > 0)) continue;
-                    t[0] = clipSpan;
+                    if (!(span > 0)) continue;
+                    t[0] = span;
                     this._nextContactOf(s, side, t, 0);
-                    const a = t[0] < clipSpan ? 1 - t[0] / clipSpan : 0;
-                    t[0] = clipSpan;
+                    const a = t[0] < span ? 1 - t[0] / span : 0;
+                    t[0] = span;
                     this._previousContactOf(s, side, t, 0);
-                    const b = t[0] < clipSpan ? 1 - t[0] / clipSpan : 0;
+                    const b = t[0] < span ? 1 - t[0] / span : 0;
                     const sa = a * a * a * (a * (6 * a - 15) + 10);
                     const sb = b * b * b * (b * (6 * b - 15) + 10);
                     sum += w * (1 - (1 - sa) * (1 - sb));
@@ -300,43 +292,53 @@ export class HumanoidClipPlayer {
         }
     }
 
+    /**
+     * Whether a foot is down in a clip state now, as its sampler holds the contacts at the state's
+     * time (`MuscleClipSampler.contactsHeldAtSlot`: between two frames only when down on both),
+     * mirrored with the clip.
+     */
+    private _heldOf(s: HumanoidClipState, side: number): boolean {
+        const clip = s.clip;
+        const sampler = s.sampler;
+        if (!clip || !sampler) return false;
+        LocalSecondsInto(s, this._tmp2, 0);
+        sampler.frameSlot[0] = this._tmp2[0] * clip.frameRate;
+        const own = side === 0 ? 1 : 2;
+        return (sampler.contactsHeldAtSlot() & (s.mirror ? MirrorContacts(own) : own)) !== 0;
+    }
+
     /** {@link previousContactToRef} in one clip state. */
     private _previousContactOf(s: HumanoidClipState | null, side: number, io: Float64Array, index: number): void {
         const horizon = io[index];
         io[index] = Infinity;
         const clip = this._contactQuery(s, side);
         if (!s || !clip || !(horizon >= 0)) return;
+        // Down now (whatever the horizon).
+        if (this._heldOf(s, side)) {
+            io[index] = 0;
+            return;
+        }
         const q = this._query;
         const bit = q[0];
         const frame = q[1];
         const rate = clip.frameRate;
         const last = clip.frameCount - 1;
-        // The frame at or before now (a time within the snap of a frame is on it), looked at
-        // whatever the horizon (a foot held between two frames is in contact now); then back as
-        // far as the horizon, a looping clip once at most.
+        // Not down now: the last frame down at or before now within the horizon (a contact's last
+        // frame is where it ends), a looping clip looked through once at most.
         const at = Math.floor(frame + CONTACT_FRAME_SNAP);
         let end = frame - horizon * rate - CONTACT_FRAME_SNAP;
         if (end < at - last) end = at - last;
-        for (let f = at; f === at || f >= end; f--) {
+        for (let f = at; f >= end; f--) {
             let g = f;
             if (g < 0) {
                 if (!s.loop) return;
                 // A looping clip's frame 0 is its last: frame -1 is frame `last - 1`.
                 g = (g % last) + last;
             }
-            if (!(clip.contacts[g] & bit)) continue;
-            // Down on this frame: in contact now when it is now's own frame, or the next is down too.
-            if (f === at) {
-                const next = g + 1 > last ? (s.loop ? 1 : last) : g + 1;
-                if (frame - at <= CONTACT_FRAME_SNAP || clip.contacts[next] & bit) {
-                    io[index] = 0;
-                    return;
-                }
-                // Left this frame's contact since: only as far back as the horizon reaches.
-                if (frame - f > horizon * rate + CONTACT_FRAME_SNAP) return;
+            if (clip.contacts[g] & bit) {
+                io[index] = (frame - f) / rate;
+                return;
             }
-            io[index] = frame - f > 0 ? (frame - f) / rate : 0;
-            return;
         }
     }
 
