@@ -26,7 +26,11 @@ export class HumanoidClipState {
     public ended = false;
     /** Whether the clip plays mirrored (see {@link IClipPlayOptions.mirror}); set by `play` and `crossFade` (its start and end roots are mirrored then). */
     public mirror = false;
-    /** The pose at the current time (root motion already handled). */
+    /**
+     * The pose at the current time (root motion already handled), while other clips play with it:
+     * the base layer's lone clip with weight is sampled straight into the player's `pose` instead,
+     * and this one is then left as it was.
+     */
     public readonly pose = new HumanPose();
     /** @internal */
     public sampler: MuscleClipSampler | null = null;
@@ -42,6 +46,8 @@ export class HumanoidClipState {
     public readonly delta = new Float64Array(3);
     /** @internal the state has no previous frame (just started or jumped) */
     public fresh = true;
+    /** @internal loops the last update's step crossed (negative backwards) */
+    public wraps = 0;
 
     /** Time within the clip, seconds (wrapped when looping, clamped otherwise). */
     public get localSeconds(): number {
@@ -77,7 +83,7 @@ export class HumanoidLayer {
     public readonly mask = new Uint8Array(HUMAN_BODY_PART_COUNT).fill(1);
     /** The clip slots; those with a clip are playing. */
     public readonly states: HumanoidClipState[] = Array.from({ length: MAX_CLIPS_PER_LAYER }, () => new HumanoidClipState());
-    /** The layer's blended pose of the last update. */
+    /** The layer's blended pose of the last update (left as it was while the player samples a lone clip of the base layer straight into its own pose). */
     public readonly pose = new HumanPose();
     /** @internal total effective weight of the last update */
     public total = 0;

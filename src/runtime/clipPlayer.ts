@@ -525,16 +525,24 @@ export class HumanoidClipPlayer {
         let any = false;
         const base = this.layers[0];
         const hadRoot = this._hadRoot;
+        // Clocks first (time, fades, events), then the poses: a lone clip of the base layer is
+        // sampled straight into the player's pose, not through its own and the layer's (two
+        // copies of a pose, and two more poses of each animator brought into the cache a frame).
+        for (const l of this.layers) for (const s of l.states) if (s.clip) this._advanceClock(s);
+        const direct = this._loneBaseState();
         for (let li = 0; li < this.layers.length; li++) {
             const l = this.layers[li];
             l.total = 0;
             for (const s of l.states) {
                 if (!s.clip) continue;
-                this._advance(s);
-                if (!s.clip) continue;
+                this._sample(s, s === direct ? this.pose : s.pose);
                 const w = s.weight * s.fade;
                 if (!(w > 0)) continue;
                 l.total += w;
+                if (s === direct) {
+                    any = true;
+                    continue;
+                }
                 if (l.total === w) {
                     l.pose.copyFrom(s.pose);
                 } else {
@@ -552,7 +560,7 @@ export class HumanoidClipPlayer {
         }
         // Layers over the base, on their parts.
         const out = this.pose;
-        if (base.total > 0) out.copyFrom(base.pose);
+        if (base.total > 0 && !direct) out.copyFrom(base.pose);
         for (let li = base.total > 0 ? 1 : 0; li < this.layers.length; li++) {
             const l = this.layers[li];
             if (!(l.total > 0)) continue;
@@ -648,12 +656,27 @@ export class HumanoidClipPlayer {
         return 0;
     }
 
-    /** Advances one state by the time step `_num[0]`: time, fade, events, its pose and its root motion. */
-    private _advance(s: HumanoidClipState): void {
+    /**
+     * The base layer's one clip with weight when no other clip of any layer has weight (its pose is
+     * then the player's, whatever its weight), else null.
+     */
+    private _loneBaseState(): HumanoidClipState | null {
+        let lone: HumanoidClipState | null = null;
+        for (let li = 0; li < this.layers.length; li++) {
+            for (const s of this.layers[li].states) {
+                if (!s.clip || !(s.weight * s.fade > 0)) continue;
+                if (lone || li > 0) return null;
+                lone = s;
+            }
+        }
+        return lone;
+    }
+
+    /** Advances one state's clock by the time step `_num[0]`: time, fade and events (loops, the end); the loops crossed go to `wraps`. */
+    private _advanceClock(s: HumanoidClipState): void {
         const num = this._num;
         const dt = num[0];
         const clip = s.clip!;
-        const sampler = s.sampler!;
         const duration = clip.durationSeconds;
         const before = s.timeSeconds;
         if (!s.fresh) s.timeSeconds += dt * s.speed;
@@ -685,14 +708,26 @@ export class HumanoidClipPlayer {
             s.ended = true;
             this.onEndObservable.notifyObservers(s);
         }
-        if (!s.clip) return; // stopped by an observer
+        s.wraps = wraps;
+    }
+
+    /**
+     * Samples one state at its time into `pose` (its own, or the player's for a lone clip) and
+     * takes its root motion of this step (the loops its clock crossed in `wraps`): the pose moved
+     * as {@link rootMotion} says, the step's travel in `delta`.
+     */
+    private _sample(s: HumanoidClipState, pose: HumanPose): void {
+        const num = this._num;
+        const clip = s.clip!;
+        const sampler = s.sampler!;
+        const wraps = s.wraps;
         // By frame: the state's loop flag rules, not the clip's.
         LocalSecondsInto(s, num, 2);
         sampler.frameSlot[0] = num[2] * clip.frameRate;
-        sampler.sampleSlotToRef(s.pose);
-        if (s.mirror) MirrorHumanPoseInPlace(s.pose);
+        sampler.sampleSlotToRef(pose);
+        if (s.mirror) MirrorHumanPoseInPlace(pose);
         // Every character stands on its own ground, whatever floor height the source had.
-        s.pose.bodyPosition.y -= clip.groundHeight;
+        pose.bodyPosition.y -= clip.groundHeight;
         // Root motion of this step, in the previous root's frame.
         const now = this._tmp2;
         rootAt(sampler, num, 2, now);
@@ -713,7 +748,7 @@ export class HumanoidClipPlayer {
         }
         s.lastRoot.set(now);
         // Where the pose shows the root, and the pose moved there.
-        const p = s.pose;
+        const p = pose;
         const sr = s.shownRoot;
         switch (this.rootMotion) {
             case "clip":
