@@ -1,0 +1,119 @@
+import { join } from "node:path";
+import { EditGlbJson } from "./glbJson.js";
+
+// Characters of other proportions made from the public ones (each joint's rest offset scaled in the
+// file's own JSON; the meshes left as they are, since the runtime and the report read the joints):
+// stand-ins for the characters the project has not seen. Used by `npm run report:variants`
+// (scripts/report-variants.ts) and the tests that hold a fix on such a character.
+
+interface IGltfNode {
+    name?: string;
+    translation?: number[];
+}
+interface IGltf {
+    nodes: IGltfNode[];
+    extensions?: { VRMC_vrm?: { humanoid: { humanBones: Record<string, { node: number }> } } };
+}
+
+/** The joints a variant changes, by VRM 1.0 bone name; each base character says where they are. */
+type Bone = "hips" | "UpperLeg" | "LowerLeg" | "Foot" | "chest" | "upperChest" | "neck" | "head" | "LowerArm" | "Hand";
+
+/** A character to remake: its file and how to find a bone's node (left and right for the limbs). */
+export interface IBase {
+    readonly name: string;
+    readonly file: string;
+    readonly ext: string;
+    nodesOf(json: IGltf, bone: Bone): number[];
+}
+
+const MIXAMO: Record<Bone, string[]> = {
+    hips: ["Hips"],
+    UpperLeg: ["LeftUpLeg", "RightUpLeg"],
+    LowerLeg: ["LeftLeg", "RightLeg"],
+    Foot: ["LeftFoot", "RightFoot"],
+    chest: ["Spine1"],
+    upperChest: ["Spine2"],
+    neck: ["Neck"],
+    head: ["Head"],
+    LowerArm: ["LeftForeArm", "RightForeArm"],
+    Hand: ["LeftHand", "RightHand"],
+};
+
+export const PROPORTION_BASES: IBase[] = [
+    {
+        name: "xbot",
+        file: "glb/mixamo_xbot.glb",
+        ext: ".glb",
+        nodesOf: (json, bone) => MIXAMO[bone].map((n) => json.nodes.findIndex((x) => x.name === `mixamorig:${n}`)),
+    },
+    {
+        name: "vrm",
+        file: "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm",
+        ext: ".vrm",
+        nodesOf: (json, bone) => {
+            const bones = json.extensions!.VRMC_vrm!.humanoid.humanBones;
+            const names = /^[A-Z]/.test(bone) ? [`left${bone}`, `right${bone}`] : [bone];
+            return names.map((n) => bones[n]?.node ?? -1);
+        },
+    },
+];
+
+/** How a variant remakes a character: each listed bone's rest offset from its parent scaled. */
+type Edit = (json: IGltf, at: (bone: Bone) => IGltfNode[]) => void;
+
+const scale = (nodes: IGltfNode[], k: number): void => {
+    for (const n of nodes) if (n.translation) n.translation = n.translation.map((v) => v * k);
+};
+const length = (n: IGltfNode): number => Math.hypot(...(n.translation ?? [0, 0, 0]));
+/** The legs (thigh and shin) k times as long, the hips raised or lowered by what the legs gained. */
+const legs =
+    (k: number): Edit =>
+    (_json, at) => {
+        const gain = (k - 1) * (length(at("LowerLeg")[0]) + length(at("Foot")[0]));
+        scale([...at("LowerLeg"), ...at("Foot")], k);
+        for (const h of at("hips")) if (h.translation) h.translation[1] += gain;
+    };
+
+export const PROPORTION_VARIANTS: Record<string, Edit> = {
+    legs080: legs(0.8),
+    legs125: legs(1.25),
+    // The hip joints k times as far apart: their offset's larger horizontal part (x or z, as the file's axes go).
+    hips160: (_json, at) => {
+        for (const n of at("UpperLeg")) {
+            const t = n.translation!;
+            const i = Math.abs(t[0]) >= Math.abs(t[2]) ? 0 : 2;
+            t[i] *= 1.6;
+        }
+    },
+    trunk130: (_json, at) => scale([...at("chest"), ...at("upperChest"), ...at("neck"), ...at("head")], 1.3),
+    arms120: (_json, at) => scale([...at("LowerArm"), ...at("Hand")], 1.2),
+    // Thigh 1.2 times, shin 0.8 times as long (the leg about as long, its knee lower).
+    thigh120: (_json, at) => {
+        scale(at("LowerLeg"), 1.2);
+        scale(at("Foot"), 0.8);
+    },
+};
+
+/**
+ * Writes `output`: the base character `base` (a name of {@link PROPORTION_BASES}) from `dataDir`
+ * remade as `variant` (a key of {@link PROPORTION_VARIANTS}). Returns `output`.
+ */
+export function WriteProportionVariant(dataDir: string, base: string, variant: string, output: string): string {
+    const b = PROPORTION_BASES.find((x) => x.name === base);
+    const edit = PROPORTION_VARIANTS[variant];
+    if (!b || !edit) throw new Error(`no proportion variant ${base}_${variant}`);
+    EditGlbJson<IGltf>(
+        join(dataDir, b.file),
+        (json) => {
+            const at = (bone: Bone): IGltfNode[] => {
+                // An upper chest is optional (the VRM sample has none); every other joint is needed.
+                const nodes = b.nodesOf(json, bone).filter((n) => n >= 0 || bone !== "upperChest");
+                if (nodes.some((n) => n < 0)) throw new Error(`${b.file}: no ${bone} joint`);
+                return nodes.map((n) => json.nodes[n]);
+            };
+            edit(json, at);
+        },
+        output,
+    );
+    return output;
+}
