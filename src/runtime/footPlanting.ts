@@ -153,6 +153,8 @@ export class HumanoidFootPlanting {
     private readonly _lastValid = [false, false];
     /** Per foot, while planted: the correction's rate over the last update (ground frame, per second), which a release starts with. */
     private readonly _holdRate = [new Vector3(), new Vector3()];
+    /** Per foot, its lower point's height over the floor on the hold's last update (pose units), Infinity when none: the most its clearance is taken as while the release eases out. */
+    private readonly _liftClearance = new Float64Array(2).fill(Infinity);
     private readonly _step = new Float64Array(1);
 
     /** @param avatar the avatar whose feet are planted */
@@ -206,6 +208,7 @@ export class HumanoidFootPlanting {
             this._lastValid[s] = false;
             this._holdRate[s].setAll(0);
             this._releaseRate[s].setAll(0);
+            this._liftClearance[s] = Infinity;
         }
     }
 
@@ -400,10 +403,17 @@ export class HumanoidFootPlanting {
                 along[1] = span;
                 releaseCurveToRef(this._release[s], this._releaseRate[s], this._releaseEnd[s], along, corr);
             }
-            // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
-            // How far above the floor the foot's lower point ends up, metres.
-            const clear = lowestUp + corr.y;
+            // How far above the floor the foot's lower point ends up, metres; while the release
+            // eases out, no more than on the hold's last update. The leg's shape may move a held
+            // foot down by its clearance at most (`HumanoidLegShape.keepLegShape`), and a foot
+            // that lifts off fast (a jump's take-off: 0 to 1.1 cm in two frames) gave up that
+            // limit within those frames instead of over the release: its target stepped by 5 mm
+            // (a leg shortened 0.8 times onto the child's jump: its foot 2.15 times the source's jerk).
+            let clear = lowestUp + corr.y;
+            if (this.planted[s]) this._liftClearance[s] = clear;
+            else if (clear > this._liftClearance[s]) clear = this._liftClearance[s];
             solver.footClearance[s] = (clear > 0 ? clear : 0) * ps[0];
+            // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
             if (this.planted[s]) solver.footGrounded[s] = 1;
             else {
                 const u = this._releaseLeft[s];

@@ -134,8 +134,10 @@ export class HumanoidRigSolver {
     public readonly footGroundShare = new Float64Array(2).fill(1);
     /**
      * Per foot (left, right): how far above the floor the lower of its ankle and toes is after
-     * planting (each from its T-pose height), metres; set by planting with {@link footGrounded}, so that "legs" never
-     * pushes a held foot into the floor. Infinity when not set.
+     * planting (each from its T-pose height), metres, and while a release eases out no more than
+     * on the hold's last update (so the limit it sets goes with {@link footGrounded}, not with a
+     * foot rising fast); set by planting with {@link footGrounded}, so that "legs" never pushes a
+     * held foot into the floor. Infinity when not set.
      */
     public readonly footClearance = new Float64Array(2).fill(Infinity);
     /**
