@@ -334,7 +334,12 @@ export class HumanoidAnimator {
         // How much each foot stands on the ground by the clip's contacts, eased over the contact blend.
         this._groundSpan[0] = this.planting.blendSeconds;
         player.groundSharesToRef(this._groundSpan, 0, solver.footGroundShare);
+        // The stride's carry moves the body where the body goes where the clip puts it, and else
+        // the ground under it (before planting holds the feet on that ground).
+        solver.carryBody = player.rootMotion === "clip";
+        solver.groundYaw[0] = player.groundRoot[2] - player.shownRoot[2];
         solver.decode(player.pose, player.step);
+        if (!solver.carryBody && (solver.carry[0] !== 0 || solver.carry[1] !== 0)) this._carryGround();
         if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) {
             this.planting.update(player, solver);
         } else {
@@ -410,6 +415,31 @@ export class HumanoidAnimator {
     }
 
     /** The frame's root motion: the delta for the caller, and the root node in "apply" mode. */
+    /**
+     * The stride's carry of this update (`HumanoidRigSolver.carry`, the shown frame) as travel: added
+     * to the player's root delta (so a root node or the caller moves by it, `"apply"` and
+     * `"delta"`) and to its ground root (so planting holds the feet on a ground that moved by it
+     * under the body, which stays where the clip puts it). Written out: no number crosses a call.
+     */
+    private _carryGround(): void {
+        const player = this.player;
+        const c = this.solver.carry;
+        const sr = player.shownRoot;
+        const gr = player.groundRoot;
+        const d = player.rootDelta;
+        // turn(v, a) = (x cos a + z sin a, -x sin a + z cos a), Babylon's turn about +Y; the root's
+        // own frame turned by the shown yaw is the shown frame, so the delta is the step turned
+        // back by it; the ground frame is the shown one turned by the ground's yaw less the shown's.
+        let cs = Math.cos(sr[2]);
+        let sn = Math.sin(sr[2]);
+        d[0] += c[0] * cs - c[1] * sn;
+        d[1] += c[0] * sn + c[1] * cs;
+        cs = Math.cos(gr[2] - sr[2]);
+        sn = Math.sin(gr[2] - sr[2]);
+        gr[0] += c[0] * cs + c[1] * sn;
+        gr[1] += -c[0] * sn + c[1] * cs;
+    }
+
     private _rootMotion(): void {
         // Babylon's arithmetic through `hotMath` and written out: no number crosses a call (V8
         // boxes those it does not inline, which allocates).

@@ -73,6 +73,8 @@ const scratch = {
     hipSway: new Vector3(),
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
     weights: new Float64Array(3),
+    /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
+    bodyKept: new Float64Array(2),
 };
 /**
  * Turns {@link HumanPose}s into rig poses of one avatar, with limb IK: decode the muscles and the
@@ -186,6 +188,33 @@ export class HumanoidRigSolver {
      */
     public readonly bodyOffset = new Vector3();
     /**
+     * The stride's carry of the last {@link decode} (canonical x and z, pose units, `"legs"`): how
+     * far the body moved over the held feet that the clip's own path does not have, this decode
+     * ([0], [1]) and since the last {@link resetSmoothing} ([2], [3]). A pelvis wider than the
+     * source's, scaled, turning over a held foot carries its hip round that foot further than the
+     * source's; the body goes with the hip (minus the change of the held feet's stance offsets,
+     * weighed by {@link footGrounded}), so the leg keeps the source's lean and the figure's stride
+     * is its own (docs/runtime.md, the stride's carry). With {@link carryBody} the body and every
+     * goal move by the total; otherwise the caller moves the ground by each step (the animator adds
+     * it to the root's travel). 0 with `"com"` proportions or nothing held.
+     */
+    public readonly carry = new Float64Array(4);
+    /**
+     * Whether {@link decode} moves the body and goals by the stride's carry (the animator sets it
+     * for the `"clip"` root motion, where the body goes where the clip puts it); false: the carry
+     * is only reported in {@link carry}, for the caller to move the ground by. Default true.
+     */
+    public carryBody = true;
+    /**
+     * The turn from the pose's frame to the ground's (radians about up, Babylon's sense: the
+     * player's ground root's yaw less its shown root's), which the stride's carry is taken in: the
+     * ground a foot is held on. The animator sets it before each decode; default 0 (the pose's
+     * frame is the ground's).
+     */
+    public readonly groundYaw = new Float64Array(1);
+    /** The left foot's stance offset of the last decode (ground frame x, z, pose units; the right's is its negative), and whether it is known ([2]). */
+    private readonly _stanceLast = new Float64Array(3);
+    /**
      * Joint limits, or null for none (default null; the animator sets its `jointLimits` here):
      * {@link decode} limits every held bone's rotation before placing the body, and
      * {@link applyJointLimits} limits the pose again after IK.
@@ -257,6 +286,13 @@ export class HumanoidRigSolver {
         hq.y = hy;
         hq.z = 0;
         hq.w = hw;
+        const carried = this._strideCarry(human);
+        if (carried) {
+            scratch.bodyKept[0] = human.bodyPosition.x;
+            scratch.bodyKept[1] = human.bodyPosition.z;
+            human.bodyPosition.x += this.carry[2];
+            human.bodyPosition.z += this.carry[3];
+        }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
         if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
         DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits, this._sourceTrunk);
@@ -357,6 +393,62 @@ export class HumanoidRigSolver {
             this._body.prepareLegs();
             this._seated = true;
         }
+        if (carried) {
+            human.bodyPosition.x = scratch.bodyKept[0];
+            human.bodyPosition.z = scratch.bodyKept[1];
+        }
+    }
+
+    /**
+     * The stride's carry ({@link carry}) of this decode, from the feet's stance offsets (see the
+     * stance in {@link decode}) and how firmly each foot was held on the last update. A foot pushed
+     * out by o along the hips' right (o = half the difference of the two pelvises' widths) and held
+     * where it landed leaves its hip free to swing round it by o times the pelvis's turn more than
+     * the source's hip swings round the source's foot: the leg leans by that (the giant walk onto
+     * the KayKit mannequin: thighs 6 degrees off the source's, the spinning kick's 8 and its shin
+     * 10.6, the stance hip 0.7 leg from the held foot where the source's is 0.09). The body moves
+     * instead, by minus the change of the held feet's offsets (weighed by `footGrounded`, over the
+     * larger of 1 and the weights' sum; two held feet turning opposite ways cancel). It carries the
+     * figure forward in both stances of a walk (the pelvis turns one way over each foot, and the
+     * feet are on opposite sides): a longer stride than the scaled source's, its own. Returns
+     * whether the body is moved by the total ({@link carryBody}).
+     */
+    private _strideCarry(human: HumanPose): boolean {
+        const c = this.carry;
+        c[0] = 0;
+        c[1] = 0;
+        const last = this._stanceLast;
+        const ps = this.positionScale;
+        const out = this._legs ? ps[3] / ps[0] : 0;
+        if (out === 0 || !(out === out) || !(this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
+            last[2] = 0;
+            return this.carryBody && (c[2] !== 0 || c[3] !== 0);
+        }
+        // The hips' right, (body * hips) * (1, 0, 0), canonical; the left foot's offset across it
+        // (the right's is its negative), on the ground: turned by the ground's yaw,
+        // (x, z) -> (x cos + z sin, -x sin + z cos).
+        QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
+        const r = tmpV.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(tmpQ);
+        const cy = Math.cos(this.groundYaw[0]);
+        const sy = Math.sin(this.groundYaw[0]);
+        const lx = -(r.x * cy + r.z * sy) * out;
+        const lz = -(-r.x * sy + r.z * cy) * out;
+        if (last[2]) {
+            const wl = this.footGrounded[0] > 0 ? this.footGrounded[0] : 0;
+            const wr = this.footGrounded[1] > 0 ? this.footGrounded[1] : 0;
+            const n = wl + wr > 1 ? wl + wr : 1;
+            // Minus the held offsets' change, w_l d + w_r (-d), on the ground; back to the pose's frame.
+            const gx = (-(wl - wr) * (lx - last[0])) / n;
+            const gz = (-(wl - wr) * (lz - last[1])) / n;
+            c[0] = gx * cy - gz * sy;
+            c[1] = gx * sy + gz * cy;
+            c[2] += c[0];
+            c[3] += c[1];
+        }
+        last[0] = lx;
+        last[1] = lz;
+        last[2] = 1;
+        return this.carryBody && (c[2] !== 0 || c[3] !== 0);
     }
 
     /**
@@ -437,6 +529,8 @@ export class HumanoidRigSolver {
 
     /** Forgets the body drop's and the trunk's motion (after a jump in time or place), so the next solve starts from what it needs. */
     public resetSmoothing(): void {
+        this._stanceLast[2] = 0;
+        this.carry.fill(0);
         this._body.resetSmoothing();
     }
 
