@@ -331,6 +331,9 @@ export class HumanoidAnimator {
         solver.sourceProportions.set(player.proportions);
         // A jump (a seek, a new clip) forgets the body's smoothing before decoding, whose steps use it.
         if (player.jumped) solver.resetSmoothing();
+        // The stride's carry starts afresh with the motion, and, where the body goes where the clip
+        // puts it, jumps back with it at a loop.
+        if (player.restarted || (player.looped && player.rootMotion === "clip")) solver.resetCarry();
         // How much each foot stands on the ground by the clip's contacts, eased over the contact blend.
         this._groundSpan[0] = this.planting.blendSeconds;
         player.groundSharesToRef(this._groundSpan, 0, solver.footGroundShare);
@@ -364,7 +367,8 @@ export class HumanoidAnimator {
     /**
      * Poses the character from a {@link HumanPose} directly (as Unity's `HumanPoseHandler.SetHumanPose`),
      * with the animator's IK settings; the goals are the pose's own, then the world goals and
-     * look-at (not smoothed), no planting, no root motion.
+     * look-at (not smoothed), no planting, no root motion; the next {@link update} starts the body's
+     * smoothing afresh.
      * Clips keep their time: the next {@link update} poses from them again. Never throws, logs or allocates.
      * @param pose the pose (canonical frame, avatar scales)
      */
@@ -373,12 +377,17 @@ export class HumanoidAnimator {
         this.solver.resetSmoothing();
         // A pose has no contacts: every foot's height is the pose's.
         this.solver.footGroundShare.fill(1);
+        // A pose set directly is no step of the motion: no stride's carry.
+        this.solver.carryBody = false;
         this.solver.decode(pose);
         this.solver.solveIK(0);
         if (this._lookAt) this._lookAt.reset();
         this._worldGoals(this._zeroStep);
         if (this.solver.applyJointLimits() && this._goals && this._goals.active) this._goals.measure(this.solver);
         this._writer.write(this.solver.pose, this.avatar.rig);
+        // Nothing of it goes on into the next update's smoothing or carry (a pose that is not
+        // finite left the body's filters NaN for good).
+        this.solver.resetSmoothing();
     }
 
     /** The world goals and look-at, made on first use (never by the per-frame path, which skips them until then). */
@@ -414,7 +423,6 @@ export class HumanoidAnimator {
         goals.apply(this.solver, lookAt, step);
     }
 
-    /** The frame's root motion: the delta for the caller, and the root node in "apply" mode. */
     /**
      * The stride's carry of this update (`HumanoidRigSolver.carry`, the shown frame) as travel: added
      * to the player's root delta (so a root node or the caller moves by it, `"apply"` and
@@ -440,6 +448,7 @@ export class HumanoidAnimator {
         gr[1] += -c[0] * sn + c[1] * cs;
     }
 
+    /** The frame's root motion: the delta for the caller, and the root node in "apply" mode. */
     private _rootMotion(): void {
         // Babylon's arithmetic through `hotMath` and written out: no number crosses a call (V8
         // boxes those it does not inline, which allocates).

@@ -120,7 +120,7 @@ export class HumanoidClipPlayer {
 
     /** Sets what happens to the clips' travel; a change re-anchors the ground (as a jump). */
     public set rootMotion(mode: RootMotionMode) {
-        if (mode !== this._rootMotion) this.jumped = true;
+        if (mode !== this._rootMotion) this.jumped = this.restarted = true;
         this._rootMotion = mode;
     }
     /** The blended pose of the last update. */
@@ -149,6 +149,13 @@ export class HumanoidClipPlayer {
     public readonly step = new Float64Array(1);
     /** Set when the last update jumped (a play without fade, a seek, a loop in `"clip"` mode): ground-fixed things should be let go. */
     public jumped = false;
+    /**
+     * Set when the last update started the motion afresh: a play without fade, a seek, a change of
+     * {@link rootMotion} (not a cross-fade's new clip, whose motion blends in). Cleared with {@link jumped}.
+     */
+    public restarted = false;
+    /** Whether a clip of the root motion's layer (the base, or the first playing one) with weight went round its loop in the last update. */
+    public looped = false;
     /** A clip looped (the state is passed). */
     public readonly onLoopObservable = new Observable<HumanoidClipState>();
     /** A clip that does not loop reached its end (the state is passed). */
@@ -439,7 +446,7 @@ export class HumanoidClipPlayer {
         for (const s of l.states) s.clip = null;
         const s = this._start(l, clip, options);
         s.fade = 1;
-        this.jumped = true;
+        this.jumped = this.restarted = true;
         return s;
     }
 
@@ -476,7 +483,7 @@ export class HumanoidClipPlayer {
                 s.fresh = true;
             }
         }
-        this.jumped = true;
+        this.jumped = this.restarted = true;
     }
 
     private _layer(index: number): HumanoidLayer {
@@ -595,6 +602,7 @@ export class HumanoidClipPlayer {
         let left = 0;
         let right = 0;
         let clipJump = false;
+        let looped = false;
 
         // Yaws blend as offsets from the strongest clip's, each within half a turn of it (two
         // clips facing the same way may carry yaws a turn apart).
@@ -622,7 +630,9 @@ export class HumanoidClipPlayer {
             if (c & 1) left += w;
             if (c & 2) right += w;
             if (s.fresh) clipJump = true;
+            if (s.wraps !== 0) looped = true;
         }
+        this.looped = looped;
         this._blendProportions(rl);
         sr[2] += yaw0;
         this.contacts = (left >= 0.5 ? 1 : 0) | (right >= 0.5 ? 2 : 0);
@@ -649,6 +659,7 @@ export class HumanoidClipPlayer {
     /** Clears {@link jumped}; call once what depends on the ground has been updated. */
     public clearJump(): void {
         this.jumped = false;
+        this.restarted = false;
     }
 
     private _firstActive(): number {

@@ -421,8 +421,9 @@ export class HumanoidRigSolver {
         const ps = this.positionScale;
         const out = this._legs ? ps[3] / ps[0] : 0;
         if (out === 0 || !(out === out) || !(this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
-            last[2] = 0;
-            return this.carryBody && (c[2] !== 0 || c[3] !== 0);
+            // No stance offset ("com", or the same pelvis) or no foot IK: no carry at all.
+            this.resetCarry();
+            return false;
         }
         // The hips' right, (body * hips) * (1, 0, 0), canonical; the left foot's offset across it
         // (the right's is its negative), on the ground: turned by the ground's yaw,
@@ -433,6 +434,11 @@ export class HumanoidRigSolver {
         const sy = Math.sin(this.groundYaw[0]);
         const lx = -(r.x * cy + r.z * sy) * out;
         const lz = -(-r.x * sy + r.z * cy) * out;
+        // A pose or ground turn that is not finite takes no step and is not remembered.
+        if (!(lx - lx === 0 && lz - lz === 0)) {
+            last[2] = 0;
+            return this.carryBody && (c[2] !== 0 || c[3] !== 0);
+        }
         if (last[2]) {
             const wl = this.footGrounded[0] > 0 ? this.footGrounded[0] : 0;
             const wr = this.footGrounded[1] > 0 ? this.footGrounded[1] : 0;
@@ -529,8 +535,9 @@ export class HumanoidRigSolver {
 
     /** Forgets the body drop's and the trunk's motion (after a jump in time or place), so the next solve starts from what it needs. */
     public resetSmoothing(): void {
+        // The stride's carry takes no step across the jump; its total stays (the body keeps its
+        // place through a cross-fade: `resetCarry` when the motion starts afresh).
         this._stanceLast[2] = 0;
-        this.carry.fill(0);
         this._body.resetSmoothing();
     }
 
@@ -660,6 +667,16 @@ export class HumanoidRigSolver {
         } else {
             this.pose.rotations[hips].copyFrom(w);
         }
+    }
+
+    /**
+     * Forgets the stride's carry ({@link carry}): its total back to 0 and no step taken at the next
+     * decode. The animator calls it when the motion starts afresh (a play without fade, a seek, a
+     * change of root motion) and, where the body goes where the clip puts it, at a loop.
+     */
+    public resetCarry(): void {
+        this.carry.fill(0);
+        this._stanceLast[2] = 0;
     }
 
     /** Decodes and solves in one call. Returns {@link pose}. */
