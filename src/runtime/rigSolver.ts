@@ -422,7 +422,9 @@ export class HumanoidRigSolver {
         const out = this._legs ? ps[3] / ps[0] : 0;
         if (out === 0 || !(out === out) || !(this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
             // No stance offset ("com", or the same pelvis) or no foot IK: no carry at all.
-            this.resetCarry();
+            c[2] = 0;
+            c[3] = 0;
+            last[2] = 0;
             return false;
         }
         // The hips' right, (body * hips) * (1, 0, 0), canonical; the left foot's offset across it
@@ -675,7 +677,12 @@ export class HumanoidRigSolver {
      * change of root motion) and, where the body goes where the clip puts it, at a loop.
      */
     public resetCarry(): void {
-        this.carry.fill(0);
+        // Written out (a typed array's fill on the per-frame path allocated: the world goals' test).
+        const c = this.carry;
+        c[0] = 0;
+        c[1] = 0;
+        c[2] = 0;
+        c[3] = 0;
         this._stanceLast[2] = 0;
     }
 
