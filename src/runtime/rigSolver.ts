@@ -190,7 +190,7 @@ export class HumanoidRigSolver {
     /**
      * The stride's carry of the last {@link decode} (canonical x and z, pose units, `"legs"`): how
      * far the body moved over the held feet that the clip's own path does not have, this decode
-     * ([0], [1]) and since the last {@link resetSmoothing} ([2], [3]). A pelvis wider than the
+     * ([0], [1]) and since the last {@link resetCarry} ([2], [3]). A pelvis wider than the
      * source's, scaled, turning over a held foot carries its hip round that foot further than the
      * source's; the body goes with the hip (minus the change of the held feet's stance offsets,
      * weighed by {@link footGrounded}), so the leg keeps the source's lean and the figure's stride
@@ -421,7 +421,9 @@ export class HumanoidRigSolver {
         const ps = this.positionScale;
         const out = this._legs ? ps[3] / ps[0] : 0;
         if (out === 0 || !(out === out) || !(this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
-            // No stance offset ("com", or the same pelvis) or no foot IK: no carry at all.
+            // No stance offset ("com", or the same pelvis) or no foot IK: no carry at all. Written
+            // out rather than through `resetCarry`: with that call here V8 inlined the decode
+            // otherwise and the world goals' per-frame path boxed numbers (70 bytes an update).
             c[2] = 0;
             c[3] = 0;
             last[2] = 0;
@@ -677,12 +679,7 @@ export class HumanoidRigSolver {
      * change of root motion) and, where the body goes where the clip puts it, at a loop.
      */
     public resetCarry(): void {
-        // Written out (a typed array's fill on the per-frame path allocated: the world goals' test).
-        const c = this.carry;
-        c[0] = 0;
-        c[1] = 0;
-        c[2] = 0;
-        c[3] = 0;
+        this.carry.fill(0);
         this._stanceLast[2] = 0;
     }
 
