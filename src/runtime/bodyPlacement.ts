@@ -286,15 +286,26 @@ export class HumanoidBodyPlacement {
         if (this._legShape.fitLegShare()) {
             // The body up or down by what the feet on the ground need of it (their mean, the
             // nearer the ground the more), so that the legs reach the floor with the source's bends.
+            // In the air it keeps the mean of what the legs with IK need (they go with the body's
+            // lift, below, so it bends nothing): each counts also by its share of what the more
+            // grounded foot leaves, 1 - max(w). Without that share the need fell to 0 in the air
+            // and came back within the few frames a landing foot falls through its weight's band
+            // (a jump's: 8 frames at 120 fps), and the body moved by it then (see `_smoothLift`).
             this.groundWeights();
             const w = this.ground;
+            const pw = this._solver.positionWeights;
+            const wl = pw[0] > 0 && w[0] > 0 ? w[0] : 0;
+            const wr = pw[1] > 0 && w[1] > 0 ? w[1] : 0;
+            const legs = (pw[0] > 0 ? 1 : 0) + (pw[1] > 0 ? 1 : 0);
+            const air = legs > 0 ? (1 - (wl > wr ? wl : wr)) / legs : 0;
             let shift = 0;
             let total = 0;
             for (let g = 0; g < 2; g++) {
-                if (!(this._solver.positionWeights[g] > 0 && w[g] > 0)) continue;
+                if (!(pw[g] > 0)) continue;
                 const c = this._legShape.shareFit[g];
-                shift -= w[g] * (c.x * up.x + c.y * up.y + c.z * up.z);
-                total += w[g];
+                const weight = (g === 0 ? wl : wr) + air;
+                shift -= weight * (c.x * up.x + c.y * up.y + c.z * up.z);
+                total += weight;
             }
             // Numbers go on through the lift's array (see `hotMath`): [2] the need, [3] the lift.
             const lift = this._lift;
