@@ -22,6 +22,7 @@ import {
 } from "../math/hotMath.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
 import { HumanoidLegShape } from "./legShape.js";
+import { HumanoidStrideCarry } from "./strideCarry.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
@@ -198,7 +199,7 @@ export class HumanoidRigSolver {
      * goal move by the total; otherwise the caller moves the ground by each step (the animator adds
      * it to the root's travel). 0 with `"com"` proportions or nothing held.
      */
-    public readonly carry = new Float64Array(4);
+    public readonly carry: Float64Array;
     /**
      * Whether {@link decode} moves the body and goals by the stride's carry (the animator sets it
      * for the `"clip"` root motion, where the body goes where the clip puts it); false: the carry
@@ -212,8 +213,8 @@ export class HumanoidRigSolver {
      * frame is the ground's).
      */
     public readonly groundYaw = new Float64Array(1);
-    /** The left foot's stance offset of the last decode (ground frame x, z, pose units; the right's is its negative), and whether it is known ([2]). */
-    private readonly _stanceLast = new Float64Array(3);
+    /** The stride's carry's state: see `HumanoidStrideCarry`. */
+    private readonly _carry = new HumanoidStrideCarry();
     /**
      * Joint limits, or null for none (default null; the animator sets its `jointLimits` here):
      * {@link decode} limits every held bone's rotation before placing the body, and
@@ -248,6 +249,7 @@ export class HumanoidRigSolver {
         this._forwardKinematics();
         this._legShape = new HumanoidLegShape(this, this._setup);
         this._body = new HumanoidBodyPlacement(this, this._setup, this._legShape);
+        this.carry = this._carry.carry;
     }
 
     /**
@@ -286,7 +288,8 @@ export class HumanoidRigSolver {
         hq.y = hy;
         hq.z = 0;
         hq.w = hw;
-        const carried = this._strideCarry(human);
+        this._carry.update(this, human, this._legs);
+        const carried = this.carryBody && (this.carry[2] !== 0 || this.carry[3] !== 0);
         if (carried) {
             scratch.bodyKept[0] = human.bodyPosition.x;
             scratch.bodyKept[1] = human.bodyPosition.z;
@@ -400,68 +403,6 @@ export class HumanoidRigSolver {
     }
 
     /**
-     * The stride's carry ({@link carry}) of this decode, from the feet's stance offsets (see the
-     * stance in {@link decode}) and how firmly each foot was held on the last update. A foot pushed
-     * out by o along the hips' right (o = half the difference of the two pelvises' widths) and held
-     * where it landed leaves its hip free to swing round it by o times the pelvis's turn more than
-     * the source's hip swings round the source's foot: the leg leans by that (the giant walk onto
-     * the KayKit mannequin: thighs 6 degrees off the source's, the spinning kick's 8 and its shin
-     * 10.6, the stance hip 0.7 leg from the held foot where the source's is 0.09). The body moves
-     * instead, by minus the change of the held feet's offsets (weighed by `footGrounded`, over the
-     * larger of 1 and the weights' sum; two held feet turning opposite ways cancel). It carries the
-     * figure forward in both stances of a walk (the pelvis turns one way over each foot, and the
-     * feet are on opposite sides): a longer stride than the scaled source's, its own. Returns
-     * whether the body is moved by the total ({@link carryBody}).
-     */
-    private _strideCarry(human: HumanPose): boolean {
-        const c = this.carry;
-        c[0] = 0;
-        c[1] = 0;
-        const last = this._stanceLast;
-        const ps = this.positionScale;
-        const out = this._legs ? ps[3] / ps[0] : 0;
-        if (out === 0 || !(out === out) || !(this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
-            // No stance offset ("com", or the same pelvis) or no foot IK: no carry at all. Written
-            // out rather than through `resetCarry`: with that call here V8 inlined the decode
-            // otherwise and the world goals' per-frame path boxed numbers (70 bytes an update).
-            c[2] = 0;
-            c[3] = 0;
-            last[2] = 0;
-            return false;
-        }
-        // The hips' right, (body * hips) * (1, 0, 0), canonical; the left foot's offset across it
-        // (the right's is its negative), on the ground: turned by the ground's yaw,
-        // (x, z) -> (x cos + z sin, -x sin + z cos).
-        QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
-        const r = tmpV.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(tmpQ);
-        const cy = Math.cos(this.groundYaw[0]);
-        const sy = Math.sin(this.groundYaw[0]);
-        const lx = -(r.x * cy + r.z * sy) * out;
-        const lz = -(-r.x * sy + r.z * cy) * out;
-        // A pose or ground turn that is not finite takes no step and is not remembered.
-        if (!(lx - lx === 0 && lz - lz === 0)) {
-            last[2] = 0;
-            return this.carryBody && (c[2] !== 0 || c[3] !== 0);
-        }
-        if (last[2]) {
-            const wl = this.footGrounded[0] > 0 ? this.footGrounded[0] : 0;
-            const wr = this.footGrounded[1] > 0 ? this.footGrounded[1] : 0;
-            const n = wl + wr > 1 ? wl + wr : 1;
-            // Minus the held offsets' change, w_l d + w_r (-d), on the ground; back to the pose's frame.
-            const gx = (-(wl - wr) * (lx - last[0])) / n;
-            const gz = (-(wl - wr) * (lz - last[1])) / n;
-            c[0] = gx * cy - gz * sy;
-            c[1] = gx * sy + gz * cy;
-            c[2] += c[0];
-            c[3] += c[1];
-        }
-        last[0] = lx;
-        last[1] = lz;
-        last[2] = 1;
-        return this.carryBody && (c[2] !== 0 || c[3] !== 0);
-    }
-
-    /**
      * Limits every bone {@link jointLimits} holds in {@link pose} (their local rotations; nothing
      * when null): the last step of a frame, after IK and world goals. Returns whether a bone
      * changed. Allocation-free.
@@ -541,7 +482,7 @@ export class HumanoidRigSolver {
     public resetSmoothing(): void {
         // The stride's carry takes no step across the jump; its total stays (the body keeps its
         // place through a cross-fade: `resetCarry` when the motion starts afresh).
-        this._stanceLast[2] = 0;
+        this._carry.skipStep();
         this._body.resetSmoothing();
     }
 
@@ -679,8 +620,7 @@ export class HumanoidRigSolver {
      * change of root motion) and, where the body goes where the clip puts it, at a loop.
      */
     public resetCarry(): void {
-        this.carry.fill(0);
-        this._stanceLast[2] = 0;
+        this._carry.reset();
     }
 
     /** Decodes and solves in one call. Returns {@link pose}. */
