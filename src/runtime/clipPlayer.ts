@@ -1,6 +1,6 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { CONTACT_FRAME_SNAP, type MuscleClip } from "../clip/muscleClip.js";
+import type { MuscleClip } from "../clip/muscleClip.js";
 import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS } from "../clip/clipProportions.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
@@ -9,6 +9,7 @@ import { MirrorContacts, MirrorHumanPoseInPlace, MirrorRootInPlace } from "../mu
 import { ALL_MUSCLE_COUNT } from "../muscle/muscles.js";
 import { GOAL_PART, HumanBodyPart, MUSCLE_PART, TRANSLATION_PART } from "./bodyParts.js";
 import { HumanoidClipState, HumanoidLayer, LocalSecondsInto } from "./clipLayer.js";
+import { GroundSharesToRef, NextContactToRef, PreviousContactToRef } from "./clipContacts.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
 /**
@@ -162,10 +163,6 @@ export class HumanoidClipPlayer {
     public readonly onEndObservable = new Observable<HumanoidClipState>();
     private readonly _tmp = new Float64Array(3);
     private readonly _tmp2 = new Float64Array(3);
-    /** The look-ahead and look-back of {@link groundSharesToRef}, seconds. */
-    private readonly _shareSlot = new Float64Array(1);
-    /** What {@link _contactQuery} finds: the foot's contact flag, the frame position now. */
-    private readonly _query = new Float64Array(2);
     /** The clip state the contacts of the last update came from most (the strongest of their layer), or null. */
     private _contactState: HumanoidClipState | null = null;
     /** The layer the contacts of the last update came from (the base, or the first playing), or null. */
@@ -189,7 +186,7 @@ export class HumanoidClipPlayer {
      * @param side 0 left foot, 1 right foot
      */
     public nextContactToRef(side: number, io: Float64Array, index: number): void {
-        this._nextContactOf(this._contactState, side, io, index);
+        NextContactToRef(this._contactState, side, io, index);
     }
 
     /**
@@ -203,7 +200,7 @@ export class HumanoidClipPlayer {
      * @param side 0 left foot, 1 right foot
      */
     public previousContactToRef(side: number, io: Float64Array, index: number): void {
-        this._previousContactOf(this._contactState, side, io, index);
+        PreviousContactToRef(this._contactState, side, io, index);
     }
 
     /**
@@ -218,135 +215,7 @@ export class HumanoidClipPlayer {
      * nothing plays. Allocation-free.
      */
     public groundSharesToRef(io: Float64Array, index: number, out: Float64Array): void {
-        const span = io[index];
-        const layer = this._contactLayer;
-        const t = this._shareSlot;
-        for (let side = 0; side < 2; side++) {
-            let sum = 0;
-            let total = 0;
-            if (layer) {
-                for (const s of layer.states) {
-                    const clip = s.clip;
-                    const w = s.weight * s.fade;
-                    if (!clip || !(w > 0)) continue;
-                    total += w;
-                    if (this._heldOf(s, side)) {
-                        sum += w;
-                        continue;
-                    }
-                    // The span in the clip's own seconds (as the look-ahead's horizon): a speed
-                    // changed mid-ease does not step the share.
-                    if (!(span > 0)) continue;
-                    t[0] = span;
-                    this._nextContactOf(s, side, t, 0);
-                    const a = t[0] < span ? 1 - t[0] / span : 0;
-                    t[0] = span;
-                    this._previousContactOf(s, side, t, 0);
-                    const b = t[0] < span ? 1 - t[0] / span : 0;
-                    const sa = a * a * a * (a * (6 * a - 15) + 10);
-                    const sb = b * b * b * (b * (6 * b - 15) + 10);
-                    sum += w * (1 - (1 - sa) * (1 - sb));
-                }
-            }
-            out[side] = total > 0 ? sum / total : 1;
-        }
-    }
-
-    /**
-     * A clip state's clip, or null when it has none or fewer than two frames; with it, into
-     * {@link _query}: [0] the foot's contact flag as the clip has it (a mirrored clip's left foot
-     * is its right), [1] the state's frame position now.
-     */
-    private _contactQuery(s: HumanoidClipState | null, side: number): MuscleClip | null {
-        const clip = s ? s.clip : null;
-        if (!s || !clip || clip.frameCount < 2) return null;
-        const own = side === 0 ? 1 : 2;
-        const q = this._query;
-        q[0] = s.mirror ? MirrorContacts(own) : own;
-        LocalSecondsInto(s, this._tmp2, 0);
-        q[1] = this._tmp2[0] * clip.frameRate;
-        return clip;
-    }
-
-    /** {@link nextContactToRef} in one clip state. */
-    private _nextContactOf(s: HumanoidClipState | null, side: number, io: Float64Array, index: number): void {
-        const horizon = io[index];
-        io[index] = Infinity;
-        const clip = this._contactQuery(s, side);
-        if (!s || !clip || !(horizon > 0)) return;
-        const q = this._query;
-        const bit = q[0];
-        const frame = q[1];
-        const rate = clip.frameRate;
-        const last = clip.frameCount - 1;
-        // A contact starts on its first frame (as for `contacts`: a foot is down between two
-        // frames only when it is on both): the next contact frame after now, g, from g on. A
-        // looping clip is looked through once at most (a horizon of Infinity ends).
-        const first = Math.floor(frame + CONTACT_FRAME_SNAP) + 1;
-        let end = frame + horizon * rate + CONTACT_FRAME_SNAP;
-        if (end > first + last) end = first + last;
-        for (let f = first; f <= end; f++) {
-            let g = f;
-            if (g > last) {
-                if (!s.loop) return;
-                // A looping clip's last frame is its first: frame `last` is frame 0 again.
-                g = g % last;
-            }
-            if (clip.contacts[g] & bit) {
-                io[index] = (f - frame) / rate;
-                return;
-            }
-        }
-    }
-
-    /**
-     * Whether a foot is down in a clip state now, as its sampler holds the contacts at the state's
-     * time (`MuscleClipSampler.contactsHeldAtSlot`: between two frames only when down on both),
-     * mirrored with the clip.
-     */
-    private _heldOf(s: HumanoidClipState, side: number): boolean {
-        const clip = s.clip;
-        const sampler = s.sampler;
-        if (!clip || !sampler) return false;
-        LocalSecondsInto(s, this._tmp2, 0);
-        sampler.frameSlot[0] = this._tmp2[0] * clip.frameRate;
-        const own = side === 0 ? 1 : 2;
-        return (sampler.contactsHeldAtSlot() & (s.mirror ? MirrorContacts(own) : own)) !== 0;
-    }
-
-    /** {@link previousContactToRef} in one clip state. */
-    private _previousContactOf(s: HumanoidClipState | null, side: number, io: Float64Array, index: number): void {
-        const horizon = io[index];
-        io[index] = Infinity;
-        const clip = this._contactQuery(s, side);
-        if (!s || !clip || !(horizon >= 0)) return;
-        // Down now (whatever the horizon).
-        if (this._heldOf(s, side)) {
-            io[index] = 0;
-            return;
-        }
-        const q = this._query;
-        const bit = q[0];
-        const frame = q[1];
-        const rate = clip.frameRate;
-        const last = clip.frameCount - 1;
-        // Not down now: the last frame down at or before now within the horizon (a contact's last
-        // frame is where it ends), a looping clip looked through once at most.
-        const at = Math.floor(frame + CONTACT_FRAME_SNAP);
-        let end = frame - horizon * rate - CONTACT_FRAME_SNAP;
-        if (end < at - last) end = at - last;
-        for (let f = at; f >= end; f--) {
-            let g = f;
-            if (g < 0) {
-                if (!s.loop) return;
-                // A looping clip's frame 0 is its last: frame -1 is frame `last - 1`.
-                g = (g % last) + last;
-            }
-            if (clip.contacts[g] & bit) {
-                io[index] = (frame - f) / rate;
-                return;
-            }
-        }
+        GroundSharesToRef(this._contactLayer, io, index, out);
     }
 
     /**
