@@ -1,7 +1,7 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
-import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS } from "../clip/clipProportions.js";
+import { CLIP_PROPORTION_COUNT } from "../clip/clipProportions.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
@@ -10,6 +10,7 @@ import { ALL_MUSCLE_COUNT } from "../muscle/muscles.js";
 import { GOAL_PART, HumanBodyPart, MUSCLE_PART, TRANSLATION_PART } from "./bodyParts.js";
 import { HumanoidClipState, HumanoidLayer, LocalSecondsInto } from "./clipLayer.js";
 import { GroundSharesToRef, NextContactToRef, PreviousContactToRef } from "./clipContacts.js";
+import { BlendLayerProportionsToRef } from "./proportionBlend.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
 /**
@@ -216,79 +217,6 @@ export class HumanoidClipPlayer {
      */
     public groundSharesToRef(io: Float64Array, index: number, out: Float64Array): void {
         GroundSharesToRef(this._contactLayer, io, index, out);
-    }
-
-    /**
-     * The source proportions of a layer's clips, by weight, into {@link proportions} (the foot
-     * direction back to unit length); NaN when no clip says.
-     */
-    private _blendProportions(layer: HumanoidLayer): void {
-        const props = this.proportions;
-        props.fill(0);
-        let total = 0;
-        let trunked = 0;
-        const t = CLIP_PROPORTION_TRUNK_OFFSETS;
-        const states = layer.states;
-        for (let k = 0; k < states.length; k++) {
-            const s = states[k];
-            if (!s.clip || !s.clip.proportions) continue;
-            const w = (s.weight * s.fade) / layer.total;
-            if (!(w > 0)) continue;
-            total += w;
-            const p = s.clip.proportionValues;
-            for (let i = 0; i < t; i++) props[i] += p[i] * w;
-            // The trunk's layout from the clips that have one (a file before version 7 has none):
-            // a cross-fade with such a clip keeps the other's layout rather than none.
-            if (!(p[t] === p[t])) continue;
-            trunked += w;
-            for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] += p[i] * w;
-            if (s.mirror) {
-                // A mirrored clip's trunk is its source's mirror image: its layout's x turned over.
-                props[t] -= 2 * p[t] * w;
-                props[t + 3] -= 2 * p[t + 3] * w;
-                props[t + 6] -= 2 * p[t + 6] * w;
-                props[t + 9] -= 2 * p[t + 9] * w;
-                props[t + 12] -= 2 * p[t + 12] * w;
-            }
-        }
-        if (!(trunked > 0)) for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
-        if (!(total > 0)) {
-            for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
-            return;
-        }
-        // Written out: the same as loops over `props`, which boxed two numbers a frame.
-        const inv = 1 / total;
-        props[0] *= inv;
-        props[1] *= inv;
-        props[2] *= inv;
-        props[6] *= inv;
-        props[7] *= inv;
-        props[8] *= inv;
-        // The trunk's layout is left summed by weight: decode takes only its directions and shares.
-        // The foot's, thigh's and shin's directions, blends of unit vectors, back to unit length.
-        HumanoidClipPlayer._unitInPlace(props, 3);
-        HumanoidClipPlayer._unitInPlace(props, 9);
-        HumanoidClipPlayer._unitInPlace(props, 12);
-    }
-
-    /** Scales the 3-vector at `at` of `v` to unit length (NaN when it is zero or NaN). */
-    private static _unitInPlace(v: Float64Array, at: number): void {
-        const x = v[at];
-        const y = v[at + 1];
-        const z = v[at + 2];
-        const l = Math.sqrt(x * x + y * y + z * z);
-        // A branch, not `l > 0 ? 1 / l : NaN`: that choice between a computed number and the NaN
-        // constant made V8 box the number, 16 bytes of garbage a frame.
-        if (l > 0) {
-            const k = 1 / l;
-            v[at] = x * k;
-            v[at + 1] = y * k;
-            v[at + 2] = z * k;
-        } else {
-            v[at] = NaN;
-            v[at + 1] = NaN;
-            v[at + 2] = NaN;
-        }
     }
 
     /** Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index. */
@@ -502,7 +430,7 @@ export class HumanoidClipPlayer {
             if (s.wraps !== 0) looped = true;
         }
         this.looped = looped;
-        this._blendProportions(rl);
+        BlendLayerProportionsToRef(rl, this.proportions);
         sr[2] += yaw0;
         this.contacts = (left >= 0.5 ? 1 : 0) | (right >= 0.5 ? 2 : 0);
         // The ground root moves by the delta (in its own frame); a jump re-anchors it on the shown root.

@@ -1,0 +1,79 @@
+import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS } from "../clip/clipProportions.js";
+import type { HumanoidLayer } from "./clipLayer.js";
+
+/**
+ * The source proportions of a layer's clips (`MuscleClip.proportionValues`), by their weights, into
+ * `props` (`CLIP_PROPORTION_COUNT` numbers): the foot's, thigh's and shin's directions back to unit
+ * length, the trunk's layout left summed by weight (decode takes only its directions and shares)
+ * and from the clips that have one, a mirrored clip's turned over; NaN where no clip says. The
+ * clip player's, each update. Allocation-free.
+ * @param layer the layer
+ * @param props receives the blend
+ */
+export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64Array): void {
+    props.fill(0);
+    let total = 0;
+    let trunked = 0;
+    const t = CLIP_PROPORTION_TRUNK_OFFSETS;
+    const states = layer.states;
+    for (let k = 0; k < states.length; k++) {
+        const s = states[k];
+        if (!s.clip || !s.clip.proportions) continue;
+        const w = (s.weight * s.fade) / layer.total;
+        if (!(w > 0)) continue;
+        total += w;
+        const p = s.clip.proportionValues;
+        for (let i = 0; i < t; i++) props[i] += p[i] * w;
+        // The trunk's layout from the clips that have one (a file before version 7 has none):
+        // a cross-fade with such a clip keeps the other's layout rather than none.
+        if (!(p[t] === p[t])) continue;
+        trunked += w;
+        for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] += p[i] * w;
+        if (s.mirror) {
+            // A mirrored clip's trunk is its source's mirror image: its layout's x turned over.
+            props[t] -= 2 * p[t] * w;
+            props[t + 3] -= 2 * p[t + 3] * w;
+            props[t + 6] -= 2 * p[t + 6] * w;
+            props[t + 9] -= 2 * p[t + 9] * w;
+            props[t + 12] -= 2 * p[t + 12] * w;
+        }
+    }
+    if (!(trunked > 0)) for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
+    if (!(total > 0)) {
+        for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
+        return;
+    }
+    // Written out: the same as loops over `props`, which boxed two numbers a frame.
+    const inv = 1 / total;
+    props[0] *= inv;
+    props[1] *= inv;
+    props[2] *= inv;
+    props[6] *= inv;
+    props[7] *= inv;
+    props[8] *= inv;
+    // The trunk's layout is left summed by weight: decode takes only its directions and shares.
+    // The foot's, thigh's and shin's directions, blends of unit vectors, back to unit length.
+    unitInPlace(props, 3);
+    unitInPlace(props, 9);
+    unitInPlace(props, 12);
+}
+
+/** Scales the 3-vector at `at` of `v` to unit length (NaN when it is zero or NaN). */
+function unitInPlace(v: Float64Array, at: number): void {
+    const x = v[at];
+    const y = v[at + 1];
+    const z = v[at + 2];
+    const l = Math.sqrt(x * x + y * y + z * z);
+    // A branch, not `l > 0 ? 1 / l : NaN`: that choice between a computed number and the NaN
+    // constant made V8 box the number, 16 bytes of garbage a frame.
+    if (l > 0) {
+        const k = 1 / l;
+        v[at] = x * k;
+        v[at + 1] = y * k;
+        v[at + 2] = z * k;
+    } else {
+        v[at] = NaN;
+        v[at + 1] = NaN;
+        v[at + 2] = NaN;
+    }
+}
