@@ -286,18 +286,20 @@ export class HumanoidBodyPlacement {
         if (this._legShape.fitLegShare()) {
             // The body up or down by what the feet on the ground need of it (their mean, the
             // nearer the ground the more), so that the legs reach the floor with the source's bends.
-            // In the air it keeps the mean of what the legs with IK need (they go with the body's
-            // lift, below, so it bends nothing): each counts also by its share of what the more
-            // grounded foot leaves, 1 - max(w). Without that share the need fell to 0 in the air
-            // and came back within the few frames a landing foot falls through its weight's band
-            // (a jump's: 8 frames at 120 fps), and the body moved by it then (see `_smoothLift`).
+            // In the air it keeps the mean of what the legs with IK need (over the same soft
+            // maximum as one grounded foot's need; a foot in the air goes with the lift, below, as
+            // far as the clip has it off the ground): each leg counts also by an equal share of
+            // what the two feet's weights leave, (1 - w_l)(1 - w_r) (smooth in both; the weights'
+            // sum becomes 1 + w_l w_r). Without it the need fell to 0 in the air and came back
+            // within the few frames a landing foot falls through its weight's band (a jump's: 8
+            // frames at 120 fps), and the body moved by it in mid-air (see `_smoothLift`).
             this.groundWeights();
             const w = this.ground;
             const pw = this._solver.positionWeights;
             const wl = pw[0] > 0 && w[0] > 0 ? w[0] : 0;
             const wr = pw[1] > 0 && w[1] > 0 ? w[1] : 0;
             const legs = (pw[0] > 0 ? 1 : 0) + (pw[1] > 0 ? 1 : 0);
-            const air = legs > 0 ? (1 - (wl > wr ? wl : wr)) / legs : 0;
+            const air = legs > 0 ? ((pw[0] > 0 ? 1 - wl : 1) * (pw[1] > 0 ? 1 - wr : 1)) / legs : 0;
             let shift = 0;
             let total = 0;
             for (let g = 0; g < 2; g++) {

@@ -10,8 +10,8 @@ import { WriteProportionVariant } from "../helpers/proportionVariants.js";
 // few frames a landing foot falls through it (8 frames of the child's 120 fps jump), and the body
 // moved by it then, in mid-air. The child's jump onto the VRM sample with a thigh 1.2 times as long
 // over a shin 0.8 times (a character of `npm run report:variants`, not in the report): 1.33 times
-// the source's jerk before, its head 1.42 times; a fifth of the clip's excess jerk was one frame of
-// its flight.
+// the source's jerk before, its head 1.42 times; one frame of its flight held a tenth of the clip's
+// excess jerk.
 describeWithData("the body's lift in the air on a character of other leg proportions", () => {
     let dir = "";
     beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "liftair-"))));
@@ -22,6 +22,8 @@ describeWithData("the body's lift in the air on a character of other leg proport
         const pair = await MeasureQualityPairAsync(dataFile("bvh/animated_drawings/fair1_jumping_8yo.bvh"), target, { skipAnimatorAvatar: true });
         const o = pair.ours;
         expect(o.jerkRatio).toBeLessThan(1.3);
+        // The head, which the body's move in mid-air shook most: 1.42 before, 1.30 now.
+        expect(o.boneJerkRatio.head).toBeLessThan(1.35);
         expect(o.boneJerkMax).toBeLessThan(2);
         // The feet still held where they land.
         expect(o.footSkate).toBeLessThan(pair.sourceFootSkate);
