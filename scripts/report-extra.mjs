@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPORT_TARGETS } from "./report-targets.mjs";
+import { PrintReportSummary } from "./report-summary.mjs";
 
 const root = join(import.meta.dirname, "..");
 const data = join(root, "..", "shared", "data");
@@ -88,11 +89,7 @@ list.forEach(([file, clip], i) => {
     }
 });
 writeFileSync(join(out, "all.json"), JSON.stringify({ pairs }, null, 1));
-const name = (p) => `${p.clip} -> ${p.target.split(/[\\/]/).pop()}`;
-for (const p of pairs.filter((q) => q.misses.length)) {
-    process.stdout.write(`  ${name(p)}: ${p.misses.map((m) => `${m.check} ${+m.value.toPrecision(3)} > ${+m.limit.toPrecision(3)}`).join("; ")}\n`);
-}
-process.stdout.write(`${pairs.filter((p) => !p.misses.length).length} of ${pairs.length} pairs meet every threshold; ${join(out, "all.json")}\n`);
+PrintReportSummary(pairs, join(out, "all.json"));
 if (failed.length) {
     process.stderr.write(`report-extra: no report for ${failed.join(", ")}\n`);
     process.exitCode = 1;

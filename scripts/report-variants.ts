@@ -13,6 +13,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type IReportSummaryPair, PrintReportSummary } from "./report-summary.mjs";
 import { PROPORTION_BASES, PROPORTION_VARIANTS, WriteProportionVariant } from "../test/helpers/proportionVariants.js";
 
 const root = join(import.meta.dirname, "..");
@@ -43,11 +44,4 @@ execFileSync(
     ["tsx", "src/cli/main.ts", "report", ...sources, "--onto", ...targets, "-o", join(out, "report.html"), "--json", json, ...process.argv.slice(2)],
     { cwd: root, stdio: ["ignore", "ignore", "inherit"], shell: process.platform === "win32" },
 );
-const pairs = (
-    JSON.parse(readFileSync(json, "utf8")) as { pairs: { clip: string; target: string; misses: { check: string; value: number; limit: number }[] }[] }
-).pairs;
-const name = (p: (typeof pairs)[number]): string => `${p.clip} -> ${p.target.split(/[\\/]/).pop()}`;
-for (const p of pairs.filter((q) => q.misses.length)) {
-    process.stdout.write(`  ${name(p)}: ${p.misses.map((m) => `${m.check} ${+m.value.toPrecision(3)} > ${+m.limit.toPrecision(3)}`).join("; ")}\n`);
-}
-process.stdout.write(`${pairs.filter((p) => !p.misses.length).length} of ${pairs.length} pairs meet every threshold; ${json}\n`);
+PrintReportSummary((JSON.parse(readFileSync(json, "utf8")) as { pairs: IReportSummaryPair[] }).pairs, json);
