@@ -1,14 +1,19 @@
 import { join } from "node:path";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { EditGlbJson } from "./glbJson.js";
 
 // Characters of other proportions made from the public ones (each joint's rest offset scaled in the
 // file's own JSON; the meshes left as they are, since the runtime and the report read the joints):
-// stand-ins for the characters the project has not seen. Used by `npm run report:variants`
+// stand-ins for the characters the project has not seen. One variant changes the rest pose instead
+// (`apose`: arms down and legs apart, as many rigs are bound), which the avatar's T-pose
+// enforcement has to undo. Used by `npm run report:variants`
 // (scripts/report-variants.ts) and the tests that hold a fix on such a character.
 
 interface IGltfNode {
     name?: string;
     translation?: number[];
+    rotation?: number[];
+    children?: number[];
 }
 interface IGltf {
     nodes: IGltfNode[];
@@ -16,7 +21,7 @@ interface IGltf {
 }
 
 /** The joints a variant changes, by VRM 1.0 bone name; each base character says where they are. */
-type Bone = "hips" | "UpperLeg" | "LowerLeg" | "Foot" | "chest" | "upperChest" | "neck" | "head" | "LowerArm" | "Hand";
+type Bone = "hips" | "UpperLeg" | "LowerLeg" | "Foot" | "chest" | "upperChest" | "neck" | "head" | "UpperArm" | "LowerArm" | "Hand";
 
 /** A character to remake: its file and how to find a bone's node (left and right for the limbs). */
 export interface IBase {
@@ -35,6 +40,7 @@ const MIXAMO: Record<Bone, string[]> = {
     upperChest: ["Spine2"],
     neck: ["Neck"],
     head: ["Head"],
+    UpperArm: ["LeftArm", "RightArm"],
     LowerArm: ["LeftForeArm", "RightForeArm"],
     Hand: ["LeftHand", "RightHand"],
 };
@@ -74,6 +80,45 @@ const legs =
         for (const h of at("hips")) if (h.translation) h.translation[1] += gain;
     };
 
+/** A node's rotation (glTF order x, y, z, w), identity when it has none. */
+const rotationOf = (n: IGltfNode): Quaternion => Quaternion.FromArray(n.rotation ?? [0, 0, 0, 1]);
+
+/**
+ * Each node of `upper` (the left and right joints of one bone) turned, in the world, by `degrees`
+ * from the direction to the matching node of `lower` (its child bone) towards `toward(side, at)`
+ * (`at`: the world positions of `upper`'s nodes, so a side can tell which way is out): the
+ * rest as a rig bound with its limbs elsewhere than a T-pose has it. The rest of the file is left
+ * as it is (the report reads the joints).
+ */
+const turnLimb = (json: IGltf, upper: IGltfNode[], lower: IGltfNode[], degrees: number, toward: (side: number, at: Vector3[]) => Vector3): void => {
+    const parent = new Map<IGltfNode, IGltfNode>();
+    for (const n of json.nodes) for (const c of n.children ?? []) parent.set(json.nodes[c], n);
+    const chain = (n: IGltfNode): IGltfNode[] => {
+        const out: IGltfNode[] = [];
+        for (let k: IGltfNode | undefined = n; k; k = parent.get(k)) out.unshift(k);
+        return out;
+    };
+    const worldRotation = (n: IGltfNode | undefined): Quaternion => (n ? chain(n).reduce((q, k) => q.multiply(rotationOf(k)), Quaternion.Identity()) : Quaternion.Identity());
+    const worldPosition = (n: IGltfNode): Vector3 => {
+        let p = Vector3.Zero();
+        let q = Quaternion.Identity();
+        for (const k of chain(n)) {
+            p = p.add(Vector3.FromArray(k.translation ?? [0, 0, 0]).applyRotationQuaternion(q));
+            q = q.multiply(rotationOf(k));
+        }
+        return p;
+    };
+    const at = upper.map(worldPosition);
+    upper.forEach((n, side) => {
+        const along = worldPosition(lower[side]).subtract(at[side]).normalize();
+        const turn = Quaternion.RotationAxis(Vector3.Cross(along, toward(side, at)).normalize(), (degrees * Math.PI) / 180);
+        // local' = P^-1 * turn * P * local, P the parent's world rotation.
+        const p = worldRotation(parent.get(n));
+        const local = Quaternion.Inverse(p).multiply(turn).multiply(p).multiply(rotationOf(n)).normalize();
+        n.rotation = local.asArray();
+    });
+};
+
 export const PROPORTION_VARIANTS: Record<string, Edit> = {
     legs080: legs(0.8),
     legs125: legs(1.25),
@@ -91,6 +136,17 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
     thigh120: (_json, at) => {
         scale(at("LowerLeg"), 1.2);
         scale(at("Foot"), 0.8);
+    },
+    // Bound in an A-pose: the upper arms 45 degrees down, the thighs 8 degrees apart (the
+    // proportions the base's own).
+    apose: (json, at) => {
+        turnLimb(json, at("UpperArm"), at("LowerArm"), 45, () => new Vector3(0, -1, 0));
+        // Out: from the middle between the hip joints towards this one, level.
+        turnLimb(json, at("UpperLeg"), at("LowerLeg"), 8, (side, hips) => {
+            const out = hips[side].subtract(hips[1 - side]);
+            out.y = 0;
+            return out.normalize();
+        });
     },
 };
 

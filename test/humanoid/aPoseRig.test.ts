@@ -1,0 +1,32 @@
+import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+import { MeasureOntoProportionVariantAsync } from "../helpers/variantPair.js";
+
+// A character bound in an A-pose (its upper arms 45 degrees down, its thighs 8 degrees apart, as
+// many rigs outside Mixamo and VRM are) plays a clip as the same character bound in a T-pose:
+// the avatar's T-pose enforcement (`tPose: "auto"`) turns those bones back, and everything after
+// it works from that reference. The X Bot and the VRM sample remade so (`apose` of
+// `npm run report:variants`) against themselves, on the CMU walk: without the enforcement the arms
+// would hang 45 degrees off the source's, the limb directions tens of degrees off.
+describeWithData("a character bound in an A-pose", () => {
+    const SOURCE = "bvh/cmu_cgspeed/cmu_walk.bvh";
+    for (const [base, file] of [
+        ["xbot", "glb/mixamo_xbot.glb"],
+        ["vrm", "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"],
+    ]) {
+        test(`${base}: plays the CMU walk as its T-pose original`, async () => {
+            const original = (await MeasureQualityPairAsync(dataFile(SOURCE), dataFile(file), { skipAnimatorAvatar: true })).ours;
+            const aPose = (await MeasureOntoProportionVariantAsync(SOURCE, base, "apose")).ours;
+            // The original keeps its arms and legs where they were within the enforcement's
+            // tolerance (2 degrees); the A-pose's are aligned exactly: a little apart, no more.
+            expect(Math.abs(aPose.poseErrorDeg - original.poseErrorDeg)).toBeLessThan(0.1);
+            for (const segment of Object.keys(original.segmentErrorDeg)) {
+                expect(Math.abs(aPose.segmentErrorDeg[segment] - original.segmentErrorDeg[segment])).toBeLessThan(0.5);
+            }
+            expect(aPose.jerkRatio).toBeLessThan(original.jerkRatio * 1.02);
+            expect(aPose.footSkate).toBeLessThan(Math.max(2 * original.footSkate, 0.001));
+            expect(Math.abs(aPose.contactHeightError - original.contactHeightError)).toBeLessThan(0.005);
+            expect(aPose.maxStretch).toBeLessThanOrEqual(1.05 + 1e-6);
+        }, 60_000);
+    }
+});
