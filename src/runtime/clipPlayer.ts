@@ -489,12 +489,15 @@ export class HumanoidClipPlayer {
         const before = s.timeSeconds;
         if (!s.fresh) s.timeSeconds += dt * s.speed;
         // Fades.
+        // A fade ends only in its own direction: over an update of no time a clip fading in is
+        // still at 0 and one fading out still at 1 (a cross-fade followed by such an update
+        // freed the incoming clip and kept the outgoing one for good).
         if (s.fadeRate !== 0) {
             s.fade += s.fadeRate * dt;
-            if (s.fade >= 1) {
+            if (s.fadeRate > 0 && s.fade >= 1) {
                 s.fade = 1;
                 s.fadeRate = 0;
-            } else if (s.fade <= 0) {
+            } else if (s.fadeRate < 0 && s.fade <= 0) {
                 s.fade = 0;
                 s.clip = null;
                 return;

@@ -335,6 +335,31 @@ describe("HumanoidAnimator on sample characters", () => {
 describe("HumanoidAnimator edge cases (found in review)", () => {
     const clip = sampleWalkClip(0);
 
+    test("a cross-fade followed by an update of no time keeps the incoming clip", () => {
+        // A state fading in sits at fade 0 until time passes, and the one fading out at 1: they
+        // were taken for a finished fade-out and fade-in, so a cross-fade started on a paused
+        // frame (or before the scene's first frame, whose step is 0) freed the incoming clip and
+        // kept the outgoing one for good.
+        const scene = newScene();
+        const { avatar, nodes } = sampleCharacter(0, scene);
+        const animator = new HumanoidAnimator(avatar, nodes);
+        animator.play(clip, { loop: true });
+        animator.update(0.1);
+        const incoming = animator.crossFade(clip, 1, { loop: true, startSeconds: 0.7 });
+        animator.update(0);
+        animator.update(0);
+        expect(incoming.clip).toBe(clip);
+        expect(incoming.fade).toBe(0);
+        animator.update(0.5);
+        expect(incoming.clip).toBe(clip);
+        expect(incoming.fade).toBeCloseTo(0.5, 6);
+        // The outgoing clip still fades out and is freed at the end.
+        animator.update(0.6);
+        const playing = animator.player.layers[0].states.filter((s) => s.clip);
+        expect(playing).toEqual([incoming]);
+        expect(incoming.fade).toBe(1);
+    });
+
     test("apply mode follows the character's own frame when its rig space is turned and moved", () => {
         const scene = newScene();
         const ends: Vector3[] = [];
