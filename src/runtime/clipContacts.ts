@@ -23,6 +23,8 @@ const scratch = {
     query: new Float64Array(2),
     /** The look-ahead and look-back of `GroundSharesToRef`, seconds. */
     span: new Float64Array(1),
+    /** A scan's frame position now, the frame it starts from and how many frames it reaches (handed over in an array: V8 boxes a number passed to a call it does not inline). */
+    scan: new Float64Array(3),
 };
 
 /**
@@ -59,8 +61,60 @@ export function IsContactHeld(s: HumanoidClipState, side: number): boolean {
 }
 
 /**
- * How soon a foot is next in contact in a clip state, from its time now: when the first later
- * frame that has it is reached. Reads the horizon (seconds of the clip's time to look ahead) from
+ * With `scratch.scan` holding [frame, from, reach]: the first frame with the foot's contact flag
+ * (`scratch.query[0]`) on the way from `from` to later frames, its time from `frame` (seconds)
+ * into `io[index]`; none past `reach` frames from `frame`, a looping clip looked through once at
+ * most. Leaves `io[index]` as it is when none.
+ */
+function scanLaterToRef(s: HumanoidClipState, clip: MuscleClip, io: Float64Array, index: number): void {
+    const bit = scratch.query[0];
+    const frame = scratch.scan[0];
+    const from = scratch.scan[1];
+    const reach = scratch.scan[2];
+    const last = clip.frameCount - 1;
+    let end = frame + reach + CONTACT_FRAME_SNAP;
+    if (end > from + last) end = from + last;
+    for (let f = from; f <= end; f++) {
+        let g = f;
+        if (g > last) {
+            if (!s.loop) return;
+            // A looping clip's last frame is its first: frame `last` is frame 0 again.
+            g = g % last;
+        }
+        if (clip.contacts[g] & bit) {
+            io[index] = (f - frame) / clip.frameRate;
+            return;
+        }
+    }
+}
+
+/** As {@link scanLaterToRef}, towards earlier frames. */
+function scanEarlierToRef(s: HumanoidClipState, clip: MuscleClip, io: Float64Array, index: number): void {
+    const bit = scratch.query[0];
+    const frame = scratch.scan[0];
+    const from = scratch.scan[1];
+    const reach = scratch.scan[2];
+    const last = clip.frameCount - 1;
+    let end = frame - reach - CONTACT_FRAME_SNAP;
+    if (end < from - last) end = from - last;
+    for (let f = from; f >= end; f--) {
+        let g = f;
+        if (g < 0) {
+            if (!s.loop) return;
+            // A looping clip's frame 0 is its last: frame -1 is frame `last - 1`.
+            g = (g % last) + last;
+        }
+        if (clip.contacts[g] & bit) {
+            io[index] = (frame - f) / clip.frameRate;
+            return;
+        }
+    }
+}
+
+/**
+ * How soon a foot is next in contact in a clip state, from its time now, in the direction the
+ * state plays (a clip played backwards comes to its earlier frames next): when the first frame
+ * that has it is reached. Reads the horizon (seconds of the clip's time to look ahead) from
  * `io[index]` and writes the seconds there, or Infinity when no contact comes within the horizon
  * (or the state has no clip of two frames or more).
  * @param s the clip state, or null (Infinity)
@@ -73,37 +127,28 @@ export function NextContactToRef(s: HumanoidClipState | null, side: number, io: 
     io[index] = Infinity;
     const clip = contactQuery(s, side);
     if (!s || !clip || !(horizon > 0)) return;
-    const q = scratch.query;
-    const bit = q[0];
-    const frame = q[1];
-    const rate = clip.frameRate;
-    const last = clip.frameCount - 1;
+    const frame = scratch.query[1];
+    const scan = scratch.scan;
+    scan[0] = frame;
+    scan[2] = horizon * clip.frameRate;
     // A contact starts on its first frame (as for `contacts`: a foot is down between two
-    // frames only when it is on both): the next contact frame after now, g, from g on. A
-    // looping clip is looked through once at most (a horizon of Infinity ends).
-    const first = Math.floor(frame + CONTACT_FRAME_SNAP) + 1;
-    let end = frame + horizon * rate + CONTACT_FRAME_SNAP;
-    if (end > first + last) end = first + last;
-    for (let f = first; f <= end; f++) {
-        let g = f;
-        if (g > last) {
-            if (!s.loop) return;
-            // A looping clip's last frame is its first: frame `last` is frame 0 again.
-            g = g % last;
-        }
-        if (clip.contacts[g] & bit) {
-            io[index] = (f - frame) / rate;
-            return;
-        }
+    // frames only when it is on both): the next contact frame after now (before now, played
+    // backwards), from there on.
+    if (s.speed < 0) {
+        scan[1] = Math.ceil(frame - CONTACT_FRAME_SNAP) - 1;
+        scanEarlierToRef(s, clip, io, index);
+    } else {
+        scan[1] = Math.floor(frame + CONTACT_FRAME_SNAP) + 1;
+        scanLaterToRef(s, clip, io, index);
     }
 }
 
 /**
  * How long ago a foot was last in contact in a clip state, from its time now (as
- * {@link NextContactToRef}, looking back): 0 while it is in contact (on a frame that has it, or
- * between two that both have it, whatever the horizon), else the time since its last contact
- * frame. Reads the horizon (seconds of the clip's time to look back) from `io[index]` and writes
- * the seconds there, or Infinity when no contact was within the horizon.
+ * {@link NextContactToRef}, looking back the way the state has played): 0 while it is in contact
+ * (on a frame that has it, or between two that both have it, whatever the horizon), else the
+ * time since its last contact frame. Reads the horizon (seconds of the clip's time to look back)
+ * from `io[index]` and writes the seconds there, or Infinity when no contact was within the horizon.
  * @param s the clip state, or null (Infinity)
  * @param side 0 left foot, 1 right foot
  * @param io holds the horizon at `index`, and receives the answer there
@@ -119,27 +164,18 @@ export function PreviousContactToRef(s: HumanoidClipState | null, side: number, 
         io[index] = 0;
         return;
     }
-    const q = scratch.query;
-    const bit = q[0];
-    const frame = q[1];
-    const rate = clip.frameRate;
-    const last = clip.frameCount - 1;
-    // Not down now: the last frame down at or before now within the horizon (a contact's last
-    // frame is where it ends), a looping clip looked through once at most.
-    const at = Math.floor(frame + CONTACT_FRAME_SNAP);
-    let end = frame - horizon * rate - CONTACT_FRAME_SNAP;
-    if (end < at - last) end = at - last;
-    for (let f = at; f >= end; f--) {
-        let g = f;
-        if (g < 0) {
-            if (!s.loop) return;
-            // A looping clip's frame 0 is its last: frame -1 is frame `last - 1`.
-            g = (g % last) + last;
-        }
-        if (clip.contacts[g] & bit) {
-            io[index] = (frame - f) / rate;
-            return;
-        }
+    const frame = scratch.query[1];
+    const scan = scratch.scan;
+    scan[0] = frame;
+    scan[2] = horizon * clip.frameRate;
+    // Not down now: the last frame down at or before now (at or after, played backwards) within
+    // the horizon (a contact's last frame is where it ends).
+    if (s.speed < 0) {
+        scan[1] = Math.ceil(frame - CONTACT_FRAME_SNAP);
+        scanLaterToRef(s, clip, io, index);
+    } else {
+        scan[1] = Math.floor(frame + CONTACT_FRAME_SNAP);
+        scanEarlierToRef(s, clip, io, index);
     }
 }
 

@@ -3,6 +3,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { CLIP_PROPORTION_COUNT } from "../clip/clipProportions.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
+import { HumanoidError } from "../errors.js";
 import { HUMAN_IK_GOAL_COUNT, HumanPose } from "../muscle/humanPose.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { MirrorContacts, MirrorHumanPoseInPlace, MirrorRootInPlace } from "../muscle/mirror.js";
@@ -46,6 +47,24 @@ export interface IClipPlayOptions {
 
 const yawQ = new Quaternion();
 const TWO_PI = 2 * Math.PI;
+
+/**
+ * Most loops one update counts (loop events and root motion alike): a step that crosses more
+ * (a speed of millions, a step of hours) counts this many. One event and one root segment per
+ * loop crossed, uncapped, hung the update (an infinite speed never returned).
+ */
+export const MAX_LOOPS_PER_STEP = 100;
+
+/** Throws when a play option is not a finite number (a weight below 0 too): a clear error at the call, not NaN in the pose. */
+function checkPlayOptions(clip: MuscleClip, options: IClipPlayOptions): void {
+    const bad = (name: string, value: unknown, rule: string): never => {
+        throw new HumanoidError("BAD_OPTION", `${clip.name}: ${name} must be ${rule} (got ${String(value)})`);
+    };
+    if (options.speed !== undefined && !Number.isFinite(options.speed)) bad("speed", options.speed, "a finite number");
+    if (options.startSeconds !== undefined && !Number.isFinite(options.startSeconds)) bad("startSeconds", options.startSeconds, "a finite number");
+    if (options.weight !== undefined && !(Number.isFinite(options.weight) && options.weight >= 0))
+        bad("weight", options.weight, "a finite number of at least 0");
+}
 const UP = new Vector3(0, 1, 0);
 
 // The per-frame path hands numbers over in typed arrays, not as arguments or return values: V8
@@ -219,8 +238,13 @@ export class HumanoidClipPlayer {
         GroundSharesToRef(this._contactLayer, io, index, out);
     }
 
-    /** Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index. */
+    /**
+     * Adds a layer on top (e.g. an upper-body layer: `setMask([Body?, Head, LeftArm, ...])`). Returns its index.
+     * @param weight over the layers below, clamped to 0..1 when used (default 1)
+     * @throws HumanoidError (`BAD_OPTION`) when `weight` is not a finite number
+     */
     public addLayer(weight = 1, parts?: readonly HumanBodyPart[]): number {
+        if (!Number.isFinite(weight)) throw new HumanoidError("BAD_OPTION", `addLayer: weight must be a finite number (got ${weight}); it is clamped to 0..1`);
         const layer = new HumanoidLayer();
         layer.weight = weight;
         if (parts) layer.setMask(parts);
@@ -237,8 +261,12 @@ export class HumanoidClipPlayer {
     /**
      * Plays a clip on a layer at once, replacing what the layer played.
      * @returns the clip's state
+     * @throws HumanoidError (`BAD_OPTION`) when the speed or start is not a finite number or the
+     *   weight not one of at least 0; the layer then plays on as it did
      */
     public play(clip: MuscleClip, options: IClipPlayOptions = {}, layer = 0): HumanoidClipState {
+        // Before anything changes: a bad option leaves the layer playing what it played.
+        checkPlayOptions(clip, options);
         const l = this._layer(layer);
         for (const s of l.states) s.clip = null;
         const s = this._start(l, clip, options);
@@ -248,14 +276,28 @@ export class HumanoidClipPlayer {
     }
 
     /**
-     * Fades a clip in over `seconds` while everything else on the layer fades out.
+     * Fades a clip in over `seconds` while everything else on the layer fades out, each at its
+     * own share's rate (all reach 0 as the new clip reaches 1). A fade of no time is a
+     * {@link play}.
      * @returns the clip's state
+     * @throws HumanoidError (`BAD_OPTION`) as {@link play}
      */
     public crossFade(clip: MuscleClip, seconds: number, options: IClipPlayOptions = {}, layer = 0): HumanoidClipState {
+        checkPlayOptions(clip, options);
         const l = this._layer(layer);
-        if (!(seconds > 0) || !l.dominant) return this.play(clip, options, layer);
         const rate = 1 / seconds;
-        for (const s of l.states) if (s.clip) s.fadeRate = -rate;
+        // A fade too short to take a step (or none) is a play.
+        if (!(seconds > 0) || !(rate < Infinity) || !l.dominant) return this.play(clip, options, layer);
+        // Every clip of the layer fades out at its own share's rate, so that all reach 0 as the
+        // new one reaches 1 and the layer's weights keep their sum (fading each at the full rate,
+        // a second cross-fade during a fade left them summing to less than 1, and the layers
+        // below showed through an upper layer for the rest of the fade). One not shown yet (a
+        // fade in that has taken no time) goes at once.
+        for (const s of l.states) {
+            if (!s.clip) continue;
+            if (s.fade > 0) s.fadeRate = -rate * s.fade;
+            else s.clip = null;
+        }
         const s = this._start(l, clip, options);
         s.fade = 0;
         s.fadeRate = rate;
@@ -270,8 +312,12 @@ export class HumanoidClipPlayer {
         }
     }
 
-    /** Moves every clip of every layer to a time (seconds from its start); ground-fixed things are let go. */
+    /**
+     * Moves every clip of every layer to a time (seconds from its start); ground-fixed things are let go.
+     * @throws HumanoidError (`BAD_OPTION`) when `seconds` is not a finite number
+     */
     public seek(seconds: number): void {
+        if (!Number.isFinite(seconds)) throw new HumanoidError("BAD_OPTION", `seek: seconds must be a finite number (got ${seconds})`);
         for (const l of this.layers) {
             for (const s of l.states) {
                 if (!s.clip) continue;
@@ -369,7 +415,7 @@ export class HumanoidClipPlayer {
             const l = this.layers[li];
             if (!(l.total > 0)) continue;
             let w = li === 0 || (base.total === 0 && li === this._firstActive()) ? 1 : l.weight * (l.total < 1 ? l.total : 1);
-            w = w > 1 ? 1 : w < 0 ? 0 : w;
+            w = w > 1 ? 1 : w > 0 ? w : 0;
             num[1] = w;
             const m = l.mask;
             const a = out.values;
@@ -398,7 +444,6 @@ export class HumanoidClipPlayer {
         sr.fill(0);
         let left = 0;
         let right = 0;
-        let clipJump = false;
         let looped = false;
 
         // Yaws blend as offsets from the strongest clip's, each within half a turn of it (two
@@ -408,13 +453,20 @@ export class HumanoidClipPlayer {
         this._contactLayer = rl;
         this.contactFrameRate = strongest && strongest.clip ? strongest.clip.frameRate * Math.abs(strongest.speed) : 0;
         const yaw0 = strongest ? strongest.shownRoot[2] : 0;
+        // The step's travel from the clips that have one: a clip just started (fading in) has
+        // none yet, and counted as standing still it held the travel back by its weight for a
+        // frame (the ground lagged the shown root by that much: a held foot moved 4 mm).
+        let moving = 0;
         for (const s of rl.states) {
             if (!s.clip) continue;
             const w = (s.weight * s.fade) / rl.total;
             if (!(w > 0)) continue;
-            d[0] += s.delta[0] * w;
-            d[1] += s.delta[1] * w;
-            d[2] += s.delta[2] * w;
+            if (!s.fresh) {
+                d[0] += s.delta[0] * w;
+                d[1] += s.delta[1] * w;
+                d[2] += s.delta[2] * w;
+                moving += w;
+            }
             sr[0] += s.shownRoot[0] * w;
             sr[1] += s.shownRoot[1] * w;
             let off = s.shownRoot[2] - yaw0;
@@ -426,8 +478,12 @@ export class HumanoidClipPlayer {
             const c = s.mirror ? MirrorContacts(sampler.contactsHeldAtSlot()) : sampler.contactsHeldAtSlot();
             if (c & 1) left += w;
             if (c & 2) right += w;
-            if (s.fresh) clipJump = true;
             if (s.wraps !== 0) looped = true;
+        }
+        if (moving > 0 && moving < 1) {
+            d[0] /= moving;
+            d[1] /= moving;
+            d[2] /= moving;
         }
         this.looped = looped;
         BlendLayerProportionsToRef(rl, this.proportions);
@@ -436,7 +492,10 @@ export class HumanoidClipPlayer {
         // The ground root moves by the delta (in its own frame); a jump re-anchors it on the shown root.
         const gr = this.groundRoot;
         this._hadRoot = true;
-        if (this.jumped || !hadRoot || (this.rootMotion === "clip" && clipJump)) {
+        // A clip starting in a cross-fade is no jump (its weight starts at nothing): play and seek
+        // set `jumped` themselves. (Taking it for one re-anchored the ground and reset planting
+        // and the body's smoothing mid-stride in "clip" root motion: a held foot popped by 3 cm.)
+        if (this.jumped || !hadRoot) {
             gr.set(sr);
             this.jumped = true;
         } else {
@@ -487,7 +546,9 @@ export class HumanoidClipPlayer {
         const clip = s.clip!;
         const duration = clip.durationSeconds;
         const before = s.timeSeconds;
-        if (!s.fresh) s.timeSeconds += dt * s.speed;
+        // A speed that is not a number or infinite (a state's field set so) plays as 0.
+        const speed = s.speed;
+        if (!s.fresh && speed > -Infinity && speed < Infinity) s.timeSeconds += dt * speed;
         // Fades.
         // A fade ends only in its own direction: over an update of no time a clip fading in is
         // still at 0 and one fading out still at 1 (a cross-fade followed by such an update
@@ -508,8 +569,19 @@ export class HumanoidClipPlayer {
         if (duration > 0 && !s.fresh) {
             if (s.loop) {
                 wraps = Math.floor(s.timeSeconds / duration) - Math.floor(before / duration);
-                // One event per loop, even when a long step crosses several.
-                for (let k = wraps < 0 ? -wraps : wraps; k > 0 && s.clip; k--) this.onLoopObservable.notifyObservers(s);
+                // A step crossing more loops than anyone watches (a speed of millions) counts
+                // MAX_LOOPS_PER_STEP of them, events and root motion alike: one each was a hang.
+                if (wraps > MAX_LOOPS_PER_STEP) wraps = MAX_LOOPS_PER_STEP;
+                else if (wraps < -MAX_LOOPS_PER_STEP) wraps = -MAX_LOOPS_PER_STEP;
+                s.wraps = wraps;
+                // One event per loop, even when a long step crosses several; none more once a
+                // handler has put another clip (or this one afresh) in the state.
+                for (let k = wraps < 0 ? -wraps : wraps; k > 0 && s.clip === clip && !s.fresh; k--) this.onLoopObservable.notifyObservers(s);
+                if (s.clip !== clip || s.fresh) {
+                    // The state now plays what the handler started, from its start: no loop of its own.
+                    s.wraps = 0;
+                    return;
+                }
             } else if (!s.ended && (s.speed >= 0 ? s.timeSeconds >= duration : s.timeSeconds <= 0)) {
                 s.ended = true;
                 this.onEndObservable.notifyObservers(s);
