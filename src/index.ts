@@ -181,7 +181,7 @@ export {
 } from "./humanoid/jointLimitSettings.js";
 export { SphericalPolygon, SPHERICAL_POLYGON_INSIDE_EPSILON } from "./math/sphericalPolygon.js";
 export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH, type ProportionMode } from "./runtime/rigSolver.js";
-export { HumanoidClipPlayer, MAX_LOOPS_PER_STEP, type RootMotionMode, type IClipPlayOptions } from "./runtime/clipPlayer.js";
+export { HumanoidClipPlayer, MAX_LOOPS_PER_STEP, ROOT_MOTION_MODES, type RootMotionMode, type IClipPlayOptions } from "./runtime/clipPlayer.js";
 export { HumanBodyPart, HUMAN_BODY_PART_COUNT, GetHumanBodyPart } from "./runtime/bodyParts.js";
 export { HumanoidClipState, HumanoidLayer, MAX_CLIPS_PER_LAYER } from "./runtime/clipLayer.js";
 export { HumanoidFootPlanting, DEFAULT_CONTACT_BLEND_SECONDS, DEFAULT_TOUCHDOWN_SECONDS } from "./runtime/footPlanting.js";

@@ -99,6 +99,31 @@ function weightOf(option: boolean | number | undefined, fallback: number, what: 
     return option;
 }
 
+/**
+ * Throws for an option of the wrong kind before anything is built (the options with a value
+ * range are checked where they are read): one clear error naming the option, where a wrong kind
+ * was taken silently (a string stretch as the default, a negative contact blend) or failed deep
+ * inside with a TypeError.
+ */
+function CheckAnimatorOptions(options: IHumanoidAnimatorOptions): void {
+    const bad = (what: string, rule: string, value: unknown): never => {
+        throw new HumanoidError("BAD_OPTION", `${what} must be ${rule} (got ${typeof value === "object" ? "an object" : String(value)})`);
+    };
+    for (const key of ["translationDoF", "footPlanting"] as const) {
+        const v = options[key];
+        if (v !== undefined && typeof v !== "boolean") bad(key, "true or false", v);
+    }
+    const blend = options.contactBlendSeconds;
+    if (blend !== undefined && !(typeof blend === "number" && Number.isFinite(blend) && blend >= 0))
+        bad("contactBlendSeconds", "a finite number of seconds, at least 0", blend);
+    const st = options.stretch;
+    if (st !== undefined && typeof st !== "number" && (typeof st !== "object" || st === null)) bad("stretch", "a number or { legs, arms }", st);
+    for (const key of ["rootNode", "rigSpace"] as const) {
+        const v = options[key] as unknown;
+        if (v !== undefined && v !== null && typeof (v as TransformNode).computeWorldMatrix !== "function") bad(key, "a Babylon TransformNode", v);
+    }
+}
+
 /** A stretch option as a number in [0, 0.5]. */
 function stretchOf(v: number | undefined, what: string): number {
     if (v === undefined) return DEFAULT_LIMB_STRETCH;
@@ -152,6 +177,8 @@ export class HumanoidAnimator {
     }
     /** The world goals and look-at once made (see {@link goals}); null until then. */
     private _goals: HumanoidWorldGoals | null = null;
+    /** The limits the animator last gave the world goals (the solver's): while `goals.clamp` is still these, it follows the solver's. */
+    private _goalsClamp: JointLimits | null = null;
     private _lookAt: HumanoidLookAt | null = null;
     /** This frame's root motion (rig space). */
     public readonly rootMotionDelta: IHumanoidRootMotion = { deltaPosition: new Vector3(), deltaYaw: 0 };
@@ -189,6 +216,7 @@ export class HumanoidAnimator {
      * @param options scene, root motion, IK, stretch, planting
      */
     constructor(avatar: HumanoidAvatar, targets: HumanoidTargets, options: IHumanoidAnimatorOptions = {}) {
+        CheckAnimatorOptions(options);
         this.avatar = avatar;
         this._setup = MuscleSetup.For(avatar);
         const rootMotion = options.rootMotion ?? "in-place";
@@ -265,6 +293,7 @@ export class HumanoidAnimator {
 
     /** Runs the animator on a scene's frames (registers the plugin there). */
     public attachToScene(scene: Scene): void {
+        this._checkNotDisposed("attachToScene");
         if (this._scene === scene) return;
         this.detachFromScene();
         RegisterHumanoidPlugin(scene)._add(this);
@@ -290,11 +319,18 @@ export class HumanoidAnimator {
 
     /** Plays a clip now on a layer (default the base layer), replacing what it played. */
     public play(clip: MuscleClip, options?: IClipPlayOptions, layer = 0): HumanoidClipState {
+        this._checkNotDisposed("play");
         return this.player.play(clip, options, layer);
+    }
+
+    /** Throws when the animator is disposed (it would take the call and never play). */
+    private _checkNotDisposed(call: string): void {
+        if (this.isDisposed) throw new HumanoidError("BAD_OPTION", `${call}: the animator is disposed`);
     }
 
     /** Fades a clip in over `seconds` while the layer's other clips fade out. */
     public crossFade(clip: MuscleClip, seconds: number, options?: IClipPlayOptions, layer = 0): HumanoidClipState {
+        this._checkNotDisposed("crossFade");
         return this.player.crossFade(clip, seconds, options, layer);
     }
 
@@ -394,7 +430,7 @@ export class HumanoidAnimator {
     private _makeGoalsAndLookAt(): void {
         this._goals = new HumanoidWorldGoals(this.avatar);
         // The chain IK of the world goals moves the trunk within the same joint limits.
-        this._goals.clamp = this.solver.jointLimits ?? null;
+        this._goals.clamp = this._goalsClamp = this.solver.jointLimits ?? null;
         this._lookAt = new HumanoidLookAt(this.avatar);
     }
 
@@ -404,6 +440,10 @@ export class HumanoidAnimator {
         const lookAt = this._lookAt;
         // Both are made together (see `goals`): neither made, nothing to do.
         if (!goals || !lookAt || (!goals.active && !lookAt.active)) return;
+        // The trunk's chain IK within the solver's joint limits as they are now (set after the
+        // goals were made, they were kept at the old ones), unless the caller gave the goals
+        // limits of their own.
+        if (goals.clamp === this._goalsClamp) goals.clamp = this._goalsClamp = this.solver.jointLimits;
         const m = this._worldToRig;
         const root = this._rootNode;
         if (root) {

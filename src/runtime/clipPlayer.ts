@@ -27,6 +27,9 @@ import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpTo
  */
 export type RootMotionMode = "in-place" | "apply" | "delta" | "clip";
 
+/** Every {@link RootMotionMode}. */
+export const ROOT_MOTION_MODES: readonly RootMotionMode[] = ["in-place", "apply", "delta", "clip"];
+
 /** How to play a clip. */
 export interface IClipPlayOptions {
     /** Loop the clip. Default: the clip's own `loop` flag. */
@@ -139,8 +142,13 @@ export class HumanoidClipPlayer {
         return this._rootMotion;
     }
 
-    /** Sets what happens to the clips' travel; a change re-anchors the ground (as a jump). */
+    /**
+     * Sets what happens to the clips' travel; a change re-anchors the ground (as a jump).
+     * @throws HumanoidError (`BAD_OPTION`) for a mode that is not a {@link RootMotionMode}
+     */
     public set rootMotion(mode: RootMotionMode) {
+        if (!ROOT_MOTION_MODES.includes(mode))
+            throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(mode)})`);
         if (mode !== this._rootMotion) this.jumped = this.restarted = true;
         this._rootMotion = mode;
     }
@@ -192,6 +200,8 @@ export class HumanoidClipPlayer {
 
     /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
     constructor(rootMotion: RootMotionMode = "in-place") {
+        if (!ROOT_MOTION_MODES.includes(rootMotion))
+            throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(rootMotion)})`);
         this._rootMotion = rootMotion;
     }
 

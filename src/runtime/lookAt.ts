@@ -20,6 +20,15 @@ export const LOOK_AT_BODY_SHARE = 0.5;
 /** Default {@link HumanoidLookAt.smoothTime}: seconds (a critically damped spring of rate 2 / smoothTime, as Unity's `SmoothDamp`). */
 export const LOOK_AT_SMOOTH_TIME = 0.1;
 
+/**
+ * Radians (15 degrees) round straight behind the head where the look-at eases a clamped turn back
+ * to none and, unclamped, keeps turning the way it already turns: a target crossing behind does
+ * not flip the head to the other side in one frame (the clamp's whole width, or a sweep back
+ * through the front with smoothing, and a flip every frame for a target held there).
+ */
+const BEHIND_BAND = (15 * Math.PI) / 180;
+const TWO_PI = 2 * Math.PI;
+
 const B = HumanBone;
 /** The trunk bones of the look-at, from the hips up. */
 const TRUNK: readonly HumanBone[] = [B.Spine, B.Chest, B.UpperChest];
@@ -229,8 +238,9 @@ export class HumanoidLookAt {
         this._right.y = 0;
         this._right.z = 0;
         this._right.applyRotationQuaternionInPlace(frame);
-        const w = this.weight;
-        const b = this.bodyWeight * LOOK_AT_BODY_SHARE;
+        // Weights as used: clamped to 0..1, NaN as 0 (the fields may be written directly).
+        const w = this.weight > 0 ? (this.weight < 1 ? this.weight : 1) : 0;
+        const b = (this.bodyWeight > 0 ? (this.bodyWeight < 1 ? this.bodyWeight : 1) : 0) * LOOK_AT_BODY_SHARE;
         const n = this._trunk.length;
         const num = this._num;
         if (b > 0 && n > 0) {
@@ -245,7 +255,7 @@ export class HumanoidLookAt {
             this.bodyTurned = true;
         }
         // The head faces its share of the turn: F = frame * Ry(Y) * Rx(P), in world axes.
-        const share = w * (b + (1 - b) * this.headWeight);
+        const share = w * (b + (1 - b) * (this.headWeight > 0 ? (this.headWeight < 1 ? this.headWeight : 1) : 0));
         if (!(share > 0)) {
             if (this.bodyTurned) this._updateTurned(pose, kinematics);
             return;
@@ -298,7 +308,7 @@ export class HumanoidLookAt {
      * the head); `kinematics` must hold the pose's forward kinematics.
      */
     public solveEyes(pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
-        const amount = this.weight * this.eyesWeight;
+        const amount = (this.weight > 0 ? (this.weight < 1 ? this.weight : 1) : 0) * (this.eyesWeight > 0 ? (this.eyesWeight < 1 ? this.eyesWeight : 1) : 0);
         if (!(amount > 0) || this._eyes.length === 0) return;
         const setup = this._setup;
         const head = setup.joint[this._head];
@@ -383,14 +393,22 @@ export class HumanoidLookAt {
         let dx = x;
         let dy = y;
         let dz = z;
-        if (angle > limit) {
-            // Turn forward toward the direction by the limit only (about F x d; straight behind: about up).
+        // A clamped look (limit below half a turn) turns forward toward the direction by the limit
+        // at most (about F x d; straight behind: about up), and within BEHIND_BAND of straight
+        // behind, where that way round turns through every direction as the target crosses, by
+        // less, down to none straight behind (smoothstep): the head comes round through the front
+        // rather than flipping to the clamp's other side in one frame (and back, for a target held
+        // there). Unclamped (clampWeight 0), the direction as it is (see `_smooth`).
+        const behind = (Math.PI - angle) / BEHIND_BAND;
+        if (angle > limit || (limit < Math.PI && behind < 1)) {
             const s = Math.sqrt(x * x + y * y);
             const ux = s > 1e-9 ? x / s : 1;
             const uy = s > 1e-9 ? y / s : 0;
-            dx = ux * Math.sin(limit);
-            dy = uy * Math.sin(limit);
-            dz = Math.cos(limit);
+            let turn = angle < limit ? angle : limit;
+            if (behind < 1) turn *= behind > 0 ? behind * behind * (3 - 2 * behind) : 0;
+            dx = ux * Math.sin(turn);
+            dy = uy * Math.sin(turn);
+            dz = Math.cos(turn);
         }
         num[2] = Math.atan2(dx, dz);
         num[3] = Math.atan2(dy, Math.sqrt(dx * dx + dz * dz));
@@ -402,6 +420,17 @@ export class HumanoidLookAt {
         const num = this._num;
         const dt = step[0];
         const time = this.smoothTime;
+        // The target's yaw taken the way the head already turns, up to the band past straight
+        // behind (atan2 jumps from +pi to -pi there: the spring swept the head back through the
+        // front to a direction a degree away); further round, the other way.
+        if (!this._fresh && Number.isFinite(s[0])) {
+            let t = num[2];
+            if (t - s[0] > Math.PI) t -= TWO_PI;
+            else if (s[0] - t > Math.PI) t += TWO_PI;
+            const c = this.clampWeight;
+            const reach = (1 - (c > 0 ? (c < 1 ? c : 1) : 0)) * Math.PI + BEHIND_BAND;
+            if (t <= reach && t >= -reach) num[2] = t;
+        }
         if (this._fresh || !(time > 0) || !(dt > 0 && dt < Infinity) || !Number.isFinite(s[0] + s[1] + s[2] + s[3])) {
             s[0] = num[2];
             s[1] = num[3];

@@ -1,4 +1,5 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { ChainIKSolver, type IChainIKStatus, type IJointClamp } from "../ik/chainIK.js";
@@ -62,6 +63,11 @@ const KEEP_POSTURE = 0.05;
 
 const tmpQ = new Quaternion();
 const tmpQ2 = new Quaternion();
+
+/** Throws when a goal's number (the sum of its coordinates) is not finite: a clear error at the call, not NaN on the nodes. */
+function finiteOrThrow(call: string, what: string, sum: number): void {
+    if (!Number.isFinite(sum)) throw new HumanoidError("BAD_OPTION", `goals.${call}: the ${what} must be finite (got a NaN or infinite coordinate)`);
+}
 
 /**
  * Goals a program sets, as Unity's `SetIKPosition` / `SetIKRotation` / `SetIKHintPosition` and
@@ -177,18 +183,21 @@ export class HumanoidWorldGoals {
 
     /** Sets a goal's position (goal space, metres) and position weight (clamped to 0..1; default 1). */
     public setPosition(goal: HumanIKGoal, position: Vector3, weight = 1): void {
+        finiteOrThrow("setPosition", "position", position.x + position.y + position.z);
         Vector3CopyToRef(position, this.positions[goal]);
         this.positionWeights[goal] = weight > 0 ? (weight < 1 ? weight : 1) : 0;
     }
 
     /** Sets a goal's rotation (the end's turn from its T-pose, goal space) and rotation weight (clamped to 0..1; default 1). */
     public setRotation(goal: HumanIKGoal, rotation: Quaternion, weight = 1): void {
+        finiteOrThrow("setRotation", "rotation", rotation.x + rotation.y + rotation.z + rotation.w);
         this.rotations[goal].copyFrom(rotation);
         this.rotationWeights[goal] = weight > 0 ? (weight < 1 ? weight : 1) : 0;
     }
 
     /** Sets a goal's knee or elbow hint (goal space, metres) and hint weight (clamped to 0..1; default 1). */
     public setHint(goal: HumanIKGoal, position: Vector3, weight = 1): void {
+        finiteOrThrow("setHint", "position", position.x + position.y + position.z);
         Vector3CopyToRef(position, this.hintPositions[goal]);
         this.hintWeights[goal] = weight > 0 ? (weight < 1 ? weight : 1) : 0;
     }
@@ -402,7 +411,12 @@ export class HumanoidWorldGoals {
         QuaternionMultiplyToRef(tmpQ, tmpQ2, tmpQ);
         const endRest = this.avatar.referenceWorld.rotations[this._setup.joint[GOAL_BONES[g]]];
         QuaternionMultiplyToRef(tmpQ, endRest, tmpQ2);
-        num[0] = this.rotationWeights[g];
+        // A rotation written straight into the public array that is not finite counts as no goal.
+        if (!Number.isFinite(tmpQ2.x + tmpQ2.y + tmpQ2.z + tmpQ2.w)) {
+            this._targetRotation.copyFrom(this._clipEndRotation[g]);
+            return;
+        }
+        num[0] = this.rotationWeights[g] > 0 ? (this.rotationWeights[g] < 1 ? this.rotationWeights[g] : 1) : 0;
         QuaternionSlerpToRef(this._clipEndRotation[g], tmpQ2, num, 0, this._targetRotation);
     }
 
@@ -410,7 +424,12 @@ export class HumanoidWorldGoals {
     private _targetPositionOf(g: number): void {
         const t = Vector3TransformAffineToRef(this.positions[g], this.goalSpaceToRig, this._target);
         const num = this._num;
-        num[0] = this.positionWeights[g];
+        num[0] = this.positionWeights[g] > 0 ? (this.positionWeights[g] < 1 ? this.positionWeights[g] : 1) : 0;
+        // A position written straight into the public array that is not finite counts as no goal.
+        if (!Number.isFinite(t.x + t.y + t.z)) {
+            num[0] = 0;
+            t.setAll(0);
+        }
         Vector3LerpToRef(this._clipEnd[g], t, num, 0, t);
     }
 
@@ -525,7 +544,9 @@ export class HumanoidWorldGoals {
         const cx = uy * vz - uz * vy;
         const cy = uz * vx - ux * vz;
         const cz = ux * vy - uy * vx;
-        const angle = Math.atan2(cx * ax + cy * ay + cz * az, ux * vx + uy * vy + uz * vz) * this.hintWeights[g];
+        const angle =
+            Math.atan2(cx * ax + cy * ay + cz * az, ux * vx + uy * vy + uz * vz) *
+            (this.hintWeights[g] > 0 ? (this.hintWeights[g] < 1 ? this.hintWeights[g] : 1) : 0);
         const s = Math.sin(angle * 0.5);
         // S: the turn about the axis (world, rig space)
         tmpQ.x = ax * s;
