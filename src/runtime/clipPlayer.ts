@@ -424,7 +424,10 @@ export class HumanoidClipPlayer {
         for (let li = base.total > 0 ? 1 : 0; li < this.layers.length; li++) {
             const l = this.layers[li];
             if (!(l.total > 0)) continue;
-            let w = li === 0 || (base.total === 0 && li === this._firstActive()) ? 1 : l.weight * (l.total < 1 ? l.total : 1);
+            // A layer weighs by its own weight: its clips' weights are shares among them (a lone
+            // clip of weight 0.5 on an upper layer gave the layer half its strength, where on the
+            // base layer it plays in full; cross-fades keep the clips' fades summing to 1).
+            let w = li === 0 || (base.total === 0 && li === this._firstActive()) ? 1 : l.weight;
             w = w > 1 ? 1 : w > 0 ? w : 0;
             num[1] = w;
             const m = l.mask;

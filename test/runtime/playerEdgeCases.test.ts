@@ -99,6 +99,20 @@ describe("the clip player's edge cases", () => {
         expect(p.layers[upper].states.filter((s) => s.clip).length).toBe(1);
     });
 
+    test("clip weights are shares among a layer's clips on an upper layer as on the base", () => {
+        // A lone clip of weight 0.5 on an upper layer gave the layer half its strength.
+        const muscles: number[][] = [];
+        for (const weight of [1, 0.5]) {
+            const p = new HumanoidClipPlayer("in-place");
+            p.play(walk, { loop: true, speed: 0 });
+            const upper = p.addLayer(1, [HumanBodyPart.LeftArm, HumanBodyPart.RightArm]);
+            p.play(walk, { loop: true, speed: 0, startSeconds: 0.5, weight }, upper);
+            p.update(0);
+            muscles.push(Array.from(p.pose.values));
+        }
+        expect(muscles[1]).toEqual(muscles[0]);
+    });
+
     test("a loop handler that plays another clip gets no loop events of the new clip", () => {
         const p = new HumanoidClipPlayer("in-place");
         const events: MuscleClip[] = [];
