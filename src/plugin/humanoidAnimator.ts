@@ -219,11 +219,8 @@ export class HumanoidAnimator {
         CheckAnimatorOptions(options);
         this.avatar = avatar;
         this._setup = MuscleSetup.For(avatar);
-        const rootMotion = options.rootMotion ?? "in-place";
-        if (!["in-place", "apply", "delta", "clip"].includes(rootMotion)) {
-            throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(rootMotion)})`);
-        }
-        this.player = new HumanoidClipPlayer(rootMotion);
+        // The player refuses a root-motion mode it does not know (the first thing built).
+        this.player = new HumanoidClipPlayer(options.rootMotion ?? "in-place");
         this.solver = new HumanoidRigSolver(avatar);
         const foot = weightOf(options.footIK, 1, "footIK");
         const hand = weightOf(options.handIK, 0, "handIK");

@@ -30,6 +30,12 @@ export type RootMotionMode = "in-place" | "apply" | "delta" | "clip";
 /** Every {@link RootMotionMode}. */
 export const ROOT_MOTION_MODES: readonly RootMotionMode[] = ["in-place", "apply", "delta", "clip"];
 
+/** Throws (`BAD_OPTION`) for a root-motion mode that is not one of {@link ROOT_MOTION_MODES}. */
+function CheckRootMotion(mode: RootMotionMode): void {
+    if (!ROOT_MOTION_MODES.includes(mode))
+        throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(mode)})`);
+}
+
 /** How to play a clip. */
 export interface IClipPlayOptions {
     /** Loop the clip. Default: the clip's own `loop` flag. */
@@ -147,8 +153,7 @@ export class HumanoidClipPlayer {
      * @throws HumanoidError (`BAD_OPTION`) for a mode that is not a {@link RootMotionMode}
      */
     public set rootMotion(mode: RootMotionMode) {
-        if (!ROOT_MOTION_MODES.includes(mode))
-            throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(mode)})`);
+        CheckRootMotion(mode);
         if (mode !== this._rootMotion) this.jumped = this.restarted = true;
         this._rootMotion = mode;
     }
@@ -200,8 +205,7 @@ export class HumanoidClipPlayer {
 
     /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
     constructor(rootMotion: RootMotionMode = "in-place") {
-        if (!ROOT_MOTION_MODES.includes(rootMotion))
-            throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(rootMotion)})`);
+        CheckRootMotion(rootMotion);
         this._rootMotion = rootMotion;
     }
 

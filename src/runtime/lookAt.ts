@@ -118,7 +118,7 @@ export class HumanoidLookAt {
     private readonly _up = new Vector3();
     private readonly _right = new Vector3();
     /** Numbers between the methods (none passed): [0] [1] a trunk bone's yaw and pitch, [2] [3] the clamped look angles, [4] the target's distance. */
-    private readonly _num = new Float64Array(5);
+    private readonly _num = new Float64Array(6);
     private readonly _headTarget = new Quaternion();
     private readonly _tmp = new Quaternion();
     /** The turn of each trunk bone this frame (world axes). */
@@ -308,7 +308,9 @@ export class HumanoidLookAt {
      * the head); `kinematics` must hold the pose's forward kinematics.
      */
     public solveEyes(pose: IRigPose, kinematics: HumanoidPoseKinematics): void {
-        const amount = (this.weight > 0 ? (this.weight < 1 ? this.weight : 1) : 0) * (this.eyesWeight > 0 ? (this.eyesWeight < 1 ? this.eyesWeight : 1) : 0);
+        const w = this.weight;
+        const e = this.eyesWeight;
+        const amount = (w > 0 ? (w < 1 ? w : 1) : 0) * (e > 0 ? (e < 1 ? e : 1) : 0);
         if (!(amount > 0) || this._eyes.length === 0) return;
         const setup = this._setup;
         const head = setup.joint[this._head];
@@ -375,11 +377,14 @@ export class HumanoidLookAt {
 
     /**
      * The look direction `va` (head frame, canonical axes) as yaw and pitch, clamped to
-     * `(1 - clampWeight) * pi` from forward, into `_num[2]`, `_num[3]` (`_num[4]`: its length).
+     * `(1 - clampWeight) * pi` from forward, into `_num[2]`, `_num[3]` (`_num[4]`: its length;
+     * the limit into `_num[5]`, for `_smooth`).
      */
     private _clampedAngles(): void {
         const num = this._num;
         const distance = num[4];
+        const limit = (1 - (this.clampWeight > 0 ? (this.clampWeight < 1 ? this.clampWeight : 1) : 0)) * Math.PI;
+        num[5] = limit;
         if (!(distance > 1e-9)) {
             num[2] = 0;
             num[3] = 0;
@@ -388,7 +393,6 @@ export class HumanoidLookAt {
         const x = va.x / distance;
         const y = va.y / distance;
         const z = va.z / distance;
-        const limit = (1 - (this.clampWeight > 0 ? (this.clampWeight < 1 ? this.clampWeight : 1) : 0)) * Math.PI;
         const angle = Math.acos(z < 1 ? (z > -1 ? z : -1) : 1);
         let dx = x;
         let dy = y;
@@ -427,8 +431,7 @@ export class HumanoidLookAt {
             let t = num[2];
             if (t - s[0] > Math.PI) t -= TWO_PI;
             else if (s[0] - t > Math.PI) t += TWO_PI;
-            const c = this.clampWeight;
-            const reach = (1 - (c > 0 ? (c < 1 ? c : 1) : 0)) * Math.PI + BEHIND_BAND;
+            const reach = num[5] + BEHIND_BAND;
             if (t <= reach && t >= -reach) num[2] = t;
         }
         if (this._fresh || !(time > 0) || !(dt > 0 && dt < Infinity) || !Number.isFinite(s[0] + s[1] + s[2] + s[3])) {

@@ -416,7 +416,8 @@ export class HumanoidWorldGoals {
             this._targetRotation.copyFrom(this._clipEndRotation[g]);
             return;
         }
-        num[0] = this.rotationWeights[g] > 0 ? (this.rotationWeights[g] < 1 ? this.rotationWeights[g] : 1) : 0;
+        const rw = this.rotationWeights[g];
+        num[0] = rw > 0 ? (rw < 1 ? rw : 1) : 0;
         QuaternionSlerpToRef(this._clipEndRotation[g], tmpQ2, num, 0, this._targetRotation);
     }
 
@@ -424,7 +425,8 @@ export class HumanoidWorldGoals {
     private _targetPositionOf(g: number): void {
         const t = Vector3TransformAffineToRef(this.positions[g], this.goalSpaceToRig, this._target);
         const num = this._num;
-        num[0] = this.positionWeights[g] > 0 ? (this.positionWeights[g] < 1 ? this.positionWeights[g] : 1) : 0;
+        const pw = this.positionWeights[g];
+        num[0] = pw > 0 ? (pw < 1 ? pw : 1) : 0;
         // A position written straight into the public array that is not finite counts as no goal.
         if (!Number.isFinite(t.x + t.y + t.z)) {
             num[0] = 0;
@@ -544,9 +546,8 @@ export class HumanoidWorldGoals {
         const cx = uy * vz - uz * vy;
         const cy = uz * vx - ux * vz;
         const cz = ux * vy - uy * vx;
-        const angle =
-            Math.atan2(cx * ax + cy * ay + cz * az, ux * vx + uy * vy + uz * vz) *
-            (this.hintWeights[g] > 0 ? (this.hintWeights[g] < 1 ? this.hintWeights[g] : 1) : 0);
+        const hw = this.hintWeights[g];
+        const angle = Math.atan2(cx * ax + cy * ay + cz * az, ux * vx + uy * vy + uz * vz) * (hw > 0 ? (hw < 1 ? hw : 1) : 0);
         const s = Math.sin(angle * 0.5);
         // S: the turn about the axis (world, rig space)
         tmpQ.x = ax * s;
