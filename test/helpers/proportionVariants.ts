@@ -21,7 +21,7 @@ interface IGltf {
 }
 
 /** The joints a variant changes, by VRM 1.0 bone name; each base character says where they are. */
-type Bone = "hips" | "UpperLeg" | "LowerLeg" | "Foot" | "chest" | "upperChest" | "neck" | "head" | "UpperArm" | "LowerArm" | "Hand";
+type Bone = "hips" | "UpperLeg" | "LowerLeg" | "Foot" | "Toes" | "chest" | "upperChest" | "neck" | "head" | "UpperArm" | "LowerArm" | "Hand";
 
 /** A character to remake: its file and how to find a bone's node (left and right for the limbs). */
 export interface IBase {
@@ -36,6 +36,7 @@ const MIXAMO: Record<Bone, string[]> = {
     UpperLeg: ["LeftUpLeg", "RightUpLeg"],
     LowerLeg: ["LeftLeg", "RightLeg"],
     Foot: ["LeftFoot", "RightFoot"],
+    Toes: ["LeftToeBase", "RightToeBase"],
     chest: ["Spine1"],
     upperChest: ["Spine2"],
     neck: ["Neck"],
@@ -139,6 +140,21 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
     },
     // Bound in an A-pose: the upper arms 45 degrees down, the thighs 8 degrees apart (the
     // proportions the base's own).
+    // Feet twice as long (the toes' offset from the ankle doubled), the figure raised by what the
+    // toes dropped: a cartoon's foot, its ankle twice as high.
+    feet200: (json, at) => {
+        const parent = new Map<IGltfNode, IGltfNode>();
+        for (const n of json.nodes) for (const c of n.children ?? []) parent.set(json.nodes[c], n);
+        const [hips] = at("hips");
+        const toes = at("Toes");
+        // The toes' offset turned into the hips' parent's frame: the turns from there to the foot.
+        let q = Quaternion.Identity();
+        for (let k = parent.get(toes[0]); k && k !== hips; k = parent.get(k)) q = rotationOf(k).multiply(q);
+        q = rotationOf(hips).multiply(q);
+        const drop = -Vector3.FromArray(toes[0].translation ?? [0, 0, 0]).applyRotationQuaternion(q).y;
+        scale(toes, 2);
+        if (hips.translation && drop > 0) hips.translation[1] += drop;
+    },
     apose: (json, at) => {
         turnLimb(json, at("UpperArm"), at("LowerArm"), 45, () => new Vector3(0, -1, 0));
         // Out: from the middle between the hip joints towards this one, level.
