@@ -384,6 +384,7 @@ export class HumanoidAnimator {
             const planting = this.planting;
             if (player.jumped || planting.planted[0] || planting.planted[1]) planting.reset();
             solver.footGrounded.fill(0);
+            solver.footFloorHold.fill(0);
         }
         if (player.jumped && this._lookAt) this._lookAt.reset();
         solver.solveIK(0, player.step);

@@ -145,6 +145,8 @@ export class HumanoidFootPlanting {
     /** Per foot: how far the height's ease onto the floor has gone (0 to 1), and the height correction it started from. */
     private readonly _floorIn = [1, 1];
     private readonly _floorFrom = [0, 0];
+    /** Per foot: the solver's `footFloorHold` at touch-down, which the hold's floor limit eases up from. */
+    private readonly _floorHoldFrom = new Float64Array(2);
     /** Per foot: whether the ease-in has run a frame since touch-down. */
     private readonly _eased = [true, true];
     /** Per foot: the pivot on the ground and the correction of the last update (for speeds), and whether they are set. */
@@ -333,6 +335,8 @@ export class HumanoidFootPlanting {
                     // A foot down from the first frame shown is on the floor at once (nothing to ease from).
                     this._floorIn[s] = this._lastValid[s] ? 0 : 1;
                     this._floorFrom[s] = corr.y;
+                    const was = solver.footFloorHold[s];
+                    this._floorHoldFrom[s] = was > 0 ? (was < 1 ? was : 1) : 0;
                 } else {
                     // The point stood on moved along the foot: the held point moves with it, so the
                     // foot rolls over from heel to toes without sliding.
@@ -414,10 +418,17 @@ export class HumanoidFootPlanting {
             else if (clear > this._liftClearance[s]) clear = this._liftClearance[s];
             solver.footClearance[s] = (clear > 0 ? clear : 0) * ps[0];
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
-            if (this.planted[s]) solver.footGrounded[s] = 1;
-            else {
+            // And how firmly the leg's shape keeps it out of the floor: as held, but coming in with the
+            // lift onto the floor (FLOOR_EASE_SECONDS from touch-down, from what it was then).
+            if (this.planted[s]) {
+                solver.footGrounded[s] = 1;
+                const v = this._floorIn[s];
+                const from = this._floorHoldFrom[s];
+                solver.footFloorHold[s] = from + (1 - from) * v * v * v * (v * (6 * v - 15) + 10);
+            } else {
                 const u = this._releaseLeft[s];
                 solver.footGrounded[s] = u * u * u * (u * (6 * u - 15) + 10);
+                solver.footFloorHold[s] = solver.footGrounded[s];
             }
             Vector3CopyToRef(pg, last);
             Vector3CopyToRef(corr, lc);

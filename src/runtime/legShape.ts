@@ -146,7 +146,7 @@ export class HumanoidLegShape {
      * kinematics of the legs (after seating).
      * @param g the foot (0 left, 1 right)
      * @param target the foot's IK target (rig space, metres), moved in place
-     * @param afterPlanting whether planting has held the foot (then it is kept out of the floor by the solver's `footGrounded` and `footClearance`)
+     * @param afterPlanting whether planting has held the foot (then it is kept out of the floor by the solver's `footFloorHold` and `footClearance`)
      */
     public keepLegShape(g: number, target: Vector3, afterPlanting: boolean): void {
         const pos = this._solver.positions;
@@ -174,7 +174,7 @@ export class HumanoidLegShape {
         // After planting, a held foot is not pushed into the floor (planting lifted it onto it):
         // down by its clearance at most (the solver's `footClearance`).
         // (Read here, not passed: a number passed to a call V8 does not inline is boxed.)
-        const held = afterPlanting ? this._solver.footGrounded[g] : 0;
+        const held = afterPlanting ? this._solver.footFloorHold[g] : 0;
         if (held > 0) {
             const c = this._solver.footClearance[g];
             const lowest = -(c > 0 ? c : 0) - LEG_SHAPE_FLOOR_SLACK * slack;

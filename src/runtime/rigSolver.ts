@@ -138,11 +138,20 @@ export class HumanoidRigSolver {
     /**
      * Per foot (left, right): how far above the floor the lower of its ankle and toes is after
      * planting (each from its T-pose height), metres, and while a release eases out no more than
-     * on the hold's last update (so the limit it sets goes with {@link footGrounded}, not with a
+     * on the hold's last update (so the limit it sets goes with {@link footFloorHold}, not with a
      * foot rising fast); set by planting with {@link footGrounded}, so that "legs" never pushes a
      * held foot into the floor. Infinity when not set.
      */
     public readonly footClearance = new Float64Array(2).fill(Infinity);
+    /**
+     * Per foot (left, right), 0 to 1: how firmly `"legs"` keeps a held foot out of the floor (no
+     * deeper than {@link footClearance}): as {@link footGrounded}, but coming in over planting's
+     * `FLOOR_EASE_SECONDS` (0.1 s) from a touch-down, as planting's own lift onto the floor does
+     * (from what it was then). At once, the limit stepped the foot's target by millimetres in
+     * the frame a foot landed (a foot twice as long as the source's landing on its toes: the knee
+     * 4.9 times the source's jerk). Set by planting; default 0.
+     */
+    public readonly footFloorHold = new Float64Array(2);
     /**
      * Per foot (left, right): what foot planting added to its goal this frame (canonical, pose
      * units, as {@link goalPositions}); {@link decode} sets both to zero. With `"legs"`, what the
