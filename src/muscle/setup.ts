@@ -151,6 +151,14 @@ export class MuscleSetup {
      * `EncodeHumanPose`, the shoulder's turn that keeps the upper arm where it is.
      */
     public readonly collarbone: readonly [Vector3, Vector3];
+    /**
+     * Per foot (left, right): the joint at the front of the foot, which it stands on when its heel
+     * is up: its toes when they are mapped, else the foot's longest child joint (a toe node the
+     * map left out, or a toe end), else -1. Planting rolls a foot about it and the report measures
+     * sliding and heights at it: a foot with no toes mapped, held at its ankle, slid its front
+     * over the floor as its heel came up.
+     */
+    public readonly footTip: readonly [number, number];
     /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */
     public readonly axisY: Vector3[];
     /** Z swing axis (unit, canonical, perpendicular to the twist axis and to {@link axisY}) of every human bone. */
@@ -379,6 +387,22 @@ export class MuscleSetup {
             return d && d.lengthSquared() > 1e-12 ? d.normalize() : this.twistAxis[b].clone();
         };
         this.collarbone = [collar(B.LeftShoulder), collar(B.RightShoulder)];
+        const tipJoint = (foot: HumanBone, toes: HumanBone): number => {
+            if (this.joint[toes] >= 0) return this.joint[toes];
+            const j = this.joint[foot];
+            let best = -1;
+            let bestLen = 1e-6;
+            for (const c of j >= 0 ? children[j] : []) {
+                if (rig.joints[c].kind === RigJointKind.Node) continue;
+                const l = ref.positions[c].subtract(ref.positions[j]).length();
+                if (l > bestLen) {
+                    bestLen = l;
+                    best = c;
+                }
+            }
+            return best;
+        };
+        this.footTip = [tipJoint(B.LeftFoot, B.LeftToes), tipJoint(B.RightFoot, B.RightToes)];
         for (const [bone, from] of Object.entries(TWIST_AXIS_OF)) {
             this.twistAxis[Number(bone)] = this.twistAxis[from!].clone();
         }

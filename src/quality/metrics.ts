@@ -173,11 +173,10 @@ export function MeasureRetargetQuality(
     const v = new Vector3();
     const w = new Vector3();
 
-    // Foot skating and heights: the ankle and the toes of each foot.
-    const footPoints = [
-        [B.LeftFoot, B.LeftToes],
-        [B.RightFoot, B.RightToes],
-    ].map((bones) => bones.map((b) => ta.getJoint(b)).filter((j) => j >= 0));
+    // Foot skating and heights: the ankle and the front of each foot (its toes, or where it has
+    // none mapped its own tip joint, `MuscleSetup.footTip`: measured at the ankle alone, a foot
+    // rolled onto its front read as sliding and one turned about its ankle, its front sliding, as still).
+    const footPoints = [B.LeftFoot, B.RightFoot].map((b, s) => [ta.getJoint(b), ts.footTip[s]].filter((j) => j >= 0));
     const restHeight = (j: number): number => Vector3.Dot(ta.referenceWorld.positions[j].subtract(ts.groundOrigin), up);
     const tracks = footPoints.map((joints) =>
         joints.map((j) => {

@@ -52,10 +52,7 @@ const MAX_LANDING_SPEED = 0.5;
  */
 const PIVOT_SPAN = 0.002;
 
-const FEET: ReadonlyArray<readonly [HumanBone, HumanBone]> = [
-    [HumanBone.LeftFoot, HumanBone.LeftToes],
-    [HumanBone.RightFoot, HumanBone.RightToes],
-];
+const FEET: readonly HumanBone[] = [HumanBone.LeftFoot, HumanBone.RightFoot];
 
 const toe = new Vector3();
 const pivot = new Vector3();
@@ -168,8 +165,9 @@ export class HumanoidFootPlanting {
                 .subtract(setup.groundOrigin)
                 .applyRotationQuaternion(setup.c0Inverse)
                 .scale(1 / setup.scale);
-        this._toeOffset = FEET.map(([foot, toes]) => (setup.joint[toes] >= 0 ? canon(setup.joint[toes]).subtract(canon(setup.joint[foot])) : null));
-        this._restHeight = FEET.map(([foot, toes]) => [canon(setup.joint[foot]).y, setup.joint[toes] >= 0 ? canon(setup.joint[toes]).y : 0]);
+        // The front of each foot: its toes, or where it has none mapped its own tip (`MuscleSetup.footTip`).
+        this._toeOffset = FEET.map((foot, s) => (setup.footTip[s] >= 0 ? canon(setup.footTip[s]).subtract(canon(setup.joint[foot])) : null));
+        this._restHeight = FEET.map((foot, s) => [canon(setup.joint[foot]).y, setup.footTip[s] >= 0 ? canon(setup.footTip[s]).y : 0]);
         this._scale = setup.scale;
     }
 

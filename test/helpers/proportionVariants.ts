@@ -6,8 +6,9 @@ import { EditGlbJson } from "./glbJson.js";
 // file's own JSON; the meshes left as they are, since the runtime and the report read the joints):
 // stand-ins for the characters the project has not seen. One variant changes the rest pose instead
 // (`apose`: arms down and legs apart, as many rigs are bound), which the avatar's T-pose
-// enforcement has to undo. Used by `npm run report:variants`
-// (scripts/report-variants.ts) and the tests that hold a fix on such a character.
+// enforcement has to undo, and one the humanoid map (`notoes`: the toe joints left unmapped).
+// Used by `npm run report:variants` (scripts/report-variants.ts) and the tests that hold a fix on
+// such a character.
 
 interface IGltfNode {
     name?: string;
@@ -99,7 +100,8 @@ const turnLimb = (json: IGltf, upper: IGltfNode[], lower: IGltfNode[], degrees: 
         for (let k: IGltfNode | undefined = n; k; k = parent.get(k)) out.unshift(k);
         return out;
     };
-    const worldRotation = (n: IGltfNode | undefined): Quaternion => (n ? chain(n).reduce((q, k) => q.multiply(rotationOf(k)), Quaternion.Identity()) : Quaternion.Identity());
+    const worldRotation = (n: IGltfNode | undefined): Quaternion =>
+        n ? chain(n).reduce((q, k) => q.multiply(rotationOf(k)), Quaternion.Identity()) : Quaternion.Identity();
     const worldPosition = (n: IGltfNode): Vector3 => {
         let p = Vector3.Zero();
         let q = Quaternion.Identity();
@@ -154,6 +156,16 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
         const drop = -Vector3.FromArray(toes[0].translation ?? [0, 0, 0]).applyRotationQuaternion(q).y;
         scale(toes, 2);
         if (hips.translation && drop > 0) hips.translation[1] += drop;
+    },
+    // No toes mapped (VRM 0.x avatars and many game rigs have none): the toe joints left in the
+    // skeleton, out of the humanoid map (the VRM's) and renamed past the name matcher (the X Bot's).
+    notoes: (json, at) => {
+        for (const n of at("Toes")) n.name = `tip_${json.nodes.indexOf(n)}`;
+        const bones = json.extensions?.VRMC_vrm?.humanoid.humanBones;
+        if (bones) {
+            delete bones.leftToes;
+            delete bones.rightToes;
+        }
     },
     apose: (json, at) => {
         turnLimb(json, at("UpperArm"), at("LowerArm"), 45, () => new Vector3(0, -1, 0));
