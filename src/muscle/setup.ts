@@ -153,8 +153,9 @@ export class MuscleSetup {
     public readonly collarbone: readonly [Vector3, Vector3];
     /**
      * Per foot (left, right): the joint at the front of the foot, which it stands on when its heel
-     * is up: its toes when they are mapped, else the foot's longest child joint (a toe node the
-     * map left out, or a toe end), else -1. Planting rolls a foot about it and the report measures
+     * is up: its toes when they are mapped, else the foot's longest child joint that no human bone
+     * is mapped to and that points forward and not up in the T-pose (a toe node the map left out,
+     * or a toe end; not a helper up the shin or behind the heel), else -1. Planting rolls a foot about it and the report measures
      * sliding and heights at it: a foot with no toes mapped, held at its ankle, slid its front
      * over the floor as its heel came up.
      */
@@ -393,8 +394,11 @@ export class MuscleSetup {
             let best = -1;
             let bestLen = 1e-6;
             for (const c of j >= 0 ? children[j] : []) {
-                if (rig.joints[c].kind === RigJointKind.Node) continue;
-                const l = ref.positions[c].subtract(ref.positions[j]).length();
+                if (rig.joints[c].kind === RigJointKind.Node || this.boneOfJoint[c] >= 0) continue;
+                const d = ref.positions[c].subtract(ref.positions[j]);
+                const l = d.length();
+                // A toe points forward, level or down (steeply in a high heel); not up, not back.
+                if (!(Vector3.Dot(d, f.forward) > 0.3 * l && Vector3.Dot(d, f.up) < 0.3 * l)) continue;
                 if (l > bestLen) {
                     bestLen = l;
                     best = c;

@@ -382,7 +382,7 @@ export class HumanoidAnimator {
             // Planting off (or no foot IK): a foot it held is let go, so that turning it back on
             // later starts afresh rather than from where the foot was then.
             const planting = this.planting;
-            if (player.jumped || planting.planted[0] || planting.planted[1]) planting.reset();
+            if (player.jumped || planting.holding) planting.reset();
             solver.footGrounded.fill(0);
             solver.footFloorHold.fill(0);
         }

@@ -129,6 +129,8 @@ export class HumanoidFootPlanting {
     private readonly _release = [new Vector3(), new Vector3()];
     private readonly _releaseRate = [new Vector3(), new Vector3()];
     private readonly _releaseLeft = [0, 0];
+    /** Per foot: how firmly the running release starts held (1 from a hold; what was left when a cut-short release is eased out afresh, 0). */
+    private readonly _releaseHeld = new Float64Array(2);
     /** Per foot: how long the running release takes, seconds (the blend, or less when the foot lands again sooner). */
     private readonly _releaseSeconds = [0, 0];
     /** Per foot: the correction the running release ends on (0, or what is left when the foot lands again before the blend is over). */
@@ -142,8 +144,6 @@ export class HumanoidFootPlanting {
     /** Per foot: how far the height's ease onto the floor has gone (0 to 1), and the height correction it started from. */
     private readonly _floorIn = [1, 1];
     private readonly _floorFrom = [0, 0];
-    /** Per foot: the solver's `footFloorHold` at touch-down, which the hold's floor limit eases up from. */
-    private readonly _floorHoldFrom = new Float64Array(2);
     /** Per foot: whether the ease-in has run a frame since touch-down. */
     private readonly _eased = [true, true];
     /** Per foot: the pivot on the ground and the correction of the last update (for speeds), and whether they are set. */
@@ -195,6 +195,16 @@ export class HumanoidFootPlanting {
         } else end.setAll(0);
     }
 
+    /** Whether a foot is held, or a release still eases it out or has some of it left for later. */
+    public get holding(): boolean {
+        for (let s = 0; s < 2; s++) {
+            if (this.planted[s] || this._releaseLeft[s] > 0) return true;
+            const e = this._releaseEnd[s];
+            if (e.x !== 0 || e.y !== 0 || e.z !== 0) return true;
+        }
+        return false;
+    }
+
     /** Lets both feet go at once (after a jump in time or place). */
     public reset(): void {
         for (let s = 0; s < 2; s++) {
@@ -204,6 +214,7 @@ export class HumanoidFootPlanting {
             this._floorIn[s] = 1;
             this._floorFrom[s] = 0;
             this._releaseLeft[s] = 0;
+            this._releaseHeld[s] = 0;
             this._releaseEnd[s].setAll(0);
             this._lastValid[s] = false;
             this._holdRate[s].setAll(0);
@@ -333,8 +344,6 @@ export class HumanoidFootPlanting {
                     // A foot down from the first frame shown is on the floor at once (nothing to ease from).
                     this._floorIn[s] = this._lastValid[s] ? 0 : 1;
                     this._floorFrom[s] = corr.y;
-                    const was = solver.footFloorHold[s];
-                    this._floorHoldFrom[s] = was > 0 ? (was < 1 ? was : 1) : 0;
                 } else {
                     // The point stood on moved along the foot: the held point moves with it, so the
                     // foot rolls over from heel to toes without sliding.
@@ -387,6 +396,7 @@ export class HumanoidFootPlanting {
                     // the correction goes on without a kink and the foot lifts off as the clip's
                     // does (a foot the clip held still lifts off on the clip's own path).
                     Vector3CopyToRef(this._holdRate[s], this._releaseRate[s]);
+                    this._releaseHeld[s] = 1;
                     this._armRelease(s, player);
                 } else if (dt > 0 && this._releaseLeft[s] <= 0 && this._releaseEnd[s].lengthSquared() > 0) {
                     // A release cut short by a touch-down that did not come (the clip changed): ease
@@ -395,6 +405,8 @@ export class HumanoidFootPlanting {
                     // the foot again for the pause (a knee moved by millimetres).
                     Vector3CopyToRef(this._releaseEnd[s], this._release[s]);
                     this._releaseRate[s].setAll(0);
+                    // The foot is not held again: it was let go when the cut-short release ended.
+                    this._releaseHeld[s] = solver.footGrounded[s];
                     this._armRelease(s, player);
                 }
                 const span = this._releaseSeconds[s] > 0 ? this._releaseSeconds[s] : 0;
@@ -416,18 +428,17 @@ export class HumanoidFootPlanting {
             else if (clear > this._liftClearance[s]) clear = this._liftClearance[s];
             solver.footClearance[s] = (clear > 0 ? clear : 0) * ps[0];
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
-            // And how firmly the leg's shape keeps it out of the floor: as held, but coming in with the
-            // lift onto the floor (FLOOR_EASE_SECONDS from touch-down, from what it was then).
-            if (this.planted[s]) {
-                solver.footGrounded[s] = 1;
-                const v = this._floorIn[s];
-                const from = this._floorHoldFrom[s];
-                solver.footFloorHold[s] = from + (1 - from) * v * v * v * (v * (6 * v - 15) + 10);
-            } else {
+            let held = 1;
+            if (!this.planted[s]) {
                 const u = this._releaseLeft[s];
-                solver.footGrounded[s] = u * u * u * (u * (6 * u - 15) + 10);
-                solver.footFloorHold[s] = solver.footGrounded[s];
+                held = this._releaseHeld[s] * u * u * u * (u * (6 * u - 15) + 10);
             }
+            solver.footGrounded[s] = held;
+            // How firmly the leg's shape keeps it out of the floor: held, or about to be by the
+            // clip's contacts (the ground share, which comes in before a contact begins), so the
+            // limit is on before the foot lands rather than stepping in as it does.
+            const share = solver.footGroundShare[s];
+            solver.footFloorHold[s] = 1 - (1 - held) * (1 - (share > 0 ? (share < 1 ? share : 1) : 0));
             Vector3CopyToRef(pg, last);
             Vector3CopyToRef(corr, lc);
             this._lastValid[s] = true;

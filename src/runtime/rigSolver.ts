@@ -144,12 +144,13 @@ export class HumanoidRigSolver {
      */
     public readonly footClearance = new Float64Array(2).fill(Infinity);
     /**
-     * Per foot (left, right), 0 to 1: how firmly `"legs"` keeps a held foot out of the floor (no
-     * deeper than {@link footClearance}): as {@link footGrounded}, but coming in over planting's
-     * `FLOOR_EASE_SECONDS` (0.1 s) from a touch-down, as planting's own lift onto the floor does
-     * (from what it was then). At once, the limit stepped the foot's target by millimetres in
-     * the frame a foot landed (a foot twice as long as the source's landing on its toes: the knee
-     * 4.9 times the source's jerk). Set by planting; default 0.
+     * Per foot (left, right), 0 to 1: how firmly `"legs"` keeps a foot out of the floor (no deeper
+     * than {@link footClearance}): `1 - (1 - footGrounded)(1 - footGroundShare)`, held or about to
+     * be by the clip's contacts ({@link footGroundShare} comes in over the contact blend before a
+     * contact begins). With {@link footGrounded} alone the limit stepped in the frame a foot landed:
+     * the leg's shape had taken a landing foot a few millimetres into the floor in the air, and the
+     * limit took them back at once (a foot twice as long as the source's landing on its toes: the
+     * knee 4.9 times the source's jerk). Set by planting; default 0.
      */
     public readonly footFloorHold = new Float64Array(2);
     /**

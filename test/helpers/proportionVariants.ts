@@ -140,8 +140,6 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
         scale(at("LowerLeg"), 1.2);
         scale(at("Foot"), 0.8);
     },
-    // Bound in an A-pose: the upper arms 45 degrees down, the thighs 8 degrees apart (the
-    // proportions the base's own).
     // Feet twice as long (the toes' offset from the ankle doubled), the figure raised by what the
     // toes dropped: a cartoon's foot, its ankle twice as high.
     feet200: (json, at) => {
@@ -167,6 +165,8 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
             delete bones.rightToes;
         }
     },
+    // Bound in an A-pose: the upper arms 45 degrees down, the thighs 8 degrees apart (the
+    // proportions the base's own).
     apose: (json, at) => {
         turnLimb(json, at("UpperArm"), at("LowerArm"), 45, () => new Vector3(0, -1, 0));
         // Out: from the middle between the hip joints towards this one, level.

@@ -1,11 +1,12 @@
 import { describeWithData } from "../helpers/data.js";
 import { MeasureOntoProportionVariantAsync } from "../helpers/variantPair.js";
 
-// The leg shape's floor limit on a held foot comes in over planting's lift onto the floor (0.1 s
-// from touch-down, `HumanoidRigSolver.footFloorHold`), not in the frame the foot lands. The child's
-// jump onto the VRM sample with feet twice as long (`feet200`, a character the report does not
-// hold): its left foot lands on its toes, whose leg the shape had moved down by 6 mm, and the limit
-// engaging at once took 4 mm of it back in one frame: the shin 4.9 times the source's jerk.
+// The leg shape's floor limit is on before a foot lands, as the clip's contacts say it is about to
+// (`HumanoidRigSolver.footFloorHold`: held, or the ground share that comes in before a contact),
+// not only from the frame the foot is held. The child's jump onto the VRM sample with feet twice as
+// long (`feet200`, a character the report does not hold): its left foot lands on its toes, which
+// the leg's shape had taken 6 mm down in the air, and the limit stepping in at the touch-down took
+// 4 mm of it back in one frame: the shin 4.9 times the source's jerk.
 describeWithData("a landing on a character with long feet", () => {
     test("the child's jump onto feet twice as long: no leg bone over twice the source's jerk", async () => {
         const pair = await MeasureOntoProportionVariantAsync("bvh/animated_drawings/fair1_jumping_8yo.bvh", "vrm", "feet200");

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../../src/humanoid/humanBones.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
 import { dataFile, describeWithData, SHARED_DATA } from "../helpers/data.js";
+import { EditGlbJson } from "../helpers/glbJson.js";
 import { WriteProportionVariant } from "../helpers/proportionVariants.js";
 import { MeasureOntoProportionVariantAsync } from "../helpers/variantPair.js";
 
@@ -35,6 +37,40 @@ describeWithData("feet with no toes mapped", () => {
                 const toes = xbot.referenceWorld.positions[withToes.footTip[s]];
                 expect(at.subtract(toes).length()).toBeLessThan(1e-4);
             }
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    }, 60_000);
+
+    test("a helper joint up the shin, longer than the toes, is not taken for the foot's tip", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "notoes-helper-"));
+        try {
+            const toeless = WriteProportionVariant(SHARED_DATA, "vrm", "notoes", join(dir, "vrm_notoes.vrm"));
+            // Beside each foot's unmapped toe node, a helper 25 cm straight up from the ankle (an IK
+            // pole or a socket), longer than the toes.
+            type Node = { name?: string; translation?: number[]; rotation?: number[]; children?: number[] };
+            const file = join(dir, "vrm_notoes_helper.vrm");
+            EditGlbJson<{ nodes: Node[] }>(
+                toeless,
+                (json) => {
+                    const parentOf = (i: number): number => json.nodes.findIndex((n) => n.children?.includes(i));
+                    for (const tip of json.nodes.filter((n) => n.name?.startsWith("tip_"))) {
+                        const foot = parentOf(json.nodes.indexOf(tip));
+                        // The foot's world rotation, to put world up into its own frame.
+                        let q = Quaternion.Identity();
+                        for (let k = foot; k >= 0; k = parentOf(k)) q = Quaternion.FromArray(json.nodes[k].rotation ?? [0, 0, 0, 1]).multiply(q);
+                        const up = new Vector3(0, 0.25, 0).applyRotationQuaternion(Quaternion.Inverse(q));
+                        json.nodes.push({ name: "shin_helper", translation: up.asArray() });
+                        json.nodes[foot].children!.push(json.nodes.length - 1);
+                    }
+                },
+                file,
+            );
+            const avatar = (await LoadHumanoidAvatarFromFileAsync(file)).avatar;
+            const tip = MuscleSetup.For(avatar).footTip;
+            // Before: the helper, and planting held a point 25 cm above the floor as the heel rose
+            // (the Mixamo walk slid 0.2 leg a second).
+            expect(tip.map((j) => avatar.rig.joints[j]?.name.startsWith("tip_"))).toEqual([true, true]);
         } finally {
             rmSync(dir, { recursive: true, force: true });
         }
