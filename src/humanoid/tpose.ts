@@ -1,5 +1,6 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { AngleBetweenDeg, ComputeBodyFrame, safeNormalize, type IBodyFrame } from "./bodyFrame.js";
+import { FootTipChild } from "./footTip.js";
 import { BodySide, GetFingerBone, HumanBone } from "./humanBones.js";
 import { ComputeRigWorldPose, GetRigChildren, RigJointKind, type IRig, type IRigPose } from "./rig.js";
 
@@ -273,6 +274,7 @@ export function MakeReferenceTPose(
             world = ComputeRigWorldPose(rig, pose);
         }
     };
+    const mappedJoints = new Set(Array.from(boneToJoint).filter((x) => x >= 0));
     // Thumbs do not give the direction of the hand.
     const thumbJoints = new Set<number>();
     for (const side of [BodySide.Left, BodySide.Right] as const) {
@@ -340,7 +342,12 @@ export function MakeReferenceTPose(
                     break;
                 }
             }
-            if (child < 0) child = longestChild(joint);
+            // A foot with no toes: its own tip, not any longest child (`FootTipChild`).
+            if (child < 0)
+                child =
+                    t.bone === B.LeftFoot || t.bone === B.RightFoot
+                        ? FootTipChild(rig, children, world.positions, joint, frame, (c) => mappedJoints.has(c))
+                        : longestChild(joint);
             if (child < 0) continue;
             let cur = world.positions[child].subtract(world.positions[joint]);
             let goal = t.dir(frame);

@@ -12,6 +12,7 @@ import {
     HUMAN_BONE_COUNT,
     IsFingerBone,
 } from "../humanoid/humanBones.js";
+import { FootTipChild } from "../humanoid/footTip.js";
 import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
 import { TranslationDofUnits } from "./translationDof.js";
@@ -343,6 +344,14 @@ export class MuscleSetup {
         // Twist axes: the bone's T-pose direction (limbs, fingers, feet, toes), the canonical up
         // (trunk, neck, head) or forward (eyes, jaw), or the forearm's for the hand.
         const children = GetRigChildren(rig);
+        // The front of each foot: its toes, or where none are mapped its own tip joint (`FootTipChild`).
+        const tipJoint = (foot: HumanBone, toes: HumanBone): number =>
+            this.joint[toes] >= 0
+                ? this.joint[toes]
+                : this.joint[foot] >= 0
+                  ? FootTipChild(rig, children, ref.positions, this.joint[foot], f, (c) => this.boneOfJoint[c] >= 0)
+                  : -1;
+        this.footTip = [tipJoint(B.LeftFoot, B.LeftToes), tipJoint(B.RightFoot, B.RightToes)];
         const tipOf = (joint: number): Vector3 | null => {
             let best: Vector3 | null = null;
             let bestLen = 1e-6;
@@ -363,6 +372,11 @@ export class MuscleSetup {
             if (j < 0) return null;
             const next = HumanBoneChainChild[b];
             if (next >= 0 && this.joint[next] >= 0) return toCanon(ref.positions[this.joint[next]].subtract(ref.positions[j]));
+            // A foot with no toes points to its own tip (none: the muscle table's direction).
+            if (b === B.LeftFoot || b === B.RightFoot) {
+                const tip = this.footTip[b === B.LeftFoot ? 0 : 1];
+                return tip >= 0 ? toCanon(ref.positions[tip].subtract(ref.positions[j])) : null;
+            }
             const tip = tipOf(j);
             return tip ? toCanon(tip) : null;
         };
@@ -388,25 +402,6 @@ export class MuscleSetup {
             return d && d.lengthSquared() > 1e-12 ? d.normalize() : this.twistAxis[b].clone();
         };
         this.collarbone = [collar(B.LeftShoulder), collar(B.RightShoulder)];
-        const tipJoint = (foot: HumanBone, toes: HumanBone): number => {
-            if (this.joint[toes] >= 0) return this.joint[toes];
-            const j = this.joint[foot];
-            let best = -1;
-            let bestLen = 1e-6;
-            for (const c of j >= 0 ? children[j] : []) {
-                if (rig.joints[c].kind === RigJointKind.Node || this.boneOfJoint[c] >= 0) continue;
-                const d = ref.positions[c].subtract(ref.positions[j]);
-                const l = d.length();
-                // A toe points forward, level or down (steeply in a high heel); not up, not back.
-                if (!(Vector3.Dot(d, f.forward) > 0.3 * l && Vector3.Dot(d, f.up) < 0.3 * l)) continue;
-                if (l > bestLen) {
-                    bestLen = l;
-                    best = c;
-                }
-            }
-            return best;
-        };
-        this.footTip = [tipJoint(B.LeftFoot, B.LeftToes), tipJoint(B.RightFoot, B.RightToes)];
         for (const [bone, from] of Object.entries(TWIST_AXIS_OF)) {
             this.twistAxis[Number(bone)] = this.twistAxis[from!].clone();
         }

@@ -19,7 +19,7 @@ import { MeasureOntoProportionVariantAsync } from "../helpers/variantPair.js";
 // source's jerk at the shin, the Mixamo walk onto the X Bot 0.51 degree from the exact copy (0.08
 // with toes).
 describeWithData("feet with no toes mapped", () => {
-    test("the foot's tip is its toes, or where none are mapped, its longest child joint", async () => {
+    test("the foot's tip is its toes, or where none are mapped, its own tip joint", async () => {
         const xbot = (await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"))).avatar;
         const withToes = MuscleSetup.For(xbot);
         expect(withToes.footTip).toEqual([xbot.getJoint(HumanBone.LeftToes), xbot.getJoint(HumanBone.RightToes)]);
@@ -71,6 +71,43 @@ describeWithData("feet with no toes mapped", () => {
             // Before: the helper, and planting held a point 25 cm above the floor as the heel rose
             // (the Mixamo walk slid 0.2 leg a second).
             expect(tip.map((j) => avatar.rig.joints[j]?.name.startsWith("tip_"))).toEqual([true, true]);
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    }, 60_000);
+
+    test("a helper joint behind the heel, longer than the toes, neither is the tip nor turns the foot round", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "notoes-heel-"));
+        try {
+            const toeless = WriteProportionVariant(SHARED_DATA, "vrm", "notoes", join(dir, "vrm_notoes.vrm"));
+            type Node = { name?: string; translation?: number[]; children?: number[] };
+            const file = join(dir, "vrm_notoes_heel.vrm");
+            // Beside each foot's unmapped toe node, a helper pointing the other way, half as long again.
+            EditGlbJson<{ nodes: Node[] }>(
+                toeless,
+                (json) => {
+                    for (const tip of json.nodes.filter((n) => n.name?.startsWith("tip_"))) {
+                        const foot = json.nodes.find((n) => n.children?.includes(json.nodes.indexOf(tip)))!;
+                        json.nodes.push({ name: "heel_helper", translation: (tip.translation ?? [0, 0, 0]).map((v) => -1.5 * v) });
+                        foot.children!.push(json.nodes.length - 1);
+                    }
+                },
+                file,
+            );
+            const plain = MuscleSetup.For((await LoadHumanoidAvatarFromFileAsync(toeless)).avatar);
+            const avatar = (await LoadHumanoidAvatarFromFileAsync(file)).avatar;
+            const setup = MuscleSetup.For(avatar);
+            expect(setup.footTip.map((j) => avatar.rig.joints[j]?.name.startsWith("tip_"))).toEqual([true, true]);
+            // Before: the T-pose enforcement turned each foot to point the helper forward (its toes
+            // back), and the foot's twist axis followed the helper.
+            for (const foot of [HumanBone.LeftFoot, HumanBone.RightFoot]) {
+                expect(Vector3.Distance(setup.twistAxis[foot], plain.twistAxis[foot])).toBeLessThan(1e-6);
+            }
+            for (let s = 0; s < 2; s++) {
+                const foot = avatar.getJoint(s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot);
+                const toe = avatar.referenceWorld.positions[setup.footTip[s]].subtract(avatar.referenceWorld.positions[foot]);
+                expect(Vector3.Dot(toe.normalize(), avatar.frame.forward)).toBeGreaterThan(0.8);
+            }
         } finally {
             rmSync(dir, { recursive: true, force: true });
         }
