@@ -365,9 +365,10 @@ export class Studio {
         this.onPlayingChanged.notifyObservers(on);
     }
 
-    /** Poses every character with {@link musclePose}. */
+    /** Poses every character with {@link musclePose}, decoded with the current clip's source proportions (as it plays). */
     applyMuscles(): void {
-        for (const t of this.targets) t.animator?.applyPose(this.musclePose);
+        const proportions = this.source?.clip.proportions ?? null;
+        for (const t of this.targets) t.animator?.applyPose(this.musclePose, proportions);
     }
 
     /** Applies the IK, planting and root-motion settings to the running animators. */

@@ -264,7 +264,7 @@ export function MountIkTargetsPanel(studio: Studio): IStudioPanel {
             l.clampWeight = LOOK_CLAMP_WEIGHT;
             // Paused, nothing else poses the characters: pose them here, at the clip's time (or the muscle sliders' pose).
             if (paused && (goals || look || settle > 0)) {
-                if (studio.posingByMuscles) a.applyPose(studio.musclePose);
+                if (studio.posingByMuscles) a.applyPose(studio.musclePose, studio.source?.clip.proportions ?? null);
                 else {
                     a.lookAt.reset();
                     a.update(0);

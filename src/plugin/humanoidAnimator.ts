@@ -2,6 +2,7 @@ import { Observable, type Observer } from "@babylonjs/core/Misc/observable.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
+import { ClipProportionsToArray, type IClipProportions } from "../clip/clipProportions.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
@@ -405,9 +406,15 @@ export class HumanoidAnimator {
      * smoothing afresh.
      * Clips keep their time: the next {@link update} poses from them again. Never throws, logs or allocates.
      * @param pose the pose (canonical frame, avatar scales)
+     * @param proportions the source proportions to decode it with (the `proportions` of the clip it
+     * was sampled from, which {@link play} decodes that clip with); default none: the pose decodes
+     * as from a clip without them, whatever played before (with the last clip's, a knee differed
+     * by 13 degrees between an animator that had played a clip and a fresh one)
      */
-    public applyPose(pose: HumanPose): void {
+    public applyPose(pose: HumanPose, proportions: IClipProportions | null = null): void {
         if (this.isDisposed) return;
+        // The next update takes the player's own again.
+        ClipProportionsToArray(proportions, this.solver.sourceProportions);
         this.solver.resetSmoothing();
         // A pose has no contacts: every foot's height is the pose's.
         this.solver.footGroundShare.fill(1);
