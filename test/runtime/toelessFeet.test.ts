@@ -18,6 +18,41 @@ import { MeasureOntoProportionVariantAsync } from "../helpers/variantPair.js";
 // and the VRM sample with their toes unmapped (`notoes` of `npm run report:variants`) 2.2 times the
 // source's jerk at the shin, the Mixamo walk onto the X Bot 0.51 degree from the exact copy (0.08
 // with toes).
+type GltfNode = { name?: string; translation?: number[]; rotation?: number[]; children?: number[] };
+type Gltf = { nodes: GltfNode[] };
+const parentOf = (json: Gltf, i: number): number => json.nodes.findIndex((n) => n.children?.includes(i));
+
+/**
+ * The VRM sample with its toes unmapped (`notoes`) and, beside each foot's toe node, a joint
+ * `name` at the translation `at` gives (the foot's frame); `check` runs on that file and on the
+ * toe-less one, both removed after.
+ */
+async function withHelperJointsAsync(
+    name: string,
+    at: (json: Gltf, foot: number, tip: GltfNode) => number[],
+    check: (file: string, toeless: string) => Promise<void>,
+): Promise<void> {
+    const dir = mkdtempSync(join(tmpdir(), `notoes-${name}-`));
+    try {
+        const toeless = WriteProportionVariant(SHARED_DATA, "vrm", "notoes", join(dir, "vrm_notoes.vrm"));
+        const file = join(dir, `vrm_notoes_${name}.vrm`);
+        EditGlbJson<Gltf>(
+            toeless,
+            (json) => {
+                for (const tip of json.nodes.filter((n) => n.name?.startsWith("tip_"))) {
+                    const foot = parentOf(json, json.nodes.indexOf(tip));
+                    json.nodes.push({ name, translation: at(json, foot, tip) });
+                    json.nodes[foot].children!.push(json.nodes.length - 1);
+                }
+            },
+            file,
+        );
+        await check(file, toeless);
+    } finally {
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+
 describeWithData("feet with no toes mapped", () => {
     test("the foot's tip is its toes, or where none are mapped, its own tip joint", async () => {
         const xbot = (await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"))).avatar;
@@ -43,74 +78,46 @@ describeWithData("feet with no toes mapped", () => {
     }, 60_000);
 
     test("a helper joint up the shin, longer than the toes, is not taken for the foot's tip", async () => {
-        const dir = mkdtempSync(join(tmpdir(), "notoes-helper-"));
-        try {
-            const toeless = WriteProportionVariant(SHARED_DATA, "vrm", "notoes", join(dir, "vrm_notoes.vrm"));
-            // Beside each foot's unmapped toe node, a helper 25 cm straight up from the ankle (an IK
-            // pole or a socket), longer than the toes.
-            type Node = { name?: string; translation?: number[]; rotation?: number[]; children?: number[] };
-            const file = join(dir, "vrm_notoes_helper.vrm");
-            EditGlbJson<{ nodes: Node[] }>(
-                toeless,
-                (json) => {
-                    const parentOf = (i: number): number => json.nodes.findIndex((n) => n.children?.includes(i));
-                    for (const tip of json.nodes.filter((n) => n.name?.startsWith("tip_"))) {
-                        const foot = parentOf(json.nodes.indexOf(tip));
-                        // The foot's world rotation, to put world up into its own frame.
-                        let q = Quaternion.Identity();
-                        for (let k = foot; k >= 0; k = parentOf(k)) q = Quaternion.FromArray(json.nodes[k].rotation ?? [0, 0, 0, 1]).multiply(q);
-                        const up = new Vector3(0, 0.25, 0).applyRotationQuaternion(Quaternion.Inverse(q));
-                        json.nodes.push({ name: "shin_helper", translation: up.asArray() });
-                        json.nodes[foot].children!.push(json.nodes.length - 1);
-                    }
-                },
-                file,
-            );
-            const avatar = (await LoadHumanoidAvatarFromFileAsync(file)).avatar;
-            const tip = MuscleSetup.For(avatar).footTip;
-            // Before: the helper, and planting held a point 25 cm above the floor as the heel rose
-            // (the Mixamo walk slid 0.2 leg a second).
-            expect(tip.map((j) => avatar.rig.joints[j]?.name.startsWith("tip_"))).toEqual([true, true]);
-        } finally {
-            rmSync(dir, { recursive: true, force: true });
-        }
+        // An IK pole or a socket 25 cm straight up from each ankle: world up in the foot's frame.
+        await withHelperJointsAsync(
+            "shin_helper",
+            (json, foot) => {
+                let q = Quaternion.Identity();
+                for (let k = foot; k >= 0; k = parentOf(json, k)) q = Quaternion.FromArray(json.nodes[k].rotation ?? [0, 0, 0, 1]).multiply(q);
+                return new Vector3(0, 0.25, 0).applyRotationQuaternion(Quaternion.Inverse(q)).asArray();
+            },
+            async (file) => {
+                const avatar = (await LoadHumanoidAvatarFromFileAsync(file)).avatar;
+                const tip = MuscleSetup.For(avatar).footTip;
+                // Before: the helper, and planting held a point 25 cm above the floor as the heel rose
+                // (the Mixamo walk slid 0.2 leg a second).
+                expect(tip.map((j) => avatar.rig.joints[j]?.name.startsWith("tip_"))).toEqual([true, true]);
+            },
+        );
     }, 60_000);
 
     test("a helper joint behind the heel, longer than the toes, neither is the tip nor turns the foot round", async () => {
-        const dir = mkdtempSync(join(tmpdir(), "notoes-heel-"));
-        try {
-            const toeless = WriteProportionVariant(SHARED_DATA, "vrm", "notoes", join(dir, "vrm_notoes.vrm"));
-            type Node = { name?: string; translation?: number[]; children?: number[] };
-            const file = join(dir, "vrm_notoes_heel.vrm");
-            // Beside each foot's unmapped toe node, a helper pointing the other way, half as long again.
-            EditGlbJson<{ nodes: Node[] }>(
-                toeless,
-                (json) => {
-                    for (const tip of json.nodes.filter((n) => n.name?.startsWith("tip_"))) {
-                        const foot = json.nodes.find((n) => n.children?.includes(json.nodes.indexOf(tip)))!;
-                        json.nodes.push({ name: "heel_helper", translation: (tip.translation ?? [0, 0, 0]).map((v) => -1.5 * v) });
-                        foot.children!.push(json.nodes.length - 1);
-                    }
-                },
-                file,
-            );
-            const plain = MuscleSetup.For((await LoadHumanoidAvatarFromFileAsync(toeless)).avatar);
-            const avatar = (await LoadHumanoidAvatarFromFileAsync(file)).avatar;
-            const setup = MuscleSetup.For(avatar);
-            expect(setup.footTip.map((j) => avatar.rig.joints[j]?.name.startsWith("tip_"))).toEqual([true, true]);
-            // Before: the T-pose enforcement turned each foot to point the helper forward (its toes
-            // back), and the foot's twist axis followed the helper.
-            for (const foot of [HumanBone.LeftFoot, HumanBone.RightFoot]) {
-                expect(Vector3.Distance(setup.twistAxis[foot], plain.twistAxis[foot])).toBeLessThan(1e-6);
-            }
-            for (let s = 0; s < 2; s++) {
-                const foot = avatar.getJoint(s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot);
-                const toe = avatar.referenceWorld.positions[setup.footTip[s]].subtract(avatar.referenceWorld.positions[foot]);
-                expect(Vector3.Dot(toe.normalize(), avatar.frame.forward)).toBeGreaterThan(0.8);
-            }
-        } finally {
-            rmSync(dir, { recursive: true, force: true });
-        }
+        // Pointing the other way from the toe node, half as long again.
+        await withHelperJointsAsync(
+            "heel_helper",
+            (_json, _foot, tip) => (tip.translation ?? [0, 0, 0]).map((v) => -1.5 * v),
+            async (file, toeless) => {
+                const plain = MuscleSetup.For((await LoadHumanoidAvatarFromFileAsync(toeless)).avatar);
+                const avatar = (await LoadHumanoidAvatarFromFileAsync(file)).avatar;
+                const setup = MuscleSetup.For(avatar);
+                expect(setup.footTip.map((j) => avatar.rig.joints[j]?.name.startsWith("tip_"))).toEqual([true, true]);
+                // Before: the T-pose enforcement turned each foot to point the helper forward (its toes
+                // back), and the foot's twist axis followed the helper.
+                for (const foot of [HumanBone.LeftFoot, HumanBone.RightFoot]) {
+                    expect(Vector3.Distance(setup.twistAxis[foot], plain.twistAxis[foot])).toBeLessThan(1e-6);
+                }
+                for (let s = 0; s < 2; s++) {
+                    const foot = avatar.getJoint(s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot);
+                    const toe = avatar.referenceWorld.positions[setup.footTip[s]].subtract(avatar.referenceWorld.positions[foot]);
+                    expect(Vector3.Dot(toe.normalize(), avatar.frame.forward)).toBeGreaterThan(0.8);
+                }
+            },
+        );
     }, 60_000);
 
     for (const [base, file] of [
