@@ -156,9 +156,9 @@ export class MuscleSetup {
      * Per foot (left, right): the joint at the front of the foot, which it stands on when its heel
      * is up: its toes when they are mapped, else the foot's longest child joint that no human bone
      * is mapped to and that points forward and not up in the T-pose (a toe node the map left out,
-     * or a toe end; not a helper up the shin or behind the heel), else -1. Planting rolls a foot about it and the report measures
-     * sliding and heights at it: a foot with no toes mapped, held at its ankle, slid its front
-     * over the floor as its heel came up.
+     * or a toe end; not a helper up the shin or behind the heel; `FootTipChild`), else -1.
+     * Planting rolls a foot about it and the report measures sliding and heights at it: a foot with
+     * no toes mapped, held at its ankle, slid its front over the floor as its heel came up.
      */
     public readonly footTip: readonly [number, number];
     /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */

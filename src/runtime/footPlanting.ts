@@ -129,8 +129,8 @@ export class HumanoidFootPlanting {
     private readonly _release = [new Vector3(), new Vector3()];
     private readonly _releaseRate = [new Vector3(), new Vector3()];
     private readonly _releaseLeft = [0, 0];
-    /** Per foot: how firmly the running release starts held (1 from a hold; what was left when a cut-short release is eased out afresh, 0). */
-    private readonly _releaseHeld = new Float64Array(2);
+    /** Per foot: whether the running release lets go of a hold (not so for what a cut-short release left, eased out afresh: that foot was already let go). */
+    private readonly _releaseFromHold = [false, false];
     /** Per foot: how long the running release takes, seconds (the blend, or less when the foot lands again sooner). */
     private readonly _releaseSeconds = [0, 0];
     /** Per foot: the correction the running release ends on (0, or what is left when the foot lands again before the blend is over). */
@@ -214,7 +214,7 @@ export class HumanoidFootPlanting {
             this._floorIn[s] = 1;
             this._floorFrom[s] = 0;
             this._releaseLeft[s] = 0;
-            this._releaseHeld[s] = 0;
+            this._releaseFromHold[s] = false;
             this._releaseEnd[s].setAll(0);
             this._lastValid[s] = false;
             this._holdRate[s].setAll(0);
@@ -396,7 +396,7 @@ export class HumanoidFootPlanting {
                     // the correction goes on without a kink and the foot lifts off as the clip's
                     // does (a foot the clip held still lifts off on the clip's own path).
                     Vector3CopyToRef(this._holdRate[s], this._releaseRate[s]);
-                    this._releaseHeld[s] = 1;
+                    this._releaseFromHold[s] = true;
                     this._armRelease(s, player);
                 } else if (dt > 0 && this._releaseLeft[s] <= 0 && this._releaseEnd[s].lengthSquared() > 0) {
                     // A release cut short by a touch-down that did not come (the clip changed): ease
@@ -406,7 +406,7 @@ export class HumanoidFootPlanting {
                     Vector3CopyToRef(this._releaseEnd[s], this._release[s]);
                     this._releaseRate[s].setAll(0);
                     // The foot is not held again: it was let go when the cut-short release ended.
-                    this._releaseHeld[s] = solver.footGrounded[s];
+                    this._releaseFromHold[s] = false;
                     this._armRelease(s, player);
                 }
                 const span = this._releaseSeconds[s] > 0 ? this._releaseSeconds[s] : 0;
@@ -431,7 +431,7 @@ export class HumanoidFootPlanting {
             let held = 1;
             if (!this.planted[s]) {
                 const u = this._releaseLeft[s];
-                held = this._releaseHeld[s] * u * u * u * (u * (6 * u - 15) + 10);
+                held = this._releaseFromHold[s] ? u * u * u * (u * (6 * u - 15) + 10) : 0;
             }
             solver.footGrounded[s] = held;
             // How firmly the leg's shape keeps it out of the floor: held, or about to be by the
