@@ -1,12 +1,14 @@
 // The quality report onto characters no one has tuned for: the X Bot and the VRM sample remade
 // with other proportions (legs shorter and longer, a wider pelvis, a longer trunk, longer
-// forearms, the leg shared otherwise between thigh and shin) and bound in an A-pose (arms 45
-// degrees down, thighs 8 degrees apart), 14 characters, each joint's rest offset scaled or turned
-// in the file's own JSON (the meshes are left as they are; the report reads the joints). The thresholds hold on characters and mocap the project has not seen: this
-// checks that a change is not tuned to the seven public characters. Plays every public BVH, the
-// VRM animation and the X Bot's first clip onto them (210 pairs, about two minutes),
-// writes report-variants/report.html and .json and the characters under
-// report-variants/characters/, and prints the pairs that miss a threshold and how many pass.
+// forearms, the leg shared otherwise between thigh and shin, feet twice as long), with their toes
+// or their shoulders left out of the humanoid map, and bound in an A-pose (arms 45 degrees down,
+// thighs 8 degrees apart), 20 characters, each joint's rest offset scaled or turned in the file's
+// own JSON (the meshes are left as they are; the report reads the joints). The thresholds
+// hold on characters and mocap the project has not seen: this checks that a change is not tuned to
+// the seven public characters. Plays every public BVH, the VRM animation and the X Bot's first
+// clip onto them (300 pairs, about three minutes), writes report-variants/report.html and .json
+// and the characters under report-variants/characters/, and prints the pairs that miss a threshold
+// and how many pass.
 // Needs ../shared/data beside the project. Usage:
 //   npm run report:variants
 //   npm run report:variants -- --no-planting   (any of the report's runtime options goes on to it)

@@ -3,7 +3,7 @@
 import { MAX_CLIP_FRAMES, MAX_STRING_BYTES, MAX_WARNINGS, QuoteForMessage } from "../limits.js";
 import { MuscleClip, MuscleCurveNames, MUSCLE_CLIP_CURVE_COUNT } from "./muscleClip.js";
 import { type IMuscleCurve } from "./curve.js";
-import { CLIP_TRUNK_OFFSET_COUNT, type IClipProportions } from "./clipProportions.js";
+import { CLIP_SHOULDER_OFFSET_COUNT, CLIP_TRUNK_OFFSET_COUNT, type IClipProportions } from "./clipProportions.js";
 import {
     AbsentCurve,
     ClipFileError,
@@ -120,10 +120,11 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
  * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
  * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk present;
- * bit 6 leg directions present; bit 7 trunk layout present; bit 8 muscle curves in angle units), f64 frame rate, u32 frame count, f64
+ * bit 6 leg directions present; bit 7 trunk layout present; bit 8 muscle curves in angle units;
+ * bit 9 shoulder layout present), f64 frame rate, u32 frame count, f64
  * tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y,
  * z, [thigh share], [trunk length, trunk steady point], [thigh direction x, y, z, shin direction
- * x, y, z], [15 trunk offsets]] (bits 3, 5, 6 and 7 only with the proportions), name, source and
+ * x, y, z], [15 trunk offsets], [12 shoulder offsets]] (bits 3, 5, 6, 7 and 9 only with the proportions), name, source and
  * warnings (LEB128 length + UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order)
  * the key count, the key frames as differences (LEB128) and the values: a u8 encoding, 0 for a
  * float32 a key, 1 for a float32 step and then each key's whole multiple of the step less the
@@ -140,6 +141,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     const trunkLength = clip.proportions?.trunkLength;
     const thighDirection = clip.proportions?.thighDirection;
     const trunkOffsets = clip.proportions?.trunkOffsets;
+    const shoulderOffsets = clip.proportions?.shoulderOffsets;
     w.u16(
         (clip.loop ? 1 : 0) |
             (clip.groundHeight !== 0 ? 2 : 0) |
@@ -149,7 +151,8 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             (trunkLength !== undefined ? 32 : 0) |
             (thighDirection !== undefined ? 64 : 0) |
             (trunkOffsets !== undefined ? 128 : 0) |
-            (clip.muscleUnit === "angle" ? 256 : 0),
+            (clip.muscleUnit === "angle" ? 256 : 0) |
+            (shoulderOffsets !== undefined ? 512 : 0),
     );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
@@ -167,6 +170,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
         }
         if (thighDirection !== undefined) for (const x of [...thighDirection, ...clip.proportions.shinDirection!]) w.f64(x);
         if (trunkOffsets !== undefined) for (const x of trunkOffsets) w.f64(x);
+        if (shoulderOffsets !== undefined) for (const x of shoulderOffsets) w.f64(x);
     }
     w.string(clip.name);
     w.string(clip.source);
@@ -285,12 +289,16 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
             `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`,
         );
     const flags = r.u16("the flags");
-    if (flags & ~(version >= 8 ? 511 : version >= 7 ? 255 : version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3))
+    if (
+        flags &
+        ~(version >= 9 ? 1023 : version >= 8 ? 511 : version >= 7 ? 255 : version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3)
+    )
         throw ClipFileError(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     if (flags & 8 && !(flags & 4)) throw ClipFileError(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
     if (flags & 32 && !(flags & 4)) throw ClipFileError(source, "flags: a trunk (bit 5) without the proportions (bit 2)");
     if (flags & 64 && !(flags & 4)) throw ClipFileError(source, "flags: leg directions (bit 6) without the proportions (bit 2)");
     if (flags & 128 && !(flags & 4)) throw ClipFileError(source, "flags: a trunk layout (bit 7) without the proportions (bit 2)");
+    if (flags & 512 && !(flags & 4)) throw ClipFileError(source, "flags: a shoulder layout (bit 9) without the proportions (bit 2)");
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES))
@@ -313,6 +321,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
                         }
                       : {}),
                   ...(flags & 128 ? { trunkOffsets: Array.from({ length: CLIP_TRUNK_OFFSET_COUNT }, () => r.f64("the trunk offsets")) } : {}),
+                  ...(flags & 512 ? { shoulderOffsets: Array.from({ length: CLIP_SHOULDER_OFFSET_COUNT }, () => r.f64("the shoulder offsets")) } : {}),
               }
             : null;
     const name = r.string("the name");

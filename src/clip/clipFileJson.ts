@@ -2,7 +2,7 @@
 import { MAX_CLIP_FRAMES, MAX_STRING_BYTES, MAX_WARNINGS, QuoteForMessage } from "../limits.js";
 import { MuscleClip, MuscleCurveNames } from "./muscleClip.js";
 import { type CurveInterpolation, type IMuscleCurve } from "./curve.js";
-import { CLIP_TRUNK_OFFSET_COUNT, type IClipProportions } from "./clipProportions.js";
+import { CLIP_SHOULDER_OFFSET_COUNT, CLIP_TRUNK_OFFSET_COUNT, type IClipProportions } from "./clipProportions.js";
 import type { MuscleCurveUnit } from "./muscleCurveUnit.js";
 import {
     AbsentCurve,
@@ -69,6 +69,9 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
                           : {}),
                       ...(clip.proportions.trunkOffsets !== undefined
                           ? { trunkOffsets: clip.proportions.trunkOffsets.map((x) => (Object.is(x, -0) ? NEGATIVE_ZERO : x)) }
+                          : {}),
+                      ...(clip.proportions.shoulderOffsets !== undefined
+                          ? { shoulderOffsets: clip.proportions.shoulderOffsets.map((x) => (Object.is(x, -0) ? NEGATIVE_ZERO : x)) }
                           : {}),
                   },
               }
@@ -212,8 +215,8 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
 /**
  * The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth,
  * footDirection}`, `thighShare` from version 3 on, `trunkLength` and `trunkSteadyPoint` from
- * version 5 on, `thighDirection` and `shinDirection` from version 6 on and `trunkOffsets` (a list
- * of numbers) from version 7 on (their ranges and counts, and that the trunk and the leg have both
+ * version 5 on, `thighDirection` and `shinDirection` from version 6 on, `trunkOffsets` (a list
+ * of numbers) from version 7 on and `shoulderOffsets` (a list of numbers) from version 9 on (their ranges and counts, and that the trunk and the leg have both
  * or neither, are checked with the clip).
  */
 function jsonProportions(source: string, v: unknown, version: number): IClipProportions {
@@ -226,13 +229,16 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         const leg = (LEG_DIRECTIONS as readonly string[]).includes(k);
         if (leg && version < 6) throw ClipFileError(source, `proportions.${k} is a version 6 key, the file says version ${version}`);
         if (k === "trunkOffsets" && version < 7) throw ClipFileError(source, `proportions.trunkOffsets is a version 7 key, the file says version ${version}`);
+        if (k === "shoulderOffsets" && version < 9)
+            throw ClipFileError(source, `proportions.shoulderOffsets is a version 9 key, the file says version ${version}`);
         if (
             !Object.hasOwn(PROPORTION_RANGE, k) &&
             !Object.hasOwn(TRUNK_RANGE, k) &&
             !leg &&
             k !== "footDirection" &&
             k !== "thighShare" &&
-            k !== "trunkOffsets"
+            k !== "trunkOffsets" &&
+            k !== "shoulderOffsets"
         )
             throw ClipFileError(source, `proportions: unknown key '${k}'`);
     }
@@ -248,15 +254,17 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
     const d = vector("footDirection")!;
     const thighDirection = vector("thighDirection");
     const shinDirection = vector("shinDirection");
-    const trunkOffsets = o.trunkOffsets;
-    if (trunkOffsets !== undefined && !Array.isArray(trunkOffsets))
-        throw ClipFileError(
-            source,
-            `proportions.trunkOffsets must be a list of ${CLIP_TRUNK_OFFSET_COUNT} numbers, found ${QuoteForMessage(JSON.stringify(trunkOffsets))}`,
-        );
-    trunkOffsets?.forEach((x: unknown, i: number) => {
-        if (typeof x !== "number") throw ClipFileError(source, `proportions.trunkOffsets[${i}] must be a number, found ${QuoteForMessage(JSON.stringify(x))}`);
-    });
+    const numberList = (key: string, count: number): number[] | undefined => {
+        const list = o[key];
+        if (list !== undefined && !Array.isArray(list))
+            throw ClipFileError(source, `proportions.${key} must be a list of ${count} numbers, found ${QuoteForMessage(JSON.stringify(list))}`);
+        list?.forEach((x: unknown, i: number) => {
+            if (typeof x !== "number") throw ClipFileError(source, `proportions.${key}[${i}] must be a number, found ${QuoteForMessage(JSON.stringify(x))}`);
+        });
+        return list as number[] | undefined;
+    };
+    const trunkOffsets = numberList("trunkOffsets", CLIP_TRUNK_OFFSET_COUNT);
+    const shoulderOffsets = numberList("shoulderOffsets", CLIP_SHOULDER_OFFSET_COUNT);
     return {
         legLength: o.legLength as number,
         ankleHeight: o.ankleHeight as number,
@@ -267,6 +275,7 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         ...(typeof o.trunkSteadyPoint === "number" ? { trunkSteadyPoint: o.trunkSteadyPoint } : {}),
         ...(thighDirection ? { thighDirection } : {}),
         ...(shinDirection ? { shinDirection } : {}),
-        ...(trunkOffsets !== undefined ? { trunkOffsets: trunkOffsets as number[] } : {}),
+        ...(trunkOffsets !== undefined ? { trunkOffsets } : {}),
+        ...(shoulderOffsets !== undefined ? { shoulderOffsets } : {}),
     };
 }

@@ -6,6 +6,7 @@ import { FootContact, MuscleClip, MuscleCurveNames, MUSCLE_CLIP_CURVE_COUNT, MUS
 import { type IMuscleCurve } from "./curve.js";
 import {
     CLIP_LEG_DIRECTION_MAX_Y,
+    CLIP_SHOULDER_OFFSET_COUNT,
     CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
     CLIP_TRUNK_OFFSET_COUNT,
@@ -32,9 +33,11 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * T-pose, puts it). Version 7 added the source's trunk layout (`proportions.trunkOffsets`, binary
  * flag bit 7); older files play without it (each trunk bone turns as the source's bone of the same
  * name). Version 8 added the muscle curves' unit (`muscleUnit`, `"angle"` when binary flag bit 8
- * is set, see `MuscleCurveUnit`); older files hold muscle values.
+ * is set, see `MuscleCurveUnit`); older files hold muscle values. Version 9 added the source's
+ * shoulder layout (`proportions.shoulderOffsets`, binary flag bit 9); older files play without it
+ * (a character without shoulder bones keeps its shoulders square with its chest).
  */
-export const MUSCLE_CLIP_VERSION = 8;
+export const MUSCLE_CLIP_VERSION = 9;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
@@ -134,23 +137,26 @@ export function ValidateMuscleClip(source: string, clip: MuscleClip, code: Human
             if (k !== "footDirection" && !(d[1] <= CLIP_LEG_DIRECTION_MAX_Y))
                 throw bad(source, `proportions.${k} must point down (y at most ${CLIP_LEG_DIRECTION_MAX_Y}: a T-pose leg), found [${d.join(", ")}]`);
         }
-        const offsets = proportions.trunkOffsets;
-        if (offsets !== undefined) {
-            if (!(Array.isArray(offsets) && offsets.length === CLIP_TRUNK_OFFSET_COUNT))
+        const offsetList = (key: "trunkOffsets" | "shoulderOffsets", count: number, what: string): void => {
+            const offsets = proportions[key];
+            if (offsets === undefined) return;
+            if (!(Array.isArray(offsets) && offsets.length === count))
                 throw bad(
                     source,
-                    `proportions.trunkOffsets must be a list of ${CLIP_TRUNK_OFFSET_COUNT} numbers (x y z of the spine, chest, upper chest, neck and head), found ${Array.isArray(offsets) ? `a list of ${offsets.length}` : typeof offsets}`,
+                    `proportions.${key} must be a list of ${count} numbers (${what}), found ${Array.isArray(offsets) ? `a list of ${offsets.length}` : typeof offsets}`,
                 );
             // Every index (not `forEach`, which skips the holes of a sparse array).
-            for (let i = 0; i < CLIP_TRUNK_OFFSET_COUNT; i++) {
+            for (let i = 0; i < count; i++) {
                 const x: unknown = offsets[i];
                 if (!(typeof x === "number" && Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX))
                     throw bad(
                         source,
-                        `proportions.trunkOffsets[${i}] must be a number from -${CLIP_TRUNK_OFFSET_MAX} to ${CLIP_TRUNK_OFFSET_MAX} (source scales), found ${String(x)}`,
+                        `proportions.${key}[${i}] must be a number from -${CLIP_TRUNK_OFFSET_MAX} to ${CLIP_TRUNK_OFFSET_MAX} (source scales), found ${String(x)}`,
                     );
             }
-        }
+        };
+        offsetList("trunkOffsets", CLIP_TRUNK_OFFSET_COUNT, "x y z of the spine, chest, upper chest, neck and head");
+        offsetList("shoulderOffsets", CLIP_SHOULDER_OFFSET_COUNT, "x y z of the left shoulder, left upper arm, right shoulder and right upper arm");
     }
     if (clip.curves.length !== MUSCLE_CLIP_CURVE_COUNT) throw bad(source, `expected ${MUSCLE_CLIP_CURVE_COUNT} curves, found ${clip.curves.length}`);
     const last = clip.frameCount - 1;

@@ -61,6 +61,16 @@ export interface IClipProportions {
      * bone turns as the source's bone of the same name.
      */
     readonly trunkOffsets?: readonly number[];
+    /**
+     * The source's shoulders as its T-pose lays them out: 12 numbers, x y z of its left shoulder
+     * joint from the joint of the bone it hangs from (its chest or upper chest), of its left
+     * upper-arm joint from its left shoulder joint, then the same two of its right side; canonical
+     * frame, over its scale (`SourceShoulderOffsets`). Absent in files before version 9, and for a
+     * source that does not map both shoulders. With it a character without shoulder bones turns
+     * the bone its arms hang from so that the line between its upper-arm joints turns as the
+     * source's did (docs/runtime.md, the shoulders).
+     */
+    readonly shoulderOffsets?: readonly number[];
 }
 
 /** How many numbers {@link IClipProportions.trunkOffsets} holds: x y z of the spine, chest, upper chest, neck and head. */
@@ -81,15 +91,31 @@ export const CLIP_TRUNK_LENGTH_RANGE = [0.05, 5] as const;
  */
 export const CLIP_LEG_DIRECTION_MAX_Y = -0.5;
 
+/**
+ * The shoulder layout ({@link IClipProportions.shoulderOffsets}) of the source's mirror image: each
+ * side's numbers are the other side's with x turned over.
+ */
+export function MirrorShoulderOffsets(offsets: readonly number[]): number[] {
+    const half = CLIP_SHOULDER_OFFSET_COUNT / 2;
+    return Array.from({ length: CLIP_SHOULDER_OFFSET_COUNT }, (_, i) => {
+        const x = offsets[(i + half) % CLIP_SHOULDER_OFFSET_COUNT];
+        return i % 3 === 0 ? -x : x;
+    });
+}
+
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 30;
+export const CLIP_PROPORTION_COUNT = 42;
 /** Where {@link IClipProportions.trunkOffsets} starts in the array form ({@link ClipProportionsToArray}). */
 export const CLIP_PROPORTION_TRUNK_OFFSETS = 15;
+/** Where {@link IClipProportions.shoulderOffsets} starts in the array form ({@link ClipProportionsToArray}). */
+export const CLIP_PROPORTION_SHOULDER_OFFSETS = 30;
+/** How many numbers {@link IClipProportions.shoulderOffsets} holds: x y z of each side's shoulder joint and upper-arm joint from the one before. */
+export const CLIP_SHOULDER_OFFSET_COUNT = 12;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
  * [2] hip width, [3..5] foot direction, [6] thigh share, [7] trunk length, [8] trunk steady point,
- * [9..11] thigh direction, [12..14] shin direction, [15..29] trunk offsets (NaN when absent; see
+ * [9..11] thigh direction, [12..14] shin direction, [15..29] trunk offsets, [30..41] shoulder offsets (NaN when absent; see
  * {@link IClipProportions}); all NaN when `proportions` is null. Allocation-free. Returns `out`.
  */
 export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
@@ -115,5 +141,8 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     const trunk = proportions.trunkOffsets;
     for (let i = 0; i < CLIP_TRUNK_OFFSET_COUNT; i++)
         out[CLIP_PROPORTION_TRUNK_OFFSETS + i] = trunk && trunk.length === CLIP_TRUNK_OFFSET_COUNT ? trunk[i] : NaN;
+    const shoulders = proportions.shoulderOffsets;
+    for (let i = 0; i < CLIP_SHOULDER_OFFSET_COUNT; i++)
+        out[CLIP_PROPORTION_SHOULDER_OFFSETS + i] = shoulders && shoulders.length === CLIP_SHOULDER_OFFSET_COUNT ? shoulders[i] : NaN;
     return out;
 }

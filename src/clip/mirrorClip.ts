@@ -12,6 +12,7 @@ import {
     MuscleClip,
 } from "./muscleClip.js";
 import { type IMuscleCurve } from "./curve.js";
+import { MirrorShoulderOffsets, type IClipProportions } from "./clipProportions.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofMirrors } from "../muscle/translationDof.js";
 
 /** The goal each goal mirrors to (HumanIKGoal order: left foot, right foot, left hand, right hand). */
@@ -28,8 +29,10 @@ function negated(c: IMuscleCurve): IMuscleCurve {
  * muscles change sign (as `HumanPose.MirrorToRef`), the body's position and rotation, the hips,
  * the goals (left and right swapped) and the root's travel and turn (`x -> -x`, `yaw -> -yaw`)
  * are mirrored, and the foot contacts swap (in either `muscleUnit`: the muscles that change sign
- * have ranges symmetric about 0, and mirror pairs the same ranges). Mirroring twice gives the clip's curves back. A new
- * clip; the input is not changed. Its `source` says it is mirrored.
+ * have ranges symmetric about 0, and mirror pairs the same ranges); of the source's proportions,
+ * the trunk's layout is turned over (x negated) and the shoulders' swap sides as well. Mirroring
+ * twice gives the clip's curves and proportions back. A new clip; the input is not changed. Its
+ * `source` says it is mirrored.
  */
 export function MirrorMuscleClip(clip: MuscleClip): MuscleClip {
     const c = clip.curves;
@@ -83,11 +86,20 @@ export function MirrorMuscleClip(clip: MuscleClip): MuscleClip {
         toleranceDeg: clip.toleranceDeg,
         warnings: [...clip.warnings],
         groundHeight: clip.groundHeight,
-        // The trunk's layout as its mirror image (x turned over); the rest describes the left side, which the mirror's right is the image of.
-        proportions: clip.proportions?.trunkOffsets
-            ? { ...clip.proportions, trunkOffsets: clip.proportions.trunkOffsets.map((x, i) => (i % 3 === 0 ? -x : x)) }
-            : clip.proportions,
+        // The trunk's and the shoulders' layouts as their mirror images (x turned over, the sides
+        // swapped); the rest describes the left side, which the mirror's right is the image of.
+        proportions: clip.proportions ? mirrorProportions(clip.proportions) : clip.proportions,
         interpolation: clip.interpolation,
         muscleUnit: clip.muscleUnit,
     });
+}
+
+/** A clip's source proportions as its mirror image's: the trunk's layout with x turned over, the shoulders' with x turned over and the sides swapped. */
+function mirrorProportions(p: IClipProportions): IClipProportions {
+    const { trunkOffsets, shoulderOffsets } = p;
+    return {
+        ...p,
+        ...(trunkOffsets ? { trunkOffsets: trunkOffsets.map((x, i) => (i % 3 === 0 ? -x : x)) } : {}),
+        ...(shoulderOffsets ? { shoulderOffsets: MirrorShoulderOffsets(shoulderOffsets) } : {}),
+    };
 }

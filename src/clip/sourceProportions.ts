@@ -1,6 +1,7 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { MuscleSetup } from "../muscle/setup.js";
+import { SourceShoulderOffsets } from "../muscle/shoulderLine.js";
 import { CLIP_LEG_DIRECTION_MAX_Y, CLIP_THIGH_SHARE_RANGE, CLIP_TRUNK_LENGTH_RANGE, CLIP_TRUNK_OFFSET_MAX, type IClipProportions } from "./clipProportions.js";
 
 const B = HumanBone;
@@ -28,6 +29,7 @@ export function SourceProportions(setup: MuscleSetup, trunkSteadyPoint: number):
         ...(trunkKept ? { trunkLength, trunkSteadyPoint } : {}),
         ...legDirections(setup),
         ...trunkOffsets(setup),
+        ...shoulderOffsets(setup),
     };
 }
 
@@ -64,6 +66,12 @@ export function SteadiestSegmentPoint(a: Float32Array, b: Float32Array, frameCou
 function trunkOffsets(setup: MuscleSetup): { trunkOffsets?: number[] } {
     const offsets = Array.from(setup.clipTrunkOffsets);
     return offsets.every((x) => Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX) ? { trunkOffsets: offsets } : {};
+}
+
+/** The source's shoulder layout for a clip's proportions (`IClipProportions.shoulderOffsets`); none without both shoulders or where a number is past what a file may hold. */
+function shoulderOffsets(setup: MuscleSetup): { shoulderOffsets?: number[] } {
+    const offsets = SourceShoulderOffsets(setup);
+    return offsets && offsets.every((x) => Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX) ? { shoulderOffsets: offsets } : {};
 }
 
 /**

@@ -1,11 +1,17 @@
-import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS } from "../clip/clipProportions.js";
+import {
+    CLIP_PROPORTION_COUNT,
+    CLIP_PROPORTION_SHOULDER_OFFSETS,
+    CLIP_PROPORTION_TRUNK_OFFSETS,
+    CLIP_SHOULDER_OFFSET_COUNT,
+    CLIP_TRUNK_OFFSET_COUNT,
+} from "../clip/clipProportions.js";
 import type { HumanoidLayer } from "./clipLayer.js";
 
 /**
  * The source proportions of a layer's clips (`MuscleClip.proportionValues`), by their weights, into
  * `props` (`CLIP_PROPORTION_COUNT` numbers): the foot's, thigh's and shin's directions back to unit
- * length, the trunk's layout left summed by weight (decode takes only its directions and shares)
- * and from the clips that have one, a mirrored clip's turned over; NaN where no clip says. The
+ * length, the trunk's and the shoulders' layouts left summed by weight (decode takes only their
+ * directions and shares) and from the clips that have one, a mirrored clip's turned over; NaN where no clip says. The
  * clip player's, each update. Allocation-free.
  * @param layer the layer
  * @param props receives the blend
@@ -14,7 +20,10 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
     props.fill(0);
     let total = 0;
     let trunked = 0;
+    let shouldered = 0;
     const t = CLIP_PROPORTION_TRUNK_OFFSETS;
+    const te = CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT;
+    const sh = CLIP_PROPORTION_SHOULDER_OFFSETS;
     const states = layer.states;
     for (let k = 0; k < states.length; k++) {
         const s = states[k];
@@ -24,21 +33,34 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
         total += w;
         const p = s.clip.proportionValues;
         for (let i = 0; i < t; i++) props[i] += p[i] * w;
-        // The trunk's layout from the clips that have one (a file before version 7 has none):
-        // a cross-fade with such a clip keeps the other's layout rather than none.
-        if (!(p[t] === p[t])) continue;
-        trunked += w;
-        for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] += p[i] * w;
-        if (s.mirror) {
-            // A mirrored clip's trunk is its source's mirror image: its layout's x turned over.
-            props[t] -= 2 * p[t] * w;
-            props[t + 3] -= 2 * p[t + 3] * w;
-            props[t + 6] -= 2 * p[t + 6] * w;
-            props[t + 9] -= 2 * p[t + 9] * w;
-            props[t + 12] -= 2 * p[t + 12] * w;
+        // The trunk's and the shoulders' layouts from the clips that have one (a file before
+        // version 7 or 9 has none): a cross-fade with such a clip keeps the other's rather than none.
+        if (p[t] === p[t]) {
+            trunked += w;
+            for (let i = t; i < te; i++) props[i] += p[i] * w;
+            if (s.mirror) {
+                // A mirrored clip's trunk is its source's mirror image: its layout's x turned over.
+                props[t] -= 2 * p[t] * w;
+                props[t + 3] -= 2 * p[t + 3] * w;
+                props[t + 6] -= 2 * p[t + 6] * w;
+                props[t + 9] -= 2 * p[t + 9] * w;
+                props[t + 12] -= 2 * p[t + 12] * w;
+            }
+        }
+        if (p[sh] === p[sh]) {
+            shouldered += w;
+            // A mirrored clip's shoulders: each side's the other's, x turned over (`MirrorShoulderOffsets`).
+            const half = CLIP_SHOULDER_OFFSET_COUNT / 2;
+            for (let i = 0; i < CLIP_SHOULDER_OFFSET_COUNT; i += 3) {
+                const from = s.mirror ? sh + ((i + half) % CLIP_SHOULDER_OFFSET_COUNT) : sh + i;
+                props[sh + i] += s.mirror ? -p[from] * w : p[from] * w;
+                props[sh + i + 1] += p[from + 1] * w;
+                props[sh + i + 2] += p[from + 2] * w;
+            }
         }
     }
-    if (!(trunked > 0)) for (let i = t; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
+    if (!(trunked > 0)) for (let i = t; i < te; i++) props[i] = NaN;
+    if (!(shouldered > 0)) for (let i = sh; i < sh + CLIP_SHOULDER_OFFSET_COUNT; i++) props[i] = NaN;
     if (!(total > 0)) {
         for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
         return;
@@ -51,7 +73,7 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
     props[6] *= inv;
     props[7] *= inv;
     props[8] *= inv;
-    // The trunk's layout is left summed by weight: decode takes only its directions and shares.
+    // The trunk's and shoulders' layouts are left summed by weight: decode takes only their directions and shares.
     // The foot's, thigh's and shin's directions, blends of unit vectors, back to unit length.
     unitInPlace(props, 3);
     unitInPlace(props, 9);

@@ -6,7 +6,13 @@ import type { JointLimits } from "../ik/jointLimits.js";
 import { HumanoidLimbIK, LIMB_BONES, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
-import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_TRUNK_OFFSET_COUNT } from "../clip/clipProportions.js";
+import {
+    CLIP_PROPORTION_COUNT,
+    CLIP_PROPORTION_SHOULDER_OFFSETS,
+    CLIP_PROPORTION_TRUNK_OFFSETS,
+    CLIP_SHOULDER_OFFSET_COUNT,
+    CLIP_TRUNK_OFFSET_COUNT,
+} from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
@@ -175,13 +181,17 @@ export class HumanoidRigSolver {
      * `ClipProportionsToArray`: [0] its leg length, [1] its ankle height and [2] its hip width,
      * over its scale, [3..5] its left foot's T-pose direction (canonical), [6] its thigh's share of
      * the leg, [7] its trunk's length over its scale and [8] its trunk's steadiest point, and the
-     * rest of `ClipProportionsToArray`'s layout (leg directions, trunk offsets); NaN when not
+     * rest of `ClipProportionsToArray`'s layout (leg directions, trunk and shoulder offsets); NaN when not
      * known, which takes this avatar's own. The animator copies its clip player's here
      * every frame.
      */
     public readonly sourceProportions = new Float64Array(CLIP_PROPORTION_COUNT).fill(NaN);
     /** The source's trunk layout within {@link sourceProportions} (a view): what decode turns this trunk's segments by. */
     private readonly _sourceTrunk = this.sourceProportions.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT);
+    private readonly _sourceShoulders = this.sourceProportions.subarray(
+        CLIP_PROPORTION_SHOULDER_OFFSETS,
+        CLIP_PROPORTION_SHOULDER_OFFSETS + CLIP_SHOULDER_OFFSET_COUNT,
+    );
     /**
      * How the last {@link decode} maps the pose's feet and travel to the avatar: [0] metres per
      * avatar scale of the pose (the avatar's scale with `"com"`, its leg length over the source's
@@ -308,7 +318,7 @@ export class HumanoidRigSolver {
         }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
         if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
-        DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits, this._sourceTrunk);
+        DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits, this._sourceTrunk, this._sourceShoulders);
         if (this._legs) this._turnHipsAsSource(human);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);

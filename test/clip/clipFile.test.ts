@@ -15,6 +15,7 @@ import {
     MuscleCurveNames,
     MUSCLE_CLIP_CURVE_COUNT,
     MUSCLE_CLIP_VERSION,
+    MirrorMuscleClip,
     MuscleSetup,
     ParseMuscleClip,
     ParseMuscleClipBinary,
@@ -33,7 +34,7 @@ import { WithoutProportionKeys, WithProportions } from "../helpers/clips.js";
 import { errorOf } from "../helpers/errors.js";
 import { DenseSplineSlopes, HermiteValueAt } from "../helpers/splineOracle.js";
 
-/** What a version 2 file keeps of a clip's proportions: all but the thigh share, the trunk, the leg directions and the trunk layout. */
+/** What a version 2 file keeps of a clip's proportions: all but the thigh share, the trunk, the leg directions and the trunk and shoulder layouts. */
 function versionTwoProportions(p: IClipProportions): IClipProportions {
     const {
         thighShare: _share,
@@ -42,6 +43,7 @@ function versionTwoProportions(p: IClipProportions): IClipProportions {
         thighDirection: _thigh,
         shinDirection: _shin,
         trunkOffsets: _offsets,
+        shoulderOffsets: _shoulders,
         ...rest
     } = p;
     return rest;
@@ -55,12 +57,28 @@ const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
  * and head, the neck unmapped (zeros), one -0 (which both formats keep).
  */
 const TRUNK_OFFSETS = [0.0012, 0.0523, 0.0125, -0, 0.1213, -0.0071, 0.0004, 0.1187, -0.0152, 0, 0, 0, 1e-3, 0.1642, 0.0231];
-/** The clip with a trunk (version 5) and a trunk layout (version 7) of known values in its proportions, whatever the converter gave it. */
-const trunked = withTrunkOffsets(withTrunk(clip, 0.6180339887498949, 0.7777777777777778), TRUNK_OFFSETS);
+/**
+ * Twelve shoulder offsets of known values (version 9): x y z of the left shoulder joint from the
+ * chest's, of the left upper-arm joint from the left shoulder's, then the same two on the right;
+ * lopsided (the right side is not the left's mirror image, so a mirror shows), one -0 (which both
+ * formats keep).
+ */
+const SHOULDER_OFFSETS = [-0.0362, 0.1087, -0.0036, -0.1449, -0, -0.0109, 0.0411, 0.1023, 0.0052, 0.1387, 0.0021, -0.0125];
+/**
+ * The clip with a trunk (version 5), a trunk layout (version 7) and a shoulder layout (version 9)
+ * of known values in its proportions, whatever the converter gave it.
+ */
+const trunked = withShoulderOffsets(withTrunkOffsets(withTrunk(clip, 0.6180339887498949, 0.7777777777777778), TRUNK_OFFSETS), SHOULDER_OFFSETS);
 
-/** A copy of a clip whose proportions have no leg directions (nor the later trunk layout: as a file before version 6 reads). */
+/** A copy of a clip whose proportions have no leg directions (nor the later trunk and shoulder layouts: as a file before version 6 reads). */
 function withoutLegDirections(c: MuscleClip): MuscleClip {
-    return WithoutProportionKeys(c, "thighDirection", "shinDirection", "trunkOffsets");
+    return WithoutProportionKeys(c, "thighDirection", "shinDirection", "trunkOffsets", "shoulderOffsets");
+}
+
+/** A copy of a clip whose proportions have the given shoulder layout (or none: undefined). */
+function withShoulderOffsets(c: MuscleClip, shoulderOffsets: readonly number[] | undefined): MuscleClip {
+    const { proportions } = WithoutProportionKeys(c, "shoulderOffsets");
+    return WithProportions(c, { ...proportions!, ...(shoulderOffsets !== undefined ? { shoulderOffsets } : {}) });
 }
 
 /** A copy of a clip whose proportions have the given trunk layout (or none: undefined). */
@@ -226,18 +244,22 @@ function unstepped(c: MuscleClip): MuscleClip {
 
 /** Binary patches: [what, change to a copy of the bytes, expected message]. */
 function binaryCases(): Array<[string, Patch, RegExp]> {
-    // Flags 2 | 4 | 8 | 32 | 64 | 128 | 256: a ground height, the proportions, the thigh share, the trunk, the leg directions, the trunk layout and muscle curves in angle units.
+    // Flags 2 | 4 | 8 | 32 | 64 | 128 | 256 | 512: a ground height, the proportions, the thigh share, the trunk, the leg directions, the trunk layout, muscle curves in angle units and the shoulder layout.
     const bin = SerializeMuscleClipToBinary(trunked);
     const dv = (b: Uint8Array): DataView => new DataView(b.buffer, b.byteOffset, b.byteLength);
     const copy = (): Uint8Array => bin.slice();
     // Offsets: magic 0, version 4, flags 6, rate 8, frames 16, tolerance 20, [ground height 28 when
     // flag 2], [six proportions, 48 bytes, when flag 4, the thigh share, 8 more, when flag 8, the
-    // trunk, 16 more, when flag 32, the thigh and shin directions, 48 more, when flag 64, and the
-    // trunk offsets, 120 more, when flag 128], then the name.
-    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64 | 128 | 256);
+    // trunk, 16 more, when flag 32, the thigh and shin directions, 48 more, when flag 64, the
+    // trunk offsets, 120 more, when flag 128, and the shoulder offsets, 96 more, when flag 512],
+    // then the name.
+    expect(new DataView(bin.buffer).getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64 | 128 | 256 | 512);
     const trunkAt = 28 + 8 + 48 + 8;
     const legAt = trunkAt + 16;
     const offsetsAt = legAt + 48;
+    const shouldersAt = offsetsAt + 120;
+    // The shoulder offsets as written, where this layout puts them.
+    for (let i = 0; i < 12; i++) expect(Object.is(new DataView(bin.buffer).getFloat64(shouldersAt + 8 * i, true), SHOULDER_OFFSETS[i])).toBe(true);
     const firstCurve = (() => {
         let p =
             28 +
@@ -246,7 +268,8 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
             (bin[6] & 8 ? 8 : 0) +
             (bin[6] & 32 ? 16 : 0) +
             (bin[6] & 64 ? 48 : 0) +
-            (bin[6] & 128 ? 120 : 0);
+            (bin[6] & 128 ? 120 : 0) +
+            (bin[7] & 2 ? 96 : 0); // flag 512: bit 1 of the flags' high byte
         const varint = (): number => {
             let v = 0;
             let s = 1;
@@ -276,8 +299,9 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
             new RegExp(`unknown muscle clip version ${MUSCLE_CLIP_VERSION + 1} \\(this library reads versions 1 to ${MUSCLE_CLIP_VERSION}\\)`),
         ],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 512 | 494, true), b), new RegExp(`unknown flags 0x3ee for version ${MUSCLE_CLIP_VERSION}$`)],
-        ["angle units in a version 7 file", (b) => (dv(b).setUint16(4, 7, true), b), /unknown flags 0x1ee for version 7$/],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 1024 | 1006, true), b), new RegExp(`unknown flags 0x7ee for version ${MUSCLE_CLIP_VERSION}$`)],
+        ["a shoulder layout in a version 8 file", (b) => (dv(b).setUint16(4, 8, true), b), /unknown flags 0x3ee for version 8$/],
+        ["angle units in a version 7 file", (b) => (dv(b).setUint16(4, 7, true), dv(b).setUint16(6, 494, true), b), /unknown flags 0x1ee for version 7$/],
         ["a trunk layout in a version 6 file", (b) => (dv(b).setUint16(4, 6, true), dv(b).setUint16(6, 238, true), b), /unknown flags 0xee for version 6/],
         ["leg directions in a version 5 file", (b) => (dv(b).setUint16(4, 5, true), dv(b).setUint16(6, 110, true), b), /unknown flags 0x6e for version 5/],
         ["a trunk in a version 4 file", (b) => (dv(b).setUint16(4, 4, true), dv(b).setUint16(6, 46, true), b), /unknown flags 0x2e for version 4/],
@@ -315,6 +339,26 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
             "an infinite trunk offset",
             (b) => (dv(b).setFloat64(offsetsAt, -Infinity, true), b),
             /proportions.trunkOffsets\[0\] must be a number from -2 to 2 \(source scales\), found -Infinity$/,
+        ],
+        [
+            "a shoulder layout without the proportions",
+            (b) => (dv(b).setUint16(6, 512, true), b),
+            /flags: a shoulder layout \(bit 9\) without the proportions \(bit 2\)$/,
+        ],
+        [
+            "a shoulder offset out of range",
+            (b) => (dv(b).setFloat64(shouldersAt + 8 * 9, 2.5, true), b),
+            /proportions.shoulderOffsets\[9\] must be a number from -2 to 2 \(source scales\), found 2.5$/,
+        ],
+        [
+            "a NaN shoulder offset",
+            (b) => (dv(b).setFloat64(shouldersAt + 8 * 11, NaN, true), b),
+            /proportions.shoulderOffsets\[11\] must be a number from -2 to 2 \(source scales\), found NaN$/,
+        ],
+        [
+            "an infinite shoulder offset",
+            (b) => (dv(b).setFloat64(shouldersAt, -Infinity, true), b),
+            /proportions.shoulderOffsets\[0\] must be a number from -2 to 2 \(source scales\), found -Infinity$/,
         ],
         ["a trunk without the proportions", (b) => (dv(b).setUint16(6, 32, true), b), /flags: a trunk \(bit 5\) without the proportions \(bit 2\)/],
         [
@@ -545,6 +589,53 @@ describe("reading invalid muscle clip files", () => {
             edit((o) => (o.proportions.trunkOffsets[1] = 12345.5)).replace("12345.5", "1e999"),
             /proportions.trunkOffsets\[1\] must be a number from -2 to 2 \(source scales\), found Infinity$/,
         ],
+        ["a shoulder layout in a version 8 file", edit((o) => (o.version = 8)), /proportions.shoulderOffsets is a version 9 key, the file says version 8$/],
+        [
+            "a shoulder layout of 11 numbers",
+            edit((o) => o.proportions.shoulderOffsets.pop()),
+            /proportions.shoulderOffsets must be a list of 12 numbers \(x y z of the left shoulder, left upper arm, right shoulder and right upper arm\), found a list of 11$/,
+        ],
+        [
+            "a shoulder layout of 13 numbers",
+            edit((o) => o.proportions.shoulderOffsets.push(0)),
+            /proportions.shoulderOffsets must be a list of 12 numbers \(x y z of the left shoulder, left upper arm, right shoulder and right upper arm\), found a list of 13$/,
+        ],
+        [
+            "an empty shoulder layout",
+            edit((o) => (o.proportions.shoulderOffsets = [])),
+            /proportions.shoulderOffsets must be a list of 12 numbers \(.*\), found a list of 0$/,
+        ],
+        [
+            "a shoulder layout that is not a list",
+            edit((o) => (o.proportions.shoulderOffsets = { left: [0, 0.1, 0] })),
+            /proportions.shoulderOffsets must be a list of 12 numbers, found \{"left":\[0,0.1,0\]\}$/,
+        ],
+        [
+            "a shoulder layout that is a number",
+            edit((o) => (o.proportions.shoulderOffsets = 0.1)),
+            /proportions.shoulderOffsets must be a list of 12 numbers, found 0.1$/,
+        ],
+        [
+            "a shoulder offset that is a string",
+            edit((o) => (o.proportions.shoulderOffsets[3] = "0")),
+            /proportions.shoulderOffsets\[3\] must be a number, found "0"$/,
+        ],
+        ["a null shoulder offset", edit((o) => (o.proportions.shoulderOffsets[8] = null)), /proportions.shoulderOffsets\[8\] must be a number, found null$/],
+        [
+            "a shoulder offset past 2",
+            edit((o) => (o.proportions.shoulderOffsets[10] = 2.01)),
+            /proportions.shoulderOffsets\[10\] must be a number from -2 to 2 \(source scales\), found 2.01$/,
+        ],
+        [
+            "a shoulder offset past -2",
+            edit((o) => (o.proportions.shoulderOffsets[6] = -2.5)),
+            /proportions.shoulderOffsets\[6\] must be a number from -2 to 2 \(source scales\), found -2.5$/,
+        ],
+        [
+            "an infinite shoulder offset",
+            edit((o) => (o.proportions.shoulderOffsets[1] = 12345.5)).replace("12345.5", "1e999"),
+            /proportions.shoulderOffsets\[1\] must be a number from -2 to 2 \(source scales\), found Infinity$/,
+        ],
     ];
     it.each(cases)("JSON: %s gives one clear error naming the file", (_what, text, re) => {
         const e = errorOf(() => ParseMuscleClipJson(text, "bad.muscle.json"));
@@ -639,15 +730,15 @@ describe("the source's trunk in files (version 5)", () => {
         expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(muscleValued(untrunked)));
     });
 
-    it("binary: still reads a version 4 file (no flag bits 5 to 7, no trunk, leg or trunk layout bytes)", () => {
+    it("binary: still reads a version 4 file (no flag bits 5 to 9, no trunk, leg, trunk layout or shoulder layout bytes)", () => {
         const bin = SerializeMuscleClipToBinary(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
-        expect(dv.getUint16(6, true) & (32 | 64 | 128)).toBe(32 | 64 | 128);
+        expect(dv.getUint16(6, true) & (32 | 64 | 128 | 512)).toBe(32 | 64 | 128 | 512);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8;
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16 + 48 + 120)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 16 + 48 + 120 + 96)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 4, true);
-        odv.setUint16(6, dv.getUint16(6, true) & ~(32 | 64 | 128 | 256), true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~(32 | 64 | 128 | 256 | 512), true);
         const untrunked = withoutLegDirections(untrunkedWithLegs);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
         expect(back.proportions).toEqual(untrunked.proportions);
@@ -712,11 +803,13 @@ describe("the source's T-pose leg directions in files (version 6)", () => {
 
 describe("the source's trunk layout in files (version 7)", () => {
     const layoutless = withTrunkOffsets(trunked, undefined);
+    /** The clip as a version 6 file has it: neither the trunk layout nor the later shoulder layout. */
+    const versionSix = withShoulderOffsets(layoutless, undefined);
     /** Where the trunk offsets start in a binary file of `trunked` (after its ground height, proportions, thigh share, trunk and leg directions). */
     const offsetsAt = (bin: Uint8Array): number => 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8 + 16 + 48;
 
-    it("this library writes version 8 (the trunk layout since 7)", () => {
-        expect(MUSCLE_CLIP_VERSION).toBe(8);
+    it("this library writes version 9 (the trunk layout since 7)", () => {
+        expect(MUSCLE_CLIP_VERSION).toBe(9);
         expect(JSON.parse(SerializeMuscleClipToJson(trunked)).version).toBe(MUSCLE_CLIP_VERSION);
         const bin = SerializeMuscleClipToBinary(trunked);
         expect(new DataView(bin.buffer, bin.byteOffset, bin.byteLength).getUint16(4, true)).toBe(MUSCLE_CLIP_VERSION);
@@ -764,26 +857,27 @@ describe("the source's trunk layout in files (version 7)", () => {
         o.version = 6;
         delete o.muscleUnit;
         delete o.proportions.trunkOffsets;
+        delete o.proportions.shoulderOffsets;
         const old = ParseMuscleClipJson(JSON.stringify(o), "old.muscle.json");
-        expect(old.proportions).toEqual(layoutless.proportions);
+        expect(old.proportions).toEqual(versionSix.proportions);
         expect(old.proportions!.thighDirection).toEqual(trunked.proportions!.thighDirection);
         expect(old.proportionValues[15]).toBeNaN();
-        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(muscleValued(layoutless)));
+        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(muscleValued(versionSix)));
     });
 
-    it("binary: still reads a version 6 file (no flag bit 7, no trunk layout bytes)", () => {
+    it("binary: still reads a version 6 file (no flag bits 7 and 9, no trunk or shoulder layout bytes)", () => {
         const bin = SerializeMuscleClipToBinary(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
         const at = offsetsAt(bin);
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 120)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 120 + 96)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 6, true);
-        odv.setUint16(6, dv.getUint16(6, true) & ~(128 | 256), true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~(128 | 256 | 512), true);
         const back = ParseMuscleClipBinary(old, "old.muscle.bin");
-        expect(back.proportions).toEqual(layoutless.proportions);
+        expect(back.proportions).toEqual(versionSix.proportions);
         expect(back.proportionValues[15]).toBeNaN();
         // The rest of the file is as written: it writes back as this version's file of the clip without a trunk layout.
-        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(muscleValued(layoutless))))).toBe(true);
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(muscleValued(versionSix))))).toBe(true);
     });
 
     it("refuses to write a trunk layout of another count or out of range", () => {
@@ -813,6 +907,184 @@ describe("the source's trunk layout in files (version 7)", () => {
     });
 });
 
+describe("the source's shoulder layout in files (version 9)", () => {
+    const shoulderless = withShoulderOffsets(trunked, undefined);
+    /** Where the shoulder offsets start in a binary file of `trunked` (after its ground height, proportions, thigh share, trunk, leg directions and trunk layout). */
+    const shouldersAt = (bin: Uint8Array): number => 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8 + 16 + 48 + 120;
+    /** SHOULDER_OFFSETS as the source's mirror image has them: the right side's numbers as the left's and the other way round, each x turned over. */
+    const MIRRORED_SHOULDER_OFFSETS = [-0.0411, 0.1023, 0.0052, -0.1387, 0.0021, -0.0125, 0.0362, 0.1087, -0.0036, 0.1449, -0, -0.0109];
+
+    it("the converter gives them for a source that maps both shoulders, one side the other's mirror image on the symmetric sample", () => {
+        const s = clip.proportions!.shoulderOffsets!;
+        expect(s).toHaveLength(12);
+        expect(s.every((x) => Math.abs(x) <= 2)).toBe(true);
+        // The left shoulder and upper arm reach out to -x, the right ones to +x; the shoulders sit above their chest joint.
+        expect(s[0]).toBeLessThan(0);
+        expect(s[3]).toBeLessThan(-0.1);
+        expect(s[6]).toBeGreaterThan(0);
+        expect(s[9]).toBeGreaterThan(0.1);
+        expect(s[1]).toBeGreaterThan(0);
+        for (let i = 0; i < 6; i++) expect(s[6 + i]).toBeCloseTo(i % 3 === 0 ? -s[i] : s[i], 12);
+        // Both formats keep the converter's numbers exactly.
+        for (const back of [
+            ParseMuscleClipBinary(SerializeMuscleClipToBinary(clip), "a.bin"),
+            ParseMuscleClipJson(SerializeMuscleClipToJson(clip), "a.json"),
+        ]) {
+            expect(back.proportions!.shoulderOffsets).toEqual(s);
+        }
+    });
+
+    it("both formats keep the 12 shoulder offsets exactly (a -0 too)", () => {
+        const bin = SerializeMuscleClipToBinary(trunked);
+        const json = SerializeMuscleClipToJson(trunked);
+        expect(json).toContain(`"shoulderOffsets":[${SHOULDER_OFFSETS.map((x) => (Object.is(x, -0) ? "-0" : String(x))).join(",")}]`);
+        // Flag bit 9 and 12 f64 after the trunk layout.
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        expect(dv.getUint16(6, true) & 512).toBe(512);
+        const at = shouldersAt(bin);
+        for (let i = 0; i < 12; i++) expect(Object.is(dv.getFloat64(at + 8 * i, true), SHOULDER_OFFSETS[i])).toBe(true);
+        // The trunk layout just before them is whole.
+        for (let i = 0; i < 15; i++) expect(Object.is(dv.getFloat64(at - 120 + 8 * i, true), TRUNK_OFFSETS[i])).toBe(true);
+        for (const back of [ParseMuscleClipBinary(bin, "a.bin"), ParseMuscleClipJson(json, "a.json")]) {
+            expect(back.proportions).toEqual(trunked.proportions);
+            const offsets = back.proportions!.shoulderOffsets!;
+            expect(offsets).toHaveLength(12);
+            for (let i = 0; i < 12; i++) expect(Object.is(offsets[i], SHOULDER_OFFSETS[i])).toBe(true);
+            for (let i = 0; i < 12; i++) expect(Object.is(back.proportionValues[30 + i], SHOULDER_OFFSETS[i])).toBe(true);
+            expect(Object.is(back.proportionValues[4 + 30], -0)).toBe(true);
+            expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(bin))).toBe(true);
+            expect(SerializeMuscleClipToJson(back)).toBe(json);
+        }
+        // The ends of the range are valid.
+        const edgeOffsets = [...SHOULDER_OFFSETS.slice(0, 10), 2, -2];
+        const edge = withShoulderOffsets(trunked, edgeOffsets);
+        expect(ParseMuscleClipBinary(SerializeMuscleClipToBinary(edge), "e.bin").proportions!.shoulderOffsets).toEqual(edgeOffsets);
+        expect(ParseMuscleClipJson(SerializeMuscleClipToJson(edge), "e.json").proportions!.shoulderOffsets).toEqual(edgeOffsets);
+    });
+
+    it("a clip without them writes neither the key nor flag bit 9 and its 96 bytes, and reads back without them", () => {
+        const bin = SerializeMuscleClipToBinary(shoulderless);
+        const json = SerializeMuscleClipToJson(shoulderless);
+        expect(json).not.toMatch(/shoulderOffsets/);
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        expect(dv.getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64 | 128 | 256);
+        expect(SerializeMuscleClipToBinary(trunked).length - bin.length).toBe(96);
+        for (const back of [ParseMuscleClipBinary(bin, "b.bin"), ParseMuscleClipJson(json, "b.json")]) {
+            expect("shoulderOffsets" in back.proportions!).toBe(false);
+            expect(back.proportions).toEqual(shoulderless.proportions);
+            expect(back.proportions!.trunkOffsets).toEqual(TRUNK_OFFSETS);
+            expect(Array.from(back.proportionValues.subarray(30, 42)).every(Number.isNaN)).toBe(true);
+            expect(Array.from(back.proportionValues.subarray(15, 30))).toEqual(TRUNK_OFFSETS);
+        }
+    });
+
+    it("a shoulder layout without a trunk layout comes right after the leg directions (flag bit 9 without bit 7)", () => {
+        const c = withTrunkOffsets(trunked, undefined);
+        const bin = SerializeMuscleClipToBinary(c);
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        expect(dv.getUint16(6, true) & (128 | 512)).toBe(512);
+        expect(SerializeMuscleClipToBinary(trunked).length - bin.length).toBe(120);
+        const at = shouldersAt(bin) - 120;
+        for (let i = 0; i < 12; i++) expect(Object.is(dv.getFloat64(at + 8 * i, true), SHOULDER_OFFSETS[i])).toBe(true);
+        for (const back of [ParseMuscleClipBinary(bin, "c.bin"), ParseMuscleClipJson(SerializeMuscleClipToJson(c), "c.json")]) {
+            expect("trunkOffsets" in back.proportions!).toBe(false);
+            expect(back.proportions).toEqual(c.proportions);
+            expect(back.proportions!.shoulderOffsets).toEqual(SHOULDER_OFFSETS);
+        }
+    });
+
+    it("JSON: still reads a version 8 file, the proportions without the shoulder layout", () => {
+        // Edited as text: JSON.stringify would write the trunk layout's -0 as 0.
+        const text = SerializeMuscleClipToJson(trunked);
+        const v8 = text.replace(`"version": ${MUSCLE_CLIP_VERSION},`, '"version": 8,').replace(/,"shoulderOffsets":\[[^\]]*\]/, "");
+        expect(v8.length).toBeLessThan(text.length - 60);
+        expect(v8).not.toMatch(/shoulderOffsets/);
+        expect(JSON.parse(v8).version).toBe(8);
+        const old = ParseMuscleClipJson(v8, "old.muscle.json");
+        expect("shoulderOffsets" in old.proportions!).toBe(false);
+        expect(old.proportions).toEqual(shoulderless.proportions);
+        expect(old.proportions!.trunkOffsets).toEqual(TRUNK_OFFSETS);
+        expect(Object.is(old.proportions!.trunkOffsets![3], -0)).toBe(true);
+        expect(old.muscleUnit).toBe("angle");
+        expect(old.proportionValues[30]).toBeNaN();
+        expect(old.proportionValues[41]).toBeNaN();
+        expect(SerializeMuscleClipToJson(old)).toBe(SerializeMuscleClipToJson(shoulderless));
+    });
+
+    it("binary: still reads a version 8 file (no flag bit 9, no shoulder layout bytes)", () => {
+        const bin = SerializeMuscleClipToBinary(trunked);
+        const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+        const at = shouldersAt(bin);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 96)]);
+        const odv = new DataView(old.buffer);
+        odv.setUint16(4, 8, true);
+        odv.setUint16(6, dv.getUint16(6, true) & ~512, true);
+        expect(odv.getUint16(6, true)).toBe(2 | 4 | 8 | 32 | 64 | 128 | 256);
+        const back = ParseMuscleClipBinary(old, "old.muscle.bin");
+        expect("shoulderOffsets" in back.proportions!).toBe(false);
+        expect(back.proportions).toEqual(shoulderless.proportions);
+        expect(back.muscleUnit).toBe("angle");
+        expect(back.proportionValues[30]).toBeNaN();
+        // The rest of the file is as written: it writes back as this version's file of the clip without a shoulder layout.
+        expect(Buffer.from(SerializeMuscleClipToBinary(back)).equals(Buffer.from(SerializeMuscleClipToBinary(shoulderless)))).toBe(true);
+    });
+
+    it("refuses to write a shoulder layout of another count or out of range", () => {
+        const some = SHOULDER_OFFSETS.slice(0, 11);
+        for (const [offsets, re] of [
+            [
+                some,
+                /proportions.shoulderOffsets must be a list of 12 numbers \(x y z of the left shoulder, left upper arm, right shoulder and right upper arm\), found a list of 11$/,
+            ],
+            [[...SHOULDER_OFFSETS, 0], /proportions.shoulderOffsets must be a list of 12 numbers .*, found a list of 13$/],
+            [[...some, 2.01], /proportions.shoulderOffsets\[11\] must be a number from -2 to 2 \(source scales\), found 2.01$/],
+            [[NaN, ...some], /proportions.shoulderOffsets\[0\] must be a number from -2 to 2 \(source scales\), found NaN$/],
+            [
+                [...some.slice(0, 5), -Infinity, ...some.slice(5)],
+                /proportions.shoulderOffsets\[5\] must be a number from -2 to 2 \(source scales\), found -Infinity$/,
+            ],
+            // A sparse list (made in code): its holes are refused too, not written as NaN or null.
+            [
+                Object.assign(new Array<number>(12), { 0: 0.1, 11: 0.1 }),
+                /proportions.shoulderOffsets\[1\] must be a number from -2 to 2 \(source scales\), found undefined$/,
+            ],
+        ] as const) {
+            const c = withShoulderOffsets(trunked, offsets);
+            for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
+                const e = errorOf(() => write(c));
+                expect(e.code).toBe("FILE_WRITE");
+                expect(e.message).toMatch(re);
+            }
+        }
+    });
+
+    it("a mirrored clip has the mirror image of the shoulder layout (the sides swapped, x turned over), which both formats keep; mirroring twice gives it back", () => {
+        const m = MirrorMuscleClip(trunked);
+        const mirrored = m.proportions!.shoulderOffsets!;
+        expect(mirrored).toHaveLength(12);
+        for (let i = 0; i < 12; i++) expect(Object.is(mirrored[i], MIRRORED_SHOULDER_OFFSETS[i])).toBe(true);
+        for (let i = 0; i < 12; i++) expect(Object.is(m.proportionValues[30 + i], MIRRORED_SHOULDER_OFFSETS[i])).toBe(true);
+        // The input is not changed.
+        for (let i = 0; i < 12; i++) expect(Object.is(trunked.proportions!.shoulderOffsets![i], SHOULDER_OFFSETS[i])).toBe(true);
+        // The trunk layout still mirrors (x turned over) beside it, the rest of the proportions as they were.
+        expect(m.proportions!.trunkOffsets).toEqual(TRUNK_OFFSETS.map((x, i) => (i % 3 === 0 ? -x : x)));
+        expect(WithoutProportionKeys(m, "trunkOffsets", "shoulderOffsets").proportions).toEqual(
+            WithoutProportionKeys(trunked, "trunkOffsets", "shoulderOffsets").proportions,
+        );
+        for (const back of [ParseMuscleClipBinary(SerializeMuscleClipToBinary(m), "m.bin"), ParseMuscleClipJson(SerializeMuscleClipToJson(m), "m.json")]) {
+            for (let i = 0; i < 12; i++) expect(Object.is(back.proportions!.shoulderOffsets![i], MIRRORED_SHOULDER_OFFSETS[i])).toBe(true);
+        }
+        const twice = MirrorMuscleClip(m);
+        expect(twice.proportions).toEqual(trunked.proportions);
+        for (let i = 0; i < 12; i++) expect(Object.is(twice.proportions!.shoulderOffsets![i], SHOULDER_OFFSETS[i])).toBe(true);
+        expect(Buffer.from(SerializeMuscleClipToBinary(twice)).equals(Buffer.from(SerializeMuscleClipToBinary(trunked)))).toBe(true);
+        // A clip without a shoulder layout mirrors without one.
+        const plain = MirrorMuscleClip(shoulderless);
+        expect("shoulderOffsets" in plain.proportions!).toBe(false);
+        expect(Array.from(plain.proportionValues.subarray(30, 42)).every(Number.isNaN)).toBe(true);
+    });
+});
+
 describe("version 2 muscle clips (before the thigh share)", () => {
     it("JSON: still reads, the proportions without a thigh share", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(trunked));
@@ -831,13 +1103,13 @@ describe("version 2 muscle clips (before the thigh share)", () => {
 
     it("binary: still reads a version 2 file (proportions of six numbers, flags up to bit 2)", () => {
         // The same bytes as this version's, less the thigh share, the trunk, the leg directions and
-        // the trunk layout (flag bits 3, 5, 6 and 7, and the 8, 16, 48 and 120 bytes after the foot
-        // direction) and the translation curves (version 4).
+        // the trunk and shoulder layouts (flag bits 3, 5, 6, 7 and 9, and the 8, 16, 48, 120 and 96
+        // bytes after the foot direction) and the translation curves (version 4).
         const bin = withoutTranslationCurves(trunked);
         const dv = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
-        expect(dv.getUint16(6, true) & 236).toBe(236);
+        expect(dv.getUint16(6, true) & (236 | 512)).toBe(236 | 512);
         const at = 28 + (bin[6] & 2 ? 8 : 0) + 48;
-        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8 + 16 + 48 + 120)]);
+        const old = Uint8Array.from([...bin.subarray(0, at), ...bin.subarray(at + 8 + 16 + 48 + 120 + 96)]);
         const odv = new DataView(old.buffer);
         odv.setUint16(4, 2, true);
         odv.setUint16(6, dv.getUint16(6, true) & 7, true);
@@ -903,7 +1175,7 @@ function dropTranslations(o: Record<string, any>): void {
     for (const c of MuscleCurveNames.slice(CURVE_TRANSLATIONS)) delete o.curves[c];
 }
 
-/** A JSON clip object without the source's trunk (version 5), leg directions (version 6) and trunk layout (version 7) in its proportions (as a file before version 5). */
+/** A JSON clip object without the source's trunk (version 5), leg directions (version 6), trunk layout (version 7) and shoulder layout (version 9) in its proportions (as a file before version 5). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
 function dropTrunk(o: Record<string, any>): void {
     delete o.proportions.trunkLength;
@@ -911,12 +1183,13 @@ function dropTrunk(o: Record<string, any>): void {
     dropLegDirections(o);
 }
 
-/** A JSON clip object without the source's leg directions (version 6) and trunk layout (version 7) in its proportions (as a file before version 6). */
+/** A JSON clip object without the source's leg directions (version 6), trunk layout (version 7) and shoulder layout (version 9) in its proportions (as a file before version 6). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a JSON object as parsed, edited as the cases above edit it
 function dropLegDirections(o: Record<string, any>): void {
     delete o.proportions.thighDirection;
     delete o.proportions.shinDirection;
     delete o.proportions.trunkOffsets;
+    delete o.proportions.shoulderOffsets;
 }
 
 /**
@@ -1055,6 +1328,8 @@ describe("the muscle curves' unit in files (version 8)", () => {
 
     it("a version 8 JSON file without the key holds muscle values; a clip of another unit is not written", () => {
         const o = JSON.parse(SerializeMuscleClipToJson(clip));
+        o.version = 8;
+        delete o.proportions.shoulderOffsets;
         delete o.muscleUnit;
         expect(ParseMuscleClipJson(JSON.stringify(o), "a.json").muscleUnit).toBe("muscle");
         const odd = new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], muscleUnit: "degrees" as never });

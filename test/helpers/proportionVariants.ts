@@ -6,7 +6,8 @@ import { EditGlbJson } from "./glbJson.js";
 // file's own JSON; the meshes left as they are, since the runtime and the report read the joints):
 // stand-ins for the characters the project has not seen. One variant changes the rest pose instead
 // (`apose`: arms down and legs apart, as many rigs are bound), which the avatar's T-pose
-// enforcement has to undo, and one the humanoid map (`notoes`: the toe joints left unmapped).
+// enforcement has to undo, and two the humanoid map (`notoes`: the toe joints left unmapped;
+// `noshoulders`: the collarbones).
 // Used by `npm run report:variants` (scripts/report-variants.ts) and the tests that hold a fix on
 // such a character.
 
@@ -22,7 +23,7 @@ interface IGltf {
 }
 
 /** The joints a variant changes, by VRM 1.0 bone name; each base character says where they are. */
-type Bone = "hips" | "UpperLeg" | "LowerLeg" | "Foot" | "Toes" | "chest" | "upperChest" | "neck" | "head" | "UpperArm" | "LowerArm" | "Hand";
+type Bone = "hips" | "UpperLeg" | "LowerLeg" | "Foot" | "Toes" | "chest" | "upperChest" | "neck" | "head" | "Shoulder" | "UpperArm" | "LowerArm" | "Hand";
 
 /** A character to remake: its file and how to find a bone's node (left and right for the limbs). */
 export interface IBase {
@@ -42,6 +43,7 @@ const MIXAMO: Record<Bone, string[]> = {
     upperChest: ["Spine2"],
     neck: ["Neck"],
     head: ["Head"],
+    Shoulder: ["LeftShoulder", "RightShoulder"],
     UpperArm: ["LeftArm", "RightArm"],
     LowerArm: ["LeftForeArm", "RightForeArm"],
     Hand: ["LeftHand", "RightHand"],
@@ -163,6 +165,32 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
         if (bones) {
             delete bones.leftToes;
             delete bones.rightToes;
+        }
+    },
+    // No shoulders mapped (the KayKit mannequin, RiggedFigure and many game rigs have none): the
+    // collarbone joints left in the skeleton, out of the humanoid map and renamed past the matcher.
+    // The VRM's stay between its chest and upper arms, unmapped; the X Bot's upper arms hang from
+    // its chest itself (its collarbones left as leaves, which its name matcher would map again).
+    noshoulders: (json, at) => {
+        const bones = json.extensions?.VRMC_vrm?.humanoid.humanBones;
+        const arms = at("UpperArm");
+        at("Shoulder").forEach((n, side) => {
+            n.name = `clavicle_joint_${json.nodes.indexOf(n)}`;
+            if (bones) return;
+            // The upper arm moved up to the collarbone's parent, where it was: t = t_s + R_s t_a, R = R_s R_a.
+            const arm = arms[side];
+            const armIndex = json.nodes.indexOf(arm);
+            const parent = json.nodes.find((p) => p.children?.includes(json.nodes.indexOf(n)))!;
+            const r = rotationOf(n);
+            const t = Vector3.FromArray(n.translation ?? [0, 0, 0]).add(Vector3.FromArray(arm.translation ?? [0, 0, 0]).applyRotationQuaternion(r));
+            arm.translation = t.asArray();
+            arm.rotation = r.multiply(rotationOf(arm)).normalize().asArray();
+            n.children = n.children!.filter((c) => c !== armIndex);
+            parent.children!.push(armIndex);
+        });
+        if (bones) {
+            delete bones.leftShoulder;
+            delete bones.rightShoulder;
         }
     },
     // Bound in an A-pose: the upper arms 45 degrees down, the thighs 8 degrees apart (the

@@ -1,3 +1,4 @@
+import { WithProportions } from "../helpers/clips.js";
 import fc from "fast-check";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -95,6 +96,12 @@ describe("mirroring in muscle space", () => {
         expect(trunk).toHaveLength(15);
         m.proportions!.trunkOffsets!.forEach((x, i) => expect(x).toBe(i % 3 === 0 ? -trunk[i] : trunk[i]));
         expect(twice.proportions!.trunkOffsets).toEqual(trunk);
+        // The shoulder layout too, its sides swapped (the sample's shoulders are mirror images: left = -x).
+        const shoulders = walk.proportions!.shoulderOffsets!;
+        expect(shoulders).toHaveLength(12);
+        expect(Math.abs(shoulders[0])).toBeGreaterThan(0.01);
+        m.proportions!.shoulderOffsets!.forEach((x, i) => expect(x).toBe(i % 3 === 0 ? -shoulders[(i + 6) % 12] : shoulders[(i + 6) % 12]));
+        expect(twice.proportions!.shoulderOffsets).toEqual(shoulders);
         const a = new MuscleClipSampler(walk);
         const b = new MuscleClipSampler(m);
         const pa = new HumanPose();
@@ -117,11 +124,16 @@ describe("mirroring in muscle space", () => {
     });
 
     test("play(clip, { mirror: true }) plays the mirror image: pose, root motion and contacts", () => {
+        // Shoulders laid out unlike each other's mirror image, so that a side left unswapped shows.
+        const lopsided = WithProportions(walk, {
+            ...walk.proportions!,
+            shoulderOffsets: [-0.07, 0.1, 0.03, -0.03, 0.01, 0, 0.06, 0.12, 0.02, 0.04, -0.01, 0.005],
+        });
         for (const mode of ["in-place", "apply", "clip"] as const) {
             const plain = new HumanoidClipPlayer(mode);
             const mirrored = new HumanoidClipPlayer(mode);
-            plain.play(walk, { loop: true });
-            mirrored.play(walk, { loop: true, mirror: true });
+            plain.play(lopsided, { loop: true });
+            mirrored.play(lopsided, { loop: true, mirror: true });
             for (let i = 0; i < 200; i++) {
                 plain.update(1 / 60);
                 mirrored.update(1 / 60);
@@ -135,6 +147,11 @@ describe("mirroring in muscle space", () => {
                 // The source's trunk layout as the mirrored clip's file would give it.
                 for (let k = 15; k < 30; k++)
                     expect(mirrored.proportions[k]).toBeCloseTo((k - 15) % 3 === 0 ? -plain.proportions[k] : plain.proportions[k], 12);
+                // And its shoulder layout: each side's the other's, x turned over.
+                for (let k = 30; k < 42; k++) {
+                    const other = plain.proportions[30 + ((k - 30 + 6) % 12)];
+                    expect(mirrored.proportions[k]).toBeCloseTo((k - 30) % 3 === 0 ? -other : other, 12);
+                }
             }
         }
     });
