@@ -20,7 +20,7 @@ export const SHOULDER_NUMBERS = 12;
  * decoded: below a hundredth of a degree nothing shows, and a character whose source's shoulders
  * do not move is then the same to the bit as without the step.
  */
-const SMALLEST_TURN = 1e-4;
+const COS_SMALLEST_TURN = Math.cos(1e-4);
 
 const restLine = new Vector3();
 const posedLine = new Vector3();
@@ -67,8 +67,8 @@ export function SourceShoulderOffsets(setup: MuscleSetup): number[] | null {
  * as the arm swings (mocap walks by 15-20 degrees, which turns the Bandai skeleton's shoulder line by
  * 3 degrees against its chest); a trunk without one kept its shoulders square, so the figure's
  * shoulders turned less than the source's and its hands swung from the wrong place. The turn is
- * the shortest from the rest line to the posed one. No-op when the character maps a shoulder, or
- * `source` holds NaN. Allocation-free.
+ * about the trunk's axis (the bone's canonical up) by the angle between the two lines' level
+ * parts. No-op when the character maps a shoulder, or `source` holds NaN. Allocation-free.
  * @param setup the character's muscle setup
  * @param q the decoded canonical rotations of every human bone, changed in place
  * @param source the source's shoulder layout (12 numbers, source scales)
@@ -79,31 +79,35 @@ export function TurnTrunkForShoulders(setup: MuscleSetup, q: Quaternion[], sourc
     if (!(source[0] === source[0])) return;
     const top = setup.parentBone[B.LeftUpperArm];
     if (top < 0 || top !== setup.parentBone[B.RightUpperArm]) return;
-    // Rest: (left root + left collarbone) - (right root + right collarbone); posed: each collarbone turned by its shoulder.
-    restLine.x = source[0] + source[3] - source[6] - source[9];
-    restLine.y = source[1] + source[4] - source[7] - source[10];
-    restLine.z = source[2] + source[5] - source[8] - source[11];
-    offset.set(source[3], source[4], source[5]);
+    // Rest: (left root + left collarbone) - (right root + right collarbone); posed: each collarbone
+    // turned by its shoulder. Only the turn about the trunk's axis (canonical up): tilted, the bone
+    // would swing the neck and head sideways with each shrug, which a collarbone does not. Written
+    // out (no Babylon call given a computed number, which V8 boxes).
+    const rx = source[0] + source[3] - source[6] - source[9];
+    const rz = source[2] + source[5] - source[8] - source[11];
+    offset.x = source[3];
+    offset.y = source[4];
+    offset.z = source[5];
     offset.applyRotationQuaternionToRef(q[B.LeftShoulder], turned);
-    posedLine.x = source[0] + turned.x - source[6];
-    posedLine.y = source[1] + turned.y - source[7];
-    posedLine.z = source[2] + turned.z - source[8];
-    offset.set(source[9], source[10], source[11]);
+    let px = source[0] + turned.x - source[6];
+    let pz = source[2] + turned.z - source[8];
+    offset.x = source[9];
+    offset.y = source[10];
+    offset.z = source[11];
     offset.applyRotationQuaternionToRef(q[B.RightShoulder], turned);
-    posedLine.x -= turned.x;
-    posedLine.y -= turned.y;
-    posedLine.z -= turned.z;
-    // Only the turn about the trunk's axis (canonical up): tilted, the bone would swing the neck
-    // and head sideways with each shrug, which a collarbone does not.
-    restLine.y = 0;
-    posedLine.y = 0;
-    const rest = restLine.length();
-    const posed = posedLine.length();
+    px -= turned.x;
+    pz -= turned.z;
+    const rest = Math.sqrt(rx * rx + rz * rz);
+    const posed = Math.sqrt(px * px + pz * pz);
     if (!(rest > 1e-9 && posed > 1e-9)) return;
-    restLine.scaleInPlace(1 / rest);
-    posedLine.scaleInPlace(1 / posed);
-    const dot = restLine.x * posedLine.x + restLine.y * posedLine.y + restLine.z * posedLine.z;
-    if (!(dot < Math.cos(SMALLEST_TURN))) return;
+    restLine.x = rx / rest;
+    restLine.y = 0;
+    restLine.z = rz / rest;
+    posedLine.x = px / posed;
+    posedLine.y = 0;
+    posedLine.z = pz / posed;
+    const dot = restLine.x * posedLine.x + restLine.z * posedLine.z;
+    if (!(dot < COS_SMALLEST_TURN)) return;
     QuaternionFromUnitVectorsToRef(restLine, posedLine, turn);
     QuaternionMultiplyToRef(q[top], turn, q[top]);
     QuaternionConjugateToRef(turn, unturn);
