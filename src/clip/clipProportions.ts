@@ -65,10 +65,10 @@ export interface IClipProportions {
      * The source's shoulders as its T-pose lays them out: 12 numbers, x y z of its left shoulder
      * joint from the joint of the bone it hangs from (its chest or upper chest), of its left
      * upper-arm joint from its left shoulder joint, then the same two of its right side; canonical
-     * frame, over its scale (`SourceShoulderOffsets`). Absent in files before version 9, and for a
-     * source that does not map both shoulders. With it a character without shoulder bones turns
-     * the bone its arms hang from so that the line between its upper-arm joints turns as the
-     * source's did (docs/runtime.md, the shoulders).
+     * frame, over its scale (`MuscleSetup.clipShoulderOffsets`). Absent in files before version 9, and for a
+     * source that does not map both shoulders. With it the line between the character's
+     * upper-arm joints turns about its trunk as the source's did, by its shoulders or, without
+     * them, the bone its arms hang from (docs/runtime.md, the shoulders).
      */
     readonly shoulderOffsets?: readonly number[];
 }

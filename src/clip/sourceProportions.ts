@@ -1,7 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { MuscleSetup } from "../muscle/setup.js";
-import { SourceShoulderOffsets } from "../muscle/shoulderLine.js";
 import { CLIP_LEG_DIRECTION_MAX_Y, CLIP_THIGH_SHARE_RANGE, CLIP_TRUNK_LENGTH_RANGE, CLIP_TRUNK_OFFSET_MAX, type IClipProportions } from "./clipProportions.js";
 
 const B = HumanBone;
@@ -70,8 +69,8 @@ function trunkOffsets(setup: MuscleSetup): { trunkOffsets?: number[] } {
 
 /** The source's shoulder layout for a clip's proportions (`IClipProportions.shoulderOffsets`); none without both shoulders or where a number is past what a file may hold. */
 function shoulderOffsets(setup: MuscleSetup): { shoulderOffsets?: number[] } {
-    const offsets = SourceShoulderOffsets(setup);
-    return offsets && offsets.every((x) => Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX) ? { shoulderOffsets: offsets } : {};
+    const offsets = setup.clipShoulderOffsets;
+    return offsets && offsets.every((x) => Math.abs(x) <= CLIP_TRUNK_OFFSET_MAX) ? { shoulderOffsets: Array.from(offsets) } : {};
 }
 
 /**

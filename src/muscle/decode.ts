@@ -16,7 +16,7 @@ import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
 import { MuscleSetup, TRUNK_BONES } from "./setup.js";
 import { HasTranslationDof, TRANSLATION_DOF_COUNT, TranslationDofBones, TranslationDofOffsetToRef } from "./translationDof.js";
 import { MatchTrunkToSource, TRUNK_NUMBERS } from "./trunkMatch.js";
-import { SHOULDER_NUMBERS, TurnTrunkForShoulders } from "./shoulderLine.js";
+import { MatchShoulderLine, SHOULDER_NUMBERS } from "./shoulderLine.js";
 
 const B = HumanBone;
 const tmpQ = new Quaternion();
@@ -241,9 +241,9 @@ export interface ICanonicalRotationLimiter {
  * trunk's segments first turn as the source's trunk turns over the same shares of its length
  * (see `MatchTrunkToSource`; docs/runtime.md, the trunk). With `sourceShoulders` (optional,
  * default none), the source's shoulder layout as a clip keeps it (`IClipProportions.shoulderOffsets`,
- * 12 numbers; NaN in the first for none), a character that maps neither shoulder turns the bone its
- * arms hang from about the trunk's axis as the source's shoulder line turned (see
- * `TurnTrunkForShoulders`; docs/runtime.md, the shoulders).
+ * 12 numbers; NaN in the first for none), the line between the upper-arm joints turns about the
+ * trunk's axis as the source's did: both shoulders turn, or on a character without them the bone
+ * its arms hang from (see `MatchShoulderLine`; docs/runtime.md, the shoulders).
  */
 export function DecodeHumanPose(
     avatar: HumanoidAvatar,
@@ -274,8 +274,8 @@ export function DecodeHumanPose(
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
     // The trunk's segments turned as the source's trunk turns (see `MatchTrunkToSource`), before the limits.
     if (matchSource) MatchTrunkToSource(setup, q, trunkRaw, sourceTrunk);
-    // A character without shoulders turns its arms' bone as the source's shoulder line turns.
-    if (sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS) TurnTrunkForShoulders(setup, q, sourceShoulders);
+    // The shoulder line turns about the trunk as the source's did (by the shoulders, or without them the bone the arms hang from).
+    if (sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS) MatchShoulderLine(setup, q, sourceShoulders);
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's). What
     // the limits take off a spine bone, the neck or a shoulder goes on to its children (see
     // `HANDS_ON_EXCESS`), as a missing bone's rotation does above.

@@ -268,6 +268,15 @@ export class MuscleSetup {
      */
     public readonly clipTrunkOffsets: Float64Array;
     /**
+     * The shoulders as the T-pose lays them out, over the scale, as a clip keeps its source's
+     * (`IClipProportions.shoulderOffsets`): x y z of the left shoulder joint from the joint of the
+     * bone both shoulders hang from, of the left upper-arm joint from the left shoulder joint, then
+     * the same two of the right side, canonical frame; null unless both shoulders are mapped and
+     * hang from one bone. Decode turns this avatar's shoulder line as a clip's source's turned
+     * (`MatchShoulderLine`).
+     */
+    public readonly clipShoulderOffsets: Float64Array | null;
+    /**
      * The length each translation DoF is measured in (metres, `TranslationDofBones` order; see
      * `TranslationDofUnits`): the hip width for the upper legs, the shoulder width for the shoulders
      * and upper arms, the T-pose distance from the parent bone's joint for the spine, neck and head.
@@ -611,6 +620,24 @@ export class MuscleSetup {
             });
         }
         this.clipTrunkOffsets = Float64Array.from(this.trunkOffsets, (x) => x / this.scale);
+        {
+            const j = this.joint;
+            const parent = this.parentBone[B.LeftShoulder];
+            const mapped = j[B.LeftShoulder] >= 0 && j[B.RightShoulder] >= 0 && parent >= 0 && parent === this.parentBone[B.RightShoulder];
+            const layout: number[] = [];
+            if (mapped) {
+                for (const [from, to] of [
+                    [j[parent], j[B.LeftShoulder]],
+                    [j[B.LeftShoulder], j[B.LeftUpperArm]],
+                    [j[parent], j[B.RightShoulder]],
+                    [j[B.RightShoulder], j[B.RightUpperArm]],
+                ]) {
+                    const o = ref.positions[to].subtract(ref.positions[from]).applyRotationQuaternion(this.c0Inverse).scaleInPlace(1 / this.scale);
+                    layout.push(o.x, o.y, o.z);
+                }
+            }
+            this.clipShoulderOffsets = mapped ? Float64Array.from(layout) : null;
+        }
         this.trunkChord = Array.from({ length: HUMAN_BONE_COUNT }, () => null);
         for (let i = 0; i < TRUNK_BONES.length - 1; i++) {
             const b = TRUNK_BONES[i];

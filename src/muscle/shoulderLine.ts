@@ -1,114 +1,141 @@
-// Decode's shoulder step: a character without shoulder bones turns the bone its arms hang from so
-// that the line between its upper-arm joints turns as the source's did (docs/runtime.md, the
-// shoulders).
+// Decode's shoulder step: the line between a character's upper-arm joints turns about its trunk's
+// axis as the source's did (docs/runtime.md, the shoulders). Written out: no Babylon call is given
+// a computed number (V8 boxes it), and nothing is allocated per call; the test's oracle is the
+// decoded rig's joint positions (test/muscle/shoulderLine.test.ts).
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
-import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
+import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionRotationAxisToRef } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
 
 const B = HumanBone;
 
 /**
- * How many numbers a source's shoulder layout holds (`IClipProportions.shoulderOffsets`): x y z of
- * the left shoulder joint from the joint of the bone it hangs from, of the left upper-arm joint from
- * the left shoulder joint, then the same two for the right side; canonical frame, T-pose.
+ * How many numbers a shoulder layout holds (`IClipProportions.shoulderOffsets`,
+ * `MuscleSetup.clipShoulderOffsets`): x y z of the left shoulder joint from the joint of the bone
+ * both shoulders hang from, of the left upper-arm joint from the left shoulder joint, then the
+ * same two for the right side; canonical frame, T-pose, over the avatar's scale.
  */
 export const SHOULDER_NUMBERS = 12;
 
-/**
- * A turn of the line between the upper-arm joints smaller than this (radians) leaves the trunk as
- * decoded: below a hundredth of a degree nothing shows, and a character whose source's shoulders
- * do not move is then the same to the bit as without the step.
- */
-const COS_SMALLEST_TURN = Math.cos(1e-4);
+/** A turn smaller than this (radians) is left out: the same layout on both sides (a clip on its own skeleton) decodes to the bit as without the step. */
+const SMALLEST_TURN = 1e-9;
 
-const restLine = new Vector3();
-const posedLine = new Vector3();
 const offset = new Vector3();
 const turned = new Vector3();
+const UP = new Vector3(0, 1, 0);
+const angle = new Float64Array(1);
 const turn = new Quaternion();
 const unturn = new Quaternion();
+const before = new Quaternion();
+/** [0], [1]: the level (x, z) parts of a layout's line, from {@link levelLineToRef}. */
+const line = new Float64Array(2);
 
 /**
- * The source's shoulder layout for a clip (see {@link SHOULDER_NUMBERS}), over its scale: null
- * when it does not map both shoulders (then its shoulders have no motion of their own to hand on)
- * or they do not hang from one bone.
- * @param setup the source's muscle setup
+ * The level part (canonical x and z) of the line from the right upper-arm joint to the left of a
+ * shoulder layout, relative to the bone the shoulders hang from, into `line`: at rest, or with
+ * each collarbone turned by its shoulder's rotation in `q` (canonical, relative to that bone).
  */
-export function SourceShoulderOffsets(setup: MuscleSetup): number[] | null {
-    const j = setup.joint;
-    if (j[B.LeftShoulder] < 0 || j[B.RightShoulder] < 0) return null;
-    const parent = setup.parentBone[B.LeftShoulder];
-    if (parent < 0 || parent !== setup.parentBone[B.RightShoulder]) return null;
-    const p = setup.avatar.referenceWorld.positions;
-    const out: number[] = [];
-    const add = (from: number, to: number): void => {
-        const v = p[to]
-            .subtract(p[from])
-            .applyRotationQuaternion(setup.c0Inverse)
-            .scaleInPlace(1 / setup.scale);
-        out.push(v.x, v.y, v.z);
-    };
-    add(j[parent], j[B.LeftShoulder]);
-    add(j[B.LeftShoulder], j[B.LeftUpperArm]);
-    add(j[parent], j[B.RightShoulder]);
-    add(j[B.RightShoulder], j[B.RightUpperArm]);
-    return out;
+function levelLineToRef(layout: Float64Array, q: Quaternion[] | null): void {
+    offset.x = layout[3];
+    offset.y = layout[4];
+    offset.z = layout[5];
+    if (q) offset.applyRotationQuaternionToRef(q[B.LeftShoulder], turned);
+    else turned.copyFrom(offset);
+    let x = layout[0] + turned.x - layout[6];
+    let z = layout[2] + turned.z - layout[8];
+    offset.x = layout[9];
+    offset.y = layout[10];
+    offset.z = layout[11];
+    if (q) offset.applyRotationQuaternionToRef(q[B.RightShoulder], turned);
+    else turned.copyFrom(offset);
+    x -= turned.x;
+    z -= turned.z;
+    line[0] = x;
+    line[1] = z;
+}
+
+/** `a` less `b`, radians, within (-pi, pi]. */
+function angleBetween(a: number, b: number): number {
+    let d = a - b;
+    if (d > Math.PI) d -= 2 * Math.PI;
+    else if (d <= -Math.PI) d += 2 * Math.PI;
+    return d;
 }
 
 /**
- * On a character that maps neither shoulder, turns the bone both upper arms hang from (its chest or
- * upper chest) so that the line from its right upper-arm joint to its left turns from its T-pose as
- * the source's did, and turns that bone's other children back (its arms, neck or head keep the
- * world rotations decoded). The source's line is its shoulder layout (`source`, see
- * {@link SHOULDER_NUMBERS}) posed by the shoulders' decoded rotations (`q`, canonical, relative to
- * the bone they hang from), which such a character hands to its upper arms: their directions are
- * the source's, but not where they start. Why: a collarbone swings the arm's root forward and back
- * as the arm swings (mocap walks by 15-20 degrees, which turns the Bandai skeleton's shoulder line by
- * 3 degrees against its chest); a trunk without one kept its shoulders square, so the figure's
- * shoulders turned less than the source's and its hands swung from the wrong place. The turn is
- * about the trunk's axis (the bone's canonical up) by the angle between the two lines' level
- * parts. No-op when the character maps a shoulder, or `source` holds NaN. Allocation-free.
+ * Turns this character's shoulder line (from its right upper-arm joint to its left) about its
+ * trunk's axis (canonical up) by as much as the source's turned from its T-pose: the source's
+ * layout (`source`, see {@link SHOULDER_NUMBERS}) posed by the shoulders' decoded rotations (`q`,
+ * canonical, relative to the bone they hang from). Why: a collarbone swings the arm's root
+ * forward and back as the arm swings (mocap walks turn theirs by 15-20 degrees), and the same
+ * turn moves an arm's root by as much as the collarbone is long: the Bandai skeleton's are 5 cm
+ * long, 13 cm out from its chest's middle, the X Bot's 12 cm from its middle, so its shoulder
+ * line turned 2.5 times the source's; a character without collarbones kept its shoulders
+ * square. Either way the figure's shoulders and the roots its hands swing from went elsewhere
+ * than the source's.
+ *
+ * - **Both shoulders mapped** (the avatar's own layout, `MuscleSetup.clipShoulderOffsets`): both
+ *   collarbones turn about up by the one angle that gives the line the wanted direction (the line
+ *   is `D + Y(a) (l - r)`, `D` the roots' difference and `l`, `r` the posed collarbones, level
+ *   parts: `|lambda u - D| = |l - r|` for the wanted direction `u` gives `lambda`, then the turn
+ *   `a` from `l - r` to `lambda u - D`; where collarbones too short cannot reach it, the nearest
+ *   direction they can), and the upper arms turn back, so the arms keep their world rotations.
+ * - **Neither mapped**: the bone both upper arms hang from (the chest or upper chest) turns about
+ *   up by the source's line's turn, and its other children (arms, neck or head) turn back.
+ *
+ * Only about the trunk's axis: tilted too, the chest swung the head sideways with each shrug.
+ * No-op when `source` holds NaN, for a character with one shoulder mapped, or one whose arms do not
+ * hang from one bone. Allocation-free.
  * @param setup the character's muscle setup
  * @param q the decoded canonical rotations of every human bone, changed in place
  * @param source the source's shoulder layout (12 numbers, source scales)
  */
-export function TurnTrunkForShoulders(setup: MuscleSetup, q: Quaternion[], source: Float64Array): void {
-    const joint = setup.joint;
-    if (joint[B.LeftShoulder] >= 0 || joint[B.RightShoulder] >= 0) return;
+export function MatchShoulderLine(setup: MuscleSetup, q: Quaternion[], source: Float64Array): void {
     if (!(source[0] === source[0])) return;
+    const joint = setup.joint;
+    levelLineToRef(source, null);
+    const rest = Math.atan2(line[1], line[0]);
+    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
+    levelLineToRef(source, q);
+    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
+    // The source's line turned by this much (radians, about canonical up, as atan2(z, x) goes).
+    const sourceTurn = angleBetween(Math.atan2(line[1], line[0]), rest);
+    const own = setup.clipShoulderOffsets;
+    if (own) {
+        levelLineToRef(own, null);
+        const want = Math.atan2(line[1], line[0]) + sourceTurn;
+        const ux = Math.cos(want);
+        const uz = Math.sin(want);
+        const dx = own[0] - own[6];
+        const dz = own[2] - own[8];
+        levelLineToRef(own, q);
+        const cx = line[0] - dx;
+        const cz = line[1] - dz;
+        const ud = ux * dx + uz * dz;
+        const disc = ud * ud - (dx * dx + dz * dz) + (cx * cx + cz * cz);
+        const lambda = ud + Math.sqrt(Math.max(disc, 0));
+        // A turn about +y takes atan2(z, x) down by its angle (Babylon's left-handed frame).
+        angle[0] = angleBetween(Math.atan2(cz, cx), Math.atan2(lambda * uz - dz, lambda * ux - dx));
+        if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
+        QuaternionRotationAxisToRef(UP, angle, 0, turn);
+        // Q_S' = Y Q_S; the upper arm's Q_A' = Q_S'^-1 Q_S Q_A keeps its world rotation.
+        for (let side = 0; side < 2; side++) {
+            const shoulder = side === 0 ? B.LeftShoulder : B.RightShoulder;
+            const arm = side === 0 ? B.LeftUpperArm : B.RightUpperArm;
+            before.copyFrom(q[shoulder]);
+            QuaternionMultiplyToRef(turn, q[shoulder], q[shoulder]);
+            QuaternionConjugateToRef(q[shoulder], unturn);
+            QuaternionMultiplyToRef(unturn, before, unturn);
+            QuaternionMultiplyToRef(unturn, q[arm], q[arm]);
+        }
+        return;
+    }
+    if (joint[B.LeftShoulder] >= 0 || joint[B.RightShoulder] >= 0) return;
     const top = setup.parentBone[B.LeftUpperArm];
     if (top < 0 || top !== setup.parentBone[B.RightUpperArm]) return;
-    // Rest: (left root + left collarbone) - (right root + right collarbone); posed: each collarbone
-    // turned by its shoulder. Only the turn about the trunk's axis (canonical up): tilted, the bone
-    // would swing the neck and head sideways with each shrug, which a collarbone does not. Written
-    // out (no Babylon call given a computed number, which V8 boxes).
-    const rx = source[0] + source[3] - source[6] - source[9];
-    const rz = source[2] + source[5] - source[8] - source[11];
-    offset.x = source[3];
-    offset.y = source[4];
-    offset.z = source[5];
-    offset.applyRotationQuaternionToRef(q[B.LeftShoulder], turned);
-    let px = source[0] + turned.x - source[6];
-    let pz = source[2] + turned.z - source[8];
-    offset.x = source[9];
-    offset.y = source[10];
-    offset.z = source[11];
-    offset.applyRotationQuaternionToRef(q[B.RightShoulder], turned);
-    px -= turned.x;
-    pz -= turned.z;
-    const rest = Math.sqrt(rx * rx + rz * rz);
-    const posed = Math.sqrt(px * px + pz * pz);
-    if (!(rest > 1e-9 && posed > 1e-9)) return;
-    restLine.x = rx / rest;
-    restLine.y = 0;
-    restLine.z = rz / rest;
-    posedLine.x = px / posed;
-    posedLine.y = 0;
-    posedLine.z = pz / posed;
-    const dot = restLine.x * posedLine.x + restLine.z * posedLine.z;
-    if (!(dot < COS_SMALLEST_TURN)) return;
-    QuaternionFromUnitVectorsToRef(restLine, posedLine, turn);
+    angle[0] = -sourceTurn;
+    if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
+    QuaternionRotationAxisToRef(UP, angle, 0, turn);
     QuaternionMultiplyToRef(q[top], turn, q[top]);
     QuaternionConjugateToRef(turn, unturn);
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
