@@ -104,18 +104,26 @@ export function MirrorShoulderOffsets(offsets: readonly number[]): number[] {
 }
 
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 42;
+export const CLIP_PROPORTION_COUNT = 43;
 /** Where {@link IClipProportions.trunkOffsets} starts in the array form ({@link ClipProportionsToArray}). */
 export const CLIP_PROPORTION_TRUNK_OFFSETS = 15;
 /** Where {@link IClipProportions.shoulderOffsets} starts in the array form ({@link ClipProportionsToArray}). */
 export const CLIP_PROPORTION_SHOULDER_OFFSETS = 30;
 /** How many numbers {@link IClipProportions.shoulderOffsets} holds: x y z of each side's shoulder joint and upper-arm joint from the one before. */
 export const CLIP_SHOULDER_OFFSET_COUNT = 12;
+/**
+ * Where the array form ({@link ClipProportionsToArray}) gives the share of the pose that comes
+ * from clips with a shoulder layout: 1 for a clip with one, NaN without; a layer's blend of clips
+ * gives their weights' share (`BlendLayerProportionsToRef`), which eases decode's shoulder step in
+ * and out over a cross-fade.
+ */
+export const CLIP_PROPORTION_SHOULDER_SHARE = CLIP_PROPORTION_SHOULDER_OFFSETS + CLIP_SHOULDER_OFFSET_COUNT;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
  * [2] hip width, [3..5] foot direction, [6] thigh share, [7] trunk length, [8] trunk steady point,
- * [9..11] thigh direction, [12..14] shin direction, [15..29] trunk offsets, [30..41] shoulder offsets (NaN when absent; see
+ * [9..11] thigh direction, [12..14] shin direction, [15..29] trunk offsets, [30..41] shoulder offsets,
+ * [42] 1 with shoulder offsets (a blend's share of them, see {@link CLIP_PROPORTION_SHOULDER_SHARE}) (NaN when absent; see
  * {@link IClipProportions}); all NaN when `proportions` is null. Allocation-free. Returns `out`.
  */
 export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
@@ -142,7 +150,8 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     for (let i = 0; i < CLIP_TRUNK_OFFSET_COUNT; i++)
         out[CLIP_PROPORTION_TRUNK_OFFSETS + i] = trunk && trunk.length === CLIP_TRUNK_OFFSET_COUNT ? trunk[i] : NaN;
     const shoulders = proportions.shoulderOffsets;
-    for (let i = 0; i < CLIP_SHOULDER_OFFSET_COUNT; i++)
-        out[CLIP_PROPORTION_SHOULDER_OFFSETS + i] = shoulders && shoulders.length === CLIP_SHOULDER_OFFSET_COUNT ? shoulders[i] : NaN;
+    const shouldered = !!shoulders && shoulders.length === CLIP_SHOULDER_OFFSET_COUNT;
+    for (let i = 0; i < CLIP_SHOULDER_OFFSET_COUNT; i++) out[CLIP_PROPORTION_SHOULDER_OFFSETS + i] = shouldered ? shoulders[i] : NaN;
+    out[CLIP_PROPORTION_SHOULDER_SHARE] = shouldered ? 1 : NaN;
     return out;
 }

@@ -189,6 +189,8 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
 
 /** Trunk bones' rotations from their muscles before missing bones fold in (`TRUNK_BONES` order): what the source's own trunk did. */
 const trunkRaw: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
+/** The left and right shoulders' decoded rotations before the trunk's step, and the source's trunk below them (`MatchShoulderLine` reads the source's line from them). */
+const shoulderRaw: Quaternion[] = [new Quaternion(), new Quaternion(), new Quaternion()];
 
 /**
  * What limits bone rotations as decode builds them (`JointLimits` implements it): called once per
@@ -241,7 +243,8 @@ export interface ICanonicalRotationLimiter {
  * trunk's segments first turn as the source's trunk turns over the same shares of its length
  * (see `MatchTrunkToSource`; docs/runtime.md, the trunk). With `sourceShoulders` (optional,
  * default none), the source's shoulder layout as a clip keeps it (`IClipProportions.shoulderOffsets`,
- * 12 numbers; NaN in the first for none), the line between the upper-arm joints turns about the
+ * 12 numbers, NaN in the first for none; a 13th, the share of the pose with a layout, scales the
+ * step), the line between the upper-arm joints turns about the
  * trunk's axis as the source's did: both shoulders turn, or on a character without them the bone
  * its arms hang from (see `MatchShoulderLine`; docs/runtime.md, the shoulders).
  */
@@ -259,6 +262,11 @@ export function DecodeHumanPose(
     boneRotationsToRef(setup, setup.musclesToRadiansToRef(pose.values, angles), q);
     const matchSource = !!sourceTrunk && sourceTrunk.length >= TRUNK_NUMBERS && sourceTrunk[0] === sourceTrunk[0];
     if (matchSource) for (let i = 0; i < TRUNK_BONES.length; i++) trunkRaw[i].copyFrom(q[TRUNK_BONES[i]]);
+    // The source's trunk below its shoulders as the muscles turn it (before missing bones fold in and the trunk's step).
+    if (sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS) {
+        QuaternionMultiplyToRef(q[B.Spine], q[B.Chest], shoulderRaw[2]);
+        QuaternionMultiplyToRef(shoulderRaw[2], q[B.UpperChest], shoulderRaw[2]);
+    }
     // Missing optional bones hand their rotation on.
     if (joint[B.Chest] < 0) QuaternionMultiplyToRef(q[B.Spine], q[B.Chest], q[B.Spine]);
     if (joint[B.UpperChest] < 0) {
@@ -272,10 +280,16 @@ export function DecodeHumanPose(
     shareLimbTwist(setup, q, angles, B.RightUpperArm, B.RightLowerArm, B.RightHand, true);
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
+    // The shoulders' own turns, before the trunk's step turns them to keep their world rotations.
+    const matchShoulders = !!sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS;
+    if (matchShoulders) {
+        shoulderRaw[0].copyFrom(q[B.LeftShoulder]);
+        shoulderRaw[1].copyFrom(q[B.RightShoulder]);
+    }
     // The trunk's segments turned as the source's trunk turns (see `MatchTrunkToSource`), before the limits.
     if (matchSource) MatchTrunkToSource(setup, q, trunkRaw, sourceTrunk);
     // The shoulder line turns about the trunk as the source's did (by the shoulders, or without them the bone the arms hang from).
-    if (sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS) MatchShoulderLine(setup, q, sourceShoulders);
+    if (matchShoulders) MatchShoulderLine(setup, q, sourceShoulders, shoulderRaw[0], shoulderRaw[1], shoulderRaw[2]);
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's). What
     // the limits take off a spine bone, the neck or a shoulder goes on to its children (see
     // `HANDS_ON_EXCESS`), as a missing bone's rotation does above.

@@ -19,47 +19,48 @@ export const SHOULDER_NUMBERS = 12;
 
 /** A turn smaller than this (radians) is left out: the same layout on both sides (a clip on its own skeleton) decodes to the bit as without the step. */
 const SMALLEST_TURN = 1e-9;
+const TWO_PI = 2 * Math.PI;
 
 const offset = new Vector3();
+const sum = new Vector3();
+const chain = new Quaternion();
+const toOwn = new Quaternion();
 const turned = new Vector3();
 const UP = new Vector3(0, 1, 0);
 const angle = new Float64Array(1);
 const turn = new Quaternion();
 const unturn = new Quaternion();
 const before = new Quaternion();
-/** [0], [1]: the level (x, z) parts of a layout's line, from {@link levelLineToRef}. */
+/** [0], [1]: the level (x, z) parts of a layout's line, from `lineToRef`. */
 const line = new Float64Array(2);
 
 /**
- * The level part (canonical x and z) of the line from the right upper-arm joint to the left of a
- * shoulder layout, relative to the bone the shoulders hang from, into `line`: at rest, or with
- * each collarbone turned by its shoulder's rotation in `q` (canonical, relative to that bone).
+ * The line from the right upper-arm joint to the left of a shoulder layout, relative to the bone
+ * the shoulders hang from (canonical), into `line`: at rest (`left` null), or with each collarbone
+ * turned by its shoulder's rotation (canonical, relative to that bone), then turned by `frame`
+ * when given.
  */
-function levelLineToRef(layout: Float64Array, q: Quaternion[] | null): void {
+function lineToRef(layout: Float64Array, left: Quaternion | null, right: Quaternion | null, frame: Quaternion | null): void {
     offset.x = layout[3];
     offset.y = layout[4];
     offset.z = layout[5];
-    if (q) offset.applyRotationQuaternionToRef(q[B.LeftShoulder], turned);
+    if (left) offset.applyRotationQuaternionToRef(left, turned);
     else turned.copyFrom(offset);
-    let x = layout[0] + turned.x - layout[6];
-    let z = layout[2] + turned.z - layout[8];
+    sum.x = layout[0] + turned.x - layout[6];
+    sum.y = layout[1] + turned.y - layout[7];
+    sum.z = layout[2] + turned.z - layout[8];
     offset.x = layout[9];
     offset.y = layout[10];
     offset.z = layout[11];
-    if (q) offset.applyRotationQuaternionToRef(q[B.RightShoulder], turned);
+    if (right) offset.applyRotationQuaternionToRef(right, turned);
     else turned.copyFrom(offset);
-    x -= turned.x;
-    z -= turned.z;
-    line[0] = x;
-    line[1] = z;
-}
-
-/** `a` less `b`, radians, within (-pi, pi]. */
-function angleBetween(a: number, b: number): number {
-    let d = a - b;
-    if (d > Math.PI) d -= 2 * Math.PI;
-    else if (d <= -Math.PI) d += 2 * Math.PI;
-    return d;
+    sum.x -= turned.x;
+    sum.y -= turned.y;
+    sum.z -= turned.z;
+    if (frame) sum.applyRotationQuaternionToRef(frame, turned);
+    else turned.copyFrom(sum);
+    line[0] = turned.x;
+    line[1] = turned.z;
 }
 
 /**
@@ -88,34 +89,81 @@ function angleBetween(a: number, b: number): number {
  * hang from one bone. Allocation-free.
  * @param setup the character's muscle setup
  * @param q the decoded canonical rotations of every human bone, changed in place
- * @param source the source's shoulder layout (12 numbers, source scales)
+ * @param source the source's shoulder layout (12 numbers, source scales), and optionally a 13th: the
+ *   share of the pose from clips that have one (0 to 1, default 1; the step's turn is scaled by it)
+ * @param sourceLeft the left shoulder's rotation as the muscles give it (canonical, relative to the
+ *   bone it hangs from), before the trunk's step turned it to keep its world rotation
+ * @param sourceRight the right shoulder's, likewise
+ * @param sourceTrunk the source's trunk's turn below its shoulders, relative to the hips, as the
+ *   muscles give it (canonical: the spine's, chest's and upper chest's rotations in turn, before
+ *   the trunk's step): the source's line is compared with this character's as each hangs in the
+ *   body, not only against its own chest, which the trunk's step may turn otherwise
  */
-export function MatchShoulderLine(setup: MuscleSetup, q: Quaternion[], source: Float64Array): void {
+export function MatchShoulderLine(
+    setup: MuscleSetup,
+    q: Quaternion[],
+    source: Float64Array,
+    sourceLeft: Quaternion,
+    sourceRight: Quaternion,
+    sourceTrunk: Quaternion,
+): void {
     if (!(source[0] === source[0])) return;
+    // How much of the pose comes from clips with a layout (a cross-fade from one without eases the step in).
+    const share = source.length > SHOULDER_NUMBERS ? source[SHOULDER_NUMBERS] : 1;
+    if (!(share > 0)) return;
     const joint = setup.joint;
-    levelLineToRef(source, null);
-    const rest = Math.atan2(line[1], line[0]);
-    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
-    levelLineToRef(source, q);
-    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
-    // The source's line turned by this much (radians, about canonical up, as atan2(z, x) goes).
-    const sourceTurn = angleBetween(Math.atan2(line[1], line[0]), rest);
     const own = setup.clipShoulderOffsets;
+    const top = own ? setup.parentBone[B.LeftShoulder] : setup.parentBone[B.LeftUpperArm];
+    if (!own && (joint[B.LeftShoulder] >= 0 || joint[B.RightShoulder] >= 0 || top < 0 || top !== setup.parentBone[B.RightUpperArm])) return;
+    // This character's bone the shoulders (or arms) hang from, relative to its hips: Dc = Q_1 ... Q_top.
+    chain.x = 0;
+    chain.y = 0;
+    chain.z = 0;
+    chain.w = 1;
+    for (let b = top; b > 0; b = setup.parentBone[b]) QuaternionMultiplyToRef(q[b], chain, chain);
+    // The source's line, posed, seen from that bone: its trunk's turn, then this one's undone.
+    QuaternionConjugateToRef(chain, toOwn);
+    QuaternionMultiplyToRef(toOwn, sourceTrunk, toOwn);
+    lineToRef(source, null, null, null);
+    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
+    const rest = Math.atan2(line[1], line[0]);
+    lineToRef(source, sourceLeft, sourceRight, null);
+    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
+    // The source's line turned by this much (radians, about canonical up, as atan2(z, x) goes):
+    // against its chest, plus how much further its trunk is turned about up than this one's (the
+    // twist about up of the one trunk's turn against the other's; a tilt between them left out).
+    const trunkTwist = -2 * Math.atan2(toOwn.y, toOwn.w);
+    // (Each angle's wrap into (-pi, pi] written out: a helper given and returning numbers boxed them.)
+    let sourceTurn = Math.atan2(line[1], line[0]) + trunkTwist - rest;
+    sourceTurn -= TWO_PI * Math.round(sourceTurn / TWO_PI);
     if (own) {
-        levelLineToRef(own, null);
-        const want = Math.atan2(line[1], line[0]) + sourceTurn;
-        const ux = Math.cos(want);
-        const uz = Math.sin(want);
+        lineToRef(own, null, null, null);
+        let want = Math.atan2(line[1], line[0]) + sourceTurn;
         const dx = own[0] - own[6];
         const dz = own[2] - own[8];
-        levelLineToRef(own, q);
+        lineToRef(own, q[B.LeftShoulder], q[B.RightShoulder], null);
         const cx = line[0] - dx;
         const cz = line[1] - dz;
+        const d2 = dx * dx + dz * dz;
+        const c2 = cx * cx + cz * cz;
+        if (d2 > c2) {
+            // Roots further apart than the collarbones reach: the line's directions lie within
+            // asin(|c| / |D|) of the roots' own; a wanted one past that goes to the nearest edge.
+            const toward = Math.atan2(dz, dx);
+            const reach = Math.asin(Math.sqrt(c2 / d2));
+            let off = want - toward;
+            off -= TWO_PI * Math.round(off / TWO_PI);
+            if (off > reach) want = toward + reach;
+            else if (off < -reach) want = toward - reach;
+        }
+        const ux = Math.cos(want);
+        const uz = Math.sin(want);
         const ud = ux * dx + uz * dz;
-        const disc = ud * ud - (dx * dx + dz * dz) + (cx * cx + cz * cz);
-        const lambda = ud + Math.sqrt(Math.max(disc, 0));
+        const lambda = ud + Math.sqrt(Math.max(ud * ud - d2 + c2, 0));
         // A turn about +y takes atan2(z, x) down by its angle (Babylon's left-handed frame).
-        angle[0] = angleBetween(Math.atan2(cz, cx), Math.atan2(lambda * uz - dz, lambda * ux - dx));
+        let a = Math.atan2(cz, cx) - Math.atan2(lambda * uz - dz, lambda * ux - dx);
+        a -= TWO_PI * Math.round(a / TWO_PI);
+        angle[0] = share * a;
         if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
         QuaternionRotationAxisToRef(UP, angle, 0, turn);
         // Q_S' = Y Q_S; the upper arm's Q_A' = Q_S'^-1 Q_S Q_A keeps its world rotation.
@@ -130,10 +178,7 @@ export function MatchShoulderLine(setup: MuscleSetup, q: Quaternion[], source: F
         }
         return;
     }
-    if (joint[B.LeftShoulder] >= 0 || joint[B.RightShoulder] >= 0) return;
-    const top = setup.parentBone[B.LeftUpperArm];
-    if (top < 0 || top !== setup.parentBone[B.RightUpperArm]) return;
-    angle[0] = -sourceTurn;
+    angle[0] = -share * sourceTurn;
     if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
     QuaternionRotationAxisToRef(UP, angle, 0, turn);
     QuaternionMultiplyToRef(q[top], turn, q[top]);

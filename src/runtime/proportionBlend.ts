@@ -1,6 +1,7 @@
 import {
     CLIP_PROPORTION_COUNT,
     CLIP_PROPORTION_SHOULDER_OFFSETS,
+    CLIP_PROPORTION_SHOULDER_SHARE,
     CLIP_PROPORTION_TRUNK_OFFSETS,
     CLIP_SHOULDER_OFFSET_COUNT,
     CLIP_TRUNK_OFFSET_COUNT,
@@ -60,7 +61,14 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
         }
     }
     if (!(trunked > 0)) for (let i = t; i < te; i++) props[i] = NaN;
-    if (!(shouldered > 0)) for (let i = sh; i < sh + CLIP_SHOULDER_OFFSET_COUNT; i++) props[i] = NaN;
+    if (!(shouldered > 0)) for (let i = sh; i <= CLIP_PROPORTION_SHOULDER_SHARE; i++) props[i] = NaN;
+    else {
+        // The layouts' mean over the clips that have one, and those clips' share of the layer: a
+        // cross-fade from a clip without one eases decode's shoulder step in rather than at once.
+        const inv = 1 / shouldered;
+        for (let i = sh; i < sh + CLIP_SHOULDER_OFFSET_COUNT; i++) props[i] *= inv;
+        props[CLIP_PROPORTION_SHOULDER_SHARE] = shouldered / total;
+    }
     if (!(total > 0)) {
         for (let i = 0; i < CLIP_PROPORTION_COUNT; i++) props[i] = NaN;
         return;

@@ -9,8 +9,8 @@ import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/huma
 import {
     CLIP_PROPORTION_COUNT,
     CLIP_PROPORTION_SHOULDER_OFFSETS,
+    CLIP_PROPORTION_SHOULDER_SHARE,
     CLIP_PROPORTION_TRUNK_OFFSETS,
-    CLIP_SHOULDER_OFFSET_COUNT,
     CLIP_TRUNK_OFFSET_COUNT,
 } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
@@ -188,10 +188,8 @@ export class HumanoidRigSolver {
     public readonly sourceProportions = new Float64Array(CLIP_PROPORTION_COUNT).fill(NaN);
     /** The source's trunk layout within {@link sourceProportions} (a view): what decode turns this trunk's segments by. */
     private readonly _sourceTrunk = this.sourceProportions.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT);
-    private readonly _sourceShoulders = this.sourceProportions.subarray(
-        CLIP_PROPORTION_SHOULDER_OFFSETS,
-        CLIP_PROPORTION_SHOULDER_OFFSETS + CLIP_SHOULDER_OFFSET_COUNT,
-    );
+    /** The source's shoulder layout and its share of the pose (`CLIP_PROPORTION_SHOULDER_SHARE`). */
+    private readonly _sourceShoulders = this.sourceProportions.subarray(CLIP_PROPORTION_SHOULDER_OFFSETS, CLIP_PROPORTION_SHOULDER_SHARE + 1);
     /**
      * How the last {@link decode} maps the pose's feet and travel to the avatar: [0] metres per
      * avatar scale of the pose (the avatar's scale with `"com"`, its leg length over the source's

@@ -15,7 +15,11 @@ import { BvhPoseSource } from "../../src/io/bvhClip.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../../src/muscle/decode.js";
 import { HumanPose } from "../../src/muscle/humanPose.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
-import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { MatchShoulderLine } from "../../src/muscle/shoulderLine.js";
+import { HUMAN_BONE_COUNT } from "../../src/humanoid/humanBones.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
+import { HumanoidAnimator } from "../../src/plugin/humanoidAnimator.js";
+import { WithoutProportionKeys } from "../helpers/clips.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 // The line between a character's upper-arm joints turns about its trunk as the source's did
@@ -162,5 +166,89 @@ describeWithData("the shoulder line turns about the trunk as the source's", () =
                 expect(matched[f].rotations[j].asArray()).toEqual(copied[f].rotations[j].asArray());
                 expect(matched[f].positions[j].asArray()).toEqual(copied[f].positions[j].asArray());
             }
+    });
+});
+
+describe("collarbones too short to give the line the source's turn", () => {
+    // A character whose shoulder joints sit 13 out from its chest's middle on collarbones 5 long
+    // (the Bandai skeleton's) under a source whose collarbones reach 12 from its middle (the X
+    // Bot's): its line can turn by asin(10 / 26) = 22.6 degrees at most.
+    const own = Float64Array.from([-0.13, 0.1, 0, -0.05, 0, 0, 0.13, 0.1, 0, 0.05, 0, 0]);
+    const source = Float64Array.from([-0.02, 0.1, 0, -0.12, 0, 0, 0.02, 0.1, 0, 0.12, 0, 0]);
+    const joint = new Int32Array(HUMAN_BONE_COUNT).fill(1);
+    const parentBone = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
+    parentBone[B.LeftShoulder] = parentBone[B.RightShoulder] = B.Chest;
+    parentBone[B.Chest] = B.Spine;
+    parentBone[B.Spine] = B.Hips;
+    const setup = { joint, parentBone, clipShoulderOffsets: own } as unknown as MuscleSetup;
+    /** How far (degrees, about up) a layout's line has turned from its rest, its collarbones turned by `left` and `right`. */
+    const turnOf = (layout: Float64Array, left: Quaternion, right: Quaternion): number => {
+        const at = (l: Quaternion, r: Quaternion): number => {
+            const a = new Vector3(layout[3], layout[4], layout[5]).applyRotationQuaternion(l);
+            const b = new Vector3(layout[9], layout[10], layout[11]).applyRotationQuaternion(r);
+            return Math.atan2(layout[2] + a.z - layout[8] - b.z, layout[0] + a.x - layout[6] - b.x);
+        };
+        let d = ((at(left, right) - at(Quaternion.Identity(), Quaternion.Identity())) * 180) / Math.PI;
+        d -= 360 * Math.round(d / 360);
+        return d;
+    };
+    /** The source's and the character's line turns after the step, both of the source's collarbones turned `deg` about up. */
+    const turns = (deg: number): [number, number] => {
+        const q = Array.from({ length: HUMAN_BONE_COUNT }, () => new Quaternion());
+        const y = Quaternion.RotationAxis(Vector3.Up(), (deg * Math.PI) / 180);
+        MatchShoulderLine(setup, q, source, y, y, new Quaternion());
+        // The arms keep their world rotation.
+        expect(Math.abs(Quaternion.Dot(q[B.LeftShoulder].multiply(q[B.LeftUpperArm]), Quaternion.Identity()))).toBeCloseTo(1, 12);
+        return [turnOf(source, y, y), turnOf(own, q[B.LeftShoulder], q[B.RightShoulder])];
+    };
+    const reach = (Math.asin(0.1 / 0.26) * 180) / Math.PI;
+
+    test("within reach the line turns as the source's; beyond it, to the edge of reach and no further back, continuously", () => {
+        for (const deg of [-8, -3, 1, 5, 12]) {
+            const [wanted, got] = turns(deg);
+            expect(Math.abs(wanted)).toBeGreaterThan(0.5);
+            expect(got).toBeCloseTo(wanted, 6);
+        }
+        expect(Math.abs(turns(30)[0])).toBeGreaterThan(reach);
+        let previous = Math.abs(turns(10)[1]);
+        for (let deg = 10.25; deg <= 80; deg += 0.25) {
+            const got = Math.abs(turns(deg)[1]);
+            expect(got).toBeGreaterThanOrEqual(previous - 1e-9);
+            expect(got).toBeLessThanOrEqual(reach + 1e-9);
+            expect(got - previous).toBeLessThan(0.5);
+            previous = got;
+        }
+        expect(previous).toBeCloseTo(reach, 6);
+    });
+});
+
+describeWithData("a cross-fade from a clip without a shoulder layout eases the step in", () => {
+    test("the mannequin's chest turns no faster at the fade's start than with neither clip's layout (2.07 against 0.60 degree an update when the step came on at once)", async () => {
+        const manny = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"));
+        const dance = (await ConvertFileToMuscleClipsAsync(dataFile("bvh/bandai/dataset-1_dance-short_normal_001.bvh")))[0].clip;
+        const walk = (await ConvertFileToMuscleClipsAsync(dataFile("bvh/bandai/dataset-1_walk_normal_001.bvh")))[0].clip;
+        expect(walk.proportions!.shoulderOffsets).toHaveLength(12);
+        const older = WithoutProportionKeys(dance, "shoulderOffsets");
+        /** The chest's local rotation change per update (degrees) over 200 updates, a fade into `next` starting at the 100th. */
+        const steps = (next: MuscleClip): number[] => {
+            const animator = new HumanoidAnimator(manny.avatar, manny.loaded.binding!.nodes, { footPlanting: false });
+            const chest = manny.avatar.getJoint(B.Chest);
+            animator.play(older, { loop: true });
+            const out: number[] = [];
+            let previous: Quaternion | null = null;
+            for (let i = 0; i < 200; i++) {
+                if (i === 100) animator.crossFade(next, 0.5, { loop: true });
+                animator.update(1 / 60);
+                const r = animator.solver.pose.rotations[chest].clone();
+                if (previous) out.push((2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(previous, r)))) * 180) / Math.PI);
+                previous = r;
+            }
+            animator.dispose();
+            return out;
+        };
+        const eased = steps(walk);
+        const neither = steps(WithoutProportionKeys(walk, "shoulderOffsets"));
+        for (let i = 98; i < 104; i++) expect(eased[i]).toBeLessThan(neither[i] + 0.1);
+        expect(Math.max(...eased.slice(100))).toBeLessThan(Math.max(...neither.slice(100)) + 0.2);
     });
 });
