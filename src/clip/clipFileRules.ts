@@ -35,7 +35,8 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * name). Version 8 added the muscle curves' unit (`muscleUnit`, `"angle"` when binary flag bit 8
  * is set, see `MuscleCurveUnit`); older files hold muscle values. Version 9 added the source's
  * shoulder layout (`proportions.shoulderOffsets`, binary flag bit 9); older files play without it
- * (a character without shoulder bones keeps its shoulders square with its chest).
+ * (the shoulders turn as the muscles say, not so that the line between the upper-arm joints turns
+ * as the source's did).
  */
 export const MUSCLE_CLIP_VERSION = 9;
 /** The oldest file version this library reads. */
