@@ -19,7 +19,6 @@ export const SHOULDER_NUMBERS = 12;
 
 /** A turn smaller than this (radians) is left out: the same layout on both sides (a clip on its own skeleton) decodes to the bit as without the step. */
 const SMALLEST_TURN = 1e-9;
-const TWO_PI = 2 * Math.PI;
 
 const offset = new Vector3();
 const sum = new Vector3();
@@ -124,21 +123,42 @@ export function MatchShoulderLine(
     // The source's line, posed, seen from that bone: its trunk's turn, then this one's undone.
     QuaternionConjugateToRef(chain, toOwn);
     QuaternionMultiplyToRef(toOwn, sourceTrunk, toOwn);
+    // Angles below are unit complex numbers (cosine, sine) of the level plane, as atan2(z, x)
+    // goes: the readable form with atan2, cos and sin is the test's oracle
+    // (test/helpers/shoulderLineReference.ts).
     lineToRef(source, null, null, null);
-    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
-    const rest = Math.atan2(line[1], line[0]);
+    let n = line[0] * line[0] + line[1] * line[1];
+    if (!(n > 1e-18)) return;
+    n = 1 / Math.sqrt(n);
+    const restC = line[0] * n;
+    const restS = line[1] * n;
     lineToRef(source, sourceLeft, sourceRight, null);
-    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
-    // The source's line turned by this much (radians, about canonical up, as atan2(z, x) goes):
-    // against its chest, plus how much further its trunk is turned about up than this one's (the
-    // twist about up of the one trunk's turn against the other's; a tilt between them left out).
-    const trunkTwist = -2 * Math.atan2(toOwn.y, toOwn.w);
-    // (Each angle's wrap into (-pi, pi] written out: a helper given and returning numbers boxed them.)
-    let sourceTurn = Math.atan2(line[1], line[0]) + trunkTwist - rest;
-    sourceTurn -= TWO_PI * Math.round(sourceTurn / TWO_PI);
+    n = line[0] * line[0] + line[1] * line[1];
+    if (!(n > 1e-18)) return;
+    n = 1 / Math.sqrt(n);
+    const posedC = line[0] * n;
+    const posedS = line[1] * n;
+    // The source's line turned by this much (about canonical up, as atan2(z, x) goes): against
+    // its chest, plus how much further its trunk is turned about up than this one's (the twist
+    // about up of the one trunk's turn against the other's, by -2 atan2(y, w); a tilt between
+    // them left out): posed * conj(rest) * twist.
+    const yy = toOwn.y;
+    const ww = toOwn.w;
+    const tn = yy * yy + ww * ww;
+    // (A trunk turned half a turn about up against the other has no twist to give: left as decoded.)
+    if (!(tn > 1e-30)) return;
+    const twistC = (ww * ww - yy * yy) / tn;
+    const twistS = (-2 * ww * yy) / tn;
+    const relC = posedC * restC + posedS * restS;
+    const relS = posedS * restC - posedC * restS;
+    const turnC = relC * twistC - relS * twistS;
+    const turnS = relC * twistS + relS * twistC;
     if (own) {
+        // The wanted direction: this character's rest line turned as the source's.
         lineToRef(own, null, null, null);
-        let want = Math.atan2(line[1], line[0]) + sourceTurn;
+        n = 1 / Math.sqrt(line[0] * line[0] + line[1] * line[1]);
+        let ux = (line[0] * turnC - line[1] * turnS) * n;
+        let uz = (line[0] * turnS + line[1] * turnC) * n;
         const dx = own[0] - own[6];
         const dz = own[2] - own[8];
         lineToRef(own, q[B.LeftShoulder], q[B.RightShoulder], null);
@@ -149,21 +169,24 @@ export function MatchShoulderLine(
         if (d2 > c2) {
             // Roots further apart than the collarbones reach: the line's directions lie within
             // asin(|c| / |D|) of the roots' own; a wanted one past that goes to the nearest edge.
-            const toward = Math.atan2(dz, dx);
-            const reach = Math.asin(Math.sqrt(c2 / d2));
-            let off = want - toward;
-            off -= TWO_PI * Math.round(off / TWO_PI);
-            if (off > reach) want = toward + reach;
-            else if (off < -reach) want = toward - reach;
+            const dn = 1 / Math.sqrt(d2);
+            const offC = (ux * dx + uz * dz) * dn;
+            const offS = (uz * dx - ux * dz) * dn;
+            const reachS = Math.sqrt(c2 / d2);
+            const reachC = Math.sqrt(1 - c2 / d2);
+            if (offC < reachC) {
+                const side = offS < 0 ? -reachS : reachS;
+                ux = (reachC * dx - side * dz) * dn;
+                uz = (side * dx + reachC * dz) * dn;
+            }
         }
-        const ux = Math.cos(want);
-        const uz = Math.sin(want);
         const ud = ux * dx + uz * dz;
         const lambda = ud + Math.sqrt(Math.max(ud * ud - d2 + c2, 0));
-        // A turn about +y takes atan2(z, x) down by its angle (Babylon's left-handed frame).
-        let a = Math.atan2(cz, cx) - Math.atan2(lambda * uz - dz, lambda * ux - dx);
-        a -= TWO_PI * Math.round(a / TWO_PI);
-        angle[0] = share * a;
+        // A turn about +y takes atan2(z, x) down by its angle (Babylon's left-handed frame): from
+        // the collarbones' part c to the wanted w = lambda u - D, by the angle of c * conj(w).
+        const wx = lambda * ux - dx;
+        const wz = lambda * uz - dz;
+        angle[0] = share * Math.atan2(cz * wx - cx * wz, cx * wx + cz * wz);
         if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
         QuaternionRotationAxisToRef(UP, angle, 0, turn);
         // Q_S' = Y Q_S; the upper arm's Q_A' = Q_S'^-1 Q_S Q_A keeps its world rotation.
@@ -178,7 +201,7 @@ export function MatchShoulderLine(
         }
         return;
     }
-    angle[0] = -share * sourceTurn;
+    angle[0] = -share * Math.atan2(turnS, turnC);
     if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
     QuaternionRotationAxisToRef(UP, angle, 0, turn);
     QuaternionMultiplyToRef(q[top], turn, q[top]);

@@ -16,6 +16,9 @@ import { CreateReferenceRigPose, DecodeHumanPose } from "../../src/muscle/decode
 import { HumanPose } from "../../src/muscle/humanPose.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { MatchShoulderLine } from "../../src/muscle/shoulderLine.js";
+import fc from "fast-check";
+import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
+import { MatchShoulderLineReference } from "../helpers/shoulderLineReference.js";
 import { HUMAN_BONE_COUNT } from "../../src/humanoid/humanBones.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { HumanoidAnimator } from "../../src/plugin/humanoidAnimator.js";
@@ -250,5 +253,74 @@ describeWithData("a cross-fade from a clip without a shoulder layout eases the s
         const neither = steps(WithoutProportionKeys(walk, "shoulderOffsets"));
         for (let i = 98; i < 104; i++) expect(eased[i]).toBeLessThan(neither[i] + 0.1);
         expect(Math.max(...eased.slice(100))).toBeLessThan(Math.max(...neither.slice(100)) + 0.2);
+    });
+});
+
+describe("the step's written-out form against its readable one", () => {
+    // Angles as unit complex numbers (the library's) against atan2, cos and sin (the oracle,
+    // test/helpers/shoulderLineReference.ts), on random layouts, shoulder turns and trunk turns,
+    // for a character with shoulders and one without.
+    const joint = new Int32Array(HUMAN_BONE_COUNT).fill(1);
+    const parentBone = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
+    parentBone[B.LeftShoulder] = parentBone[B.RightShoulder] = parentBone[B.Neck] = B.Chest;
+    parentBone[B.LeftUpperArm] = B.LeftShoulder;
+    parentBone[B.RightUpperArm] = B.RightShoulder;
+    parentBone[B.Chest] = B.Spine;
+    parentBone[B.Spine] = B.Hips;
+    const noShoulders = Int32Array.from(joint);
+    noShoulders[B.LeftShoulder] = noShoulders[B.RightShoulder] = -1;
+    const armsOnChest = Int32Array.from(parentBone);
+    armsOnChest[B.LeftUpperArm] = armsOnChest[B.RightUpperArm] = B.Chest;
+    const side = fc.tuple(
+        fc.double({ min: 0.02, max: 0.2, noNaN: true }),
+        fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+        fc.double({ min: 0.02, max: 0.2, noNaN: true }),
+    );
+    /** A layout: each side's root out by r along -x / +x and its collarbone by c further, with small forward and up parts. */
+    const layout = fc
+        .tuple(side, side)
+        .map(([[r1, f1, c1], [r2, f2, c2]]) => Float64Array.from([-r1, 0.1, f1, -c1, 0.01, f1 / 2, r2, 0.1, f2, c2, 0.01, f2 / 2]));
+    /** A turn of up to `degrees` about a random axis (poses, not the half turns where a line's direction flips and either sign of pi is right). */
+    const turnUpTo = (degrees: number): fc.Arbitrary<Quaternion> =>
+        fc
+            .tuple(UnitQuaternionArbitrary(1), fc.double({ min: -degrees, max: degrees, noNaN: true }))
+            .map(([axis, deg]) => Quaternion.RotationAxis(new Vector3(axis.x, axis.y, axis.z + 1e-3).normalize(), (deg * Math.PI) / 180));
+    test("the same rotations to 1e-12, with shoulders, without, at any share, past the collarbones' reach", () => {
+        fc.assert(
+            fc.property(
+                layout,
+                layout,
+                fc.boolean(),
+                fc.double({ min: 0.05, max: 1, noNaN: true }),
+                turnUpTo(60),
+                turnUpTo(60),
+                turnUpTo(45),
+                turnUpTo(45),
+                (own, source, withShoulders, share, left, right, trunk, chest) => {
+                    const setup = {
+                        joint: withShoulders ? joint : noShoulders,
+                        parentBone: withShoulders ? parentBone : armsOnChest,
+                        clipShoulderOffsets: withShoulders ? own : null,
+                    } as unknown as MuscleSetup;
+                    const start = (): Quaternion[] => {
+                        const q = Array.from({ length: HUMAN_BONE_COUNT }, () => new Quaternion());
+                        q[B.LeftShoulder].copyFrom(left);
+                        q[B.RightShoulder].copyFrom(right);
+                        q[B.Chest].copyFrom(chest);
+                        return q;
+                    };
+                    const fast = start();
+                    const slow = start();
+                    const src = Float64Array.from([...source, share]);
+                    MatchShoulderLine(setup, fast, src, left, right, trunk);
+                    MatchShoulderLineReference(setup, slow, src, left, right, trunk);
+                    for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
+                        const d = Math.abs(Math.abs(Quaternion.Dot(fast[b], slow[b])) - 1);
+                        expect(d).toBeLessThan(1e-12);
+                    }
+                },
+            ),
+            { numRuns: 400, seed: 31 },
+        );
     });
 });
