@@ -230,6 +230,15 @@ describe("muscle clips from the built-in sample walk", () => {
     });
 });
 
+/** Both writers (JSON and binary) refuse the clip with one `FILE_WRITE` error whose message matches. */
+function expectBothWritersToRefuse(c: MuscleClip, message: RegExp): void {
+    for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
+        const e = errorOf(() => write(c));
+        expect(e.code).toBe("FILE_WRITE");
+        expect(e.message).toMatch(message);
+    }
+}
+
 type Patch = (b: Uint8Array) => Uint8Array;
 
 /** The clip as a file before version 8 reads it: the same curves, taken as muscle values. */
@@ -756,11 +765,7 @@ describe("the source's trunk in files (version 5)", () => {
             [withTrunk(clip, 0.6, 1.01), /proportions.trunkSteadyPoint must be a number from 0 to 1, found 1.01/],
             [withTrunk(clip, NaN, 0.5), /proportions.trunkLength must be a number from 0.05 to 5 \(source scales\), found NaN/],
         ] as const) {
-            for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
-                const e = errorOf(() => write(c));
-                expect(e.code).toBe("FILE_WRITE");
-                expect(e.message).toMatch(re);
-            }
+            expectBothWritersToRefuse(c, re);
         }
     });
 });
@@ -898,11 +903,7 @@ describe("the source's trunk layout in files (version 7)", () => {
             ],
         ] as const) {
             const c = withTrunkOffsets(trunked, offsets);
-            for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
-                const e = errorOf(() => write(c));
-                expect(e.code).toBe("FILE_WRITE");
-                expect(e.message).toMatch(re);
-            }
+            expectBothWritersToRefuse(c, re);
         }
     });
 });
@@ -1050,11 +1051,7 @@ describe("the source's shoulder layout in files (version 9)", () => {
             ],
         ] as const) {
             const c = withShoulderOffsets(trunked, offsets);
-            for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
-                const e = errorOf(() => write(c));
-                expect(e.code).toBe("FILE_WRITE");
-                expect(e.message).toMatch(re);
-            }
+            expectBothWritersToRefuse(c, re);
         }
     });
 
@@ -1333,11 +1330,7 @@ describe("the muscle curves' unit in files (version 8)", () => {
         delete o.muscleUnit;
         expect(ParseMuscleClipJson(JSON.stringify(o), "a.json").muscleUnit).toBe("muscle");
         const odd = new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], muscleUnit: "degrees" as never });
-        for (const write of [SerializeMuscleClipToJson, SerializeMuscleClipToBinary]) {
-            const e = errorOf(() => write(odd));
-            expect(e.code).toBe("FILE_WRITE");
-            expect(e.message).toMatch(/muscleUnit must be "muscle" or "angle", found "degrees"$/);
-        }
+        expectBothWritersToRefuse(odd, /muscleUnit must be "muscle" or "angle", found "degrees"$/);
     });
 
     it("the same curves read as muscle values or as angles differ only in the lopsided muscles, by their ends' ratio", () => {

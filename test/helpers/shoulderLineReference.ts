@@ -1,104 +1,28 @@
-// The readable form of decode's shoulder step (src/muscle/shoulderLine.ts), with its angles as
-// angles (atan2, cos, sin, asin): the oracle of that file's test. The library's form keeps them as
-// unit complex numbers (cosine, sine), which takes five atan2 and a sine and cosine out of each
-// update.
+// The readable form of decode's shoulder step (`MatchShoulderLine`, src/muscle/shoulderLine.ts),
+// with its angles as angles (atan2, cos, sin, asin) and Babylon's allocating math: the oracle of
+// that file's test. The library's form keeps the angles as unit complex numbers and allocates nothing.
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../../src/humanoid/humanBones.js";
-import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionRotationAxisToRef } from "../../src/math/hotMath.js";
 import type { MuscleSetup } from "../../src/muscle/setup.js";
 
 const B = HumanBone;
 
-/**
- * How many numbers a shoulder layout holds (`IClipProportions.shoulderOffsets`,
- * `MuscleSetup.clipShoulderOffsets`): x y z of the left shoulder joint from the joint of the bone
- * both shoulders hang from, of the left upper-arm joint from the left shoulder joint, then the
- * same two for the right side; canonical frame, T-pose, over the avatar's scale.
- */
-const SHOULDER_NUMBERS = 12;
-
-/** A turn smaller than this (radians) is left out: the same layout on both sides (a clip on its own skeleton) decodes to the bit as without the step. */
-const SMALLEST_TURN = 1e-9;
-const TWO_PI = 2 * Math.PI;
-
-const offset = new Vector3();
-const sum = new Vector3();
-const chain = new Quaternion();
-const toOwn = new Quaternion();
-const turned = new Vector3();
-const UP = new Vector3(0, 1, 0);
-const angle = new Float64Array(1);
-const turn = new Quaternion();
-const unturn = new Quaternion();
-const before = new Quaternion();
-/** [0], [1]: the level (x, z) parts of a layout's line, from `lineToRef`. */
-const line = new Float64Array(2);
-
-/**
- * The line from the right upper-arm joint to the left of a shoulder layout, relative to the bone
- * the shoulders hang from (canonical), into `line`: at rest (`left` null), or with each collarbone
- * turned by its shoulder's rotation (canonical, relative to that bone), then turned by `frame`
- * when given.
- */
-function lineToRef(layout: Float64Array, left: Quaternion | null, right: Quaternion | null, frame: Quaternion | null): void {
-    offset.x = layout[3];
-    offset.y = layout[4];
-    offset.z = layout[5];
-    if (left) offset.applyRotationQuaternionToRef(left, turned);
-    else turned.copyFrom(offset);
-    sum.x = layout[0] + turned.x - layout[6];
-    sum.y = layout[1] + turned.y - layout[7];
-    sum.z = layout[2] + turned.z - layout[8];
-    offset.x = layout[9];
-    offset.y = layout[10];
-    offset.z = layout[11];
-    if (right) offset.applyRotationQuaternionToRef(right, turned);
-    else turned.copyFrom(offset);
-    sum.x -= turned.x;
-    sum.y -= turned.y;
-    sum.z -= turned.z;
-    if (frame) sum.applyRotationQuaternionToRef(frame, turned);
-    else turned.copyFrom(sum);
-    line[0] = turned.x;
-    line[1] = turned.z;
+/** `a` wrapped into (-pi, pi]. */
+function wrap(a: number): number {
+    return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
 }
 
-/**
- * Turns this character's shoulder line (from its right upper-arm joint to its left) about its
- * trunk's axis (canonical up) by as much as the source's turned from its T-pose: the source's
- * layout (`source`, see {@link SHOULDER_NUMBERS}) posed by the shoulders' decoded rotations (`q`,
- * canonical, relative to the bone they hang from). Why: a collarbone swings the arm's root
- * forward and back as the arm swings (mocap walks turn theirs by 15-20 degrees), and the same
- * turn moves an arm's root by as much as the collarbone is long: the Bandai skeleton's are 5 cm
- * long, 13 cm out from its chest's middle, the X Bot's 12 cm from its middle, so its shoulder
- * line turned 2.5 times the source's; a character without collarbones kept its shoulders
- * square. Either way the figure's shoulders and the roots its hands swing from went elsewhere
- * than the source's.
- *
- * - **Both shoulders mapped** (the avatar's own layout, `MuscleSetup.clipShoulderOffsets`): both
- *   collarbones turn about up by the one angle that gives the line the wanted direction (the line
- *   is `D + Y(a) (l - r)`, `D` the roots' difference and `l`, `r` the posed collarbones, level
- *   parts: `|lambda u - D| = |l - r|` for the wanted direction `u` gives `lambda`, then the turn
- *   `a` from `l - r` to `lambda u - D`; where collarbones too short cannot reach it, the nearest
- *   direction they can), and the upper arms turn back, so the arms keep their world rotations.
- * - **Neither mapped**: the bone both upper arms hang from (the chest or upper chest) turns about
- *   up by the source's line's turn, and its other children (arms, neck or head) turn back.
- *
- * Only about the trunk's axis: tilted too, the chest swung the head sideways with each shrug.
- * No-op when `source` holds NaN, for a character with one shoulder mapped, or one whose arms do not
- * hang from one bone. Allocation-free.
- * @param setup the character's muscle setup
- * @param q the decoded canonical rotations of every human bone, changed in place
- * @param source the source's shoulder layout (12 numbers, source scales), and optionally a 13th: the
- *   share of the pose from clips that have one (0 to 1, default 1; the step's turn is scaled by it)
- * @param sourceLeft the left shoulder's rotation as the muscles give it (canonical, relative to the
- *   bone it hangs from), before the trunk's step turned it to keep its world rotation
- * @param sourceRight the right shoulder's, likewise
- * @param sourceTrunk the source's trunk's turn below its shoulders, relative to the hips, as the
- *   muscles give it (canonical: the spine's, chest's and upper chest's rotations in turn, before
- *   the trunk's step): the source's line is compared with this character's as each hangs in the
- *   body, not only against its own chest, which the trunk's step may turn otherwise
- */
+/** The angle (as atan2(z, x)) of the line from a layout's right upper-arm joint to its left, its collarbones turned by `left` and `right`, the whole turned by `frame`. */
+function lineAngle(layout: Float64Array, left = Quaternion.Identity(), right = Quaternion.Identity(), frame = Quaternion.Identity()): number {
+    const v = (i: number): Vector3 => new Vector3(layout[i], layout[i + 1], layout[i + 2]);
+    const line = v(0)
+        .add(v(3).applyRotationQuaternion(left))
+        .subtract(v(6).add(v(9).applyRotationQuaternion(right)));
+    const seen = line.applyRotationQuaternion(frame);
+    return Math.atan2(seen.z, seen.x);
+}
+
+/** `MatchShoulderLine`, readably: the same arguments, the same result. */
 export function MatchShoulderLineReference(
     setup: MuscleSetup,
     q: Quaternion[],
@@ -107,83 +31,58 @@ export function MatchShoulderLineReference(
     sourceRight: Quaternion,
     sourceTrunk: Quaternion,
 ): void {
-    if (!(source[0] === source[0])) return;
-    // How much of the pose comes from clips with a layout (a cross-fade from one without eases the step in).
-    const share = source.length > SHOULDER_NUMBERS ? source[SHOULDER_NUMBERS] : 1;
+    if (Number.isNaN(source[0])) return;
+    const share = source.length > 12 ? source[12] : 1;
     if (!(share > 0)) return;
-    const joint = setup.joint;
     const own = setup.clipShoulderOffsets;
     const top = own ? setup.parentBone[B.LeftShoulder] : setup.parentBone[B.LeftUpperArm];
-    if (!own && (joint[B.LeftShoulder] >= 0 || joint[B.RightShoulder] >= 0 || top < 0 || top !== setup.parentBone[B.RightUpperArm])) return;
-    // This character's bone the shoulders (or arms) hang from, relative to its hips: Dc = Q_1 ... Q_top.
-    chain.x = 0;
-    chain.y = 0;
-    chain.z = 0;
-    chain.w = 1;
-    for (let b = top; b > 0; b = setup.parentBone[b]) QuaternionMultiplyToRef(q[b], chain, chain);
-    // The source's line, posed, seen from that bone: its trunk's turn, then this one's undone.
-    QuaternionConjugateToRef(chain, toOwn);
-    QuaternionMultiplyToRef(toOwn, sourceTrunk, toOwn);
-    lineToRef(source, null, null, null);
-    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
-    const rest = Math.atan2(line[1], line[0]);
-    lineToRef(source, sourceLeft, sourceRight, null);
-    if (!(line[0] * line[0] + line[1] * line[1] > 1e-18)) return;
-    // The source's line turned by this much (radians, about canonical up, as atan2(z, x) goes):
-    // against its chest, plus how much further its trunk is turned about up than this one's (the
-    // twist about up of the one trunk's turn against the other's; a tilt between them left out).
+    const shoulderless = setup.joint[B.LeftShoulder] < 0 && setup.joint[B.RightShoulder] < 0;
+    if (!own && !(shoulderless && top >= 0 && top === setup.parentBone[B.RightUpperArm])) return;
+    // This character's bone the shoulders (or arms) hang from, relative to its hips.
+    let chain = Quaternion.Identity();
+    for (let b = top; b > 0; b = setup.parentBone[b]) chain = q[b].multiply(chain);
+    const toOwn = Quaternion.Inverse(chain).multiply(sourceTrunk);
+    // The source's line's turn against its chest, plus its trunk's twist about up against this one's.
     const trunkTwist = -2 * Math.atan2(toOwn.y, toOwn.w);
-    // (Each angle's wrap into (-pi, pi] written out: a helper given and returning numbers boxed them.)
-    let sourceTurn = Math.atan2(line[1], line[0]) + trunkTwist - rest;
-    sourceTurn -= TWO_PI * Math.round(sourceTurn / TWO_PI);
+    const sourceTurn = wrap(lineAngle(source, sourceLeft, sourceRight) + trunkTwist - lineAngle(source));
+    const turnAboutUp = (radians: number): Quaternion => Quaternion.RotationAxis(Vector3.Up(), radians);
     if (own) {
-        lineToRef(own, null, null, null);
-        let want = Math.atan2(line[1], line[0]) + sourceTurn;
-        const dx = own[0] - own[6];
-        const dz = own[2] - own[8];
-        lineToRef(own, q[B.LeftShoulder], q[B.RightShoulder], null);
-        const cx = line[0] - dx;
-        const cz = line[1] - dz;
-        const d2 = dx * dx + dz * dz;
-        const c2 = cx * cx + cz * cz;
-        if (d2 > c2) {
-            // Roots further apart than the collarbones reach: the line's directions lie within
-            // asin(|c| / |D|) of the roots' own; a wanted one past that goes to the nearest edge.
-            const toward = Math.atan2(dz, dx);
-            const reach = Math.asin(Math.sqrt(c2 / d2));
-            let off = want - toward;
-            off -= TWO_PI * Math.round(off / TWO_PI);
+        let want = lineAngle(own) + sourceTurn;
+        const d = new Vector3(own[0] - own[6], 0, own[2] - own[8]);
+        const l = new Vector3(own[3], own[4], own[5]).applyRotationQuaternion(q[B.LeftShoulder]);
+        const r = new Vector3(own[9], own[10], own[11]).applyRotationQuaternion(q[B.RightShoulder]);
+        const c = new Vector3(l.x - r.x, 0, l.z - r.z);
+        if (d.lengthSquared() > c.lengthSquared()) {
+            // Past the collarbones' reach: the nearest edge.
+            const toward = Math.atan2(d.z, d.x);
+            const reach = Math.asin(c.length() / d.length());
+            const off = wrap(want - toward);
             if (off > reach) want = toward + reach;
             else if (off < -reach) want = toward - reach;
         }
-        const ux = Math.cos(want);
-        const uz = Math.sin(want);
-        const ud = ux * dx + uz * dz;
-        const lambda = ud + Math.sqrt(Math.max(ud * ud - d2 + c2, 0));
-        // A turn about +y takes atan2(z, x) down by its angle (Babylon's left-handed frame).
-        let a = Math.atan2(cz, cx) - Math.atan2(lambda * uz - dz, lambda * ux - dx);
-        a -= TWO_PI * Math.round(a / TWO_PI);
-        angle[0] = share * a;
-        if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
-        QuaternionRotationAxisToRef(UP, angle, 0, turn);
-        // Q_S' = Y Q_S; the upper arm's Q_A' = Q_S'^-1 Q_S Q_A keeps its world rotation.
-        for (let side = 0; side < 2; side++) {
-            const shoulder = side === 0 ? B.LeftShoulder : B.RightShoulder;
-            const arm = side === 0 ? B.LeftUpperArm : B.RightUpperArm;
-            before.copyFrom(q[shoulder]);
-            QuaternionMultiplyToRef(turn, q[shoulder], q[shoulder]);
-            QuaternionConjugateToRef(q[shoulder], unturn);
-            QuaternionMultiplyToRef(unturn, before, unturn);
-            QuaternionMultiplyToRef(unturn, q[arm], q[arm]);
+        // The line is d + turned c: |lambda u - d| = |c| for the wanted direction u.
+        const u = new Vector3(Math.cos(want), 0, Math.sin(want));
+        const ud = Vector3.Dot(u, d);
+        const lambda = ud + Math.sqrt(Math.max(ud * ud - d.lengthSquared() + c.lengthSquared(), 0));
+        const w = u.scale(lambda).subtract(d);
+        const a = share * wrap(Math.atan2(c.z, c.x) - Math.atan2(w.z, w.x));
+        if (!(Math.abs(a) > 1e-9)) return;
+        const turn = turnAboutUp(a);
+        for (const [shoulder, arm] of [
+            [B.LeftShoulder, B.LeftUpperArm],
+            [B.RightShoulder, B.RightUpperArm],
+        ] as const) {
+            const before = q[shoulder].clone();
+            q[shoulder].copyFrom(turn.multiply(before));
+            q[arm].copyFrom(Quaternion.Inverse(q[shoulder]).multiply(before).multiply(q[arm]));
         }
         return;
     }
-    angle[0] = -share * sourceTurn;
-    if (!(Math.abs(angle[0]) > SMALLEST_TURN)) return;
-    QuaternionRotationAxisToRef(UP, angle, 0, turn);
-    QuaternionMultiplyToRef(q[top], turn, q[top]);
-    QuaternionConjugateToRef(turn, unturn);
+    const a = -share * sourceTurn;
+    if (!(Math.abs(a) > 1e-9)) return;
+    const turn = turnAboutUp(a);
+    q[top].copyFrom(q[top].multiply(turn));
     for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-        if (joint[b] >= 0 && setup.parentBone[b] === top) QuaternionMultiplyToRef(unturn, q[b], q[b]);
+        if (setup.joint[b] >= 0 && setup.parentBone[b] === top) q[b].copyFrom(Quaternion.Inverse(turn).multiply(q[b]));
     }
 }
