@@ -11,9 +11,10 @@ import type { HumanoidLayer } from "./clipLayer.js";
 /**
  * The source proportions of a layer's clips (`MuscleClip.proportionValues`), by their weights, into
  * `props` (`CLIP_PROPORTION_COUNT` numbers): the foot's, thigh's and shin's directions back to unit
- * length, the trunk's and the shoulders' layouts left summed by weight (decode takes only their
- * directions and shares) and from the clips that have one, a mirrored clip's turned over; NaN where no clip says. The
- * clip player's, each update. Allocation-free.
+ * length, the trunk's layout left summed by weight (decode takes only its directions and shares)
+ * and the shoulders' averaged, each from the clips that have one, a mirrored clip's turned over,
+ * with the share of the layer's weight those clips hold (`CLIP_PROPORTION_SHOULDER_SHARE`); NaN
+ * where no clip says. The clip player's, each update. Allocation-free.
  * @param layer the layer
  * @param props receives the blend
  */
