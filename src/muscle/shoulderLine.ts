@@ -1,7 +1,8 @@
 // Decode's shoulder step: the line between a character's upper-arm joints turns about its trunk's
-// axis as the source's did (docs/runtime.md, the shoulders). Written out: no Babylon call is given
-// a computed number (V8 boxes it), and nothing is allocated per call; the test's oracle is the
-// decoded rig's joint positions (test/muscle/shoulderLine.test.ts).
+// axis as the source's did (docs/runtime.md, the shoulders). Written out for the per-frame path: its
+// angles kept as unit complex numbers (cosine, sine), no Babylon call given a computed number (V8
+// boxes it), nothing allocated; the readable form, with atan2 and Babylon's allocating math, is
+// the test's oracle (test/helpers/shoulderLineReference.ts, test/muscle/shoulderLine.test.ts).
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionRotationAxisToRef } from "../math/hotMath.js";
@@ -21,7 +22,6 @@ export const SHOULDER_NUMBERS = 12;
 const SMALLEST_TURN = 1e-9;
 
 const offset = new Vector3();
-const sum = new Vector3();
 const chain = new Quaternion();
 const toOwn = new Quaternion();
 const turned = new Vector3();
@@ -35,31 +35,24 @@ const line = new Float64Array(2);
 
 /**
  * The line from the right upper-arm joint to the left of a shoulder layout, relative to the bone
- * the shoulders hang from (canonical), into `line`: at rest (`left` null), or with each collarbone
- * turned by its shoulder's rotation (canonical, relative to that bone), then turned by `frame`
- * when given.
+ * the shoulders hang from (canonical), its level parts (x, z) into `line`: at rest (`left` null),
+ * or with each collarbone turned by its shoulder's rotation (canonical, relative to that bone).
  */
-function lineToRef(layout: Float64Array, left: Quaternion | null, right: Quaternion | null, frame: Quaternion | null): void {
+function lineToRef(layout: Float64Array, left: Quaternion | null, right: Quaternion | null): void {
     offset.x = layout[3];
     offset.y = layout[4];
     offset.z = layout[5];
     if (left) offset.applyRotationQuaternionToRef(left, turned);
     else turned.copyFrom(offset);
-    sum.x = layout[0] + turned.x - layout[6];
-    sum.y = layout[1] + turned.y - layout[7];
-    sum.z = layout[2] + turned.z - layout[8];
+    line[0] = layout[0] + turned.x - layout[6];
+    line[1] = layout[2] + turned.z - layout[8];
     offset.x = layout[9];
     offset.y = layout[10];
     offset.z = layout[11];
     if (right) offset.applyRotationQuaternionToRef(right, turned);
     else turned.copyFrom(offset);
-    sum.x -= turned.x;
-    sum.y -= turned.y;
-    sum.z -= turned.z;
-    if (frame) sum.applyRotationQuaternionToRef(frame, turned);
-    else turned.copyFrom(sum);
-    line[0] = turned.x;
-    line[1] = turned.z;
+    line[0] -= turned.x;
+    line[1] -= turned.z;
 }
 
 /**
@@ -120,19 +113,19 @@ export function MatchShoulderLine(
     chain.z = 0;
     chain.w = 1;
     for (let b = top; b > 0; b = setup.parentBone[b]) QuaternionMultiplyToRef(q[b], chain, chain);
-    // The source's line, posed, seen from that bone: its trunk's turn, then this one's undone.
+    // The source's trunk's turn against this one's (this one's undone, then the source's).
     QuaternionConjugateToRef(chain, toOwn);
     QuaternionMultiplyToRef(toOwn, sourceTrunk, toOwn);
     // Angles below are unit complex numbers (cosine, sine) of the level plane, as atan2(z, x)
     // goes: the readable form with atan2, cos and sin is the test's oracle
     // (test/helpers/shoulderLineReference.ts).
-    lineToRef(source, null, null, null);
+    lineToRef(source, null, null);
     let n = line[0] * line[0] + line[1] * line[1];
     if (!(n > 1e-18)) return;
     n = 1 / Math.sqrt(n);
     const restC = line[0] * n;
     const restS = line[1] * n;
-    lineToRef(source, sourceLeft, sourceRight, null);
+    lineToRef(source, sourceLeft, sourceRight);
     n = line[0] * line[0] + line[1] * line[1];
     if (!(n > 1e-18)) return;
     n = 1 / Math.sqrt(n);
@@ -155,13 +148,13 @@ export function MatchShoulderLine(
     const turnS = relC * twistS + relS * twistC;
     if (own) {
         // The wanted direction: this character's rest line turned as the source's.
-        lineToRef(own, null, null, null);
+        lineToRef(own, null, null);
         n = 1 / Math.sqrt(line[0] * line[0] + line[1] * line[1]);
         let ux = (line[0] * turnC - line[1] * turnS) * n;
         let uz = (line[0] * turnS + line[1] * turnC) * n;
         const dx = own[0] - own[6];
         const dz = own[2] - own[8];
-        lineToRef(own, q[B.LeftShoulder], q[B.RightShoulder], null);
+        lineToRef(own, q[B.LeftShoulder], q[B.RightShoulder]);
         const cx = line[0] - dx;
         const cz = line[1] - dz;
         const d2 = dx * dx + dz * dz;
