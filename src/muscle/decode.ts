@@ -263,7 +263,8 @@ export function DecodeHumanPose(
     const matchSource = !!sourceTrunk && sourceTrunk.length >= TRUNK_NUMBERS && sourceTrunk[0] === sourceTrunk[0];
     if (matchSource) for (let i = 0; i < TRUNK_BONES.length; i++) trunkRaw[i].copyFrom(q[TRUNK_BONES[i]]);
     // The source's trunk below its shoulders as the muscles turn it (before missing bones fold in and the trunk's step).
-    if (sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS) {
+    const matchShoulders = !!sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS && sourceShoulders[0] === sourceShoulders[0];
+    if (matchShoulders) {
         QuaternionMultiplyToRef(q[B.Spine], q[B.Chest], shoulderRaw[2]);
         QuaternionMultiplyToRef(shoulderRaw[2], q[B.UpperChest], shoulderRaw[2]);
     }
@@ -281,7 +282,6 @@ export function DecodeHumanPose(
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
     // The shoulders' own turns, before the trunk's step turns them to keep their world rotations.
-    const matchShoulders = !!sourceShoulders && sourceShoulders.length >= SHOULDER_NUMBERS;
     if (matchShoulders) {
         shoulderRaw[0].copyFrom(q[B.LeftShoulder]);
         shoulderRaw[1].copyFrom(q[B.RightShoulder]);

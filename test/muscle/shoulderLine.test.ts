@@ -9,7 +9,7 @@ import {
 import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
 import type { MuscleClip } from "../../src/clip/muscleClip.js";
 import type { HumanoidAvatar } from "../../src/humanoid/avatar.js";
-import { HumanBone } from "../../src/humanoid/humanBones.js";
+import { HumanBone, HUMAN_BONE_COUNT } from "../../src/humanoid/humanBones.js";
 import { ComputeRigWorldPose, GetRigRestPose, type IRigWorldPose } from "../../src/humanoid/rig.js";
 import { BvhPoseSource } from "../../src/io/bvhClip.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../../src/muscle/decode.js";
@@ -19,7 +19,6 @@ import { MatchShoulderLine } from "../../src/muscle/shoulderLine.js";
 import fc from "fast-check";
 import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 import { MatchShoulderLineReference } from "../helpers/shoulderLineReference.js";
-import { HUMAN_BONE_COUNT } from "../../src/humanoid/humanBones.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { HumanoidAnimator } from "../../src/plugin/humanoidAnimator.js";
 import { WithoutProportionKeys } from "../helpers/clips.js";
