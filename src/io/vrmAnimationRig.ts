@@ -1,4 +1,13 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import {
+    CLIP_PROPORTION_COUNT,
+    CLIP_PROPORTION_SHOULDER_OFFSETS,
+    CLIP_PROPORTION_SHOULDER_SHARE,
+    CLIP_PROPORTION_TRUNK_OFFSETS,
+    CLIP_TRUNK_OFFSET_COUNT,
+    ClipProportionsToArray,
+    type IClipProportions,
+} from "../clip/clipProportions.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HumanoidError } from "../errors.js";
@@ -133,8 +142,10 @@ export interface IVrmAnimationOptions {
 
 /**
  * Samples a muscle clip onto the VRM Animation skeleton ({@link GetVrmAnimationSkeleton}): every
- * frame is decoded there (muscles, body position and orientation; no IK, whose goals a VRM
- * Animation cannot carry) and each bone's local rotation and the hips' translation are kept, in
+ * frame is decoded there (muscles, body position and orientation, with the clip's trunk and
+ * shoulder layouts as the animator decodes them, so that the trunk's segments and the line
+ * between the arms' roots turn as the source's did; no IK, whose goals a VRM Animation cannot
+ * carry) and each bone's local rotation and the hips' translation are kept, in
  * glTF's axes (rig space mirrored in X: a position `(x, y, z) -> (-x, y, z)`, a rotation
  * `(x, y, z, w) -> (x, -y, -z, w)`). The clip's travel stays in the hips. Consecutive keys of a
  * bone are kept in the same quaternion hemisphere. Throws a {@link HumanoidError} `BAD_OPTION`
@@ -156,6 +167,7 @@ export function VrmAnimationFromMuscleClip(clip: MuscleClip, options: IVrmAnimat
         throw new HumanoidError("CONVERT", `${clip.name}: ${frames} keys at ${rate}/s is more than the ${MAX_CLIP_FRAMES} a clip may have`);
     }
     const n = bones.length;
+    const layouts = sourceLayouts(clip.proportions);
     const sampler = new MuscleClipSampler(clip);
     const pose = new HumanPose();
     const rigPose = CreateReferenceRigPose(avatar);
@@ -166,7 +178,7 @@ export function VrmAnimationFromMuscleClip(clip: MuscleClip, options: IVrmAnimat
         const t = Math.min(f / rate, duration);
         times[f] = t;
         sampler.sampleFrameToRef(t * clip.frameRate, pose);
-        DecodeHumanPose(avatar, pose, rigPose);
+        DecodeHumanPose(avatar, pose, rigPose, null, layouts.trunk, layouts.shoulders);
         for (let i = 0; i < n; i++) {
             const q = rigPose.rotations[i];
             const r = rotations[i];
@@ -215,13 +227,33 @@ export interface IVrmAnimationWorldPose {
  * allocates.
  * @param pose the pose to decode
  * @param skeleton the skeleton to decode it on (default {@link GetVrmAnimationSkeleton})
+ * @param proportions the source proportions of the clip the pose is from (`MuscleClip.proportions`),
+ * whose trunk and shoulder layouts {@link VrmAnimationFromMuscleClip} decodes with; default none
+ * (the muscles' own trunk and shoulders)
  */
-export function VrmAnimationWorldPose(pose: HumanPose, skeleton: IVrmAnimationSkeleton = GetVrmAnimationSkeleton()): IVrmAnimationWorldPose {
+export function VrmAnimationWorldPose(
+    pose: HumanPose,
+    skeleton: IVrmAnimationSkeleton = GetVrmAnimationSkeleton(),
+    proportions: IClipProportions | null = null,
+): IVrmAnimationWorldPose {
     const { rig, bones, avatar } = skeleton;
-    const world = ComputeRigWorldPose(rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar)));
+    const layouts = sourceLayouts(proportions);
+    const world = ComputeRigWorldPose(rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar), null, layouts.trunk, layouts.shoulders));
     const rotations = new Map(
         bones.map((b, i) => [b, new Quaternion(world.rotations[i].x, -world.rotations[i].y, -world.rotations[i].z, world.rotations[i].w)]),
     );
     const h = world.positions[0];
     return { rotations, hipsPosition: new Vector3(-h.x, h.y, h.z) };
+}
+
+/**
+ * A clip's trunk and shoulder layouts in the array forms `DecodeHumanPose` takes (views of one
+ * `ClipProportionsToArray`; NaN where the clip has none, which decode skips).
+ */
+function sourceLayouts(proportions: IClipProportions | null): { trunk: Float64Array; shoulders: Float64Array } {
+    const all = ClipProportionsToArray(proportions, new Float64Array(CLIP_PROPORTION_COUNT));
+    return {
+        trunk: all.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT),
+        shoulders: all.subarray(CLIP_PROPORTION_SHOULDER_OFFSETS, CLIP_PROPORTION_SHOULDER_SHARE + 1),
+    };
 }

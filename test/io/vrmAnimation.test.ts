@@ -24,6 +24,14 @@ import { RunConvertAsync } from "../../src/cli/convert.js";
 import { RunRetargetAsync } from "../../src/cli/retarget.js";
 import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose } from "../../src/io/vrmAnimationRig.js";
 import { VrmHumanBoneName } from "../../src/io/vrm.js";
+import {
+    CLIP_PROPORTION_COUNT,
+    CLIP_PROPORTION_SHOULDER_OFFSETS,
+    CLIP_PROPORTION_SHOULDER_SHARE,
+    CLIP_PROPORTION_TRUNK_OFFSETS,
+    CLIP_TRUNK_OFFSET_COUNT,
+    ClipProportionsToArray,
+} from "../../src/clip/clipProportions.js";
 import { dataFile, describeWithData, HAS_SHARED_DATA } from "../helpers/data.js";
 import { LoadVrmAnimationsAsync, LoadVrmAsync } from "../helpers/threeVrm.js";
 
@@ -72,11 +80,16 @@ async function playOnVrm(
 }
 
 /**
- * The pose decoded onto the VRM itself as this library loads it (Babylon's glTF loader, rig space):
- * each bone's world rotation from its T-pose, mirrored into glTF's axes as the rig space is.
+ * The pose decoded onto the VRM itself as this library loads it (Babylon's glTF loader, rig space),
+ * as the animator decodes it (with the clip's trunk and shoulder layouts, the rig solver's views of
+ * its source proportions): each bone's world rotation from its T-pose, mirrored into glTF's axes as
+ * the rig space is.
  */
-function decodedOnVrm(avatar: HumanoidAvatar, pose: HumanPose): Map<HumanBone, Quaternion> {
-    const world = ComputeRigWorldPose(avatar.rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar)));
+function decodedOnVrm(avatar: HumanoidAvatar, pose: HumanPose, clip: MuscleClip): Map<HumanBone, Quaternion> {
+    const all = ClipProportionsToArray(clip.proportions, new Float64Array(CLIP_PROPORTION_COUNT));
+    const trunk = all.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT);
+    const shoulders = all.subarray(CLIP_PROPORTION_SHOULDER_OFFSETS, CLIP_PROPORTION_SHOULDER_SHARE + 1);
+    const world = ComputeRigWorldPose(avatar.rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar), null, trunk, shoulders));
     const out = new Map<HumanBone, Quaternion>();
     for (let b = 0 as HumanBone; b < 55; b++) {
         const j = avatar.getJoint(b);
@@ -143,7 +156,7 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
         let worst: IWorst = { deg: 0, bone: "", frame: 0 };
         let worstHips = 0;
         const tracks = await playOnVrm(vrm, new Uint8Array(readFileSync(out)), clip, (f, node, hipsScale) => {
-            const ours = VrmAnimationWorldPose(sampler.sampleFrameToRef(f, pose));
+            const ours = VrmAnimationWorldPose(sampler.sampleFrameToRef(f, pose), undefined, clip.proportions);
             for (const b of bones) {
                 const deg = angleDeg(node(b)!.getWorldQuaternion(q), ours.rotations.get(b)!);
                 if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
@@ -204,7 +217,7 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
             const q = new THREE.Quaternion();
             let worst: IWorst = { deg: 0, bone: "", frame: 0 };
             const tracks = await playOnVrm(vrm, new Uint8Array(readFileSync(out)), clip, (f, node) => {
-                const ours = decodedOnVrm(ourVrm, sampler.sampleFrameToRef(f, pose));
+                const ours = decodedOnVrm(ourVrm, sampler.sampleFrameToRef(f, pose), clip);
                 for (const b of skeleton.bones) {
                     const deg = angleDeg(node(b)!.getWorldQuaternion(q), ours.get(b)!);
                     if (deg > worst.deg) worst = { deg, bone: VrmHumanBoneName(b), frame: f };
