@@ -155,3 +155,25 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     out[CLIP_PROPORTION_SHOULDER_SHARE] = shouldered ? 1 : NaN;
     return out;
 }
+
+/** The source's layouts within an array form of {@link IClipProportions}, as views (see {@link ClipLayoutViews}). */
+export interface IClipLayoutViews {
+    /** The trunk's layout ({@link CLIP_TRUNK_OFFSET_COUNT} numbers from {@link CLIP_PROPORTION_TRUNK_OFFSETS}): decode's `sourceTrunk`. */
+    readonly trunk: Float64Array;
+    /** The shoulders' layout and its share ({@link CLIP_PROPORTION_SHOULDER_OFFSETS} to {@link CLIP_PROPORTION_SHOULDER_SHARE}): decode's `sourceShoulders`. */
+    readonly shoulders: Float64Array;
+}
+
+/**
+ * Views of the trunk and shoulder layouts within `all`, an array form of {@link IClipProportions}
+ * ({@link ClipProportionsToArray}, {@link CLIP_PROPORTION_COUNT} numbers): what `DecodeHumanPose`
+ * takes as the source's trunk and shoulders, as the animator gives them. NaN layouts are skipped by
+ * decode. The views share `all`'s memory (made once; they follow its changes).
+ * @param all the array form
+ */
+export function ClipLayoutViews(all: Float64Array): IClipLayoutViews {
+    return {
+        trunk: all.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT),
+        shoulders: all.subarray(CLIP_PROPORTION_SHOULDER_OFFSETS, CLIP_PROPORTION_SHOULDER_SHARE + 1),
+    };
+}

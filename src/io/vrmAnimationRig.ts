@@ -1,13 +1,5 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import {
-    CLIP_PROPORTION_COUNT,
-    CLIP_PROPORTION_SHOULDER_OFFSETS,
-    CLIP_PROPORTION_SHOULDER_SHARE,
-    CLIP_PROPORTION_TRUNK_OFFSETS,
-    CLIP_TRUNK_OFFSET_COUNT,
-    ClipProportionsToArray,
-    type IClipProportions,
-} from "../clip/clipProportions.js";
+import { CLIP_PROPORTION_COUNT, ClipLayoutViews, ClipProportionsToArray, type IClipLayoutViews, type IClipProportions } from "../clip/clipProportions.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HumanoidError } from "../errors.js";
@@ -246,14 +238,7 @@ export function VrmAnimationWorldPose(
     return { rotations, hipsPosition: new Vector3(-h.x, h.y, h.z) };
 }
 
-/**
- * A clip's trunk and shoulder layouts in the array forms `DecodeHumanPose` takes (views of one
- * `ClipProportionsToArray`; NaN where the clip has none, which decode skips).
- */
-function sourceLayouts(proportions: IClipProportions | null): { trunk: Float64Array; shoulders: Float64Array } {
-    const all = ClipProportionsToArray(proportions, new Float64Array(CLIP_PROPORTION_COUNT));
-    return {
-        trunk: all.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT),
-        shoulders: all.subarray(CLIP_PROPORTION_SHOULDER_OFFSETS, CLIP_PROPORTION_SHOULDER_SHARE + 1),
-    };
+/** A clip's trunk and shoulder layouts as decode takes them (NaN where the clip has none, which decode skips). */
+function sourceLayouts(proportions: IClipProportions | null): IClipLayoutViews {
+    return ClipLayoutViews(ClipProportionsToArray(proportions, new Float64Array(CLIP_PROPORTION_COUNT)));
 }

@@ -6,13 +6,7 @@ import type { JointLimits } from "../ik/jointLimits.js";
 import { HumanoidLimbIK, LIMB_BONES, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
-import {
-    CLIP_PROPORTION_COUNT,
-    CLIP_PROPORTION_SHOULDER_OFFSETS,
-    CLIP_PROPORTION_SHOULDER_SHARE,
-    CLIP_PROPORTION_TRUNK_OFFSETS,
-    CLIP_TRUNK_OFFSET_COUNT,
-} from "../clip/clipProportions.js";
+import { CLIP_PROPORTION_COUNT, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
@@ -186,10 +180,8 @@ export class HumanoidRigSolver {
      * every frame.
      */
     public readonly sourceProportions = new Float64Array(CLIP_PROPORTION_COUNT).fill(NaN);
-    /** The source's trunk layout within {@link sourceProportions} (a view): what decode turns this trunk's segments by. */
-    private readonly _sourceTrunk = this.sourceProportions.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT);
-    /** The source's shoulder layout and its share of the pose (`CLIP_PROPORTION_SHOULDER_SHARE`). */
-    private readonly _sourceShoulders = this.sourceProportions.subarray(CLIP_PROPORTION_SHOULDER_OFFSETS, CLIP_PROPORTION_SHOULDER_SHARE + 1);
+    /** The source's trunk and shoulder layouts within {@link sourceProportions} (views): what decode turns this trunk's segments and shoulders by. */
+    private readonly _sourceLayouts = ClipLayoutViews(this.sourceProportions);
     /**
      * How the last {@link decode} maps the pose's feet and travel to the avatar: [0] metres per
      * avatar scale of the pose (the avatar's scale with `"com"`, its leg length over the source's
@@ -316,7 +308,7 @@ export class HumanoidRigSolver {
         }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
         if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
-        DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits, this._sourceTrunk, this._sourceShoulders);
+        DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders);
         if (this._legs) this._turnHipsAsSource(human);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);

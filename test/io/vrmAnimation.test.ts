@@ -24,14 +24,7 @@ import { RunConvertAsync } from "../../src/cli/convert.js";
 import { RunRetargetAsync } from "../../src/cli/retarget.js";
 import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose } from "../../src/io/vrmAnimationRig.js";
 import { VrmHumanBoneName } from "../../src/io/vrm.js";
-import {
-    CLIP_PROPORTION_COUNT,
-    CLIP_PROPORTION_SHOULDER_OFFSETS,
-    CLIP_PROPORTION_SHOULDER_SHARE,
-    CLIP_PROPORTION_TRUNK_OFFSETS,
-    CLIP_TRUNK_OFFSET_COUNT,
-    ClipProportionsToArray,
-} from "../../src/clip/clipProportions.js";
+import { CLIP_PROPORTION_COUNT, ClipLayoutViews, ClipProportionsToArray } from "../../src/clip/clipProportions.js";
 import { dataFile, describeWithData, HAS_SHARED_DATA } from "../helpers/data.js";
 import { LoadVrmAnimationsAsync, LoadVrmAsync } from "../helpers/threeVrm.js";
 
@@ -86,9 +79,7 @@ async function playOnVrm(
  * the rig space is.
  */
 function decodedOnVrm(avatar: HumanoidAvatar, pose: HumanPose, clip: MuscleClip): Map<HumanBone, Quaternion> {
-    const all = ClipProportionsToArray(clip.proportions, new Float64Array(CLIP_PROPORTION_COUNT));
-    const trunk = all.subarray(CLIP_PROPORTION_TRUNK_OFFSETS, CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT);
-    const shoulders = all.subarray(CLIP_PROPORTION_SHOULDER_OFFSETS, CLIP_PROPORTION_SHOULDER_SHARE + 1);
+    const { trunk, shoulders } = ClipLayoutViews(ClipProportionsToArray(clip.proportions, new Float64Array(CLIP_PROPORTION_COUNT)));
     const world = ComputeRigWorldPose(avatar.rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar), null, trunk, shoulders));
     const out = new Map<HumanBone, Quaternion>();
     for (let b = 0 as HumanBone; b < 55; b++) {
