@@ -5,9 +5,11 @@ import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneParents, HumanBoneRequired, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
-import { ComputeRigWorldPose, RigJointKind, type IRig, type IRigJoint } from "../humanoid/rig.js";
+import { ComputeRigWorldPose, RigJointKind, type IRig, type IRigJoint, type IRigPose } from "../humanoid/rig.js";
 import { MAX_CLIP_FRAMES, MAX_FRAME_RATE } from "../limits.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
+import { HasLegProportions, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
+import { MuscleSetup } from "../muscle/setup.js";
 import { HumanPose } from "../muscle/humanPose.js";
 import { BuildSampleRig, SampleCharacters } from "../samples/sampleCharacters.js";
 import { VrmHumanBoneName } from "./vrm.js";
@@ -134,10 +136,12 @@ export interface IVrmAnimationOptions {
 
 /**
  * Samples a muscle clip onto the VRM Animation skeleton ({@link GetVrmAnimationSkeleton}): every
- * frame is decoded there (muscles, body position and orientation, with the clip's trunk and
- * shoulder layouts as the animator decodes them, so that the trunk's segments and the line
- * between the arms' roots turn as the source's did; no IK, whose goals a VRM Animation cannot
- * carry) and each bone's local rotation and the hips' translation are kept, in
+ * frame is decoded there as the animator's rig solver decodes it with its default `"legs"`
+ * proportions (muscles, body position and orientation; the clip's trunk and shoulder layouts, so
+ * that the trunk's segments and the line between the arms' roots turn as the source's did; the
+ * hips turned as the source's were; no IK, whose goals a VRM Animation cannot carry, and no joint
+ * limits; the hips where the centre of mass puts them, as `"com"` does) and each bone's local
+ * rotation and the hips' translation are kept, in
  * glTF's axes (rig space mirrored in X: a position `(x, y, z) -> (-x, y, z)`, a rotation
  * `(x, y, z, w) -> (x, -y, -z, w)`). The clip's travel stays in the hips. Consecutive keys of a
  * bone are kept in the same quaternion hemisphere. Throws a {@link HumanoidError} `BAD_OPTION`
@@ -170,7 +174,7 @@ export function VrmAnimationFromMuscleClip(clip: MuscleClip, options: IVrmAnimat
         const t = Math.min(f / rate, duration);
         times[f] = t;
         sampler.sampleFrameToRef(t * clip.frameRate, pose);
-        DecodeHumanPose(avatar, pose, rigPose, null, layouts.trunk, layouts.shoulders);
+        decodeAsAnimator(avatar, pose, rigPose, layouts);
         for (let i = 0; i < n; i++) {
             const q = rigPose.rotations[i];
             const r = rotations[i];
@@ -215,7 +219,9 @@ export interface IVrmAnimationWorldPose {
 
 /**
  * Decodes a pose onto the VRM Animation skeleton and returns its world rotations and the hips'
- * position, in glTF's axes: the reference a VRM Animation reader should reproduce. Cold path;
+ * position, in glTF's axes: the reference a VRM Animation reader should reproduce, given the
+ * proportions of the clip the pose is from (without them, the muscles' own trunk and shoulders,
+ * which {@link VrmAnimationFromMuscleClip} does not write for a clip that has them). Cold path;
  * allocates.
  * @param pose the pose to decode
  * @param skeleton the skeleton to decode it on (default {@link GetVrmAnimationSkeleton})
@@ -230,7 +236,7 @@ export function VrmAnimationWorldPose(
 ): IVrmAnimationWorldPose {
     const { rig, bones, avatar } = skeleton;
     const layouts = sourceLayouts(proportions);
-    const world = ComputeRigWorldPose(rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar), null, layouts.trunk, layouts.shoulders));
+    const world = ComputeRigWorldPose(rig, decodeAsAnimator(avatar, pose, CreateReferenceRigPose(avatar), layouts));
     const rotations = new Map(
         bones.map((b, i) => [b, new Quaternion(world.rotations[i].x, -world.rotations[i].y, -world.rotations[i].z, world.rotations[i].w)]),
     );
@@ -238,7 +244,20 @@ export function VrmAnimationWorldPose(
     return { rotations, hipsPosition: new Vector3(-h.x, h.y, h.z) };
 }
 
-/** A clip's trunk and shoulder layouts as decode takes them (NaN where the clip has none, which decode skips). */
-function sourceLayouts(proportions: IClipProportions | null): IClipLayoutViews {
-    return ClipLayoutViews(ClipProportionsToArray(proportions, new Float64Array(CLIP_PROPORTION_COUNT)));
+/** A clip's proportions as the export decodes with them: its trunk and shoulder layouts (NaN where it has none, which decode skips) and whether it has leg proportions. */
+interface ISourceLayouts extends IClipLayoutViews {
+    readonly legs: boolean;
+}
+
+/** See {@link ISourceLayouts}. */
+function sourceLayouts(proportions: IClipProportions | null): ISourceLayouts {
+    const all = ClipProportionsToArray(proportions, new Float64Array(CLIP_PROPORTION_COUNT));
+    return { ...ClipLayoutViews(all), legs: HasLegProportions(all) };
+}
+
+/** Decodes `pose` into `result` as the rig solver's `decode` does with `"legs"` proportions (its rotations; no joint limits). */
+function decodeAsAnimator(avatar: HumanoidAvatar, pose: HumanPose, result: IRigPose, layouts: ISourceLayouts): IRigPose {
+    DecodeHumanPose(avatar, pose, result, null, layouts.trunk, layouts.shoulders);
+    if (layouts.legs) TurnHipsAsSourceInPlace(MuscleSetup.For(avatar), pose, result);
+    return result;
 }

@@ -8,6 +8,7 @@ import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { HasLegProportions, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
@@ -61,7 +62,6 @@ const scratch = {
     target: new Vector3(),
     targetRot: new Quaternion(),
     footFrom: new Vector3(),
-    hipsWorld: new Quaternion(),
     /** The body's heading of the decode running: its turn about up (canonical). */
     heading: new Quaternion(),
     /** The foot rotations' scratch: the turn between the two feet, the source's foot direction (canonical), the swing and twist about it, the twist's angle. */
@@ -278,7 +278,7 @@ export class HumanoidRigSolver {
         this.footCorrections[1].setAll(0);
         const sp = this.sourceProportions;
         const ps = this.positionScale;
-        this._legs = this.proportions === "legs" && sp[0] > 0 && sp[1] >= 0 && sp[2] >= 0;
+        this._legs = this.proportions === "legs" && HasLegProportions(sp);
         if (this._legs) {
             ps[0] = setup.legLength / sp[0];
             ps[1] = sp[1];
@@ -309,7 +309,7 @@ export class HumanoidRigSolver {
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
         if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
         DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders);
-        if (this._legs) this._turnHipsAsSource(human);
+        if (this._legs) TurnHipsAsSourceInPlace(setup, human, this.pose);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
@@ -599,29 +599,6 @@ export class HumanoidRigSolver {
         // W = c0 * Dc * (c0^-1 * W0)
         QuaternionMultiplyToRef(setup.c0, this.goalRotations[goal], tmpQ);
         QuaternionMultiplyToRef(tmpQ, setup.tposeCanonical[GOAL_BONES[goal]], rotation);
-    }
-
-    /**
-     * `"legs"`: the hips turned as the source's were, not as the body frame (from hips and
-     * shoulders together) puts them: the legs hang from the hips, and a spine of other proportions
-     * would otherwise swing them forward or back (and the foot IK bend them back), as it turns the
-     * torso and arms. `W = c0 * (bodyRotation * hipsRotation) * (c0^-1 * W0)`, local = `P^-1 * W`
-     * with P the hips' parent's world rotation (T-pose).
-     */
-    private _turnHipsAsSource(human: HumanPose): void {
-        const setup = this._setup;
-        const hips = setup.joint[HumanBone.Hips];
-        const hp = setup.rigParent[hips];
-        const w = scratch.hipsWorld;
-        QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, w);
-        QuaternionMultiplyToRef(setup.c0, w, w);
-        QuaternionMultiplyToRef(w, setup.tposeCanonical[HumanBone.Hips], w);
-        if (hp >= 0) {
-            QuaternionConjugateToRef(setup.work.world[hp], tmpQ);
-            QuaternionMultiplyToRef(tmpQ, w, this.pose.rotations[hips]);
-        } else {
-            this.pose.rotations[hips].copyFrom(w);
-        }
     }
 
     /**

@@ -7,8 +7,6 @@ import type { VRM } from "@pixiv/three-vrm";
 import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import {
     ComputeRigWorldPose,
-    CreateReferenceRigPose,
-    DecodeHumanPose,
     HumanPose,
     MuscleClipSampler,
     ParseMuscleClip,
@@ -24,7 +22,7 @@ import { RunConvertAsync } from "../../src/cli/convert.js";
 import { RunRetargetAsync } from "../../src/cli/retarget.js";
 import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose } from "../../src/io/vrmAnimationRig.js";
 import { VrmHumanBoneName } from "../../src/io/vrm.js";
-import { CLIP_PROPORTION_COUNT, ClipLayoutViews, ClipProportionsToArray } from "../../src/clip/clipProportions.js";
+import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData, HAS_SHARED_DATA } from "../helpers/data.js";
 import { LoadVrmAnimationsAsync, LoadVrmAsync } from "../helpers/threeVrm.js";
 
@@ -36,6 +34,13 @@ function angleDeg(a: THREE.Quaternion, b: { x: number; y: number; z: number; w: 
 
 /** Most a bone may turn otherwise than ours (degrees), as issue 15 asks. */
 const ROTATION_TOLERANCE_DEG = 1;
+/**
+ * Most a bone of a file written on the VRM's own skeleton may turn otherwise than the animator's
+ * decode there (degrees): float32 keys (0.012 measured). A file decoded without the clip's trunk
+ * and shoulder layouts or its hips' turn is 0.4-4.2 degrees off; with its trunk's layout alone,
+ * 0.1-0.9.
+ */
+const ONTO_TOLERANCE_DEG = 0.05;
 /** Most the hips may be off (metres on the VRM): float32 keys. */
 const HIPS_TOLERANCE = 1e-4;
 
@@ -73,14 +78,17 @@ async function playOnVrm(
 }
 
 /**
- * The pose decoded onto the VRM itself as this library loads it (Babylon's glTF loader, rig space),
- * as the animator decodes it (with the clip's trunk and shoulder layouts, the rig solver's views of
- * its source proportions): each bone's world rotation from its T-pose, mirrored into glTF's axes as
- * the rig space is.
+ * The pose decoded onto the VRM itself as this library loads it (Babylon's glTF loader, rig space)
+ * by the animator's rig solver (its default `"legs"` proportions and the clip's; no joint limits,
+ * no IK solved): each bone's world rotation from its T-pose, mirrored into glTF's axes as the rig
+ * space is.
  */
 function decodedOnVrm(avatar: HumanoidAvatar, pose: HumanPose, clip: MuscleClip): Map<HumanBone, Quaternion> {
-    const { trunk, shoulders } = ClipLayoutViews(ClipProportionsToArray(clip.proportions, new Float64Array(CLIP_PROPORTION_COUNT)));
-    const world = ComputeRigWorldPose(avatar.rig, DecodeHumanPose(avatar, pose, CreateReferenceRigPose(avatar), null, trunk, shoulders));
+    const solver = new HumanoidRigSolver(avatar);
+    solver.jointLimits = null;
+    solver.sourceProportions.set(clip.proportionValues);
+    solver.decode(pose);
+    const world = ComputeRigWorldPose(avatar.rig, solver.pose);
     const out = new Map<HumanBone, Quaternion>();
     for (let b = 0 as HumanBone; b < 55; b++) {
         const j = avatar.getJoint(b);
@@ -218,7 +226,7 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
                 `retarget --onto the VRM -o x.vrma ${file}: ${tracks} bones: worst ${worst.deg.toFixed(4)} deg (${worst.bone}, frame ${worst.frame})\n`,
             );
             expect(tracks).toBe(skeleton.bones.length);
-            expect(worst.deg).toBeLessThan(ROTATION_TOLERANCE_DEG);
+            expect(worst.deg).toBeLessThan(ONTO_TOLERANCE_DEG);
         },
     );
 });
