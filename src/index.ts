@@ -152,6 +152,7 @@ export {
     ConvertRigPosesToMuscleClip,
     GetCurveTolerance,
     TRUNK_CLIP_CURVES,
+    PLACEMENT_CLIP_CURVES,
     DEFAULT_TOLERANCE_DEG,
     SMOOTHING_SHARE,
     MAX_CLIP_FRAMES,
