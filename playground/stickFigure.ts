@@ -7,7 +7,11 @@ import type { LinesMesh } from "@babylonjs/core/Meshes/linesMesh.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { RigJointKind, type IRig } from "../src/index.js";
 
-/** One line per bone (joint to parent joint; plain nodes left out), redrawn from the nodes every frame. */
+/**
+ * One line per bone (joint to parent joint; plain nodes left out), redrawn from the nodes every
+ * frame; only the hips and what hangs from them when the hips' joint is given (joints above them,
+ * as Bandai's `joint_Root` at the origin while the hips travel, are not animated).
+ */
 export class StickFigure {
     private readonly _pairs: [number, number][] = [];
     private readonly _lines: Vector3[][] = [];
@@ -18,9 +22,14 @@ export class StickFigure {
         rig: IRig,
         private readonly _color: Color3,
         private readonly _scene: Scene,
+        hips = -1,
     ) {
+        // Parents come first: a joint is below the hips when its parent is the hips or below them.
+        const below = rig.joints.map(() => hips < 0);
         rig.joints.forEach((j, i) => {
-            if (j.parent >= 0 && j.kind !== RigJointKind.Node && rig.joints[j.parent].kind !== RigJointKind.Node) this._pairs.push([j.parent, i]);
+            if (i === hips || (j.parent >= 0 && below[j.parent])) below[i] = true;
+            if (j.parent >= 0 && below[j.parent] && j.kind !== RigJointKind.Node && rig.joints[j.parent].kind !== RigJointKind.Node)
+                this._pairs.push([j.parent, i]);
         });
         for (let k = 0; k < this._pairs.length; k++) this._lines.push([new Vector3(), new Vector3()]);
     }

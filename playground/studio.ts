@@ -209,7 +209,7 @@ export class Studio {
             lastFeet: [new Vector3(), new Vector3()],
             rootBindInverse: Matrix.Invert(t.root.computeWorldMatrix(true)),
             animator: null,
-            figure: new StickFigure(`skeleton-${t.name}`, t.nodes, t.rig, new Color3(0.15, 0.35, 0.8), scene),
+            figure: new StickFigure(`skeleton-${t.name}`, t.nodes, t.rig, new Color3(0.15, 0.35, 0.8), scene, t.avatar.getJoint(HumanBone.Hips)),
             debug: [],
             error: "",
         };
@@ -303,7 +303,12 @@ export class Studio {
         const { root, nodes } = CreateTransformNodesFromRig(rig, scene, { prefix: "SRC:" });
         root.position.x = SLOT;
         const animator = s.bvh ? null : new HumanoidAnimator(s.avatar, nodes, { rootMotion: "in-place", footIK: false, rigSpace: root });
-        this.sourceFigure = { root, nodes, animator, figure: new StickFigure("skeleton-source", nodes, rig, new Color3(0.8, 0.3, 0.1), scene) };
+        this.sourceFigure = {
+            root,
+            nodes,
+            animator,
+            figure: new StickFigure("skeleton-source", nodes, rig, new Color3(0.8, 0.3, 0.1), scene, s.avatar.getJoint(HumanBone.Hips)),
+        };
         this.time = 0;
         this.posingByMuscles = false;
         this.loop = s.clip.loop;

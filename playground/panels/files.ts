@@ -5,6 +5,7 @@ import {
     ConvertAnimationGroupToMuscleClip,
     ConvertBvhToMuscleClip,
     CreateRigFromBvh,
+    EmbedGltfResources,
     GetRigRestPose,
     HumanoidError,
     LoadHumanoidCharacterAsync,
@@ -15,12 +16,18 @@ import { $, ShowStatus } from "../dom.js";
 import type { Studio } from "../studio.js";
 import type { IStudioPanel } from "./panel.js";
 
-/** Reads one file by its extension: a motion becomes a source, a character a target. Errors go to the status line. */
-async function openFileAsync(studio: Studio, file: File): Promise<void> {
+/**
+ * Reads one file by its extension: a motion becomes a source, a character a target. A `.gltf`
+ * takes its buffers and images from `resources` (the other files opened with it). Errors go to
+ * the status line.
+ */
+async function openFileAsync(studio: Studio, file: File, resources: ReadonlyMap<string, Uint8Array>): Promise<void> {
     const name = file.name;
     const lower = name.toLowerCase();
-    const bytes = new Uint8Array(await file.arrayBuffer());
+    let bytes: Uint8Array = new Uint8Array(await file.arrayBuffer());
     try {
+        let missingImages: readonly string[] = [];
+        if (lower.endsWith(".gltf")) ({ bytes, missingImages } = EmbedGltfResources(bytes, name, resources));
         if (lower.endsWith(".bvh")) {
             const bvh = CreateRigFromBvh(ParseBvh(new TextDecoder().decode(bytes), name));
             const avatar = BuildHumanoidAvatar(bvh.rig);
@@ -44,7 +51,8 @@ async function openFileAsync(studio: Studio, file: File): Promise<void> {
             character.container.removeAllFromScene();
         } else if (lower.endsWith(".glb") || lower.endsWith(".gltf") || lower.endsWith(".vrm")) {
             const t = await studio.addFileTargetAsync(bytes, name);
-            ShowStatus(`${name}: ${t.avatar.warnings.length ? t.avatar.warnings.join("; ") : "mapped"}`);
+            const notes = [...t.avatar.warnings, ...(missingImages.length ? [`images not given, shown blank: ${missingImages.join(", ")}`] : [])];
+            ShowStatus(`${name}: ${notes.length ? notes.join("; ") : "mapped"}`);
         } else {
             throw new HumanoidError("UNSUPPORTED_FORMAT", `${name}: use .glb, .gltf, .vrm, .vrma, .bvh, .muscle.json or .muscle.bin`);
         }
@@ -57,7 +65,25 @@ async function openFileAsync(studio: Studio, file: File): Promise<void> {
 /** Wires the file input and the page's drag-and-drop. */
 export function MountFilesPanel(studio: Studio): IStudioPanel {
     const openFilesAsync = async (files: Iterable<File>): Promise<void> => {
-        for (const f of files) await openFileAsync(studio, f);
+        const list = [...files];
+        // A .gltf's buffers and images given with it (KayKit's characters are a .gltf, a .bin and
+        // a texture) go into it and are not opened on their own (a .bin would read as a muscle clip).
+        const gltfs = list.filter((f) => f.name.toLowerCase().endsWith(".gltf"));
+        const resources = new Map<string, Uint8Array>();
+        /** The file names (lower case) a .gltf takes. */
+        const taken = new Set<string>();
+        if (gltfs.length) {
+            for (const f of list) if (!gltfs.includes(f)) resources.set(f.name, new Uint8Array(await f.arrayBuffer()));
+            for (const g of gltfs) {
+                try {
+                    for (const used of EmbedGltfResources(new Uint8Array(await g.arrayBuffer()), g.name, resources).used)
+                        taken.add((used.split("/").pop() ?? used).toLowerCase());
+                } catch {
+                    // Reported when the .gltf itself is opened.
+                }
+            }
+        }
+        for (const f of list) if (!taken.has(f.name.toLowerCase())) await openFileAsync(studio, f, resources);
     };
     $<HTMLInputElement>("file-input").addEventListener("change", (e) => {
         const input = e.target as HTMLInputElement;

@@ -14,6 +14,7 @@ import { ParseBvh } from "../io/bvh.js";
 import { CreateRigFromBvh, type IBvhRig, type IBvhRigOptions } from "../io/bvhRig.js";
 import { BindRigToTransformNode, type IRigNodeBinding } from "../io/babylonRig.js";
 import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
+import { EmbedGltfResources, ListGltfResources } from "../io/gltfResources.js";
 import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
 import { GltfJointFilter } from "../plugin/loadCharacter.js";
 
@@ -52,54 +53,31 @@ export interface ILoadRigOptions {
     materials?: boolean;
 }
 
-/** Mime types of images a .gltf file may refer to, by extension. */
-const IMAGE_TYPES: Readonly<Record<string, string>> = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".webp": "image/webp",
-    ".ktx2": "image/ktx2",
-};
-
 const FORMATS: Readonly<Record<string, RigFileFormat>> = { ".glb": "glb", ".gltf": "gltf", ".vrm": "vrm", ".vrma": "vrma", ".bvh": "bvh" };
 
 let loadersRegistered = false;
 
 /**
  * The JSON text of a .gltf file with every external buffer (and, when asked, image) read from disk
- * (relative to the file) and inlined as a data URI. Throws a {@link HumanoidError} naming the
- * missing file.
+ * (relative to the file) and inlined as a data URI (`EmbedGltfResources`). Throws a
+ * {@link HumanoidError} naming the missing file.
  */
 async function InlineGltfFilesAsync(bytes: Uint8Array, file: string, images: boolean): Promise<string> {
-    const json = JSON.parse(new TextDecoder().decode(bytes)) as { buffers?: Array<{ uri?: string }>; images?: Array<{ uri?: string; mimeType?: string }> };
-    const dir = dirname(file);
-    const inline = async (entry: { uri?: string } | undefined, what: string, noun: string, type: string): Promise<void> => {
-        if (!entry || typeof entry.uri !== "string" || entry.uri.startsWith("data:")) return;
-        let uri: string;
-        try {
-            uri = decodeURIComponent(entry.uri);
-        } catch {
-            throw new HumanoidError("GLTF_PARSE", `${file}: ${what}.uri '${entry.uri}' is not a valid URI`);
-        }
-        let data: Uint8Array;
-        try {
-            data = await readBytes(join(dir, uri));
-        } catch (e) {
-            throw new HumanoidError("FILE_READ", `${file}: its ${noun} '${uri}' cannot be read (${(e as Error).message.replace(/^.*\((.*)\)$/, "$1")})`);
-        }
-        const declared = (entry as { byteLength?: unknown }).byteLength;
-        if (typeof declared === "number" && declared > data.length) {
-            throw new HumanoidError("GLTF_PARSE", `${file}: ${what}.byteLength is ${declared}, but '${uri}' holds ${data.length} bytes`);
-        }
-        entry.uri = `data:${type};base64,` + Buffer.from(data).toString("base64");
-    };
-    for (const [i, b] of (json.buffers ?? []).entries()) await inline(b, `buffers[${i}]`, "buffer", "application/octet-stream");
-    if (images) {
-        for (const [i, im] of (json.images ?? []).entries()) {
-            await inline(im, `images[${i}]`, "image", im?.mimeType ?? IMAGE_TYPES[extname(im?.uri ?? "").toLowerCase()] ?? "application/octet-stream");
+    const listed = ListGltfResources(bytes, file);
+    const resources = new Map<string, Uint8Array>();
+    for (const [noun, paths] of [
+        ["buffer", listed.buffers],
+        ["image", images ? listed.images : []],
+    ] as const) {
+        for (const path of paths) {
+            try {
+                resources.set(path, await readBytes(join(dirname(file), path)));
+            } catch (e) {
+                throw new HumanoidError("FILE_READ", `${file}: its ${noun} '${path}' cannot be read (${(e as Error).message.replace(/^.*\((.*)\)$/, "$1")})`);
+            }
         }
     }
-    return JSON.stringify(json);
+    return new TextDecoder().decode(EmbedGltfResources(bytes, file, resources, { images }).bytes);
 }
 
 /** The format of a file from its extension, or a {@link HumanoidError} `UNSUPPORTED_FORMAT`. */

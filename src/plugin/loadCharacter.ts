@@ -7,6 +7,7 @@ import { BuildHumanoidAvatar, type HumanoidAvatar, type IHumanoidAvatarOptions }
 import type { HumanBone } from "../humanoid/humanBones.js";
 import { BindRigToTransformNode, GetGltfNodeIndex, type IRigNodeBinding } from "../io/babylonRig.js";
 import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
+import { EmbedGltfResources } from "../io/gltfResources.js";
 import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
 
 /**
@@ -40,11 +41,14 @@ export interface IHumanoidCharacter {
 }
 
 /**
- * Loads a GLB, glTF (self-contained) or VRM file's bytes into a scene (browser or Node) with
+ * Loads a GLB, glTF or VRM file's bytes into a scene (browser or Node) with
  * Babylon's glTF loader, adds it to the scene, and builds its humanoid avatar (a VRM file's own map
  * is trusted). Animations are loaded but not started. Throws one {@link HumanoidError} naming the
  * file; on error nothing stays in the scene. The glTF loader must be registered
  * (`registerBuiltInLoaders()` from `@babylonjs/loaders/dynamic.js`, or a static import).
+ * A `.gltf` must hold its buffers (as `data:` URIs): one that names a `.bin` beside it is refused
+ * with a `FILE_READ` error naming the file; {@link EmbedGltfResources} puts the files given with it
+ * inside it (what a browser has after a drop or a file picker).
  * @param bytes the file's content
  * @param fileName the file's name (its extension picks the format), for messages
  * @param scene where to load it
@@ -63,9 +67,20 @@ export async function LoadHumanoidCharacterAsync(
     const gltf = ReadGltfJson(bytes, fileName);
     if (!gltf.nodes?.length) throw new HumanoidError("GLTF_PARSE", `${fileName}: the glTF file has no nodes, so no skeleton`);
     const vrm = ReadVrmHumanoid(gltf, fileName);
+    // A .gltf goes to the loader as its text ("data:" and the JSON): from bytes the loader takes
+    // only the binary form. Its buffers must be inside it; a missing one is named here.
+    let source: string | Uint8Array = bytes;
+    if (ext === ".gltf") {
+        try {
+            source = "data:" + new TextDecoder().decode(EmbedGltfResources(bytes, fileName, new Map(), { images: false }).bytes);
+        } catch (e) {
+            if (e instanceof HumanoidError && e.code === "FILE_READ") throw new HumanoidError("FILE_READ", `${e.message}; EmbedGltfResources puts them in it`);
+            throw e;
+        }
+    }
     let container: AssetContainer;
     try {
-        container = await LoadAssetContainerAsync(bytes, scene, {
+        container = await LoadAssetContainerAsync(source, scene, {
             name: fileName,
             pluginExtension: ext === ".gltf" ? ".gltf" : ".glb",
             pluginOptions: { gltf: { animationStartMode: 0 /* NONE */ } },

@@ -190,6 +190,25 @@ describe("the playground in a real browser", () => {
         if (process.env.UPDATE_DOCS_SCREENSHOT && file) copyFileSync(join(ARTIFACTS, "playground-character.png"), resolve("docs/playground.png"));
     });
 
+    (HAS_SHARED_DATA ? test : test.skip)("a .gltf dropped with its .bin and texture is one character (KayKit's mannequin)", async () => {
+        const dir = dataFile("glb/kaykit_mannequin");
+        const files = ["manny_med_mod.gltf", "manny_med_mod.bin", "mannequin_texture.png"];
+        const count = await studio(page, (s) => s.targets().length);
+        await page.evaluate(
+            (list) => {
+                const dt = new DataTransfer();
+                for (const { name, data } of list) dt.items.add(new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name));
+                document.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+            },
+            files.map((name) => ({ name, data: readFileSync(join(dir, name)).toString("base64") })),
+        );
+        await page.waitForFunction((n) => (window.__studio as IStudio).targets().length === n, count + 1, { timeout: 60000 });
+        await frames(page, 5);
+        // One character, nothing else opened (the .bin is not a muscle clip, the texture not refused).
+        expect((await studio(page, (s) => s.targets())).map((t) => [t.name, t.error]).slice(count)).toEqual([["manny_med_mod.gltf", ""]]);
+        expect(await page.textContent("#status")).toBe("manny_med_mod.gltf: mapped");
+    });
+
     test("a bone-map override changes the map", async () => {
         await page.click("details:has(#map) > summary");
         const map = async (): Promise<Record<string, string | null>> => (await studio(page, (s) => s.targets()[0].boneMap)).bones;
