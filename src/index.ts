@@ -78,7 +78,7 @@ export {
 } from "./io/bvhRig.js";
 export { CreateRigFromSkeleton, CreateRigFromTransformNode, GetGltfNodeIndex, type IBabylonRigOptions } from "./io/babylonRig.js";
 export { ReadGltfJson, IsGlb, GetGltfAnimationByteLength, type IGltfDocument } from "./io/gltfJson.js";
-export { EmbedGltfResources, ListGltfResources, type IEmbeddedGltf } from "./io/gltfResources.js";
+export { EmbedGltfResources, ListGltfResources, type IEmbeddedGltf, type IGltfResourceList } from "./io/gltfResources.js";
 export { GetGltfExportNodeNames, SetGltfExportNodeNames } from "./io/gltfExportNames.js";
 export { ReadVrmHumanoid, VrmHumanBoneName, type IVrmHumanoid } from "./io/vrm.js";
 export {

@@ -6,6 +6,7 @@ import {
     ConvertBvhToMuscleClip,
     CreateRigFromBvh,
     EmbedGltfResources,
+    ListGltfResources,
     GetRigRestPose,
     HumanoidError,
     LoadHumanoidCharacterAsync,
@@ -70,14 +71,14 @@ export function MountFilesPanel(studio: Studio): IStudioPanel {
         // a texture) go into it and are not opened on their own (a .bin would read as a muscle clip).
         const gltfs = list.filter((f) => f.name.toLowerCase().endsWith(".gltf"));
         const resources = new Map<string, Uint8Array>();
-        /** The file names (lower case) a .gltf takes. */
+        /** The file names (lower case) a .gltf names: taken by it even where it cannot be opened (its error stays on the status line). */
         const taken = new Set<string>();
         if (gltfs.length) {
             for (const f of list) if (!gltfs.includes(f)) resources.set(f.name, new Uint8Array(await f.arrayBuffer()));
             for (const g of gltfs) {
                 try {
-                    for (const used of EmbedGltfResources(new Uint8Array(await g.arrayBuffer()), g.name, resources).used)
-                        taken.add((used.split("/").pop() ?? used).toLowerCase());
+                    const named = ListGltfResources(new Uint8Array(await g.arrayBuffer()), g.name);
+                    for (const path of [...named.buffers, ...named.images]) taken.add((path.split("/").pop() ?? path).toLowerCase());
                 } catch {
                     // Reported when the .gltf itself is opened.
                 }

@@ -8,14 +8,14 @@ import { IsGlb } from "./gltfJson.js";
 export interface IEmbeddedGltf {
     /** The glTF JSON with every external buffer and image as a `data:` URI (UTF-8 bytes). */
     readonly bytes: Uint8Array;
-    /** The paths (as the file wrote them, decoded) of the resources taken from those given, buffers and images. */
+    /** The paths (as the file wrote them, decoded) of the resources taken from those given, buffers and images, each once. */
     readonly used: readonly string[];
-    /** Images not among those given: each replaced by a 1 x 1 transparent PNG (the skeleton does not need them). */
+    /** Images not among those given: each replaced by a 1 x 1 white PNG (the skeleton does not need them). */
     readonly missingImages: readonly string[];
 }
 
-/** A 1 x 1 transparent PNG, for an image that was not given. */
-const EMPTY_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII=";
+/** A 1 x 1 opaque white PNG, for an image that was not given (a base colour texture of white leaves the material's own colour). */
+const BLANK_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGP4DwQACfsD/fteaysAAAAASUVORK5CYII=";
 
 /** MIME types of the image files a glTF may name, by extension. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", webp: "image/webp", ktx2: "image/ktx2" };
@@ -57,6 +57,14 @@ function parseGltfText(bytes: Uint8Array, fileName: string): IGltfResourceJson {
     return json as IGltfResourceJson;
 }
 
+/** The other files a glTF text file names ({@link ListGltfResources}): paths relative to it, percent-decoded. */
+export interface IGltfResourceList {
+    /** Its buffers' files (the mesh, skin and animation data: needed). */
+    readonly buffers: string[];
+    /** Its images' files (textures: not needed for the skeleton). */
+    readonly images: string[];
+}
+
 /**
  * The other files a glTF text file (`.gltf`) names: its external buffers' and images' URIs as
  * paths relative to it, percent-decoded (`textures/My Skin.png`), each once. None for a `.glb`.
@@ -64,7 +72,7 @@ function parseGltfText(bytes: Uint8Array, fileName: string): IGltfResourceJson {
  * @param bytes the file's bytes
  * @param fileName its name, for messages
  */
-export function ListGltfResources(bytes: Uint8Array, fileName: string): { buffers: string[]; images: string[] } {
+export function ListGltfResources(bytes: Uint8Array, fileName: string): IGltfResourceList {
     if (IsGlb(bytes)) return { buffers: [], images: [] };
     const json = parseGltfText(bytes, fileName);
     const paths = (list: unknown): string[] => [
@@ -73,11 +81,15 @@ export function ListGltfResources(bytes: Uint8Array, fileName: string): { buffer
     return { buffers: paths(json.buffers), images: paths(json.images) };
 }
 
-/** Base64 of bytes (chunked through `btoa`, which browsers and Node 16+ both have). */
+/** Node's `Buffer`, where there is one (its base64 is 6 times as fast as `btoa`'s). */
+const NodeBuffer = (globalThis as { Buffer?: { from(b: Uint8Array): { toString(encoding: "base64"): string } } }).Buffer;
+
+/** Base64 of bytes: Node's `Buffer`, else chunks through `btoa` (browsers). */
 function base64Of(bytes: Uint8Array): string {
+    if (NodeBuffer) return NodeBuffer.from(bytes).toString("base64");
     let s = "";
     const chunk = 0x8000;
-    for (let i = 0; i < bytes.length; i += chunk) s += String.fromCharCode(...bytes.subarray(i, i + chunk));
+    for (let i = 0; i < bytes.length; i += chunk) s += String.fromCharCode.apply(null, bytes.subarray(i, i + chunk) as unknown as number[]);
     return btoa(s);
 }
 
@@ -114,7 +126,15 @@ export function EmbedGltfResources(
         resources.get(fileNameOf(uri)) ??
         lowerCase.get(pathOf(uri).toLowerCase()) ??
         lowerCase.get(fileNameOf(uri).toLowerCase());
-    const used: string[] = [];
+    const used = new Set<string>();
+    /** Each resource's data URI, made once however often the file names it. */
+    const uris = new Map<string, string>();
+    const dataUri = (path: string, type: string, data: Uint8Array): string => {
+        let uri = uris.get(path);
+        if (uri === undefined) uris.set(path, (uri = `data:${type};base64,${base64Of(data)}`));
+        used.add(path);
+        return uri;
+    };
     const missingBuffers: string[] = [];
     const missingImages: string[] = [];
     for (const [i, buffer] of (Array.isArray(json.buffers) ? json.buffers : []).entries()) {
@@ -130,8 +150,7 @@ export function EmbedGltfResources(
                 `${fileName}: buffers[${i}].byteLength is ${buffer.byteLength}, but '${pathOf(buffer.uri)}' holds ${data.length} bytes`,
             );
         }
-        used.push(pathOf(buffer.uri));
-        buffer.uri = `data:application/octet-stream;base64,${base64Of(data)}`;
+        buffer.uri = dataUri(pathOf(buffer.uri), "application/octet-stream", data);
     }
     if (missingBuffers.length) {
         throw new HumanoidError(
@@ -144,14 +163,13 @@ export function EmbedGltfResources(
         const data = find(image.uri);
         if (!data) {
             missingImages.push(pathOf(image.uri));
-            image.uri = EMPTY_PNG;
+            image.uri = BLANK_PNG;
             delete image.mimeType;
             continue;
         }
-        used.push(pathOf(image.uri));
         const ext = fileNameOf(image.uri).split(".").pop()?.toLowerCase() ?? "";
-        image.uri = `data:${image.mimeType ?? IMAGE_TYPES[ext] ?? "application/octet-stream"};base64,${base64Of(data)}`;
+        image.uri = dataUri(pathOf(image.uri), image.mimeType ?? IMAGE_TYPES[ext] ?? "application/octet-stream", data);
     }
-    if (!used.length && !missingImages.length) return { bytes, used, missingImages };
-    return { bytes: new TextEncoder().encode(JSON.stringify(json)), used, missingImages };
+    if (!used.size && !missingImages.length) return { bytes, used: [], missingImages };
+    return { bytes: new TextEncoder().encode(JSON.stringify(json)), used: [...used], missingImages };
 }

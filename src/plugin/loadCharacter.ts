@@ -7,7 +7,7 @@ import { BuildHumanoidAvatar, type HumanoidAvatar, type IHumanoidAvatarOptions }
 import type { HumanBone } from "../humanoid/humanBones.js";
 import { BindRigToTransformNode, GetGltfNodeIndex, type IRigNodeBinding } from "../io/babylonRig.js";
 import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
-import { EmbedGltfResources } from "../io/gltfResources.js";
+import { EmbedGltfResources, ListGltfResources } from "../io/gltfResources.js";
 import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
 
 /**
@@ -47,8 +47,9 @@ export interface IHumanoidCharacter {
  * file; on error nothing stays in the scene. The glTF loader must be registered
  * (`registerBuiltInLoaders()` from `@babylonjs/loaders/dynamic.js`, or a static import).
  * A `.gltf` must hold its buffers (as `data:` URIs): one that names a `.bin` beside it is refused
- * with a `FILE_READ` error naming the file; {@link EmbedGltfResources} puts the files given with it
- * inside it (what a browser has after a drop or a file picker).
+ * with a `FILE_READ` error naming the file, and an image it names outside it is shown blank;
+ * {@link EmbedGltfResources} puts the files given with it inside it (what a browser has after a
+ * drop or a file picker). Nothing is fetched.
  * @param bytes the file's content
  * @param fileName the file's name (its extension picks the format), for messages
  * @param scene where to load it
@@ -68,25 +69,41 @@ export async function LoadHumanoidCharacterAsync(
     if (!gltf.nodes?.length) throw new HumanoidError("GLTF_PARSE", `${fileName}: the glTF file has no nodes, so no skeleton`);
     const vrm = ReadVrmHumanoid(gltf, fileName);
     // A .gltf goes to the loader as its text ("data:" and the JSON): from bytes the loader takes
-    // only the binary form. Its buffers must be inside it; a missing one is named here.
+    // only the binary form. Its buffers must be inside it (a missing one is named here); an image
+    // outside it is shown blank (nothing is fetched).
     let source: string | Uint8Array = bytes;
     if (ext === ".gltf") {
-        try {
-            source = "data:" + new TextDecoder().decode(EmbedGltfResources(bytes, fileName, new Map(), { images: false }).bytes);
-        } catch (e) {
-            if (e instanceof HumanoidError && e.code === "FILE_READ") throw new HumanoidError("FILE_READ", `${e.message}; EmbedGltfResources puts them in it`);
-            throw e;
+        const external = ListGltfResources(bytes, fileName);
+        if (external.buffers.length) {
+            throw new HumanoidError(
+                "FILE_READ",
+                `${fileName}: its data is in ${external.buffers.join(", ")}, outside the bytes given: put ${external.buffers.length > 1 ? "them" : "it"} in the file with EmbedGltfResources (or use a .glb)`,
+            );
         }
+        const embedded = external.images.length ? EmbedGltfResources(bytes, fileName, new Map()).bytes : bytes;
+        source = "data:" + new TextDecoder().decode(embedded);
     }
     let container: AssetContainer;
     try {
         container = await LoadAssetContainerAsync(source, scene, {
             name: fileName,
             pluginExtension: ext === ".gltf" ? ".gltf" : ".glb",
-            pluginOptions: { gltf: { animationStartMode: 0 /* NONE */ } },
+            pluginOptions: {
+                gltf: {
+                    animationStartMode: 0 /* NONE */,
+                    preprocessUrlAsync: async (url: string) => {
+                        if (url.startsWith("data:")) return url;
+                        throw new HumanoidError("GLTF_PARSE", `${fileName}: refers to '${url}', outside the bytes given`);
+                    },
+                },
+            },
         });
     } catch (e) {
-        const message = String((e as Error)?.message ?? e).slice(0, 400);
+        if (e instanceof HumanoidError) throw e;
+        // Babylon quotes the URL it loaded from, for a .gltf the whole file: name the file instead.
+        let message = String((e as Error)?.message ?? e);
+        if (typeof source === "string") message = message.split(source).join(fileName);
+        if (message.length > 400) message = message.slice(0, 400) + "...";
         throw new HumanoidError("GLTF_PARSE", `${fileName}: Babylon's glTF loader failed: ${message}`);
     }
     try {

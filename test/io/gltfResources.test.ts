@@ -110,8 +110,18 @@ describeWithData("a .gltf with its .bin and texture, from bytes (KayKit's manneq
         const e = await errorOfAsync(LoadHumanoidCharacterAsync(bytes, "manny_med_mod.gltf", scene));
         expect(e.code).toBe("FILE_READ");
         expect(e.message).toBe(
-            "manny_med_mod.gltf: its data is in manny_med_mod.bin, not among the files given: give it together with the .gltf (or use a .glb); EmbedGltfResources puts them in it",
+            "manny_med_mod.gltf: its data is in manny_med_mod.bin, outside the bytes given: put it in the file with EmbedGltfResources (or use a .glb)",
         );
         expect(scene.meshes.length).toBe(0);
+    });
+
+    it("loads with its texture left outside, shown blank, fetching nothing", async () => {
+        const bytes = new Uint8Array(readFileSync(dataFile(GLTF)));
+        const bin = new Uint8Array(readFileSync(dataFile("glb/kaykit_mannequin/manny_med_mod.bin")));
+        const embedded = EmbedGltfResources(bytes, "manny_med_mod.gltf", new Map([["manny_med_mod.bin", bin]]), { images: false });
+        expect(ListGltfResources(embedded.bytes, "manny_med_mod.gltf")).toEqual({ buffers: [], images: ["mannequin_texture.png"] });
+        const character = await LoadHumanoidCharacterAsync(embedded.bytes, "manny_med_mod.gltf", scene);
+        expect(character.avatar.getJoint(0 as never)).toBeGreaterThanOrEqual(0);
+        character.container.dispose();
     });
 });
