@@ -163,7 +163,7 @@ export function VrmAnimationFromMuscleClip(clip: MuscleClip, options: IVrmAnimat
         throw new HumanoidError("CONVERT", `${clip.name}: ${frames} keys at ${rate}/s is more than the ${MAX_CLIP_FRAMES} a clip may have`);
     }
     const n = bones.length;
-    const layouts = sourceLayouts(clip.proportions);
+    const layouts = sourceLayouts(clip.proportionValues);
     const sampler = new MuscleClipSampler(clip);
     const pose = new HumanPose();
     const rigPose = CreateReferenceRigPose(avatar);
@@ -235,7 +235,7 @@ export function VrmAnimationWorldPose(
     proportions: IClipProportions | null = null,
 ): IVrmAnimationWorldPose {
     const { rig, bones, avatar } = skeleton;
-    const layouts = sourceLayouts(proportions);
+    const layouts = sourceLayouts(ClipProportionsToArray(proportions, new Float64Array(CLIP_PROPORTION_COUNT)));
     const world = ComputeRigWorldPose(rig, decodeAsAnimator(avatar, pose, CreateReferenceRigPose(avatar), layouts));
     const rotations = new Map(
         bones.map((b, i) => [b, new Quaternion(world.rotations[i].x, -world.rotations[i].y, -world.rotations[i].z, world.rotations[i].w)]),
@@ -249,9 +249,8 @@ interface ISourceLayouts extends IClipLayoutViews {
     readonly legs: boolean;
 }
 
-/** See {@link ISourceLayouts}. */
-function sourceLayouts(proportions: IClipProportions | null): ISourceLayouts {
-    const all = ClipProportionsToArray(proportions, new Float64Array(CLIP_PROPORTION_COUNT));
+/** See {@link ISourceLayouts}; `all` the proportions' array form (`ClipProportionsToArray`, a clip's `proportionValues`). */
+function sourceLayouts(all: Float64Array): ISourceLayouts {
     return { ...ClipLayoutViews(all), legs: HasLegProportions(all) };
 }
 
