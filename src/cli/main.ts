@@ -260,6 +260,7 @@ program
     .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
     .addOption(jointLimitsOption())
     .option("--tolerance <deg>", "keyframe reduction tolerance of the sources' conversion, degrees of muscle angle (0: a key every frame)", parseTolerance, 0.1)
+    .addOption(new Option("--t-pose <mode>", "reference pose of our avatars (AnimatorAvatar uses the rest poses)").choices(["auto", "rest", "strict"]).default("auto"))
     .option(
         "--updates-per-frame <n>",
         "our animator updated n times per clip frame, measured at the frames (a display faster than the clip: 2 for 30 fps at 60 Hz)",
@@ -283,6 +284,7 @@ program
                 translationDof: boolean;
                 jointLimits?: "all" | "hinges" | "none";
                 updatesPerFrame: number;
+                tPose: "auto" | "rest" | "strict";
             },
         ) => {
             try {
@@ -296,6 +298,7 @@ program
                         animatorAvatar: opts.animatorAvatar,
                         toleranceDeg: opts.tolerance,
                         updatesPerFrame: opts.updatesPerFrame,
+                        tPose: opts.tPose,
                         animator: {
                             footIK: opts.footIk,
                             footPlanting: opts.planting,

@@ -3,6 +3,7 @@ import { dirname, extname } from "node:path";
 import { HumanoidError } from "../errors.js";
 import { BuildQualityReportAsync, WriteQualityReportAsync, type QualityAnimatorOptions } from "../node/qualityReport.js";
 import { SortQualityPairsWorstFirst } from "../quality/reportHtml.js";
+import type { TPoseMode } from "../humanoid/tpose.js";
 import { ErrorLine } from "./errorLine.js";
 
 /** Options of the `report` command. */
@@ -23,6 +24,8 @@ export interface IReportCommandOptions {
     toleranceDeg?: number;
     /** Animator updates per clip frame (a display faster than the clip). Default 1. */
     updatesPerFrame?: number;
+    /** How the avatars' reference T-poses are made. Default `"auto"`. */
+    tPose?: TPoseMode;
 }
 
 /**
@@ -54,6 +57,7 @@ export async function RunReportAsync(
         animator: options.animator,
         toleranceDeg: options.toleranceDeg,
         updatesPerFrame: options.updatesPerFrame,
+        tPose: options.tPose,
         onProgress: (done, total, pair, error) => {
             if (pair) {
                 const theirs = pair.animatorAvatar ? pair.animatorAvatar.footSkate.toFixed(4) : "n/a";

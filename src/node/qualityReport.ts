@@ -10,6 +10,7 @@ import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";
 import { ComputeRigWorldPose, GetRigRestPose } from "../humanoid/rig.js";
+import type { TPoseMode } from "../humanoid/tpose.js";
 import { AnimationGroupPoseSource } from "../io/animationGroupClip.js";
 import { BvhPoseSource } from "../io/bvhClip.js";
 import { CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.js";
@@ -47,6 +48,12 @@ export interface IQualityPairOptions {
      * from 1 to {@link MAX_UPDATES_PER_FRAME}. Default 1 (one update a frame).
      */
     updatesPerFrame?: number;
+    /**
+     * How both characters' reference T-poses are made (the source's and the target's avatar; see
+     * {@link TPoseMode}): `"rest"` to measure characters whose rest pose is to be trusted as it is.
+     * Babylon's AnimatorAvatar works from the rest poses whatever this says. Default `"auto"`.
+     */
+    tPose?: TPoseMode;
 }
 
 /** The most animator updates per clip frame a quality run takes ({@link IQualityPairOptions.updatesPerFrame}). */
@@ -71,10 +78,11 @@ export type QualityAnimatorOptions = Pick<
 async function loadSourceAsync(
     file: string,
     clipName: string | undefined,
+    tPose: TPoseMode | undefined,
 ): Promise<{ avatar: HumanoidAvatar; poses: IRigPoseSource; clip: string; dispose: () => void }> {
     const loaded = await LoadRigFromFileAsync(file);
     try {
-        const avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap });
+        const avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap, tPose });
         if (loaded.bvh) return { avatar, poses: new BvhPoseSource(loaded.bvh), clip: basename(file).replace(/\.bvh$/i, ""), dispose: loaded.dispose };
         const groups = loaded.container?.animationGroups ?? [];
         if (!groups.length) throw new HumanoidError("BAD_OPTION", `${file}: the file has no animations`);
@@ -141,12 +149,12 @@ export function RecordHumanoidRetarget(
 export async function MeasureQualityPairAsync(sourceFile: string, targetFile: string, options: IQualityPairOptions = {}): Promise<IQualityPair> {
     const warnings: string[] = [];
     const updatesPerFrame = CheckUpdatesPerFrame(options.updatesPerFrame);
-    const source = await loadSourceAsync(sourceFile, options.clip);
+    const source = await loadSourceAsync(sourceFile, options.clip, options.tPose);
     try {
         const clip = ConvertRigPosesToMuscleClip(source.avatar, source.poses, { toleranceDeg: options.toleranceDeg });
         const frames = RigPoseFrameCount(source.poses.durationSeconds, source.poses.frameRate);
         const sourceMotion = recordSource(source.avatar, source.poses, clip.frameRate, Math.min(frames, clip.frameCount));
-        const target = await LoadHumanoidAvatarFromFileAsync(targetFile);
+        const target = await LoadHumanoidAvatarFromFileAsync(targetFile, { tPose: options.tPose });
         let oursMotion: IMotionRecording;
         try {
             let nodes = target.loaded.binding?.nodes;
@@ -201,6 +209,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
             planting: options.animator?.footPlanting ?? true,
             footIK: options.animator?.footIK !== false,
             updatesPerFrame,
+            tPose: options.tPose ?? "auto",
         };
         const graded = {
             selfRoundTrip: sourceFile === targetFile,

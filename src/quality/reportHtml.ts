@@ -32,6 +32,8 @@ export interface IQualityReportPair {
         readonly footIK: boolean;
         /** Animator updates per clip frame (1 when absent, as in reports before the option). */
         readonly updatesPerFrame?: number;
+        /** How the avatars' reference T-poses were made (`"auto"` when absent, as in reports before the option). */
+        readonly tPose?: "auto" | "rest" | "strict";
     };
     /** The thresholds the pair misses, worst first (`GradeQualityPair`); empty when it meets them all. */
     readonly misses: readonly IQualityMiss[];
@@ -112,7 +114,8 @@ function settingsText(pairs: readonly IQualityReportPair[]): string {
     const s = pairs[0]?.settings;
     if (!s) return "default settings";
     const updates = s.updatesPerFrame !== undefined && s.updatesPerFrame > 1 ? `, ${s.updatesPerFrame} updates per clip frame` : "";
-    return `proportions ${s.proportions}${s.footIK ? "" : ", no foot IK"}${s.planting ? "" : ", no planting"}${updates}`;
+    const tPose = s.tPose !== undefined && s.tPose !== "auto" ? `, T-poses ${s.tPose}` : "";
+    return `proportions ${s.proportions}${s.footIK ? "" : ", no foot IK"}${s.planting ? "" : ", no planting"}${updates}${tPose}`;
 }
 
 /** Every `step`-th value of an array, at most `max` values, rounded (for the embedded plot data). */

@@ -184,6 +184,18 @@ describe("babylon-humanoid convert", () => {
         expect(bad.stderr).toMatch(/--tolerance must be between 0 and 45 degrees/);
     });
 
+    it("report --t-pose makes the avatars' reference poses as asked and says so in the JSON; other modes are refused", () => {
+        const walk = join(dir, "walk-tpose.bvh");
+        writeFileSync(walk, SampleWalkBvh());
+        const json = join(dir, "report-tpose.json");
+        const r = cli("report", walk, "--onto", walk, "-o", join(dir, "report-tpose.html"), "--json", json, "--no-animator-avatar", "--t-pose", "rest");
+        expect(r.code).toBe(0);
+        expect(JSON.parse(readFileSync(json, "utf8")).pairs[0].settings.tPose).toBe("rest");
+        const bad = cli("report", walk, "--onto", walk, "-o", join(dir, "bad.html"), "--t-pose", "sideways");
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toMatch(/--t-pose <mode>' argument 'sideways' is invalid/);
+    });
+
     it("--mirror writes the clip's mirror image (MirrorMuscleClip of the plain conversion); --joint-limits takes all, hinges or none", () => {
         const walk = join(dir, "walk2.bvh");
         writeFileSync(walk, SampleWalkBvh());
