@@ -1,7 +1,7 @@
 import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
 import { MAX_CLIP_FRAMES, MAX_JOINTS, MAX_NAME_LENGTH, QuoteForMessage } from "../limits.js";
-import { ComputeRigWorldPose, RigJointKind, type IRig, type IRigPose } from "../humanoid/rig.js";
+import { ComputeRigWorldPose, GetRigJointLabel, RigJointKind, ValidateRig, type IRig, type IRigPose } from "../humanoid/rig.js";
 import { BvhLengthUnits } from "./bvhRig.js";
 
 /** Options of {@link WriteBvhRestPose} and {@link WriteBvh}. */
@@ -35,11 +35,15 @@ export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): str
  * pose, the root's position and every joint's ZXY rotation (degrees) taking it from the rest pose
  * to the pose's world rotation. Translations of joints other than the root and scales are not
  * written (BVH joints have fixed offsets).
+ * Throws a {@link HumanoidError}: `BAD_HIERARCHY` for a rig {@link ValidateRig} refuses,
+ * `FILE_WRITE` for more joints, frames or longer names than a BVH file may have, or a pose whose
+ * rotation or root position is not finite (naming the frame and the joint); nothing is written then.
  * @param rig the skeleton
  * @param poses one rig pose per frame (`undefined` for the rest pose)
  */
 export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, options: IBvhWriteOptions = {}): string {
     // Never write what the reader refuses.
+    ValidateRig(rig);
     if (rig.joints.length > MAX_JOINTS)
         throw new HumanoidError("FILE_WRITE", `${rig.source}: ${rig.joints.length} joints is more than the ${MAX_JOINTS} a BVH file may have`);
     if (poses.length > MAX_CLIP_FRAMES)
@@ -103,9 +107,15 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
     }
     emit(roots[0], 0, true);
     lines.push("MOTION", `Frames: ${poses.length}`, `Frame Time: ${fmt(options.frameTimeSeconds ?? 1 / 30)}`);
+    // A pose given NaN or an infinity would write a file the reader refuses (or worse, one it reads).
+    const notFinite = (frame: number, joint: number): HumanoidError =>
+        new HumanoidError(
+            "FILE_WRITE",
+            `${rig.source}: frame ${frame}: joint '${QuoteForMessage(GetRigJointLabel(rig, joint))}' has a rotation or position that is not finite`,
+        );
     const delta: Quaternion[] = rig.joints.map(() => Quaternion.Identity());
     const local = new Quaternion();
-    for (const pose of poses) {
+    poses.forEach((pose, frame) => {
         const w = pose ? ComputeRigWorldPose(rig, pose) : rest;
         // World-aligned joint frames: a joint's rotation is the change of its world rotation from
         // rest, relative to its parent's change: local = delta(parent)^-1 * delta, delta = W * W0^-1.
@@ -117,10 +127,13 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
             const p = parentOf(i);
             if (p >= 0) Quaternion.Inverse(delta[p]).multiplyToRef(delta[i], local);
             else local.copyFrom(delta[i]);
-            values.push(...zxyDegrees(local, zUp).map(fmt));
+            const angles = zxyDegrees(local, zUp);
+            if (!angles.every(Number.isFinite)) throw notFinite(frame, i);
+            values.push(...angles.map(fmt));
         }
+        if (!Number.isFinite(r.x + r.y + r.z)) throw notFinite(frame, roots[0]);
         lines.push(values.join(" "));
-    }
+    });
     return lines.join("\n") + "\n";
 }
 
