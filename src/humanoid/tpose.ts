@@ -33,8 +33,10 @@ export interface ITPoseResult {
 
 /**
  * Tolerances (degrees) before a bone is rotated, for a start pose that is the rig's own rest pose
- * (the character's natural build is kept: spine curve, shoulder slope, relaxed fingers) and for a
- * pose taken from a motion frame (nothing in it is a reference, so bones are aligned closely).
+ * (the character's natural build is kept: spine curve, shoulder slope, relaxed fingers; arms and
+ * legs are aligned exactly, since limb directions carry from one character's T-pose to another's)
+ * and for a pose taken from a motion frame (nothing in it is a reference, so bones are aligned
+ * closely).
  */
 export const TPOSE_TOLERANCES_DEG = {
     /** `tPose: "auto"` from the rig's own rest pose: its natural build is kept (spine curve, shoulder slope, relaxed fingers). */
@@ -47,16 +49,19 @@ export const TPOSE_TOLERANCES_DEG = {
         spine: 30,
         /** Degrees: shoulders from straight out to their side. */
         shoulder: 20,
-        /** Degrees: upper arms and forearms from straight out to their side. */
-        arm: 2,
+        /**
+         * Degrees: upper arms and forearms from straight out to their side. None: a limb a little
+         * off in one character's rest pose would hold every character it plays on that far off.
+         */
+        arm: 0,
         /** Degrees: hands from straight out to their side. */
         hand: 10,
         /** Degrees: finger segments (not thumbs) from straight out to their side. */
         finger: 15,
         /** Degrees: thumb segments from 45 degrees forward of straight out. */
         thumb: 45,
-        /** Degrees: thighs and shins from straight down. */
-        leg: 2,
+        /** Degrees: thighs and shins from straight down. None, as the arms. */
+        leg: 0,
         /** Degrees: feet from forward (on the ground plane, or at the flat foot's measured slope). */
         foot: 20,
     },

@@ -55,6 +55,9 @@ const MECANIM_ZERO_FROM_TPOSE_DEG: Readonly<Record<string, number>> = {
 
 /** Vertices of a default swing polygon: rays from its centre, evenly spaced in azimuth. */
 const DEFAULT_POLYGON_VERTICES = 32;
+/** How far past straight a hinge's default swing polygon reaches, degrees: inside by far more than the tracing's step (2^-20 degree). */
+const HINGE_STRAIGHT_MARGIN_DEG = 1e-3;
+
 /** A default swing polygon reaches at most this far from the T-pose direction, degrees (the direction opposite it has no defined swing). */
 const MAX_SWING_DEG = 170;
 /** Samples of the turn a parent's twist share gives a bone, when its swing region is traced. */
@@ -200,8 +203,11 @@ function tracePolygon(
     hinge: boolean,
 ): { swing: [number, number][]; center: [number, number] } {
     // A hinge straightens as far as its bones in line (its Z swing onto the parent's direction),
-    // or its T-pose when that is straighter: a T-pose knee bent a little may still straighten.
-    const straight = hinge ? Math.max(0, straightSwingDeg(setup, bone)) : 0;
+    // or its T-pose when that is straighter: a T-pose knee bent a little may still straighten. A
+    // hair more (HINGE_STRAIGHT_MARGIN_DEG), so that a T-pose with the limb straight (the enforced
+    // T-pose's) lies inside the traced polygon, not on its edge, where the tracing's last step and
+    // rounding would leave it a few 1e-9 radians out.
+    const straight = hinge ? Math.max(0, straightSwingDeg(setup, bone)) + HINGE_STRAIGHT_MARGIN_DEG : 0;
     const widen = (r: Range, keepHigh: boolean): Range => {
         let lo = r[0] - marginDeg;
         let hi = keepHigh ? r[1] : r[1] + marginDeg;

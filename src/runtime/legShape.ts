@@ -74,8 +74,9 @@ export class HumanoidLegShape {
      * direction) less where the source's leg, turned alike and scaled to this leg's length,
      * puts it: `c = a u + b v - s L R_u u0 - (1 - s) L R_v v0` (`s L = a` without the share). It
      * holds the share's term and what the two T-poses lean the leg by: a leg that leans forward in
-     * its T-pose (the KayKit mannequin's, 1.2 degrees) keeps that lean under a source whose legs
-     * hang straight, as a rotation copy does. Zero on the source's own skeleton.
+     * its T-pose keeps that lean under a source whose legs hang straight, as a rotation copy does
+     * (a T-pose made with `tPose: "rest"`: "auto" and "strict" hang every leg straight, the KayKit
+     * mannequin's 1.2 degrees of lean too). Zero on the source's own skeleton.
      *
      * Returns whether the share or the directions are known. Needs the forward kinematics of the
      * legs (after seating).
