@@ -91,7 +91,7 @@ describe("quality report (short version, built-in samples)", () => {
             "floorOffset",
         ]);
         expect(j.pairs[0].animatorAvatar).toBeNull();
-        expect(j.pairs[0].settings).toEqual({ proportions: "legs", planting: true, footIK: true, updatesPerFrame: 1 });
+        expect(j.pairs[0].settings).toEqual({ proportions: "legs", planting: true, footIK: true, updatesPerFrame: 1, tPose: "auto" });
         // Per-segment direction errors and per-bone jerk ratios for the report's charts.
         expect(Object.keys(j.pairs[0].segmentErrorDeg)).toContain("left shin");
         expect(Object.keys(j.pairs[0].boneJerkRatio)).toContain("leftLowerLeg");
