@@ -181,10 +181,12 @@ export function SolveTwoBonePositionsInPlace(
         const gap = start1 - lo;
         const h = SOFT_START_ROUNDING * s1 * full1;
         let start = gap >= h ? start1 : gap <= -h ? lo : lo + ((gap + h) * (gap + h)) / (4 * h);
-        if (start > full1 * (1 - 1e-6)) start = full1 * (1 - 1e-6);
+        // A straight pose's soft start is the full length: its own reach changes nothing, and a
+        // target past it lengthens the straight chain (the soft curve has no room left).
+        if (start > full1) start = full1;
         const soft = full1 - start;
         if (d > start) {
-            const along = start + soft * (1 - Math.exp(-(d - start) / soft));
+            const along = soft > 0 ? start + soft * (1 - Math.exp(-(d - start) / soft)) : full1;
             k = d / along;
             if (k > 1 + s1) {
                 k = 1 + s1;

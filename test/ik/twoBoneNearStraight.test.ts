@@ -37,8 +37,9 @@ describe("two-bone IK near a straight limb", () => {
     const nb = new Vector3();
     const nc = new Vector3();
 
-    test("the pose's own reach is solved exactly at any bend, down to half a degree from straight", () => {
-        for (const deg of [0.5, 2, 5, 10, 20, 40, 90]) {
+    test("the pose's own reach is solved exactly at any bend, straight included", () => {
+        // Straight: every enforced T-pose's knees and elbows, and a standing pose's.
+        for (const deg of [0, 1e-4, 0.1, 0.5, 2, 5, 10, 20, 40, 90]) {
             const { knee, ankle, reach } = legPose((deg * Math.PI) / 180);
             const k = SolveTwoBonePositionsToRef(hip, knee, ankle, ankle, pole, L1, L2, STRETCH, reach, nb, nc);
             expect(k).toBe(1);
