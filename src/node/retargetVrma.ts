@@ -39,7 +39,8 @@ const CHARACTER_EXTENSIONS = [".glb", ".gltf", ".vrm"];
  * skeleton ({@link GetVrmAnimationSkeleton}, the same file as `convert --format vrma`); with one
  * (`target`, a GLB, glTF or VRM) on that character's own human bones and T-pose proportions
  * ({@link CreateVrmAnimationSkeleton}), so that a player of that model finds a track for every bone
- * it has and none for bones it lacks. Rotations come from the muscles, the hips' travel from the
+ * it has and none for bones it lacks (a VRM's T-pose is its rest pose as bound, as players take
+ * it, whatever `options.tPose` says; a GLB's or glTF's is made as `options.tPose` says). Rotations come from the muscles, the hips' travel from the
  * body position; foot and hand IK, stretch and foot planting do not apply (a VRM Animation has no
  * goals: players pose bones from the rotations alone). Keys at `frameRate` (default the clip's).
  *
@@ -83,7 +84,11 @@ export async function RetargetFileToVrmaAsync(
     const clip = clips[0];
     let skeleton: IVrmAnimationSkeleton = GetVrmAnimationSkeleton();
     if (target !== undefined) {
-        const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(target, { tPose: options.tPose, boneMap: options.boneMap });
+        // A VRM's rest pose is its T-pose (VRM 1.0 says so) and players turn its bones from it:
+        // the skeleton takes it as it is, whatever `tPose` says, so that a limb bound a little off
+        // straight plays in them as here (the enforcement would align it and the file's turns with it).
+        const tPose = ext(target) === ".vrm" ? "rest" : options.tPose;
+        const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(target, { tPose, boneMap: options.boneMap });
         try {
             skeleton = CreateVrmAnimationSkeleton(avatar);
         } finally {

@@ -211,9 +211,22 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
  * remade as `variant` (a key of {@link PROPORTION_VARIANTS}). Returns `output`.
  */
 export function WriteProportionVariant(dataDir: string, base: string, variant: string, output: string): string {
-    const b = PROPORTION_BASES.find((x) => x.name === base);
     const edit = PROPORTION_VARIANTS[variant];
-    if (!b || !edit) throw new Error(`no proportion variant ${base}_${variant}`);
+    if (!edit) throw new Error(`no proportion variant ${base}_${variant}`);
+    return writeEdited(dataDir, base, edit, output);
+}
+
+/**
+ * Writes `output`: the base character `base` from `dataDir` with its upper arms turned `degrees`
+ * down in the rest pose (a rig bound a little off a T-pose). Returns `output`.
+ */
+export function WriteArmsTurnedDown(dataDir: string, base: string, degrees: number, output: string): string {
+    return writeEdited(dataDir, base, (json, at) => turnLimb(json, at("UpperArm"), at("LowerArm"), degrees, () => new Vector3(0, -1, 0)), output);
+}
+
+function writeEdited(dataDir: string, base: string, edit: Edit, output: string): string {
+    const b = PROPORTION_BASES.find((x) => x.name === base);
+    if (!b) throw new Error(`no base character ${base}`);
     EditGlbJson<IGltf>(
         join(dataDir, b.file),
         (json) => {

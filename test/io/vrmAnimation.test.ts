@@ -11,11 +11,11 @@ import {
     MuscleClipSampler,
     ParseMuscleClip,
     ReadGltfJson,
-    type HumanBone,
+    HumanBone,
     type HumanoidAvatar,
     type MuscleClip,
 } from "../../src/index.js";
-import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, RetargetFileToVrmaAsync } from "../../src/node/index.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, LoadRigFromFileAsync, RetargetFileToVrmaAsync } from "../../src/node/index.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
 import { errorOfAsync } from "../helpers/errors.js";
 import { RunConvertAsync } from "../../src/cli/convert.js";
@@ -23,7 +23,8 @@ import { RunRetargetAsync } from "../../src/cli/retarget.js";
 import { CreateVrmAnimationSkeleton, GetVrmAnimationSkeleton, VrmAnimationWorldPose } from "../../src/io/vrmAnimationRig.js";
 import { VrmHumanBoneName } from "../../src/io/vrm.js";
 import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
-import { dataFile, describeWithData, HAS_SHARED_DATA } from "../helpers/data.js";
+import { dataFile, describeWithData, HAS_SHARED_DATA, SHARED_DATA } from "../helpers/data.js";
+import { WriteArmsTurnedDown } from "../helpers/proportionVariants.js";
 import { LoadVrmAnimationsAsync, LoadVrmAsync } from "../helpers/threeVrm.js";
 
 /** Angle between two rotations (degrees), up to sign. */
@@ -229,6 +230,42 @@ describeWithData("VRM Animation out, played by three-vrm on the VRM 1.0 sample",
             expect(worst.deg).toBeLessThan(ONTO_TOLERANCE_DEG);
         },
     );
+});
+
+describeWithData("VRM Animation out onto a VRM bound a little off a T-pose", () => {
+    // Players turn a VRM's bones from its rest pose (VRM 1.0 makes it the T-pose): a file written
+    // on it keeps its arms where they are bound, 1 degree down here, not where the T-pose
+    // enforcement would align them (it does so for the animator, and the file's turns then
+    // played that far off in a player).
+    it("its skeleton's arms are the VRM's as bound, whatever --t-pose says", async () => {
+        const dir = mkdtempSync(join(tmpdir(), "bh-vrma-arms-"));
+        try {
+            const vrm = WriteArmsTurnedDown(SHARED_DATA, "vrm", 1, join(dir, "arms.vrm"));
+            const bvh = join(dir, "walk.bvh");
+            writeFileSync(bvh, SampleWalkBvh());
+            const armOf = async (file: string): Promise<THREE.Vector3> => {
+                const loaded = await LoadRigFromFileAsync(file);
+                try {
+                    const map = loaded.declaredBoneMap!;
+                    const p = ComputeRigWorldPose(loaded.rig).positions;
+                    const d = p[map.get(HumanBone.LeftLowerArm)!].subtract(p[map.get(HumanBone.LeftUpperArm)!]).normalize();
+                    return new THREE.Vector3(d.x, d.y, d.z);
+                } finally {
+                    loaded.dispose();
+                }
+            };
+            const bound = await armOf(vrm);
+            // Bound 1 degree below straight out (the rig's left is -X).
+            expect((Math.acos(Math.min(1, -bound.x)) * 180) / Math.PI).toBeCloseTo(1, 3);
+            for (const tPose of ["auto", "strict", "rest"] as const) {
+                const out = join(dir, `walk-${tPose}.vrma`);
+                await RetargetFileToVrmaAsync(bvh, vrm, out, { tPose });
+                expect((bound.angleTo(await armOf(out)) * 180) / Math.PI).toBeLessThan(0.01);
+            }
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
 });
 
 describe("VRM Animation out: bad input", () => {
