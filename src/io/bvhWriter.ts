@@ -1,6 +1,6 @@
 import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
-import { MAX_CLIP_FRAMES, MAX_JOINTS, MAX_NAME_LENGTH, QuoteForMessage } from "../limits.js";
+import { MAX_ABS_LENGTH, MAX_BVH_VALUES, MAX_CLIP_FRAMES, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_JOINTS, MAX_NAME_LENGTH, MIN_FRAME_RATE, QuoteForMessage } from "../limits.js";
 import { ComputeRigWorldPose, GetRigJointLabel, RigJointKind, ValidateRig, type IRig, type IRigPose } from "../humanoid/rig.js";
 import { BvhLengthUnits } from "./bvhRig.js";
 
@@ -35,9 +35,12 @@ export function WriteBvhRestPose(rig: IRig, options: IBvhWriteOptions = {}): str
  * pose, the root's position and every joint's ZXY rotation (degrees) taking it from the rest pose
  * to the pose's world rotation. Translations of joints other than the root and scales are not
  * written (BVH joints have fixed offsets).
- * Throws a {@link HumanoidError}: `BAD_HIERARCHY` for a rig {@link ValidateRig} refuses,
- * `FILE_WRITE` for more joints, frames or longer names than a BVH file may have, or a pose whose
- * rotation or root position is not finite (naming the frame and the joint); nothing is written then.
+ * Writes only what `ParseBvh` reads back; else throws one {@link HumanoidError}:
+ * `BAD_HIERARCHY` for a rig {@link ValidateRig} refuses, `BAD_OPTION` for units or a frame time the
+ * reader does not take, `FILE_WRITE` for more joints (End Sites included), frames, seconds or values
+ * than a BVH file may have, a name too long, a length past `MAX_ABS_LENGTH` file units, or a pose
+ * whose arrays do not match the rig or whose rotation or root position is not finite or a rotation of
+ * no length (naming the frame and the joint).
  * @param rig the skeleton
  * @param poses one rig pose per frame (`undefined` for the rest pose)
  */
@@ -56,6 +59,21 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
             );
     }
     const unit = BvhLengthUnits[options.units ?? "cm"];
+    if (!(unit > 0)) {
+        throw new HumanoidError("BAD_OPTION", `${rig.source}: units must be one of ${Object.keys(BvhLengthUnits).join(", ")}, got ${JSON.stringify(options.units)}`);
+    }
+    const frameTime = options.frameTimeSeconds ?? 1 / 30;
+    if (!(frameTime >= 1 / MAX_FRAME_RATE && frameTime <= 1 / MIN_FRAME_RATE)) {
+        throw new HumanoidError("BAD_OPTION", `${rig.source}: the frame time must be from ${1 / MAX_FRAME_RATE} to ${1 / MIN_FRAME_RATE} seconds, got ${frameTime}`);
+    }
+    if (poses.length * frameTime > MAX_CLIP_SECONDS) {
+        throw new HumanoidError("FILE_WRITE", `${rig.source}: ${poses.length} frames of ${frameTime} s is longer than the ${MAX_CLIP_SECONDS} s a BVH file may hold`);
+    }
+    poses.forEach((pose, frame) => {
+        if (pose && !(pose.rotations?.length === rig.joints.length && pose.positions?.length === rig.joints.length)) {
+            throw new HumanoidError("FILE_WRITE", `${rig.source}: frame ${frame}: the pose must have a rotation and a position for each of the ${rig.joints.length} joints`);
+        }
+    });
     const zUp = options.upAxis === "z";
     const rest = ComputeRigWorldPose(rig);
     const world = rest.positions;
@@ -76,12 +94,19 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
     const fmt = (v: number): string => (Math.abs(v) < 1e-9 ? "0" : v.toFixed(6).replace(/0+$/, "").replace(/\.$/, ""));
     // rig (x, y, z) -> file: Y-up (-x, y, z); Z-up (-x, -z, y)
     const toFile = (x: number, y: number, z: number): number[] => (zUp ? [-x, -z, y] : [-x, y, z]);
+    // A length past what the reader takes (in file units), or not finite: one error naming where.
+    const inRange = (v: number): boolean => Math.abs(v) <= MAX_ABS_LENGTH;
     const offset = (i: number): string => {
         const p = parentOf(i);
         const d = p >= 0 ? world[i].subtract(world[p]) : world[i];
-        return toFile(d.x, d.y, d.z)
-            .map((v) => fmt(v / unit))
-            .join(" ");
+        const values = toFile(d.x, d.y, d.z).map((v) => v / unit);
+        if (!values.every(inRange)) {
+            throw new HumanoidError(
+                "FILE_WRITE",
+                `${rig.source}: joint '${QuoteForMessage(GetRigJointLabel(rig, i))}' is further than ${MAX_ABS_LENGTH} ${options.units ?? "cm"} from its parent`,
+            );
+        }
+        return values.map(fmt).join(" ");
     };
     const lines: string[] = ["HIERARCHY"];
     const order: number[] = [];
@@ -106,13 +131,25 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
         throw new HumanoidError("BAD_HIERARCHY", `${rig.source}: a BVH file has one root joint; this rig has ${roots.length}`);
     }
     emit(roots[0], 0, true);
-    lines.push("MOTION", `Frames: ${poses.length}`, `Frame Time: ${fmt(options.frameTimeSeconds ?? 1 / 30)}`);
-    // A pose given NaN or an infinity would write a file the reader refuses (or worse, one it reads).
+    // The End Sites closing chains are joints of the file too; and the reader caps the values.
+    const written = lines.filter((l) => /^\t*(ROOT|JOINT|End Site)/.test(l)).length;
+    if (written > MAX_JOINTS)
+        throw new HumanoidError("FILE_WRITE", `${rig.source}: ${written} joints and End Sites is more than the ${MAX_JOINTS} a BVH file may have`);
+    if (poses.length * (3 + 3 * order.length) > MAX_BVH_VALUES)
+        throw new HumanoidError("FILE_WRITE", `${rig.source}: ${poses.length} frames of ${3 + 3 * order.length} channels is more than the ${MAX_BVH_VALUES} values a BVH file may have`);
+    lines.push("MOTION", `Frames: ${poses.length}`, `Frame Time: ${fmt(frameTime)}`);
+    // A pose given NaN or an infinity (or a rotation of no length) would write a file the reader
+    // refuses, or one it reads wrong.
     const notFinite = (frame: number, joint: number): HumanoidError =>
         new HumanoidError(
             "FILE_WRITE",
             `${rig.source}: frame ${frame}: joint '${QuoteForMessage(GetRigJointLabel(rig, joint))}' has a rotation or position that is not finite`,
         );
+    poses.forEach((pose, frame) => {
+        pose?.rotations.forEach((q, i) => {
+            if (!(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12)) throw notFinite(frame, i);
+        });
+    });
     const delta: Quaternion[] = rig.joints.map(() => Quaternion.Identity());
     const local = new Quaternion();
     poses.forEach((pose, frame) => {
@@ -122,7 +159,12 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
         for (const i of order) w.rotations[i].multiplyToRef(Quaternion.Inverse(rest.rotations[i]), delta[i]);
         const values: string[] = [];
         const r = w.positions[roots[0]];
-        values.push(...toFile(r.x, r.y, r.z).map((v) => fmt(v / unit)));
+        if (!Number.isFinite(r.x + r.y + r.z)) throw notFinite(frame, roots[0]);
+        const root = toFile(r.x, r.y, r.z).map((v) => v / unit);
+        if (!root.every(inRange)) {
+            throw new HumanoidError("FILE_WRITE", `${rig.source}: frame ${frame}: the root is further than ${MAX_ABS_LENGTH} ${options.units ?? "cm"} from the origin`);
+        }
+        values.push(...root.map(fmt));
         for (const i of order) {
             const p = parentOf(i);
             if (p >= 0) Quaternion.Inverse(delta[p]).multiplyToRef(delta[i], local);
@@ -131,7 +173,6 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
             if (!angles.every(Number.isFinite)) throw notFinite(frame, i);
             values.push(...angles.map(fmt));
         }
-        if (!Number.isFinite(r.x + r.y + r.z)) throw notFinite(frame, roots[0]);
         lines.push(values.join(" "));
     });
     return lines.join("\n") + "\n";
