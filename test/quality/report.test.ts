@@ -153,8 +153,8 @@ describeWithData("quality report: the animator updated several times a clip fram
 
 describeWithData("quality report: the avatars' reference T-poses (--t-pose)", () => {
     // "auto" (the default) aligns the CMU walk's arms, 0.6 degree off straight out in its rest pose,
-    // and the X Bot's thighs, 0.4 off straight down; "rest" keeps both as bound, and the pair reads
-    // them: every character held its arms as far off as the source's rest held them.
+    // and its legs, and the X Bot's legs; "rest" keeps them as bound, and the pair reads them: every
+    // character held its arms as far off as the source's rest held them.
     test("the CMU walk onto the X Bot with its T-poses made by the enforcement and as bound", async () => {
         const walk = dataFile("bvh/cmu_cgspeed/cmu_walk.bvh");
         const xbot = dataFile("glb/mixamo_xbot.glb");
@@ -164,9 +164,14 @@ describeWithData("quality report: the avatars' reference T-poses (--t-pose)", ()
         expect(auto.ours).toEqual(plain.ours);
         expect(plain.settings.tPose).toBe("auto");
         expect(rest.settings.tPose).toBe("rest");
-        // The arms' directions hold the source's rest pose's 0.6 degree as bound.
+        // The arms' directions hold the source's rest pose's 0.6 degree as bound, the legs its
+        // thighs' 20 degrees apart and the X Bot's knees' 4.2 degrees of bend (1.3 and 0.6 degree
+        // of thigh and shin enforced, 5-6 as bound).
         for (const arm of ["left upper arm", "right upper arm"]) {
             expect(rest.ours.segmentErrorDeg[arm]).toBeGreaterThan(auto.ours.segmentErrorDeg[arm] + 0.3);
+        }
+        for (const leg of ["left thigh", "right thigh", "left shin", "right shin"]) {
+            expect(rest.ours.segmentErrorDeg[leg]).toBeGreaterThan(auto.ours.segmentErrorDeg[leg] + 2);
         }
     }, 60_000);
 });
