@@ -44,7 +44,7 @@ function describeAvatar(title: string, avatar: HumanoidAvatar, extra: string): s
             .map((v) => (Math.abs(v) < 5e-5 ? 0 : v).toFixed(2))
             .join(", ")}]`,
         avatar.tPoseCorrections.length
-            ? `  T-pose enforced from the ${avatar.tPoseSource}: ${avatar.tPoseCorrections.map((c) => `${HumanBoneNames[c.bone]} ${c.angleDeg.toFixed(0)} deg`).join(", ")}`
+            ? `  T-pose enforced from the ${avatar.tPoseSource}: ${avatar.tPoseCorrections.map((c) => `${HumanBoneNames[c.bone]} ${c.angleDeg.toFixed(1)} deg`).join(", ")}`
             : `  T-pose captured from the ${avatar.tPoseSource}`,
     ];
     for (const w of avatar.warnings) lines.push(`  warning: ${w}`);

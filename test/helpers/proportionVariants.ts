@@ -91,10 +91,11 @@ const rotationOf = (n: IGltfNode): Quaternion => Quaternion.FromArray(n.rotation
  * Each node of `upper` (the left and right joints of one bone) turned, in the world, by `degrees`
  * from the direction to the matching node of `lower` (its child bone) towards `toward(side, at)`
  * (`at`: the world positions of `upper`'s nodes, so a side can tell which way is out): the
- * rest as a rig bound with its limbs elsewhere than a T-pose has it. The rest of the file is left
- * as it is (the report reads the joints).
+ * rest as a rig bound with its limbs elsewhere than a T-pose has it; each node of `keep` (below
+ * them: the feet) keeps its world rotation. The rest of the file is left as it is (the report
+ * reads the joints).
  */
-const turnLimb = (json: IGltf, upper: IGltfNode[], lower: IGltfNode[], degrees: number, toward: (side: number, at: Vector3[]) => Vector3): void => {
+const turnLimb = (json: IGltf, upper: IGltfNode[], lower: IGltfNode[], degrees: number, toward: (side: number, at: Vector3[]) => Vector3, keep: IGltfNode[] = []): void => {
     const parent = new Map<IGltfNode, IGltfNode>();
     for (const n of json.nodes) for (const c of n.children ?? []) parent.set(json.nodes[c], n);
     const chain = (n: IGltfNode): IGltfNode[] => {
@@ -114,6 +115,7 @@ const turnLimb = (json: IGltf, upper: IGltfNode[], lower: IGltfNode[], degrees: 
         return p;
     };
     const at = upper.map(worldPosition);
+    const kept = keep.map(worldRotation);
     upper.forEach((n, side) => {
         const along = worldPosition(lower[side]).subtract(at[side]).normalize();
         const turn = Quaternion.RotationAxis(Vector3.Cross(along, toward(side, at)).normalize(), (degrees * Math.PI) / 180);
@@ -121,6 +123,9 @@ const turnLimb = (json: IGltf, upper: IGltfNode[], lower: IGltfNode[], degrees: 
         const p = worldRotation(parent.get(n));
         const local = Quaternion.Inverse(p).multiply(turn).multiply(p).multiply(rotationOf(n)).normalize();
         n.rotation = local.asArray();
+    });
+    keep.forEach((n, k) => {
+        n.rotation = Quaternion.Inverse(worldRotation(parent.get(n))).multiply(kept[k]).normalize().asArray();
     });
 };
 
@@ -193,16 +198,24 @@ export const PROPORTION_VARIANTS: Record<string, Edit> = {
             delete bones.rightShoulder;
         }
     },
-    // Bound in an A-pose: the upper arms 45 degrees down, the thighs 8 degrees apart (the
+    // Bound in an A-pose: the upper arms 45 degrees down, the thighs 8 degrees apart, the feet flat
+    // (each keeps its world rest rotation, as an A-pose rig's feet stand on the floor; the
     // proportions the base's own).
     apose: (json, at) => {
         turnLimb(json, at("UpperArm"), at("LowerArm"), 45, () => new Vector3(0, -1, 0));
         // Out: from the middle between the hip joints towards this one, level.
-        turnLimb(json, at("UpperLeg"), at("LowerLeg"), 8, (side, hips) => {
-            const out = hips[side].subtract(hips[1 - side]);
-            out.y = 0;
-            return out.normalize();
-        });
+        turnLimb(
+            json,
+            at("UpperLeg"),
+            at("LowerLeg"),
+            8,
+            (side, hips) => {
+                const out = hips[side].subtract(hips[1 - side]);
+                out.y = 0;
+                return out.normalize();
+            },
+            at("Foot"),
+        );
     },
 };
 

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
 import { WriteBvhWithRestTurned } from "../helpers/bvhRestVariant.js";
-import { dataFile, describeWithData } from "../helpers/data.js";
+import { dataFile, describeWithData, SHARED_DATA } from "../helpers/data.js";
+import { WriteProportionVariant } from "../helpers/proportionVariants.js";
 
 // Mocap bound in an A-pose (its rest pose's upper arms 45 degrees down, its thighs 8 degrees
 // apart, as other tools write it) plays as the same motion bound in a T-pose: the source's
@@ -33,5 +34,21 @@ describeWithData("mocap bound in an A-pose", () => {
                 expect(Math.abs(aPose.contactHeightError - original.contactHeightError)).toBeLessThan(0.001);
             }, 60_000);
         }
+    }
+    // A glTF clip from a rig bound in an A-pose (the X Bot's own clip, its file's rest turned:
+    // `apose` of `npm run report:variants`; the clip's rotations replace the rest, so the motion is
+    // the same in the world).
+    for (const target of ["glb/khronos_RiggedFigure.glb", "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"]) {
+        test(`the X Bot's clip from the X Bot bound in an A-pose onto ${target}: plays as from the original`, async () => {
+            const turned = WriteProportionVariant(SHARED_DATA, "xbot", "apose", join(dir, "xbot_apose.glb"));
+            const original = (await MeasureQualityPairAsync(dataFile("glb/mixamo_xbot.glb"), dataFile(target), { skipAnimatorAvatar: true })).ours;
+            const aPose = (await MeasureQualityPairAsync(turned, dataFile(target), { skipAnimatorAvatar: true })).ours;
+            expect(Math.abs(aPose.poseErrorDeg - original.poseErrorDeg)).toBeLessThan(0.005);
+            for (const segment of Object.keys(original.segmentErrorDeg)) {
+                expect(Math.abs(aPose.segmentErrorDeg[segment] - original.segmentErrorDeg[segment])).toBeLessThan(0.01);
+            }
+            expect(Math.abs(aPose.jerkRatio / original.jerkRatio - 1)).toBeLessThan(0.002);
+            expect(Math.abs(aPose.footSkate - original.footSkate)).toBeLessThan(0.0005);
+        }, 60_000);
     }
 });
