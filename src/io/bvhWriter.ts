@@ -69,10 +69,21 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
     if (poses.length * frameTime > MAX_CLIP_SECONDS) {
         throw new HumanoidError("FILE_WRITE", `${rig.source}: ${poses.length} frames of ${frameTime} s is longer than the ${MAX_CLIP_SECONDS} s a BVH file may hold`);
     }
+    // A pose given NaN or an infinity (or a rotation of no length) would write a file the reader
+    // refuses, or one it reads wrong.
+    const notFinite = (frame: number, joint: number): HumanoidError =>
+        new HumanoidError(
+            "FILE_WRITE",
+            `${rig.source}: frame ${frame}: joint '${QuoteForMessage(GetRigJointLabel(rig, joint))}' has a rotation or position that is not finite`,
+        );
     poses.forEach((pose, frame) => {
-        if (pose && !(pose.rotations?.length === rig.joints.length && pose.positions?.length === rig.joints.length)) {
+        if (!pose) return;
+        if (!(pose.rotations?.length === rig.joints.length && pose.positions?.length === rig.joints.length)) {
             throw new HumanoidError("FILE_WRITE", `${rig.source}: frame ${frame}: the pose must have a rotation and a position for each of the ${rig.joints.length} joints`);
         }
+        pose.rotations.forEach((q, i) => {
+            if (!(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12)) throw notFinite(frame, i);
+        });
     });
     const zUp = options.upAxis === "z";
     const rest = ComputeRigWorldPose(rig);
@@ -138,18 +149,6 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
     if (poses.length * (3 + 3 * order.length) > MAX_BVH_VALUES)
         throw new HumanoidError("FILE_WRITE", `${rig.source}: ${poses.length} frames of ${3 + 3 * order.length} channels is more than the ${MAX_BVH_VALUES} values a BVH file may have`);
     lines.push("MOTION", `Frames: ${poses.length}`, `Frame Time: ${fmt(frameTime)}`);
-    // A pose given NaN or an infinity (or a rotation of no length) would write a file the reader
-    // refuses, or one it reads wrong.
-    const notFinite = (frame: number, joint: number): HumanoidError =>
-        new HumanoidError(
-            "FILE_WRITE",
-            `${rig.source}: frame ${frame}: joint '${QuoteForMessage(GetRigJointLabel(rig, joint))}' has a rotation or position that is not finite`,
-        );
-    poses.forEach((pose, frame) => {
-        pose?.rotations.forEach((q, i) => {
-            if (!(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12)) throw notFinite(frame, i);
-        });
-    });
     const delta: Quaternion[] = rig.joints.map(() => Quaternion.Identity());
     const local = new Quaternion();
     poses.forEach((pose, frame) => {
