@@ -27,6 +27,9 @@ export const HEAD_TIP_MIN = 0.06;
  */
 export const HEAD_FEATURE_MAX = 0.15;
 
+/** How deep below the head eyes and a jaw are looked for by name (1: its children only). */
+const FACE_DEPTH = 3;
+
 /** Result of automatic mapping: which rig joint carries each human bone, and what was seen on the way. */
 export interface IAutoMapResult {
     /** Rig joint index of every human bone (indexed by {@link HumanBone}), -1 when not mapped. */
@@ -318,18 +321,27 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     } else if (headIndex > 0) {
         set(B.Neck, headChain[0]);
     }
-    // Eyes and jaw: children of the head, by name; eye sides by position.
+    // Eyes and jaw: below the head, by name (its children first, then theirs, down to
+    // `FACE_DEPTH`: Character Creator hangs them from a `FacialBone`); eye sides by position.
     const headJoint = map[B.Head];
-    for (const c of s.children[headJoint]) {
-        if (!IsUsableJoint(ctx, c)) {
-            continue;
+    let ring = [headJoint];
+    for (let depth = 1; depth <= FACE_DEPTH && ring.length; depth++) {
+        const next: number[] = [];
+        for (const j of ring) {
+            for (const c of s.children[j]) {
+                next.push(c);
+                if (!IsUsableJoint(ctx, c)) {
+                    continue;
+                }
+                if (HasNameHint(ctx, c, "eye")) {
+                    const isLeft = Vector3.Dot(pos[c].subtract(pos[headJoint]), left) > 0;
+                    if (map[isLeft ? B.LeftEye : B.RightEye] < 0) set(isLeft ? B.LeftEye : B.RightEye, c);
+                } else if (HasNameHint(ctx, c, "jaw") && map[B.Jaw] < 0) {
+                    set(B.Jaw, c);
+                }
+            }
         }
-        if (HasNameHint(ctx, c, "eye")) {
-            const isLeft = Vector3.Dot(pos[c].subtract(pos[headJoint]), left) > 0;
-            set(isLeft ? B.LeftEye : B.RightEye, c);
-        } else if (HasNameHint(ctx, c, "jaw")) {
-            set(B.Jaw, c);
-        }
+        ring = next;
     }
     if (map[B.LeftEye] >= 0 !== map[B.RightEye] >= 0 || (map[B.LeftEye] >= 0 && map[B.LeftEye] === map[B.RightEye])) {
         map[B.LeftEye] = -1;

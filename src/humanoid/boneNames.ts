@@ -50,7 +50,10 @@ export function TokenizeJointName(name: string): string[] {
     if (colon >= 0) {
         s = s.slice(colon + 1);
     }
-    s = s.replace(/^mixamorig\d*_/i, "");
+    // Prefixes that name the tool, not the part: Mixamo's without its colon, Reallusion's
+    // Character Creator and ActorCore (`CC_Base_L_Upperarm`: its `Base` read as a metacarpal made
+    // every joint of the skeleton one, and its upper arm mapped to the clavicle).
+    s = s.replace(/^mixamorig\d*_/i, "").replace(/^CC_Base_/i, "");
     s = s
         .replace(/([a-z])([A-Z])/g, "$1 $2")
         .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
@@ -93,7 +96,7 @@ const PART_WORDS: ReadonlyArray<[RegExp, NameHint]> = [
     [/^(twist|roll|twst)$/, "twist"],
     [/^(end|nub|tip|top|tail|dummy|null|leaf)$/, "nub"],
     [/^(metacarpal|carpal|metacarpals|base)$/, "metacarpal"],
-    [/^(ik|pole|target|slot|handslot|prop|weapon|attach|socket|helper|ctrl|control|sec)$/, "helper"],
+    [/^(ik|pole|target|slot|handslot|prop|weapon|attach|socket|helper|ctrl|control|sec|share|sharebone)$/, "helper"],
 ];
 
 /**

@@ -33,6 +33,9 @@ function isSideHelper(ctx: IChainContext, parent: number, child: number, next: n
     const len2 = seg.lengthSquared();
     if (len2 < 1e-12) return false;
     const d = ctx.pos[child].subtract(a);
+    // A leaf at the joint itself: a corrective bone (Character Creator's `ElbowShareBone`, 2 cm
+    // off the elbow), which made the forearm look like a hand with fingers.
+    if (ctx.s.children[child].length === 0 && d.length() < TWIST_OFF_AXIS_MAX * Math.sqrt(len2)) return true;
     const t = Vector3.Dot(d, seg) / len2;
     const off = d.subtract(seg.scale(t)).length() / Math.sqrt(len2);
     return t > 0.05 && t < 0.95 && off < TWIST_OFF_AXIS_MAX;

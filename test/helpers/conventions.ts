@@ -3,7 +3,7 @@ import { RigFromPoints } from "./rigs.js";
 
 /**
  * Skeletons in the naming conventions of common tools that are not among the real files (UE5,
- * Daz Genesis 8, 3ds Max Biped, VRoid, Rigify), each with its characteristic structure: extra spine
+ * Daz Genesis 8, 3ds Max Biped, VRoid, Rigify, Character Creator), each with its characteristic structure: extra spine
  * and neck bones, twist bones beside or inside the limbs, metacarpals, clavicles under the neck,
  * a pelvis between hip and thighs, long hair and skirt chains. Positions are a 1.7 m body in
  * T-pose (left at -X, facing +Z), metres.
@@ -396,5 +396,90 @@ function rigify(): IConventionRig {
     return { name: "Rigify", rig: RigFromPoints("rigify", j), expected, nameOnly: ["jaw"] };
 }
 
+/**
+ * Reallusion Character Creator 4 and ActorCore (`CC_Base_`): a hip above a pelvis (the thighs) and
+ * a waist (the spine), two neck twists, eyes and jaw under a facial bone, twist bones beside the
+ * limbs, and `ShareBone` correctives at the elbows, knees and toes.
+ */
+function characterCreator(): IConventionRig {
+    const j: J[] = [
+        ["CC_Base_BoneRoot", null, 0, 0, 0],
+        ["CC_Base_Hip", "CC_Base_BoneRoot", 0, 1.0, 0],
+        ["CC_Base_Pelvis", "CC_Base_Hip", 0, 0.98, -0.01],
+        ["CC_Base_Waist", "CC_Base_Hip", 0, 1.06, 0],
+        ["CC_Base_Spine01", "CC_Base_Waist", 0, 1.16, 0],
+        ["CC_Base_Spine02", "CC_Base_Spine01", 0, 1.3, 0],
+        ["CC_Base_NeckTwist01", "CC_Base_Spine02", 0, 1.46, 0],
+        ["CC_Base_NeckTwist02", "CC_Base_NeckTwist01", 0, 1.51, 0.005],
+        ["CC_Base_Head", "CC_Base_NeckTwist02", 0, 1.57, 0.01],
+        ["CC_Base_FacialBone", "CC_Base_Head", 0, 1.6, 0.03],
+        ["CC_Base_JawRoot", "CC_Base_FacialBone", 0, 1.58, 0.04],
+        ["CC_Base_Teeth02", "CC_Base_JawRoot", 0, 1.56, 0.08],
+        ["CC_Base_L_Eye", "CC_Base_FacialBone", -0.03, 1.65, 0.08],
+        ["CC_Base_R_Eye", "CC_Base_FacialBone", 0.03, 1.65, 0.08],
+    ];
+    const expected: Record<string, string> = {
+        hips: "CC_Base_Hip",
+        spine: "CC_Base_Waist",
+        chest: "CC_Base_Spine01",
+        upperChest: "CC_Base_Spine02",
+        neck: "CC_Base_NeckTwist01",
+        head: "CC_Base_Head",
+        leftEye: "CC_Base_L_Eye",
+        rightEye: "CC_Base_R_Eye",
+        jaw: "CC_Base_JawRoot",
+    };
+    for (const [s, side, S] of [
+        ["L", -1, "left"],
+        ["R", 1, "right"],
+    ] as const) {
+        const p = (n: string): string => `CC_Base_${s}_${n}`;
+        const F = { thumb: "Thumb", index: "Index", middle: "Mid", ring: "Ring", little: "Pinky" } as const;
+        j.push(
+            [p("Clavicle"), "CC_Base_Spine02", side * ARM.shoulder, ARM.y, 0],
+            [p("Upperarm"), p("Clavicle"), side * ARM.upper, ARM.y, 0],
+            [p("UpperarmTwist01"), p("Upperarm"), side * 0.22, ARM.y, 0],
+            [p("UpperarmTwist02"), p("Upperarm"), side * 0.34, ARM.y, 0],
+            [p("Forearm"), p("Upperarm"), side * ARM.lower, ARM.y, 0],
+            [p("ForearmTwist01"), p("Forearm"), side * 0.52, ARM.y, 0],
+            [p("ForearmTwist02"), p("Forearm"), side * 0.63, ARM.y, 0],
+            [p("ElbowShareBone"), p("Forearm"), side * ARM.lower, ARM.y, -0.02],
+            [p("Hand"), p("Forearm"), side * ARM.hand, ARM.y, 0],
+            ...fingers(side, p("Hand"), (f, d) => p(`${F[f]}${d + 1}`)),
+            ...legs(side, [p("Thigh"), p("Calf"), p("Foot"), p("ToeBase")], "CC_Base_Pelvis", [
+                [p("ThighTwist01"), p("Thigh"), side * 0.09, 0.8, 0.003],
+                [p("ThighTwist02"), p("Thigh"), side * 0.09, 0.65, 0.006],
+                [p("CalfTwist01"), p("Calf"), side * 0.09, 0.35, 0.003],
+                [p("CalfTwist02"), p("Calf"), side * 0.09, 0.2, -0.003],
+                [p("KneeShareBone"), p("Calf"), side * 0.09, 0.49, 0.04],
+                [p("ToeBaseShareBone"), p("ToeBase"), side * 0.09, 0.02, 0.13],
+                [p("BigToe1"), p("ToeBase"), side * 0.07, 0.015, 0.15],
+                [p("MidToe1"), p("ToeBase"), side * 0.095, 0.015, 0.15],
+            ]),
+        );
+        Object.assign(expected, {
+            [`${S}Shoulder`]: p("Clavicle"),
+            [`${S}UpperArm`]: p("Upperarm"),
+            [`${S}LowerArm`]: p("Forearm"),
+            [`${S}Hand`]: p("Hand"),
+            [`${S}UpperLeg`]: p("Thigh"),
+            [`${S}LowerLeg`]: p("Calf"),
+            [`${S}Foot`]: p("Foot"),
+            [`${S}Toes`]: p("ToeBase"),
+        });
+        for (const [f, finger] of [
+            ["Thumb", "Thumb"],
+            ["Index", "Index"],
+            ["Mid", "Middle"],
+            ["Ring", "Ring"],
+            ["Pinky", "Little"],
+        ]) {
+            ["Proximal", "Intermediate", "Distal"].forEach((d, i) => (expected[`${S}${finger}${d}`] = p(`${f}${i + 1}`)));
+        }
+    }
+    // Without names the facial bone, above the head joint with the eyes and jaw on it, is taken for the head.
+    return { name: "Character Creator", rig: RigFromPoints("cc", j), expected, nameOnly: ["head", "leftEye", "rightEye", "jaw"] };
+}
+
 /** All convention rigs. */
-export const CONVENTION_RIGS: readonly IConventionRig[] = [ue5(), daz(), biped(), vroid(), rigify()];
+export const CONVENTION_RIGS: readonly IConventionRig[] = [ue5(), daz(), biped(), vroid(), rigify(), characterCreator()];
