@@ -166,6 +166,11 @@ export function ParseJointName(name: string): INameInfo {
     if (has("finger") || has("fingers") || has("digit")) {
         hints.add("finger");
     }
+    if (has("in") && hints.has("hand") && (hints.has("index") || hints.has("middle") || hints.has("ring") || hints.has("little"))) {
+        // Perception Neuron's `RightInHandIndex`: the metacarpal in the palm, not a hand.
+        hints.delete("hand");
+        hints.add("metacarpal");
+    }
     if (hints.has("hips") && side !== 0) {
         // CMU-ASF `LeftHip` is the thigh.
         hints.delete("hips");

@@ -3,7 +3,8 @@ import { RigFromPoints } from "./rigs.js";
 
 /**
  * Skeletons in the naming conventions of common tools that are not among the real files (UE5,
- * Daz Genesis 8, 3ds Max Biped, VRoid, Rigify, Character Creator), each with its characteristic structure: extra spine
+ * Daz Genesis 8, 3ds Max Biped, VRoid, Rigify, Character Creator,
+ * Perception Neuron), each with its characteristic structure: extra spine
  * and neck bones, twist bones beside or inside the limbs, metacarpals, clavicles under the neck,
  * a pelvis between hip and thighs, long hair and skirt chains. Positions are a 1.7 m body in
  * T-pose (left at -X, facing +Z), metres.
@@ -481,5 +482,68 @@ function characterCreator(): IConventionRig {
     return { name: "Character Creator", rig: RigFromPoints("cc", j), expected, nameOnly: ["head", "leftEye", "rightEye", "jaw"] };
 }
 
+/**
+ * Perception Neuron (its BVH): four spine bones, and the palm's metacarpals named `InHand`
+ * (`LeftInHandIndex`), as long as a finger's first bone: only the names tell them from one.
+ */
+function perceptionNeuron(): IConventionRig {
+    const j: J[] = [
+        ["Hips", null, 0, 0.95, 0],
+        ["Spine", "Hips", 0, 1.03, 0],
+        ["Spine1", "Spine", 0, 1.12, 0],
+        ["Spine2", "Spine1", 0, 1.21, 0],
+        ["Spine3", "Spine2", 0, 1.3, 0],
+        ["Neck", "Spine3", 0, 1.45, 0],
+        ["Head", "Neck", 0, 1.53, 0.01],
+    ];
+    const expected: Record<string, string> = { hips: "Hips", spine: "Spine", chest: "Spine2", upperChest: "Spine3", neck: "Neck", head: "Head" };
+    const nameOnly: string[] = [];
+    for (const [s, side, S] of [
+        ["Left", -1, "left"],
+        ["Right", 1, "right"],
+    ] as const) {
+        const F = { thumb: "Thumb", index: "Index", middle: "Middle", ring: "Ring", little: "Pinky" } as const;
+        const hand = fingers(side, `${s}Hand`, (f, d) => `${s}Hand${F[f]}${d + 1}`);
+        // Each metacarpal from the wrist to 0.4 of the way to its finger's first joint (the Neuron's 4 and 5.7 cm).
+        for (const f of ["index", "middle", "ring", "little"] as const) {
+            const k = hand.findIndex((x) => x[0] === `${s}Hand${F[f]}1`);
+            const first = hand[k];
+            hand.splice(k, 0, [`${s}InHand${F[f]}`, `${s}Hand`, side * (ARM.hand + 0.4 * (Math.abs(first[2]) - ARM.hand)), ARM.y, first[4] * 0.4]);
+            first[1] = `${s}InHand${F[f]}`;
+        }
+        j.push(
+            [`${s}Shoulder`, "Spine3", side * ARM.shoulder, ARM.y, 0],
+            [`${s}Arm`, `${s}Shoulder`, side * ARM.upper, ARM.y, 0],
+            [`${s}ForeArm`, `${s}Arm`, side * ARM.lower, ARM.y, 0],
+            [`${s}Hand`, `${s}ForeArm`, side * ARM.hand, ARM.y, 0],
+            ...hand,
+            ...legs(side, [`${s}UpLeg`, `${s}Leg`, `${s}Foot`, `${s}ToeBase`], "Hips"),
+        );
+        Object.assign(expected, {
+            [`${S}Shoulder`]: `${s}Shoulder`,
+            [`${S}UpperArm`]: `${s}Arm`,
+            [`${S}LowerArm`]: `${s}ForeArm`,
+            [`${S}Hand`]: `${s}Hand`,
+            [`${S}UpperLeg`]: `${s}UpLeg`,
+            [`${S}LowerLeg`]: `${s}Leg`,
+            [`${S}Foot`]: `${s}Foot`,
+            [`${S}Toes`]: `${s}ToeBase`,
+        });
+        for (const [f, finger] of [
+            ["Thumb", "Thumb"],
+            ["Index", "Index"],
+            ["Middle", "Middle"],
+            ["Ring", "Ring"],
+            ["Pinky", "Little"],
+        ]) {
+            ["Proximal", "Intermediate", "Distal"].forEach((d, i) => {
+                expected[`${S}${finger}${d}`] = `${s}Hand${f}${i + 1}`;
+                if (f !== "Thumb") nameOnly.push(`${S}${finger}${d}`);
+            });
+        }
+    }
+    return { name: "Perception Neuron", rig: RigFromPoints("neuron", j), expected, nameOnly };
+}
+
 /** All convention rigs. */
-export const CONVENTION_RIGS: readonly IConventionRig[] = [ue5(), daz(), biped(), vroid(), rigify(), characterCreator()];
+export const CONVENTION_RIGS: readonly IConventionRig[] = [ue5(), daz(), biped(), vroid(), rigify(), characterCreator(), perceptionNeuron()];
