@@ -299,14 +299,20 @@ export function PickBranches(s: IHumanoidStructure, pos: readonly Vector3[], nam
         pos[s.hips],
         (k) => 1.5 * Vector3.Dot(away(legPaths[k].slice(1), pos[s.hips]), up.scale(-1)) + (hint(legPaths[k], "upperLeg", "lowerLeg", "foot") ? 1 : 0),
     );
-    // Head: the chest's branch that goes up.
+    // Head: the chest's branch that goes up, and stays on the midline (a clavicle that rises
+    // straight from the chest before the arm goes out, CMU's auto-labelled takes, went up as the
+    // head did: which was the head turned on rounding).
     const roots = [...s.chestRoots];
     let headRoot = -1;
     let headScore = -Infinity;
     for (const r of roots) {
         const path = LongestPath(s, r);
+        const out = lateral(path, pos[s.chest]).length() / (pos[path[Math.min(path.length - 1, 2)]].subtract(pos[s.chest]).length() + 1e-9);
         const score =
-            Vector3.Dot(away(path, pos[s.chest]), up) + (hint(path, "neck", "head") ? 1.5 : 0) - (hint(path, "shoulder", "upperArm", "hand") ? 1.5 : 0);
+            Vector3.Dot(away(path, pos[s.chest]), up) -
+            0.5 * out +
+            (hint(path, "neck", "head") ? 1.5 : 0) -
+            (hint(path, "shoulder", "upperArm", "hand") ? 1.5 : 0);
         if (score > headScore) {
             headScore = score;
             headRoot = r;

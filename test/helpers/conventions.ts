@@ -4,7 +4,7 @@ import { RigFromPoints } from "./rigs.js";
 /**
  * Skeletons in the naming conventions of common tools that are not among the real files (UE5,
  * Daz Genesis 8, 3ds Max Biped, VRoid, Rigify, Character Creator,
- * Perception Neuron), each with its characteristic structure: extra spine
+ * Perception Neuron, CMU auto-labelled), each with its characteristic structure: extra spine
  * and neck bones, twist bones beside or inside the limbs, metacarpals, clavicles under the neck,
  * a pelvis between hip and thighs, long hair and skirt chains. Positions are a 1.7 m body in
  * T-pose (left at -X, facing +Z), metres.
@@ -545,5 +545,48 @@ function perceptionNeuron(): IConventionRig {
     return { name: "Perception Neuron", rig: RigFromPoints("neuron", j), expected, nameOnly };
 }
 
+/**
+ * CMU mocap auto-labelled from markers (`pelvis`, `thorax`, `lfemur`, ...: the AnimatedDrawings
+ * project's `cmu_new2` takes): a spine of one joint, a few centimetres above the pelvis, from
+ * which the head and both clavicles hang; no neck; the arms hanging down in the rest pose; no End
+ * Sites (hands, toes and head end the chains).
+ */
+function cmuAutoLabelled(): IConventionRig {
+    // The files' offsets (inches), left at -X, facing +Z, Y up.
+    const k = 0.0254 * 1.1;
+    const j: J[] = [
+        ["pelvis", null, 0, 33 * k, 0],
+        ["thorax", "pelvis", 0, 36.4 * k, -1.97 * k],
+        ["head", "thorax", 0, 53.3 * k, -1.97 * k],
+    ];
+    const expected: Record<string, string> = { hips: "pelvis", spine: "thorax", head: "head" };
+    for (const [s, side, S] of [
+        ["l", -1, "left"],
+        ["r", 1, "right"],
+    ] as const) {
+        j.push(
+            [`${s}clavicle`, "thorax", 0, 50.9 * k, -1.97 * k],
+            [`${s}humerus`, `${s}clavicle`, side * 6.1 * k, 51.6 * k, -1.97 * k],
+            [`${s}radius`, `${s}humerus`, side * 6.1 * k, 41.2 * k, -1.97 * k],
+            [`${s}hand`, `${s}radius`, side * 6.1 * k, 31.5 * k, -1.97 * k],
+            [`${s}femur`, "pelvis", side * 4.04 * k, 33 * k, 0],
+            [`${s}tibia`, `${s}femur`, side * 4.04 * k, 16.7 * k, 0],
+            [`${s}foot`, `${s}tibia`, side * 4.04 * k, 1.6 * k, 0],
+            [`${s}toes`, `${s}foot`, side * 4.04 * k, 1.6 * k, 4.09 * k],
+        );
+        Object.assign(expected, {
+            [`${S}Shoulder`]: `${s}clavicle`,
+            [`${S}UpperArm`]: `${s}humerus`,
+            [`${S}LowerArm`]: `${s}radius`,
+            [`${S}Hand`]: `${s}hand`,
+            [`${S}UpperLeg`]: `${s}femur`,
+            [`${S}LowerLeg`]: `${s}tibia`,
+            [`${S}Foot`]: `${s}foot`,
+            [`${S}Toes`]: `${s}toes`,
+        });
+    }
+    return { name: "CMU auto-labelled", rig: RigFromPoints("cmu-auto", j), expected, nameOnly: [] };
+}
+
 /** All convention rigs. */
-export const CONVENTION_RIGS: readonly IConventionRig[] = [ue5(), daz(), biped(), vroid(), rigify(), characterCreator(), perceptionNeuron()];
+export const CONVENTION_RIGS: readonly IConventionRig[] = [ue5(), daz(), biped(), vroid(), rigify(), characterCreator(), perceptionNeuron(), cmuAutoLabelled()];
