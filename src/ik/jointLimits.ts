@@ -13,6 +13,17 @@ import { BONE_STRIDE, JointLimitTables, SOFT_LIMIT_KNEE, TWIST_EPSILON, TWO_PI }
 
 export { SOFT_LIMIT_KNEE };
 
+/**
+ * How far past straight an elbow may go, degrees ({@link JointLimits.overshoot}'s default for both
+ * elbows): as many arms do (0 to 10 degrees is within the normal range, more in children), and as
+ * mocap often has them. Held exactly at straight, an arm the source straightened past it stopped
+ * there within a frame, and its hand jerked: 2.7-3.0 times the source's on a child's catch onto
+ * three characters of normal build (1.2-1.3 with this give). The knees stay held at straight:
+ * the feet's IK bends a straight knee its pole's way, and a knee given past straight turned that
+ * way round within a frame (the same catch onto KayKit's mannequin 4 times its jerk).
+ */
+export const ELBOW_OVERSHOOT_DEG = 5;
+
 /** {@link JointLimits.changed} marks a bone the limits turned by more than 0.01 degrees: `1 - cos(angle / 2)` above this. */
 const CHANGED_EPSILON = 1 - Math.cos((0.01 * Math.PI) / 180 / 2);
 /**
@@ -46,6 +57,8 @@ const scratchLocalSide = new Quaternion();
 const angleSlots = new Float64Array(4);
 /** The polygon's reach toward a direction (`softLimitCanonicalToRef`; an array: no number crosses a call). */
 const reachSlot = new Float64Array(1);
+/** The overshoot given past a polygon, radians (`_overshootInPlace`; an array: no number crosses a call). */
+const overshootSlot = new Float64Array(1);
 /** A share of the way to a range's end, eased in place (`_easeShareInPlace`). */
 const easeSlot = new Float64Array(1);
 
@@ -78,6 +91,20 @@ export class JointLimits implements ICanonicalRotationLimiter {
     public readonly enabled: Uint8Array;
     /** Per human bone, 1 when the last {@link clampRigPoseInPlace} turned it by more than 0.01 degrees. */
     public readonly changed = new Uint8Array(HUMAN_BONE_COUNT);
+    /**
+     * Per human bone, how far past its polygon {@link giveCanonicalToRef} lets its direction go
+     * (radians; times {@link overshootShare}): a direction outside by an angle `e` goes past the
+     * nearest one inside by `h tanh(e / h)`, along the great circle toward where it was asked to
+     * point. 0 for none (the clamp's result). Default: both elbows {@link ELBOW_OVERSHOOT_DEG},
+     * every other bone 0. Writable. The twist is clamped as before.
+     */
+    public readonly overshoot = new Float64Array(HUMAN_BONE_COUNT);
+    /**
+     * Per human bone, the share of its {@link overshoot} given this frame, 0 to 1 (default 1). The
+     * rig solver lowers the elbows' by their arms' IK weights: the arm's IK bends a straight limb
+     * its pole's way, so an elbow past straight would turn round within a frame.
+     */
+    public readonly overshootShare = new Float64Array(HUMAN_BONE_COUNT).fill(1);
     /** The avatar's limit shapes. */
     public readonly shapes: JointLimitShapes;
     private readonly _setup: MuscleSetup;
@@ -111,6 +138,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this._polygon = tables.polygon;
         this._soft = tables.soft;
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (!this.shapes.bones[b]) this.enabled[b] = 0;
+        this.overshoot[HumanBone.LeftLowerArm] = this.overshoot[HumanBone.RightLowerArm] = (ELBOW_OVERSHOOT_DEG * Math.PI) / 180;
     }
 
     /** Whether any bone is held. */
@@ -130,6 +158,30 @@ export class JointLimits implements ICanonicalRotationLimiter {
      * @param out receives the clamped rotation
      */
     public clampCanonicalToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean {
+        overshootSlot[0] = 0;
+        return this._clampToRef(bone, q, out);
+    }
+
+    /**
+     * {@link clampCanonicalToRef} with the bone's give past its limits ({@link overshoot} times
+     * {@link overshootShare}): a direction outside its polygon by an angle `e` goes past the
+     * nearest one inside by `h tanh(e / h)`, so a motion that runs past the limit eases into it (the
+     * result's value, speed and acceleration are continuous as it crosses the boundary) and never
+     * goes more than `h` past. Not a projection (a result past the polygon, limited again, goes in
+     * further): for decode, which builds each bone once a frame; the pass after IK takes decode's
+     * result back as it is (the limits remember the last result of each bone, see
+     * {@link clampLocalToRef}). Same arguments and result as {@link clampCanonicalToRef}.
+     * @param bone the human bone
+     * @param q its rotation (unit quaternion)
+     * @param out receives the limited rotation
+     */
+    public giveCanonicalToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean {
+        overshootSlot[0] = this.overshoot[bone] * this.overshootShare[bone];
+        return this._clampToRef(bone, q, out);
+    }
+
+    /** The clamp, past the polygon by the give in `overshootSlot[0]` (radians; 0 for none). */
+    private _clampToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean {
         const polygon = this._polygon[bone];
         if (!this.enabled[bone] || !polygon) {
             if (out !== q) out.copyFrom(q);
@@ -169,6 +221,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         }
         let swingMoved = false;
         if (!inCap) swingMoved = polygon.clampDirectionToRef(d, scratchDirOut);
+        if (swingMoved && overshootSlot[0] > 0) JointLimits._overshootInPlace(d, scratchDirOut, overshootSlot);
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
             this._remember(bone, out);
@@ -191,6 +244,27 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private static _easeShareInPlace(e: Float64Array): void {
         const k = SOFT_LIMIT_KNEE;
         e[0] = k + (1 - k) * Math.tanh((e[0] - k) / (1 - k));
+    }
+
+    /**
+     * A clamped direction `out` (unit, the nearest inside to the unit direction `d`) moved on
+     * toward `d` by `h tanh(e / h)` of the angle `e` between them (`h` in `h[0]`, radians, above 0):
+     * `out cos k + u sin k`, `u` the unit direction across `out` toward `d`.
+     */
+    private static _overshootInPlace(d: Vector3, out: Vector3, h: Float64Array): void {
+        const c = d.x * out.x + d.y * out.y + d.z * out.z;
+        const ux = d.x - out.x * c;
+        const uy = d.y - out.y * c;
+        const uz = d.z - out.z * c;
+        const s = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        if (!(s > 1e-12)) return;
+        const e = Math.atan2(s, c);
+        const k = h[0] * Math.tanh(e / h[0]);
+        const ck = Math.cos(k);
+        const sk = Math.sin(k) / s;
+        out.x = out.x * ck + ux * sk;
+        out.y = out.y * ck + uy * sk;
+        out.z = out.z * ck + uz * sk;
     }
 
     /** The bone's direction `d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t)` (either sign of q), written out. */

@@ -175,7 +175,8 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
         if (p >= 0 && hasExcess[p]) QuaternionMultiplyToRef(excess[p], q[b], q[b]);
         if (held && !held[b]) continue;
         if (!HANDS_ON_EXCESS[b]) {
-            limits.clampCanonicalToRef(b, q[b], q[b]);
+            if (limits.giveCanonicalToRef) limits.giveCanonicalToRef(b, q[b], q[b]);
+            else limits.clampCanonicalToRef(b, q[b], q[b]);
             continue;
         }
         unlimited.copyFrom(q[b]);
@@ -224,6 +225,16 @@ export interface ICanonicalRotationLimiter {
      * @param out receives the limited rotation
      */
     softLimitCanonicalToRef?(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
+    /**
+     * Optional: the limit for every other bone (limbs, head, hands, feet...), which may let a bone
+     * go a little past its limits, easing into them (as `JointLimits.giveCanonicalToRef`: an
+     * elbow past straight), so that a motion running past a limit has no kink where it crosses.
+     * Without it, those bones are clamped. Same arguments and result as {@link clampCanonicalToRef}.
+     * @param bone the human bone
+     * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
+     * @param out receives the limited rotation
+     */
+    giveCanonicalToRef?(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
 }
 
 /**

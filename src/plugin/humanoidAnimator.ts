@@ -9,7 +9,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
 import { JointLimits } from "../ik/jointLimits.js";
-import type { HumanPose } from "../muscle/humanPose.js";
+import { HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, Vector3CopyToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { TranslationDofBones } from "../muscle/translationDof.js";
@@ -375,6 +375,7 @@ export class HumanoidAnimator {
         // the ground under it (before planting holds the feet on that ground).
         solver.carryBody = player.rootMotion === "clip";
         solver.groundYaw[0] = player.groundRoot[2] - player.shownRoot[2];
+        this._noteArmGoals();
         solver.decode(player.pose, player.step);
         if (!solver.carryBody && (solver.carry[0] !== 0 || solver.carry[1] !== 0)) this._carryGround();
         if (this.footPlanting && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) {
@@ -420,6 +421,7 @@ export class HumanoidAnimator {
         this.solver.footGroundShare.fill(1);
         // A pose set directly is no step of the motion: no stride's carry.
         this.solver.carryBody = false;
+        this._noteArmGoals();
         this.solver.decode(pose);
         this.solver.solveIK(0);
         if (this._lookAt) this._lookAt.reset();
@@ -429,6 +431,14 @@ export class HumanoidAnimator {
         // Nothing of it goes on into the next update's smoothing or carry (a pose that is not
         // finite left the body's filters NaN for good).
         this.solver.resetSmoothing();
+    }
+
+    /** The world goals' hand weights, for the solver's elbows (`HumanoidRigSolver.armGoalWeights`). */
+    private _noteArmGoals(): void {
+        const goals = this._goals;
+        const w = this.solver.armGoalWeights;
+        w[0] = goals ? goals.positionWeights[HumanIKGoal.LeftHand] : 0;
+        w[1] = goals ? goals.positionWeights[HumanIKGoal.RightHand] : 0;
     }
 
     /** The world goals and look-at, made on first use (never by the per-frame path, which skips them until then). */

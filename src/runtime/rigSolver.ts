@@ -231,6 +231,13 @@ export class HumanoidRigSolver {
      * {@link applyJointLimits} limits the pose again after IK.
      */
     public jointLimits: JointLimits | null = null;
+    /**
+     * Per arm (left, right), 0 to 1: the weight of goals that solve the arm after this solver's own
+     * IK (the animator's world goals set it every update). With the arm's own hand weight in
+     * {@link positionWeights}, it takes the elbow's give past straight away (`JointLimits.overshoot`):
+     * an arm under IK bends a straight elbow its pole's way, and one past straight turned round.
+     */
+    public readonly armGoalWeights = new Float32Array(2);
     private readonly _step = new Float64Array(1);
     private readonly _setup: MuscleSetup;
     /** Where the body goes over the feet by {@link proportions} (the "legs" seat, the "com" drop): see `HumanoidBodyPlacement`. */
@@ -308,7 +315,17 @@ export class HumanoidRigSolver {
         }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
         if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
-        DecodeHumanPose(this.avatar, human, this.pose, this.jointLimits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders);
+        const limits = this.jointLimits;
+        if (limits) {
+            // An elbow past straight only where no IK solves its arm (see `armGoalWeights`).
+            for (let s = 0; s < 2; s++) {
+                const own = this.positionWeights[2 + s];
+                const goal = this.armGoalWeights[s];
+                const w = own > goal ? own : goal;
+                limits.overshootShare[s === 0 ? HumanBone.LeftLowerArm : HumanBone.RightLowerArm] = w > 0 ? (w < 1 ? 1 - w : 0) : 1;
+            }
+        }
+        DecodeHumanPose(this.avatar, human, this.pose, limits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders);
         if (this._legs) TurnHipsAsSourceInPlace(setup, human, this.pose);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);

@@ -42,6 +42,15 @@ describe("joint limits and mirroring on the per-frame path", () => {
                     ],
                 },
                 rightUpperArm: { twistDeg: [-1, 1] },
+                // An elbow that bends 10 degrees at most either way: decode gives it past that.
+                leftLowerArm: {
+                    swingDeg: [
+                        [-5, 10],
+                        [5, 10],
+                        [5, -10],
+                        [-5, -10],
+                    ],
+                },
             },
         },
     });
@@ -77,6 +86,29 @@ describe("joint limits and mirroring on the per-frame path", () => {
         const perUpdate = YoungBytesPerCall(() => animator.update(1 / 60));
         if (perUpdate !== null) expect(perUpdate).toBeLessThan(64); // the count needs --expose-gc, as npm run test:unit gives
         for (const n of nodes) expect(Number.isFinite(n.rotationQuaternion!.w)).toBe(true);
+        animator.dispose();
+    });
+
+    test("an elbow given past its limit (no hand IK): the heap does not grow and an update leaves no garbage", () => {
+        const scene = new Scene(new NullEngine());
+        const { nodes } = CreateTransformNodesFromRig(rig, scene);
+        const animator = new HumanoidAnimator(avatar, nodes, {});
+        animator.play(clip, { loop: true });
+        const limits = animator.solver.jointLimits!;
+        const give = limits.giveCanonicalToRef.bind(limits);
+        let given = 0;
+        limits.giveCanonicalToRef = (b, q, out) => {
+            const moved = give(b, q, out);
+            if (moved && b === HumanBone.LeftLowerArm && limits.overshootShare[b] === 1) given++;
+            return moved;
+        };
+        for (let i = 0; i < 200; i++) animator.update(1 / 60);
+        delete (limits as { giveCanonicalToRef?: unknown }).giveCanonicalToRef;
+        expect(given).toBeGreaterThan(50);
+        for (let i = 0; i < 10_000; i++) animator.update(1 / 60);
+        expect(HeapGrowth(() => animator.update(1 / 60), 30_000)).toBeLessThan(HEAP_GROWTH_LIMIT);
+        const perUpdate = YoungBytesPerCall(() => animator.update(1 / 60));
+        if (perUpdate !== null) expect(perUpdate).toBeLessThan(64);
         animator.dispose();
     });
 });
