@@ -7,6 +7,16 @@ const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
 /**
+ * Seconds over which a foot that lands comes into the carry (a smootherstep from 0 to its hold):
+ * taken in at once, the body's velocity stepped by what the pelvis's turn carried it at the moment
+ * the foot landed (a spin, its pelvis turning fast, onto a VRM: the hips 1.85 times the source's
+ * jerk and the head 3.3, 0.67 and 1.55 with this ease; onto KayKit's mannequin, whose wider stance
+ * carries more, 7 times the source's jerk, 3 with it). What the ease leaves out of the carry is
+ * left out for good: a stride a little shorter, the leg leaning a little more, over 50 ms.
+ */
+export const CARRY_EASE_SECONDS = 0.05;
+
+/**
  * The stride's carry of a {@link HumanoidRigSolver} (docs/runtime.md, the stride's carry): how far
  * the body moves over the held feet that the clip's own path does not have.
  *
@@ -17,7 +27,8 @@ const tmpQ = new Quaternion();
  * and the leg leaned by that (the giant walk onto the KayKit mannequin: thighs 6 degrees off the
  * source's, the spinning kick's 8 and its shin 10.6, the stance hip 0.7 leg from the held foot
  * where the source's is 0.09). The body moves instead, by minus the change of the held feet's
- * offsets, weighed by how firmly each was held on the last update (`footGrounded`), over the
+ * offsets, weighed by how firmly each was held on the last update (`footGrounded`, eased in over
+ * `CARRY_EASE_SECONDS` after the foot lands), over the
  * larger of 1 and the weights' sum (two held feet turning opposite ways cancel). Taken on the
  * ground the feet are held on (turned by the solver's `groundYaw` from the pose's frame) and given
  * back in the pose's frame. In a walk it carries the figure forward in both stances (the pelvis
@@ -32,6 +43,8 @@ export class HumanoidStrideCarry {
     public readonly carry = new Float64Array(4);
     /** The left foot's stance offset of the last update (ground frame x, z, pose units; the right's is its negative), and whether it is known ([2]). */
     private readonly _last = new Float64Array(3);
+    /** Per foot, how far its ease into the carry has gone (0 to 1; see `CARRY_EASE_SECONDS`): back to 0 while it is not held. */
+    private readonly _in = new Float64Array(2);
 
     /**
      * One decode's step into {@link carry} [0], [1], added to its total [2], [3]. No step (and the
@@ -40,8 +53,19 @@ export class HumanoidStrideCarry {
      * @param solver the owning solver: its `positionScale` (this decode's), `positionWeights`, `footGrounded` (the last update's) and `groundYaw`
      * @param human the pose being decoded (canonical frame): its body and hips rotations
      * @param legs whether this decode scales by the legs (`"legs"` with the source's proportions known)
+     * @param step the time step in `step[0]`, seconds, for the feet's ease into the carry (default
+     *   none: a foot held is in at once, as with no time known)
      */
-    public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean): void {
+    public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean, step?: Float64Array): void {
+        // Each foot's ease in: from 0 while it is not held, by the step while it is.
+        const dt = step ? step[0] : Infinity;
+        for (let g = 0; g < 2; g++) {
+            if (!(solver.footGrounded[g] > 0)) this._in[g] = 0;
+            else {
+                const x = this._in[g] + (dt > 0 ? dt / CARRY_EASE_SECONDS : 0);
+                this._in[g] = x < 1 ? x : 1;
+            }
+        }
         const c = this.carry;
         c[0] = 0;
         c[1] = 0;
@@ -72,8 +96,11 @@ export class HumanoidStrideCarry {
             return;
         }
         if (last[2]) {
-            const wl = solver.footGrounded[0] > 0 ? solver.footGrounded[0] : 0;
-            const wr = solver.footGrounded[1] > 0 ? solver.footGrounded[1] : 0;
+            // How firmly each foot is held, times its ease in (a smootherstep).
+            const il = this._in[0];
+            const ir = this._in[1];
+            const wl = solver.footGrounded[0] > 0 ? solver.footGrounded[0] * il * il * il * (il * (6 * il - 15) + 10) : 0;
+            const wr = solver.footGrounded[1] > 0 ? solver.footGrounded[1] * ir * ir * ir * (ir * (6 * ir - 15) + 10) : 0;
             const n = wl + wr > 1 ? wl + wr : 1;
             // Minus the held offsets' change, w_l d + w_r (-d), on the ground; back to the pose's frame.
             const gx = (-(wl - wr) * (lx - last[0])) / n;
@@ -97,5 +124,6 @@ export class HumanoidStrideCarry {
     public reset(): void {
         this.carry.fill(0);
         this._last[2] = 0;
+        this._in.fill(0);
     }
 }
