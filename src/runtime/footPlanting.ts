@@ -163,8 +163,10 @@ export class HumanoidFootPlanting {
     private readonly _lastValid = [false, false];
     /** Per foot, while planted: the correction's rate over the last update (ground frame, per second), which a release starts with. */
     private readonly _holdRate = [new Vector3(), new Vector3()];
-    /** Per foot, its lower point's height over the floor on the hold's last update (pose units), Infinity when none: the most its clearance is taken as while the release eases out. */
+    /** Per foot, its lower point's height over the floor on the hold's last update (pose units), Infinity when none: where the most its clearance is taken as while the release eases out starts. */
     private readonly _liftClearance = new Float64Array(2).fill(Infinity);
+    /** Per foot, how fast that height rose over the hold's last update (pose units a second, 0 when falling): the most grows by it, slowing to a stop over the release. */
+    private readonly _liftRate = new Float64Array(2);
     private readonly _step = new Float64Array(1);
 
     /** @param avatar the avatar whose feet are planted */
@@ -231,6 +233,7 @@ export class HumanoidFootPlanting {
             this._holdRate[s].setAll(0);
             this._releaseRate[s].setAll(0);
             this._liftClearance[s] = Infinity;
+            this._liftRate[s] = 0;
         }
     }
 
@@ -436,14 +439,26 @@ export class HumanoidFootPlanting {
                 releaseCurveToRef(this._release[s], this._releaseRate[s], this._releaseEnd[s], along, corr);
             }
             // How far above the floor the foot's lower point ends up, metres; while the release
-            // eases out, no more than on the hold's last update. The leg's shape may move a held
-            // foot down by its clearance at most (`HumanoidLegShape.keepLegShape`), and a foot
-            // that lifts off fast (a jump's take-off: 0 to 1.1 cm in two frames) gave up that
-            // limit within those frames instead of over the release: its target stepped by 5 mm
-            // (a leg shortened 0.8 times onto the child's jump: its foot 2.15 times the source's jerk).
+            // eases out, no more than it was on the hold's last update plus what it was rising by
+            // then, that rise slowing to a stop over the release (its rate r at the start, 0 at
+            // the end: r T (u - u^2 / 2) after a share u of the release's T seconds). The leg's
+            // shape may move a held foot down by its clearance at most (`HumanoidLegShape.keepLegShape`),
+            // and a foot that lifts off fast (a jump's take-off: 0 to 1.1 cm in two frames) gave
+            // up that limit within those frames instead of over the release: its target stepped by
+            // 5 mm (a leg shortened 0.8 times onto the child's jump: its foot 2.15 times the
+            // source's jerk). Held at its last value instead, a heel rising as the hold ended
+            // stopped the leg shape's push at once (a walk's knee onto the VRM sample 2.29 times
+            // the source's jerk at lift-off, 1.97 with the rise let slow down).
             let clear = lowestUp + corr.y;
-            if (this.planted[s]) this._liftClearance[s] = clear;
-            else if (clear > this._liftClearance[s]) clear = this._liftClearance[s];
+            if (this.planted[s]) {
+                const rise = known && this._liftClearance[s] < Infinity ? (clear - this._liftClearance[s]) / dt : 0;
+                this._liftRate[s] = rise > 0 ? rise : 0;
+                this._liftClearance[s] = clear;
+            } else {
+                const u = 1 - this._releaseLeft[s];
+                const most = this._liftClearance[s] + this._liftRate[s] * this._releaseSeconds[s] * (u - 0.5 * u * u);
+                if (clear > most) clear = most;
+            }
             solver.footClearance[s] = (clear > 0 ? clear : 0) * ps[0];
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
             let held = 1;

@@ -1,0 +1,58 @@
+import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
+import type { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
+import { HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
+import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+// A foot whose heel rises as its hold ends: the most its clearance is taken as over the release
+// (how far the leg's shape may move it down) goes on rising as it was, slowing to a stop, rather
+// than stopping at once. Found on CMU walks (the AnimatedDrawings project's `cmu_new` takes) onto
+// the VRM sample, whose knee jerked at every lift-off.
+describeWithData("planting: the clearance over a release", () => {
+    test("a foot rising as its hold ends: its clearance's rise goes on into the release and slows to a stop (it stopped at once)", async () => {
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
+        const solver = new HumanoidRigSolver(target.avatar);
+        const planting = new HumanoidFootPlanting(target.avatar);
+        const player = {
+            jumped: false,
+            shownRoot: new Float64Array(3),
+            groundRoot: new Float64Array(3),
+            contacts: 3,
+            contactFrameRate: 120,
+            step: Float64Array.of(1 / 120),
+            nextContactToRef: (_s: number, io: Float64Array, i: number): void => {
+                io[i] = Infinity;
+            },
+        };
+        const clearance: number[] = [];
+        const rise = 0.001;
+        for (let f = 0; f < 40; f++) {
+            // Level feet; the right one held for 20 frames, rising 1 mm a frame from frame 10 on.
+            player.contacts = f < 20 ? 3 : 1;
+            for (let s = 0; s < 2; s++) {
+                const up = s === 1 && f >= 10 ? rise * (f - 9) : 0;
+                solver.goalPositions[s].set(s ? -0.1 : 0.1, solver.positionScale[1] + up, 0);
+                solver.goalRotations[s].set(0, 0, 0, 1);
+            }
+            planting.update(player as unknown as HumanoidClipPlayer, solver);
+            clearance.push(solver.footClearance[1]);
+        }
+        const scale = solver.positionScale[0];
+        // Held, the clearance rises with the foot (about 1 mm a frame, in metres by the pose's
+        // scale; the floor's rounding takes a little off).
+        const held = clearance[19] - clearance[18];
+        expect(held).toBeGreaterThan(0.8 * rise * scale);
+        expect(held).toBeLessThan(1.05 * rise * scale);
+        // Released at frame 20: it goes on rising at about that rate (before: 0 at once) ...
+        expect(clearance[20] - clearance[19]).toBeGreaterThan(0.9 * held);
+        // ... slowing every frame, never faster than the foot, to a stop at the release's end.
+        for (let f = 21; f < 40; f++) {
+            const d = clearance[f] - clearance[f - 1];
+            expect(d).toBeLessThanOrEqual(clearance[f - 1] - clearance[f - 2] + 1e-12);
+            expect(d).toBeGreaterThanOrEqual(-1e-12);
+        }
+        // What it adds over a 0.2 s release (24 frames at 120): half the rate times the release.
+        expect(clearance[39]).toBeLessThan(clearance[19] + 0.5 * (held * 120) * 0.2 + 1e-9);
+        target.loaded.dispose();
+    }, 60_000);
+});
