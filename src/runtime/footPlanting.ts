@@ -290,11 +290,12 @@ export class HumanoidFootPlanting {
                 const c = t < 0 ? 0 : t > 1 ? 1 : t;
                 toward = c * c * (3 - 2 * c);
                 // Held, back toward the ankle only as far as it is down (see `PIVOT_RETURN_LOW`).
+                // It goes back only as time passes: over a zero step (a paused clip) it stays.
                 const before = this._toward[s];
                 if (this.planted[s] && this._lastValid[s] && toward < before) {
                     const u = (ankleUp - PIVOT_RETURN_LOW) / (PIVOT_RETURN_HIGH - PIVOT_RETURN_LOW);
                     const v = u < 0 ? 0 : u > 1 ? 1 : u;
-                    toward = before + (toward - before) * (1 - v * v * (3 - 2 * v));
+                    toward = deltaSeconds > 0 ? before + (toward - before) * (1 - v * v * (3 - 2 * v)) : before;
                 }
                 pivot.x += (toe.x - goal.x) * toward;
                 pivot.y += (toe.y - goal.y) * toward;
@@ -451,8 +452,11 @@ export class HumanoidFootPlanting {
             // the source's jerk at lift-off, 1.97 with the rise let slow down).
             let clear = lowestUp + corr.y;
             if (this.planted[s]) {
-                const rise = known && this._liftClearance[s] < Infinity ? (clear - this._liftClearance[s]) / dt : 0;
-                this._liftRate[s] = rise > 0 ? rise : 0;
+                // Its rise over this update (kept as it was over one that takes no time).
+                if (known) {
+                    const rise = this._liftClearance[s] < Infinity ? (clear - this._liftClearance[s]) / dt : 0;
+                    this._liftRate[s] = rise > 0 ? rise : 0;
+                } else if (!this._lastValid[s]) this._liftRate[s] = 0;
                 this._liftClearance[s] = clear;
             } else {
                 const u = 1 - this._releaseLeft[s];

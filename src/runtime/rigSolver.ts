@@ -305,7 +305,8 @@ export class HumanoidRigSolver {
         hq.y = hy;
         hq.z = 0;
         hq.w = hw;
-        this._carry.update(this, human, this._legs, step);
+        this._carry.noteStep(step ?? null);
+        this._carry.update(this, human, this._legs);
         const carried = this.carryBody && (this.carry[2] !== 0 || this.carry[3] !== 0);
         if (carried) {
             scratch.bodyKept[0] = human.bodyPosition.x;

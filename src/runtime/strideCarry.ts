@@ -43,8 +43,10 @@ export class HumanoidStrideCarry {
     public readonly carry = new Float64Array(4);
     /** The left foot's stance offset of the last update (ground frame x, z, pose units; the right's is its negative), and whether it is known ([2]). */
     private readonly _last = new Float64Array(3);
-    /** Per foot, how far its ease into the carry has gone (0 to 1; see `CARRY_EASE_SECONDS`): back to 0 while it is not held. */
-    private readonly _in = new Float64Array(2);
+    /** Per foot, how far its ease into the carry has gone (0 to 1; see `CARRY_EASE_SECONDS`): back to 0 while it is not held; [2] this update's share of the ease. */
+    private readonly _in = new Float64Array(3);
+    /** The step array of {@link noteStep}, or null. */
+    private _step: Float64Array | null = null;
 
     /**
      * One decode's step into {@link carry} [0], [1], added to its total [2], [3]. No step (and the
@@ -53,17 +55,20 @@ export class HumanoidStrideCarry {
      * @param solver the owning solver: its `positionScale` (this decode's), `positionWeights`, `footGrounded` (the last update's) and `groundYaw`
      * @param human the pose being decoded (canonical frame): its body and hips rotations
      * @param legs whether this decode scales by the legs (`"legs"` with the source's proportions known)
-     * @param step the time step in `step[0]`, seconds, for the feet's ease into the carry (default
-     *   none: a foot held is in at once, as with no time known)
      */
-    public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean, step?: Float64Array): void {
-        // Each foot's ease in: from 0 while it is not held, by the step while it is.
-        const dt = step ? step[0] : Infinity;
+    public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean): void {
+        // Each foot's ease in: from 0 while it is not held, by the step while it is (see `noteStep`).
+        // How far a held foot's ease goes this update: a share of the ease by the step, all of it
+        // with no step known. Worked out in the array (a number kept in a local across the loop
+        // below was boxed on every update).
+        const e = this._in;
+        const step = this._step;
+        e[2] = step === null ? 1 : step[0] > 0 ? step[0] / CARRY_EASE_SECONDS : 0;
         for (let g = 0; g < 2; g++) {
-            if (!(solver.footGrounded[g] > 0)) this._in[g] = 0;
+            if (!(solver.footGrounded[g] > 0)) e[g] = 0;
             else {
-                const x = this._in[g] + (dt > 0 ? dt / CARRY_EASE_SECONDS : 0);
-                this._in[g] = x < 1 ? x : 1;
+                e[g] += e[2];
+                if (e[g] > 1) e[g] = 1;
             }
         }
         const c = this.carry;
@@ -113,6 +118,16 @@ export class HumanoidStrideCarry {
         last[0] = lx;
         last[1] = lz;
         last[2] = 1;
+    }
+
+    /**
+     * The time step the next {@link update} eases held feet in by, in `step[0]` (seconds; kept, not
+     * copied), or null for none known (a foot held is in at once). Handed over apart from the
+     * update: an argument more changed what V8 inlined of the decode, and a number was boxed on
+     * every update (16 bytes).
+     */
+    public noteStep(step: Float64Array | null): void {
+        this._step = step;
     }
 
     /** Takes no step at the next {@link update} (after a jump in time or place); the total stays. */

@@ -29,7 +29,8 @@ function steps(dtSeconds: number, landing: number, count: number, stepArray: boo
         // Held from `landing` on (planting's hold, read from the last update).
         grounded[0] = i > landing ? 1 : 0;
         human.hipsRotation.copyFrom(Quaternion.RotationAxis(Vector3.Up(), 3 * i * dtSeconds));
-        carry.update(solver, human, true, stepArray ? step : undefined);
+        carry.noteStep(stepArray ? step : null);
+        carry.update(solver, human, true);
         out.push(new Vector3(carry.carry[0], 0, carry.carry[1]));
     }
     return out;
