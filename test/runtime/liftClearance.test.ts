@@ -1,8 +1,8 @@
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
-import type { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
 import { HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
 import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { PlantingPlayerStub } from "../helpers/plantingPlayer.js";
 
 // A foot whose heel rises as its hold ends: the most its clearance is taken as over the release
 // (how far the leg's shape may move it down) goes on rising as it was, slowing to a stop, rather
@@ -13,28 +13,18 @@ describeWithData("planting: the clearance over a release", () => {
         const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
         const solver = new HumanoidRigSolver(target.avatar);
         const planting = new HumanoidFootPlanting(target.avatar);
-        const player = {
-            jumped: false,
-            shownRoot: new Float64Array(3),
-            groundRoot: new Float64Array(3),
-            contacts: 3,
-            contactFrameRate: 120,
-            step: Float64Array.of(1 / 120),
-            nextContactToRef: (_s: number, io: Float64Array, i: number): void => {
-                io[i] = Infinity;
-            },
-        };
+        const stub = PlantingPlayerStub(120);
         const clearance: number[] = [];
         const rise = 0.001;
         for (let f = 0; f < 40; f++) {
             // Level feet; the right one held for 20 frames, rising 1 mm a frame from frame 10 on.
-            player.contacts = f < 20 ? 3 : 1;
+            stub.contacts = f < 20 ? 3 : 1;
             for (let s = 0; s < 2; s++) {
                 const up = s === 1 && f >= 10 ? rise * (f - 9) : 0;
                 solver.goalPositions[s].set(s ? -0.1 : 0.1, solver.positionScale[1] + up, 0);
                 solver.goalRotations[s].set(0, 0, 0, 1);
             }
-            planting.update(player as unknown as HumanoidClipPlayer, solver);
+            planting.update(stub.player, solver);
             clearance.push(solver.footClearance[1]);
         }
         const scale = solver.positionScale[0];

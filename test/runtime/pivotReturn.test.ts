@@ -2,10 +2,10 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../../src/humanoid/humanBones.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
-import type { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
 import { HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
 import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { PlantingPlayerStub } from "../helpers/plantingPlayer.js";
 
 // A held foot that leaves the ground while its contact still holds: found on a circle walk (the
 // AnimatedDrawings project's `sst` takes) onto RiggedFigure, whose feet jerked 4-5 times the
@@ -27,17 +27,7 @@ describeWithData("planting: a held foot leaving the ground keeps the point it st
         const off = canon(setup.footTip[1]).subtract(canon(ankleJoint));
         const restAnkle = canon(ankleJoint);
         const toeRest = restAnkle.add(off);
-        const player = {
-            jumped: false,
-            shownRoot: new Float64Array(3),
-            groundRoot: new Float64Array(3),
-            contacts: 3,
-            contactFrameRate: 120,
-            step: Float64Array.of(1 / 120),
-            nextContactToRef: (_s: number, io: Float64Array, i: number): void => {
-                io[i] = Infinity;
-            },
-        };
+        const stub = PlantingPlayerStub(120);
         const pitch = (deg: number): Quaternion => Quaternion.RotationAxis(new Vector3(1, 0, 0), (deg * Math.PI) / 180);
         const heldToe: Vector3[] = [];
         let ankle = restAnkle.clone();
@@ -49,12 +39,12 @@ describeWithData("planting: a held foot leaving the ground keeps the point it st
             const q = pitch(deg);
             if (f < 10) ankle = toeRest.subtract(off.applyRotationQuaternion(q));
             else ankle = ankle.add(new Vector3(0, 0.012, 0.004));
-            player.contacts = f < 16 ? 3 : 1;
+            stub.contacts = f < 16 ? 3 : 1;
             solver.goalPositions[0].copyFrom(restAnkle.multiplyByFloats(-1, 1, 1));
             solver.goalRotations[0].set(0, 0, 0, 1);
             solver.goalPositions[1].copyFrom(ankle);
             solver.goalRotations[1].copyFrom(q);
-            planting.update(player as unknown as HumanoidClipPlayer, solver);
+            planting.update(stub.player, solver);
             // Where the foot's toes are shown (the goal as planting left it).
             heldToe.push(solver.goalPositions[1].add(off.applyRotationQuaternion(q)));
         }

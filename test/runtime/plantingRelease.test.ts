@@ -4,10 +4,10 @@ import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { ConvertFileToMuscleClipsAsync } from "../../src/node/convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import { HumanoidAnimator } from "../../src/plugin/humanoidAnimator.js";
-import type { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
 import { HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
 import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { PlantingPlayerStub } from "../helpers/plantingPlayer.js";
 
 // A foot planting let go stays let go: found by a review of the foot-tip and floor-limit changes.
 describeWithData("planting's release at its edges", () => {
@@ -46,29 +46,18 @@ describeWithData("planting's release at its edges", () => {
         const target = await LoadHumanoidAvatarFromFileAsync(dataFile(VRM));
         const solver = new HumanoidRigSolver(target.avatar);
         const planting = new HumanoidFootPlanting(target.avatar);
-        let nextContact = Infinity;
         // A player as planting reads it: the right foot down for 10 frames, then up with a contact
         // announced 0.1 s away that never comes (the clip changed).
-        const player = {
-            jumped: false,
-            shownRoot: new Float64Array(3),
-            groundRoot: new Float64Array(3),
-            contacts: 3,
-            contactFrameRate: 30,
-            step: Float64Array.of(1 / 30),
-            nextContactToRef: (_s: number, io: Float64Array, i: number): void => {
-                io[i] = nextContact;
-            },
-        };
+        const stub = PlantingPlayerStub(30);
         const grounded: number[] = [];
         for (let f = 0; f < 20; f++) {
-            player.contacts = f < 10 ? 3 : 1;
-            nextContact = f === 10 ? 0.1 : Infinity;
+            stub.contacts = f < 10 ? 3 : 1;
+            stub.nextContact = f === 10 ? 0.1 : Infinity;
             for (let s = 0; s < 2; s++) {
                 solver.goalPositions[s].set((s ? -0.1 : 0.1) + 0.003 * f, solver.positionScale[1] + (f >= 10 && s === 1 ? 0.01 * (f - 9) : 0), 0);
                 solver.goalRotations[s].set(0, 0, 0, 1);
             }
-            planting.update(player as unknown as HumanoidClipPlayer, solver);
+            planting.update(stub.player, solver);
             grounded.push(solver.footGrounded[1]);
         }
         // Let go at frame 10, fully by the cut-short end (0.1 s); never held again after.
