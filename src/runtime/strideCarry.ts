@@ -123,8 +123,7 @@ export class HumanoidStrideCarry {
     /**
      * The time step the next {@link update} eases held feet in by, in `step[0]` (seconds; kept, not
      * copied), or null for none known (a foot held is in at once). Handed over apart from the
-     * update: an argument more changed what V8 inlined of the decode, and a number was boxed on
-     * every update (16 bytes).
+     * update, as the body placement's frame step is (its `noteFrameStep`).
      */
     public noteStep(step: Float64Array | null): void {
         this._step = step;
