@@ -20,7 +20,8 @@ export { SOFT_LIMIT_KNEE };
  * there within a frame, and its hand jerked: 2.7-3.0 times the source's on a child's catch onto
  * three characters of normal build (1.2-1.3 with this give). The knees stay held at straight:
  * the feet's IK bends a straight knee its pole's way, and a knee given past straight turned that
- * way round within a frame (the same catch onto KayKit's mannequin 4 times its jerk).
+ * way round within a frame (the same catch onto KayKit's mannequin: its worst bone 4.0 -> 8.9
+ * times the source's jerk).
  */
 export const ELBOW_OVERSHOOT_DEG = 5;
 
