@@ -334,8 +334,9 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
                     continue;
                 }
                 if (HasNameHint(ctx, c, "eye")) {
-                    const isLeft = Vector3.Dot(pos[c].subtract(pos[headJoint]), left) > 0;
-                    if (map[isLeft ? B.LeftEye : B.RightEye] < 0) set(isLeft ? B.LeftEye : B.RightEye, c);
+                    // The nearest to the head of each side (its children come first).
+                    const eye = Vector3.Dot(pos[c].subtract(pos[headJoint]), left) > 0 ? B.LeftEye : B.RightEye;
+                    if (map[eye] < 0) set(eye, c);
                 } else if (HasNameHint(ctx, c, "jaw") && map[B.Jaw] < 0) {
                     set(B.Jaw, c);
                 }

@@ -264,8 +264,10 @@ export function PickBranches(s: IHumanoidStructure, pos: readonly Vector3[], nam
         }
         return Vector3.Zero();
     };
+    /** A path's third joint (or its last), where its direction away from a joint is read. */
+    const third = (path: readonly number[]): Vector3 => pos[path[Math.min(path.length - 1, 2)]];
     const lateral = (path: readonly number[], from: Vector3): Vector3 => {
-        const d = pos[path[Math.min(path.length - 1, 2)]].subtract(from);
+        const d = third(path).subtract(from);
         return d.subtractInPlace(up.scale(Vector3.Dot(d, up)));
     };
     /** Best symmetric pair among paths: mirror-image laterals, similar and long lengths, plus a per-path bonus. */
@@ -307,7 +309,7 @@ export function PickBranches(s: IHumanoidStructure, pos: readonly Vector3[], nam
     let headScore = -Infinity;
     for (const r of roots) {
         const path = LongestPath(s, r);
-        const out = lateral(path, pos[s.chest]).length() / (pos[path[Math.min(path.length - 1, 2)]].subtract(pos[s.chest]).length() + 1e-9);
+        const out = lateral(path, pos[s.chest]).length() / (third(path).subtract(pos[s.chest]).length() + 1e-9);
         const score =
             Vector3.Dot(away(path, pos[s.chest]), up) -
             0.5 * out +

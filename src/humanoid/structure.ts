@@ -212,16 +212,18 @@ function findStructure(rig: IRig, only: ReadonlySet<number> | null): IHumanoidSt
         const j = order[k];
         if (isBone(j)) {
             const lb = longBranches(j);
-            // Without looking through: a spine of one short joint where the arms split (CMU's
-            // auto-labelled `thorax`, 0.05 of the diameter above the pelvis) is a pass-through
-            // joint that splits again, and looked through, no branch left split into arms.
-            const direct = children[j].filter((c) => branchLength(c) >= longMin);
             if (lb.length >= 3 && lb.some((b) => findArmSplit(b) >= 0)) {
                 hips = j;
                 hipBranches = lb;
-            } else if (direct.length >= 3 && direct.some((b) => findArmSplit(b) >= 0)) {
-                hips = j;
-                hipBranches = direct;
+            } else {
+                // Without looking through: a spine of one short joint where the arms split (CMU's
+                // auto-labelled `thorax`, 0.05 of the diameter above the pelvis) is a pass-through
+                // joint that splits again, and looked through, no branch left split into arms.
+                const direct = children[j].filter((c) => branchLength(c) >= longMin);
+                if (direct.length >= 3 && direct.some((b) => findArmSplit(b) >= 0)) {
+                    hips = j;
+                    hipBranches = direct;
+                }
             }
         }
         order.push(...children[j]);

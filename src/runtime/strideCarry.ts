@@ -57,10 +57,9 @@ export class HumanoidStrideCarry {
      * @param legs whether this decode scales by the legs (`"legs"` with the source's proportions known)
      */
     public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean): void {
-        // Each foot's ease in: from 0 while it is not held, by the step while it is (see `noteStep`).
-        // How far a held foot's ease goes this update: a share of the ease by the step, all of it
-        // with no step known. Worked out in the array (a number kept in a local across the loop
-        // below was boxed on every update).
+        // Each foot's ease in: back to 0 while it is not held; while it is, on by this update's
+        // share of the ease (the step's, `noteStep`; all of it with no step known). The share is
+        // kept in the array: held in a local across the loop, it was boxed on every update.
         const e = this._in;
         const step = this._step;
         e[2] = step === null ? 1 : step[0] > 0 ? step[0] / CARRY_EASE_SECONDS : 0;

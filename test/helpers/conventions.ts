@@ -24,6 +24,14 @@ type Finger = "thumb" | "index" | "middle" | "ring" | "little";
 /** Arm and hand joints of one side: x grows outwards (sign applied by the caller). */
 const ARM = { shoulder: 0.03, upper: 0.17, lower: 0.45, hand: 0.7, y: 1.42 };
 
+/** The human bones of one side's limbs, in the order {@link limbMap} takes their joints. */
+const LIMB_BONES = ["Shoulder", "UpperArm", "LowerArm", "Hand", "UpperLeg", "LowerLeg", "Foot", "Toes"] as const;
+
+/** One side's limbs of an expected map: `S` the side (`"left"`, `"right"`), the joints in {@link LIMB_BONES} order. */
+function limbMap(S: string, joints: readonly string[]): Record<string, string> {
+    return Object.fromEntries(LIMB_BONES.map((b, i) => [`${S}${b}`, joints[i]]));
+}
+
 function fingers(
     side: number,
     hand: string,
@@ -110,16 +118,10 @@ function ue5(): IConventionRig {
                 [`ik_hand_${s}`, "ik_hand_gun", side * 0.7, ARM.y, 0],
             ]),
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: `clavicle_${s}`,
-            [`${S}UpperArm`]: `upperarm_${s}`,
-            [`${S}LowerArm`]: `lowerarm_${s}`,
-            [`${S}Hand`]: `hand_${s}`,
-            [`${S}UpperLeg`]: `thigh_${s}`,
-            [`${S}LowerLeg`]: `calf_${s}`,
-            [`${S}Foot`]: `foot_${s}`,
-            [`${S}Toes`]: `ball_${s}`,
-        });
+        Object.assign(
+            expected,
+            limbMap(S, [`clavicle_${s}`, `upperarm_${s}`, `lowerarm_${s}`, `hand_${s}`, `thigh_${s}`, `calf_${s}`, `foot_${s}`, `ball_${s}`]),
+        );
         for (const [f, F] of [
             ["thumb", "Thumb"],
             ["index", "Index"],
@@ -175,16 +177,7 @@ function daz(): IConventionRig {
             [`${s}Metatarsals`, `${s}Foot`, side * 0.09, 0.04, 0.05],
             [`${s}Toe`, `${s}Metatarsals`, side * 0.09, 0.02, 0.13],
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: `${s}Collar`,
-            [`${S}UpperArm`]: `${s}ShldrBend`,
-            [`${S}LowerArm`]: `${s}ForearmBend`,
-            [`${S}Hand`]: `${s}Hand`,
-            [`${S}UpperLeg`]: `${s}ThighBend`,
-            [`${S}LowerLeg`]: `${s}Shin`,
-            [`${S}Foot`]: `${s}Foot`,
-            [`${S}Toes`]: `${s}Toe`,
-        });
+        Object.assign(expected, limbMap(S, [`${s}Collar`, `${s}ShldrBend`, `${s}ForearmBend`, `${s}Hand`, `${s}ThighBend`, `${s}Shin`, `${s}Foot`, `${s}Toe`]));
         for (const [f, F] of [
             ["Thumb", "Thumb"],
             ["Index", "Index"],
@@ -232,16 +225,10 @@ function biped(): IConventionRig {
             ...fingers(side, `${p} Hand`, (f, d) => `${p} Finger${idx[f]}${d ? d : ""}`, { tips: (f) => `${p} Finger${idx[f]}Nub` }),
             ...legs(side, [`${p} Thigh`, `${p} Calf`, `${p} Foot`, `${p} Toe0`], "Bip01 Spine", [[`${p} Toe0Nub`, `${p} Toe0`, side * 0.09, 0.02, 0.17]]),
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: `${p} Clavicle`,
-            [`${S}UpperArm`]: `${p} UpperArm`,
-            [`${S}LowerArm`]: `${p} Forearm`,
-            [`${S}Hand`]: `${p} Hand`,
-            [`${S}UpperLeg`]: `${p} Thigh`,
-            [`${S}LowerLeg`]: `${p} Calf`,
-            [`${S}Foot`]: `${p} Foot`,
-            [`${S}Toes`]: `${p} Toe0`,
-        });
+        Object.assign(
+            expected,
+            limbMap(S, [`${p} Clavicle`, `${p} UpperArm`, `${p} Forearm`, `${p} Hand`, `${p} Thigh`, `${p} Calf`, `${p} Foot`, `${p} Toe0`]),
+        );
         for (const [f, F] of [
             ["0", "Thumb"],
             ["1", "Index"],
@@ -313,16 +300,19 @@ function vroid(): IConventionRig {
             ...fingers(side, `J_Bip_${s}_Hand`, (f, d) => `J_Bip_${s}_${F[f]}${d + 1}`),
             ...legs(side, [`J_Bip_${s}_UpperLeg`, `J_Bip_${s}_LowerLeg`, `J_Bip_${s}_Foot`, `J_Bip_${s}_ToeBase`], "J_Bip_C_Hips"),
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: `J_Bip_${s}_Shoulder`,
-            [`${S}UpperArm`]: `J_Bip_${s}_UpperArm`,
-            [`${S}LowerArm`]: `J_Bip_${s}_LowerArm`,
-            [`${S}Hand`]: `J_Bip_${s}_Hand`,
-            [`${S}UpperLeg`]: `J_Bip_${s}_UpperLeg`,
-            [`${S}LowerLeg`]: `J_Bip_${s}_LowerLeg`,
-            [`${S}Foot`]: `J_Bip_${s}_Foot`,
-            [`${S}Toes`]: `J_Bip_${s}_ToeBase`,
-        });
+        Object.assign(
+            expected,
+            limbMap(S, [
+                `J_Bip_${s}_Shoulder`,
+                `J_Bip_${s}_UpperArm`,
+                `J_Bip_${s}_LowerArm`,
+                `J_Bip_${s}_Hand`,
+                `J_Bip_${s}_UpperLeg`,
+                `J_Bip_${s}_LowerLeg`,
+                `J_Bip_${s}_Foot`,
+                `J_Bip_${s}_ToeBase`,
+            ]),
+        );
         for (const f of ["Thumb", "Index", "Middle", "Ring", "Little"]) {
             ["Proximal", "Intermediate", "Distal"].forEach((d, i) => (expected[`${S}${f}${d}`] = `J_Bip_${s}_${f}${i + 1}`));
         }
@@ -374,16 +364,19 @@ function rigify(): IConventionRig {
             [`DEF-foot.${s}`, `DEF-shin.${s}.001`, side * 0.09, 0.08, -0.01],
             [`DEF-toe.${s}`, `DEF-foot.${s}`, side * 0.09, 0.02, 0.12],
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: `DEF-shoulder.${s}`,
-            [`${S}UpperArm`]: `DEF-upper_arm.${s}`,
-            [`${S}LowerArm`]: `DEF-forearm.${s}`,
-            [`${S}Hand`]: `DEF-hand.${s}`,
-            [`${S}UpperLeg`]: `DEF-thigh.${s}`,
-            [`${S}LowerLeg`]: `DEF-shin.${s}`,
-            [`${S}Foot`]: `DEF-foot.${s}`,
-            [`${S}Toes`]: `DEF-toe.${s}`,
-        });
+        Object.assign(
+            expected,
+            limbMap(S, [
+                `DEF-shoulder.${s}`,
+                `DEF-upper_arm.${s}`,
+                `DEF-forearm.${s}`,
+                `DEF-hand.${s}`,
+                `DEF-thigh.${s}`,
+                `DEF-shin.${s}`,
+                `DEF-foot.${s}`,
+                `DEF-toe.${s}`,
+            ]),
+        );
         for (const [f, Fn] of [
             ["thumb", "Thumb"],
             ["f_index", "Index"],
@@ -458,16 +451,7 @@ function characterCreator(): IConventionRig {
                 [p("MidToe1"), p("ToeBase"), side * 0.095, 0.015, 0.15],
             ]),
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: p("Clavicle"),
-            [`${S}UpperArm`]: p("Upperarm"),
-            [`${S}LowerArm`]: p("Forearm"),
-            [`${S}Hand`]: p("Hand"),
-            [`${S}UpperLeg`]: p("Thigh"),
-            [`${S}LowerLeg`]: p("Calf"),
-            [`${S}Foot`]: p("Foot"),
-            [`${S}Toes`]: p("ToeBase"),
-        });
+        Object.assign(expected, limbMap(S, [p("Clavicle"), p("Upperarm"), p("Forearm"), p("Hand"), p("Thigh"), p("Calf"), p("Foot"), p("ToeBase")]));
         for (const [f, finger] of [
             ["Thumb", "Thumb"],
             ["Index", "Index"],
@@ -519,16 +503,7 @@ function perceptionNeuron(): IConventionRig {
             ...hand,
             ...legs(side, [`${s}UpLeg`, `${s}Leg`, `${s}Foot`, `${s}ToeBase`], "Hips"),
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: `${s}Shoulder`,
-            [`${S}UpperArm`]: `${s}Arm`,
-            [`${S}LowerArm`]: `${s}ForeArm`,
-            [`${S}Hand`]: `${s}Hand`,
-            [`${S}UpperLeg`]: `${s}UpLeg`,
-            [`${S}LowerLeg`]: `${s}Leg`,
-            [`${S}Foot`]: `${s}Foot`,
-            [`${S}Toes`]: `${s}ToeBase`,
-        });
+        Object.assign(expected, limbMap(S, [`${s}Shoulder`, `${s}Arm`, `${s}ForeArm`, `${s}Hand`, `${s}UpLeg`, `${s}Leg`, `${s}Foot`, `${s}ToeBase`]));
         for (const [f, finger] of [
             ["Thumb", "Thumb"],
             ["Index", "Index"],
@@ -574,16 +549,7 @@ function cmuAutoLabelled(): IConventionRig {
             [`${s}foot`, `${s}tibia`, side * 4.04 * k, 1.6 * k, 0],
             [`${s}toes`, `${s}foot`, side * 4.04 * k, 1.6 * k, 4.09 * k],
         );
-        Object.assign(expected, {
-            [`${S}Shoulder`]: `${s}clavicle`,
-            [`${S}UpperArm`]: `${s}humerus`,
-            [`${S}LowerArm`]: `${s}radius`,
-            [`${S}Hand`]: `${s}hand`,
-            [`${S}UpperLeg`]: `${s}femur`,
-            [`${S}LowerLeg`]: `${s}tibia`,
-            [`${S}Foot`]: `${s}foot`,
-            [`${S}Toes`]: `${s}toes`,
-        });
+        Object.assign(expected, limbMap(S, [`${s}clavicle`, `${s}humerus`, `${s}radius`, `${s}hand`, `${s}femur`, `${s}tibia`, `${s}foot`, `${s}toes`]));
     }
     return { name: "CMU auto-labelled", rig: RigFromPoints("cmu-auto", j), expected, nameOnly: [] };
 }
