@@ -148,7 +148,16 @@ export { MuscleClipSampler } from "./clip/clipSampler.js";
 export { AngleUnitToMuscleValue, AngleUnitsToMuscleValuesInPlace, MuscleValueToAngleUnit, type MuscleCurveUnit } from "./clip/muscleCurveUnit.js";
 export { GetCurveValueStep, ReduceCurve, ReduceCurveGroup, SHARED_GRID_REFINEMENT, SnapToStep, VALUE_STEPS_PER_TOLERANCE } from "./clip/reduce.js";
 export { SplineSlopesToRef } from "./clip/spline.js";
-export { SmoothWithinBand, SmoothCurveGroupWithinBands, SMOOTHING_ROUNDS, GROUP_SHARE_REACH } from "./clip/smoothing.js";
+export {
+    SmoothWithinBand,
+    SmoothWithinBandAtRate,
+    SmoothingStrideAtRate,
+    SmoothCurveGroupWithinBands,
+    SMOOTHING_ROUNDS,
+    SMOOTHING_REFERENCE_RATE,
+    GROUP_SHARE_REACH,
+} from "./clip/smoothing.js";
+export { RigPoseDenoiser, IsDenoisedBone } from "./clip/poseDenoise.js";
 export {
     ConvertRigPosesToMuscleClip,
     GetCurveTolerance,

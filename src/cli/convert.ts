@@ -27,6 +27,8 @@ export interface IConvertCommandOptions {
     rate?: number;
     /** Keyframe reduction tolerance, degrees (default 0.1). */
     tolerance?: number;
+    /** How far the source's joints may move when denoised, degrees (`IMuscleClipConvertOptions.denoiseToleranceDeg`; default the tolerance, 0 off). */
+    denoise?: number;
     /** File format: a muscle clip (`"json"`, `"bin"`) or a VRM Animation (`"vrma"`); default from `out`'s extension, else JSON. */
     format?: ClipFileFormat;
     /** Files converted at once, each in a worker thread (default: the machine's cores, at most the inputs). */
@@ -188,6 +190,7 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
             clip: options.clip,
             frameRate: options.rate,
             toleranceDeg: options.tolerance,
+            denoiseToleranceDeg: options.denoise,
             avatar: options.avatar,
             tPose: options.tPose,
             bvh: options.bvh,

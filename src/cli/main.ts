@@ -53,6 +53,13 @@ function parseStretch(v: string): number {
     return n;
 }
 
+/** `--denoise <deg>`: how far a source's joints may move when denoised, 0 to 45 degrees. */
+function parseDenoise(v: string): number {
+    const n = Number(v);
+    if (!(v.trim() !== "" && n >= 0 && n <= 45)) throw new InvalidArgumentError("--denoise must be between 0 and 45 degrees");
+    return n;
+}
+
 /** `--tolerance <deg>`: a keyframe reduction tolerance from 0 to 45 degrees of muscle angle. */
 function parseTolerance(v: string): number {
     const n = Number(v);
@@ -164,6 +171,11 @@ program
         parseTolerance,
         0.1,
     )
+    .option(
+        "--denoise <deg>",
+        "how far the source's joints may move when denoised before conversion, degrees along each joint's shortest bone (default: the tolerance; 0: the source as it is)",
+        parseDenoise,
+    )
     .addOption(
         new Option("--format <format>", "file format: json or bin (muscle clips) or vrma (VRM Animation); default: from the -o extension, else json").choices([
             "json",
@@ -202,6 +214,7 @@ program
                 clip?: string;
                 rate?: number;
                 tolerance: number;
+                denoise?: number;
                 format?: "json" | "bin" | "vrma";
                 jobs?: number;
                 avatar?: string;
@@ -221,6 +234,7 @@ program
                         clip: opts.clip,
                         rate: opts.rate,
                         tolerance: opts.tolerance,
+                        denoise: opts.denoise,
                         format: opts.format,
                         jobs: opts.jobs,
                         avatar: opts.avatar,
@@ -260,7 +274,14 @@ program
     .option("--no-translation-dof", "rotations only: leave out the clip's translations of spine, neck, shoulders, upper arms and upper legs")
     .addOption(jointLimitsOption())
     .option("--tolerance <deg>", "keyframe reduction tolerance of the sources' conversion, degrees of muscle angle (0: a key every frame)", parseTolerance, 0.1)
-    .addOption(new Option("--t-pose <mode>", "reference pose of our avatars (AnimatorAvatar uses the rest poses)").choices(["auto", "rest", "strict"]).default("auto"))
+    .option(
+        "--denoise <deg>",
+        "how far the sources' joints may move when denoised before conversion, degrees (default: the tolerance; 0: as they are)",
+        parseDenoise,
+    )
+    .addOption(
+        new Option("--t-pose <mode>", "reference pose of our avatars (AnimatorAvatar uses the rest poses)").choices(["auto", "rest", "strict"]).default("auto"),
+    )
     .option(
         "--updates-per-frame <n>",
         "our animator updated n times per clip frame, measured at the frames (a display faster than the clip: 2 for 30 fps at 60 Hz)",
@@ -272,6 +293,7 @@ program
             sources: string[],
             opts: {
                 tolerance: number;
+                denoise?: number;
                 onto: string[];
                 output: string;
                 json?: string;
@@ -297,6 +319,7 @@ program
                         clip: opts.clip,
                         animatorAvatar: opts.animatorAvatar,
                         toleranceDeg: opts.tolerance,
+                        denoiseToleranceDeg: opts.denoise,
                         updatesPerFrame: opts.updatesPerFrame,
                         tPose: opts.tPose,
                         animator: {

@@ -22,6 +22,8 @@ export interface IReportCommandOptions {
     animator?: QualityAnimatorOptions;
     /** Keyframe reduction tolerance of the sources' conversion, degrees of muscle angle (0: every frame a key). Default the converter's (0.1). */
     toleranceDeg?: number;
+    /** How far the sources' joints may move when denoised before conversion, degrees. Default the tolerance; 0 off. */
+    denoiseToleranceDeg?: number;
     /** Animator updates per clip frame (a display faster than the clip). Default 1. */
     updatesPerFrame?: number;
     /** How the avatars' reference T-poses are made. Default `"auto"`. */
@@ -56,6 +58,7 @@ export async function RunReportAsync(
         skipAnimatorAvatar: options.animatorAvatar === false,
         animator: options.animator,
         toleranceDeg: options.toleranceDeg,
+        denoiseToleranceDeg: options.denoiseToleranceDeg,
         updatesPerFrame: options.updatesPerFrame,
         tPose: options.tPose,
         onProgress: (done, total, pair, error) => {

@@ -27,6 +27,7 @@ import { type IMuscleCurve } from "./curve.js";
 import { MuscleSamplesToAngleUnits } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { SmoothCurveGroupWithinBands, SmoothWithinBand } from "./smoothing.js";
+import { RigPoseDenoiser } from "./poseDenoise.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
 import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
@@ -88,6 +89,16 @@ export interface IMuscleClipConvertOptions {
      * file (about a sixth on mocap), a jerkier head.
      */
     shareTrunkKeys?: boolean;
+    /**
+     * How far the source's joints may move when they are denoised before its poses are encoded,
+     * in degrees: each body joint moves at most this angle times its shortest segment, so a bone's
+     * direction moves by at most twice it (`RigPoseDenoiser`; docs/clips.md, step 2). Default the
+     * tolerance (`toleranceDeg`); 0 leaves the source as it is. Mocap's solver jitter, which its
+     * rotations cancel where its markers are and which no longer cancels on another body, is taken
+     * out; a keyframed clip changes only at its sharpest turns. The curves are then smoothed and
+     * keyed within the tolerance of the denoised poses.
+     */
+    denoiseToleranceDeg?: number;
     /** Whether the clip loops; default: when its first and last poses match (within {@link LOOP_MATCH_DEG}). */
     loop?: boolean;
     /** The clip's name; default the source's. */
@@ -147,6 +158,10 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     if (!(toleranceDeg >= 0 && toleranceDeg <= 45)) {
         throw new HumanoidError("BAD_OPTION", `${what}: tolerance must be between 0 and 45 degrees, not ${toleranceDeg}`);
     }
+    const denoiseDeg = options.denoiseToleranceDeg ?? toleranceDeg;
+    if (!(denoiseDeg >= 0 && denoiseDeg <= 45)) {
+        throw new HumanoidError("BAD_OPTION", `${what}: denoising tolerance must be between 0 and 45 degrees, not ${denoiseDeg}`);
+    }
     const duration = source.durationSeconds;
     if (!(duration >= 0) || !Number.isFinite(duration)) {
         throw new HumanoidError("CONVERT", `${what}: the clip has no length (duration ${duration})`);
@@ -185,9 +200,21 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     const hipsJoint = setup.joint[B.Hips];
     const restSpan = Vector3.Distance(avatar.referenceWorld.positions[hipsJoint], avatar.referenceWorld.positions[setup.trunkTop]);
     let yaw = 0;
+    // The source's joints denoised first (see `RigPoseDenoiser`): every pose recorded, smoothed,
+    // then each sampled again below and re-aimed.
+    const denoiser = denoiseDeg > 0 ? new RigPoseDenoiser(avatar, frameCount, rate, (denoiseDeg * Math.PI) / 180) : null;
+    const denoise = denoiser !== null && denoiser.isActive;
+    if (denoise) {
+        for (let f = 0; f < frameCount; f++) {
+            source.samplePoseToRef(Math.min(f / rate, duration), pose);
+            denoiser.record(f, pose);
+        }
+        denoiser.smooth();
+    }
     for (let f = 0; f < frameCount; f++) {
         const t = Math.min(f / rate, duration);
         source.samplePoseToRef(t, pose);
+        if (denoise) denoiser.applyToRef(f, pose);
         EncodeHumanPose(avatar, pose, human);
         watch.check(pose);
         if (!(Vector3.Distance(setup.work.pos[hipsJoint], setup.work.pos[setup.trunkTop]) > POINT_FIGURE_SHARE * restSpan)) point[f] = 1;

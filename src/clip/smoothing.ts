@@ -42,12 +42,95 @@ export function SmoothWithinBand(samples: ArrayLike<number>, band: number, round
     const n = samples.length;
     const x = Float64Array.from(samples);
     if (!(band > 0) || n < 5 || !(rounds > 0)) return x;
+    const { lo, hi } = bandAround(x, band);
+    smoothRoundsInPlace(x, lo, hi, rounds);
+    return x;
+}
+
+/**
+ * The rate the filter of {@link SmoothWithinBand} is tuned for (frames per second): at a higher
+ * rate, {@link SmoothWithinBandAtRate} adds rounds on every second, fourth... frame so that it
+ * takes out what it takes out at this rate.
+ */
+export const SMOOTHING_REFERENCE_RATE = 30;
+
+/**
+ * The largest stride {@link SmoothWithinBandAtRate} uses at a frame rate: the largest power of two
+ * at most `frameRate / SMOOTHING_REFERENCE_RATE` (1 at 30 frames a second and below, 2 at 60, 4
+ * at 120, 8 at 240).
+ * @param frameRate frames per second (> 0)
+ */
+export function SmoothingStrideAtRate(frameRate: number): number {
+    let stride = 1;
+    while (stride * 2 * SMOOTHING_REFERENCE_RATE <= frameRate && stride < 1024) stride *= 2;
+    return stride;
+}
+
+/**
+ * {@link SmoothWithinBand} with the same reach in seconds at any frame rate. The filter's rounds
+ * act on a cycle of 2 to 4 frames; at 120 frames a second that is 30 to 60 Hz, and jitter at 10
+ * to 30 Hz (which the third differences of a 120 frames a second curve see as much as the motion
+ * itself) stays. So the rounds are run first on every `s`-th frame (the third difference over
+ * `x[i], x[i-s], x[i-2s], x[i-3s]`, whose filter takes out a cycle of `2s` to `4s` frames), for
+ * `s` = {@link SmoothingStrideAtRate} down to 2 by halves, then on every frame, each within the
+ * same band of the samples; at 30 frames a second and below it is {@link SmoothWithinBand}. Each
+ * stride's rounds are a filter of gain at most 1 at every frequency (`1 - (2 sin(s w / 2))^6 /
+ * 64`), the band a bound on each sample; the finest last, so that where a band binds the last
+ * rounds smooth what the clamp left. Every inner sample ends within `band` of its own, the first
+ * and last samples are kept.
+ * @param samples a curve's values, one per frame
+ * @param band how far a sample may move, in the curve's unit (>= 0)
+ * @param frameRate the curve's frames per second (> 0)
+ * @param rounds rounds per stride (default {@link SMOOTHING_ROUNDS})
+ * @returns a new array (the samples are not changed)
+ */
+export function SmoothWithinBandAtRate(samples: ArrayLike<number>, band: number, frameRate: number, rounds = SMOOTHING_ROUNDS): Float64Array {
+    const n = samples.length;
+    const x = Float64Array.from(samples);
+    if (!(band > 0) || n < 5 || !(rounds > 0)) return x;
+    const { lo, hi } = bandAround(x, band);
+    const d = new Float64Array(n);
+    for (let s = SmoothingStrideAtRate(frameRate); s >= 2; s >>= 1) smoothStridedRoundsInPlace(x, lo, hi, rounds, s, d);
+    smoothRoundsInPlace(x, lo, hi, rounds);
+    return x;
+}
+
+/** Each sample's band: `lo[i] = x[i] - band`, `hi[i] = x[i] + band`. */
+function bandAround(x: Float64Array, band: number): { lo: Float64Array; hi: Float64Array } {
+    const n = x.length;
     const lo = new Float64Array(n);
     const hi = new Float64Array(n);
     for (let i = 0; i < n; i++) {
         lo[i] = x[i] - band;
         hi[i] = x[i] + band;
     }
+    return { lo, hi };
+}
+
+/**
+ * `rounds` rounds of the stride-`s` filter on `x` in place, each inner sample clamped to
+ * `[lo, hi]`, the ends kept: `x[i] -= (D_s^T D_s x)[i] / 64`, `D_s` the third difference over
+ * `x[i], x[i-s], x[i-2s], x[i-3s]` (0 where it would reach before the curve), from the round's
+ * starting values (`d` holds them: scratch as long as `x`). Written plainly: it runs a few times
+ * a curve at high rates only.
+ */
+function smoothStridedRoundsInPlace(x: Float64Array, lo: Float64Array, hi: Float64Array, rounds: number, s: number, d: Float64Array): void {
+    const n = x.length;
+    for (let r = 0; r < rounds; r++) {
+        for (let i = 0; i < n; i++) d[i] = i >= 3 * s ? x[i] - 3 * x[i - s] + 3 * x[i - 2 * s] - x[i - 3 * s] : 0;
+        for (let i = 1; i < n - 1; i++) {
+            const a = i + s < n ? d[i + s] : 0;
+            const b = i + 2 * s < n ? d[i + 2 * s] : 0;
+            const c = i + 3 * s < n ? d[i + 3 * s] : 0;
+            const v = x[i] - (d[i] - 3 * a + 3 * b - c) * 0.015625;
+            x[i] = v < lo[i] ? lo[i] : v > hi[i] ? hi[i] : v;
+        }
+    }
+}
+
+/** `rounds` rounds of {@link SmoothWithinBand}'s filter on `x` in place, each inner sample clamped to `[lo, hi]`, the ends kept. */
+function smoothRoundsInPlace(x: Float64Array, lo: Float64Array, hi: Float64Array, rounds: number): void {
+    const n = x.length;
     for (let r = 0; r < rounds; r++) {
         // One pass: sample i's step needs the third differences d[i..i+3] of the round's starting
         // values (d[j] = x[j] - 3 x[j-1] + 3 x[j-2] - x[j-3], 0 where it would reach before the
@@ -87,7 +170,6 @@ export function SmoothWithinBand(samples: ArrayLike<number>, band: number, round
             o2 = o3;
         }
     }
-    return x;
 }
 
 /**

@@ -61,7 +61,13 @@ export interface IConvertedClip {
  * @param options clip, model avatar, rate, tolerance, loop, BVH reading, progress
  */
 export async function ConvertFileToMuscleClipsAsync(file: string, options: IConvertFileOptions = {}): Promise<IConvertedClip[]> {
-    const convert = { frameRate: options.frameRate, toleranceDeg: options.toleranceDeg, shareTrunkKeys: options.shareTrunkKeys, loop: options.loop };
+    const convert = {
+        frameRate: options.frameRate,
+        toleranceDeg: options.toleranceDeg,
+        denoiseToleranceDeg: options.denoiseToleranceDeg,
+        shareTrunkKeys: options.shareTrunkKeys,
+        loop: options.loop,
+    };
     const loaded = await LoadRigFromFileAsync(file, { bvh: options.bvh });
     let model: Awaited<ReturnType<typeof LoadHumanoidAvatarFromFileAsync>> | undefined;
     try {

@@ -42,6 +42,8 @@ export interface IQualityPairOptions {
     animator?: QualityAnimatorOptions;
     /** Reduction tolerance of the source's conversion to a muscle clip, degrees. Default the converter's (0.1). */
     toleranceDeg?: number;
+    /** How far the source's joints may move when denoised before its conversion, degrees (`IMuscleClipConvertOptions.denoiseToleranceDeg`). Default the tolerance; 0 off. */
+    denoiseToleranceDeg?: number;
     /**
      * Animator updates per frame of the clip, of equal steps, the motion recorded at the clip's
      * frames: a display faster than the clip (2 for a 30 fps clip shown at 60 Hz). A whole number
@@ -151,7 +153,10 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
     const updatesPerFrame = CheckUpdatesPerFrame(options.updatesPerFrame);
     const source = await loadSourceAsync(sourceFile, options.clip, options.tPose);
     try {
-        const clip = ConvertRigPosesToMuscleClip(source.avatar, source.poses, { toleranceDeg: options.toleranceDeg });
+        const clip = ConvertRigPosesToMuscleClip(source.avatar, source.poses, {
+            toleranceDeg: options.toleranceDeg,
+            denoiseToleranceDeg: options.denoiseToleranceDeg,
+        });
         const frames = RigPoseFrameCount(source.poses.durationSeconds, source.poses.frameRate);
         const sourceMotion = recordSource(source.avatar, source.poses, clip.frameRate, Math.min(frames, clip.frameCount));
         const target = await LoadHumanoidAvatarFromFileAsync(targetFile, { tPose: options.tPose });

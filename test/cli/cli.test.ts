@@ -166,6 +166,23 @@ describe("babylon-humanoid convert", () => {
         expect(opt.stderr).toMatch(/--tolerance must be between 0 and 45 degrees/);
     });
 
+    it("convert --denoise sets how far the source's joints may move when denoised (0: as they are), and refuses a value out of range", () => {
+        const walk = join(dir, "walk-denoise.bvh");
+        writeFileSync(walk, SampleWalkBvh());
+        const values = (denoise: string): number[] => {
+            const target = join(dir, `denoise-${denoise}.muscle.json`);
+            const r = cli("convert", walk, "-o", target, "--denoise", denoise);
+            expect(r.code).toBe(0);
+            return ParseMuscleClipJson(readFileSync(target, "utf8"), target).curves.flatMap((c) => Array.from(c.values));
+        };
+        const none = values("0");
+        const wide = values("5");
+        expect(none.length === wide.length && none.every((v, i) => v === wide[i])).toBe(false);
+        const bad = cli("convert", walk, "--denoise", "-1");
+        expect(bad.code).not.toBe(0);
+        expect(bad.stderr).toMatch(/--denoise must be between 0 and 45 degrees/);
+    });
+
     it("report --tolerance converts the sources at that tolerance: 0 keeps every key, and the self round trip is then exact", () => {
         const walk = join(dir, "walk-report.bvh");
         writeFileSync(walk, SampleWalkBvh());

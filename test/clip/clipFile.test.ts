@@ -2,6 +2,7 @@ import {
     BuildHumanoidAvatar,
     BuildSampleRig,
     ConvertRigPosesToMuscleClip,
+    RigPoseDenoiser,
     CURVE_BODY_POSITION,
     CURVE_HIPS,
     CURVE_TRANSLATIONS,
@@ -110,8 +111,16 @@ describe("muscle clips from the built-in sample walk", () => {
         const sampled = new HumanPose();
         const tolRad = (clip.toleranceDeg * Math.PI) / 180;
         expect(clip.frameCount).toBe(67);
+        // The poses the clip is made from: the source's, denoised as the conversion denoises them.
+        const denoiser = new RigPoseDenoiser(avatar, clip.frameCount, clip.frameRate, tolRad);
         for (let f = 0; f < clip.frameCount; f++) {
             source.samplePoseToRef(f / clip.frameRate, pose);
+            denoiser.record(f, pose);
+        }
+        denoiser.smooth();
+        for (let f = 0; f < clip.frameCount; f++) {
+            source.samplePoseToRef(f / clip.frameRate, pose);
+            denoiser.applyToRef(f, pose);
             EncodeHumanPose(avatar, pose, direct);
             sampler.sampleToRef(f / clip.frameRate, sampled);
             for (let i = 0; i < ALL_MUSCLE_COUNT; i++) {

@@ -1,5 +1,13 @@
 import fc from "fast-check";
-import { GROUP_SHARE_REACH, SmoothCurveGroupWithinBands, SmoothWithinBand, SMOOTHING_ROUNDS } from "../../src/index.js";
+import {
+    GROUP_SHARE_REACH,
+    SmoothCurveGroupWithinBands,
+    SmoothingStrideAtRate,
+    SmoothWithinBand,
+    SmoothWithinBandAtRate,
+    SMOOTHING_REFERENCE_RATE,
+    SMOOTHING_ROUNDS,
+} from "../../src/index.js";
 
 /** The summed squared third differences of a curve: the energy the smoothing lowers. */
 function jerkEnergy(x: ArrayLike<number>): number {
@@ -32,6 +40,47 @@ function smoothReference(samples: number[], band: number, rounds: number): numbe
         x = x.map((v, j) => (j === 0 || j === n - 1 ? v : Math.min(samples[j] + band, Math.max(samples[j] - band, v - grad[j] / 64))));
     }
     return x;
+}
+
+/**
+ * The oracle of the rate's rounds: for each stride from the largest down to 1, the rounds with the
+ * third difference over every `stride`-th frame as a dense matrix (rows i = 3 stride..n-1), each
+ * clamped into the band of the samples; the end samples stay.
+ */
+function smoothAtRateReference(samples: number[], band: number, rate: number, rounds: number): number[] {
+    const n = samples.length;
+    let x = samples.slice();
+    if (!(band > 0) || n < 5) return x;
+    for (let s = SmoothingStrideAtRate(rate); s >= 1; s /= 2) {
+        const D: number[][] = [];
+        for (let i = 3 * s; i < n; i++) {
+            const row = new Array<number>(n).fill(0);
+            row[i] = 1;
+            row[i - s] = -3;
+            row[i - 2 * s] = 3;
+            row[i - 3 * s] = -1;
+            D.push(row);
+        }
+        for (let r = 0; r < rounds; r++) {
+            const dx = D.map((row) => row.reduce((sum, a, j) => sum + a * x[j], 0));
+            const grad = x.map((_, j) => D.reduce((sum, row, k) => sum + row[j] * dx[k], 0));
+            x = x.map((v, j) => (j === 0 || j === n - 1 ? v : Math.min(samples[j] + band, Math.max(samples[j] - band, v - grad[j] / 64))));
+        }
+    }
+    return x;
+}
+
+/** The amplitude of a curve's part at `cycles` per sample (its correlation with that wave, over the middle half). */
+function amplitudeAt(x: ArrayLike<number>, cycles: number): number {
+    const n = x.length;
+    let c = 0;
+    let s = 0;
+    let k = 0;
+    for (let i = Math.floor(n / 4); i < Math.floor((3 * n) / 4); i++, k++) {
+        c += x[i] * Math.cos(2 * Math.PI * cycles * i);
+        s += x[i] * Math.sin(2 * Math.PI * cycles * i);
+    }
+    return (2 * Math.hypot(c, s)) / k;
 }
 
 const curve = fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 0, maxLength: 60 });
@@ -85,6 +134,60 @@ describe("smoothing within a band", () => {
         const jitter = Array.from({ length: n }, () => 0.01 * noise());
         expect(jerkEnergy(SmoothWithinBand(jitter, 1))).toBeLessThan(0.05 * jerkEnergy(jitter));
         expect(SMOOTHING_ROUNDS).toBeGreaterThan(0);
+    });
+});
+
+describe("smoothing within a band at a frame rate", () => {
+    it("uses strides of every second, fourth... frame up to the rate over the reference rate", () => {
+        expect(SMOOTHING_REFERENCE_RATE).toBe(30);
+        expect([1, 24, 30, 59, 60, 100, 119, 120, 240, 1000].map(SmoothingStrideAtRate)).toEqual([1, 1, 1, 1, 2, 2, 2, 4, 8, 32]);
+    });
+
+    it("matches the dense oracle, stays within the band, keeps the ends, and is SmoothWithinBand at the reference rate", () => {
+        fc.assert(
+            fc.property(
+                curve,
+                fc.double({ min: 0, max: 5, noNaN: true }),
+                fc.constantFrom(24, 30, 60, 120, 240),
+                fc.integer({ min: 0, max: 6 }),
+                (samples, band, rate, rounds) => {
+                    const x = SmoothWithinBandAtRate(samples, band, rate, rounds);
+                    const ref = smoothAtRateReference(samples, band, rate, rounds);
+                    expect(x.length).toBe(samples.length);
+                    const scale = 1 + Math.max(0, ...samples.map(Math.abs));
+                    for (let i = 0; i < samples.length; i++) {
+                        expect(Math.abs(x[i] - ref[i])).toBeLessThanOrEqual(1e-9 * scale);
+                        expect(Math.abs(x[i] - samples[i])).toBeLessThanOrEqual(band + 1e-12 * scale);
+                    }
+                    if (samples.length) {
+                        expect(x[0]).toBe(samples[0]);
+                        expect(x[samples.length - 1]).toBe(samples[samples.length - 1]);
+                    }
+                    if (rate < 60) expect(Array.from(x)).toEqual(Array.from(SmoothWithinBand(samples, band, rounds)));
+                },
+            ),
+        );
+    });
+
+    it("takes out at 120 frames a second what it takes out at 30, and keeps the motion", () => {
+        // Waves at 3 Hz (motion) and 20 Hz (jitter), no band binding: the gain at each.
+        const wave = (hz: number, rate: number): number[] => Array.from({ length: 8 * rate }, (_, i) => Math.sin((2 * Math.PI * hz * i) / rate));
+        const gain = (hz: number, rate: number, atRate: boolean): number => {
+            const x = wave(hz, rate);
+            return amplitudeAt(atRate ? SmoothWithinBandAtRate(x, 10, rate) : SmoothWithinBand(x, 10), hz / rate);
+        };
+        // 3 Hz kept at both rates, as at 30 frames a second.
+        expect(gain(3, 30, false)).toBeGreaterThan(0.99);
+        expect(gain(3, 120, true)).toBeGreaterThan(0.99);
+        // 10 Hz: the filter at 30 frames a second takes some; at 120 with the strides about as much,
+        // with rounds on every frame only next to nothing.
+        const at30 = gain(10, 30, false);
+        expect(at30).toBeLessThan(0.9);
+        expect(Math.abs(gain(10, 120, true) - at30)).toBeLessThan(0.1);
+        expect(gain(10, 120, false)).toBeGreaterThan(0.99);
+        // 20 Hz jitter at 120 frames a second: the strides take it out, the rounds on every frame keep most of it.
+        expect(gain(20, 120, true)).toBeLessThan(0.02);
+        expect(gain(20, 120, false)).toBeGreaterThan(0.8);
     });
 });
 
