@@ -38,7 +38,8 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT, IsFingerBone } from "../humanoid/humanBones.js";
-import { ComputeRigWorldPose, type IRigPose } from "../humanoid/rig.js";
+import type { IRigPose, IRigWorldPose } from "../humanoid/rig.js";
+import { ComposeTrsToRef, type ITrs } from "../math/trs.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import { WeightedRigidFit } from "../math/hornFit.js";
 import { MuscleSetup } from "../muscle/setup.js";
@@ -85,6 +86,10 @@ export class RigPoseDenoiser {
     private readonly _q2 = new Quaternion();
     private readonly _zero = Vector3.Zero();
     private readonly _identity = Quaternion.Identity();
+    /** The frame's world pose (`ComputeRigWorldPose` without allocating), and one joint's local transform on the way. */
+    private readonly _world: IRigWorldPose;
+    private readonly _worldTrs: ITrs[];
+    private readonly _local: ITrs = { translation: new Vector3(), rotation: new Quaternion(), scale: new Vector3() };
 
     /**
      * @param avatar the avatar of the rig whose poses are denoised
@@ -147,12 +152,17 @@ export class RigPoseDenoiser {
         this.isActive = frameCount >= 5 && this._bands.some((b) => b > 0);
         this._positions = new Float64Array(this.isActive ? frameCount * 3 * bones.length : 0);
         this._turns = bones.map(() => new Quaternion());
+        this._worldTrs = rig.joints.map(() => ({ translation: new Vector3(), rotation: new Quaternion(), scale: new Vector3() }));
+        this._world = {
+            positions: this._worldTrs.map((t) => t.translation),
+            rotations: this._worldTrs.map((t) => t.rotation),
+            scales: this._worldTrs.map((t) => t.scale),
+        };
     }
-
 
     /** Records frame `f`'s pose (local rotations and positions of every rig joint). */
     public record(f: number, pose: IRigPose): void {
-        const w = ComputeRigWorldPose(this._avatar.rig, pose);
+        const w = this._worldPoseOf(pose);
         const n = this._joints.length;
         const base = f * 3 * n;
         for (let k = 0; k < n; k++) {
@@ -183,11 +193,34 @@ export class RigPoseDenoiser {
             }
             for (let f = 0; f < frames; f++) {
                 const at = f * 3 * n + 3 * k;
-                const d = Math.hypot(moved[3 * f], moved[3 * f + 1], moved[3 * f + 2]);
+                const mx = moved[3 * f];
+                const my = moved[3 * f + 1];
+                const mz = moved[3 * f + 2];
+                const d = Math.sqrt(mx * mx + my * my + mz * mz);
                 const keep = d > band ? band / d : 1;
                 for (let c = 0; c < 3; c++) this._positions[at + c] += moved[3 * f + c] * keep;
             }
         }
+    }
+
+    /** The world pose of a pose, as `ComputeRigWorldPose` makes it, into arrays kept for it. */
+    private _worldPoseOf(pose: IRigPose): IRigWorldPose {
+        const joints = this._avatar.rig.joints;
+        const local = this._local;
+        for (let j = 0; j < joints.length; j++) {
+            const joint = joints[j];
+            const out = this._worldTrs[j];
+            local.translation.copyFrom(pose.positions[j]);
+            local.rotation.copyFrom(pose.rotations[j]);
+            local.scale.copyFrom(joint.restScale);
+            if (joint.parent >= 0) ComposeTrsToRef(local, this._worldTrs[joint.parent], out);
+            else {
+                out.translation.copyFrom(local.translation);
+                out.rotation.copyFrom(local.rotation);
+                out.scale.copyFrom(local.scale);
+            }
+        }
+        return this._world;
     }
 
     /**
@@ -197,7 +230,7 @@ export class RigPoseDenoiser {
      */
     public applyToRef(f: number, pose: IRigPose): void {
         const rig = this._avatar.rig;
-        const w = ComputeRigWorldPose(rig, pose);
+        const w = this._worldPoseOf(pose);
         const n = this._joints.length;
         const base = f * 3 * n;
         const sp = this._positions;

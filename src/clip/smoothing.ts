@@ -72,8 +72,10 @@ export function SmoothingStrideAtRate(frameRate: number): number {
  * to 30 Hz (which the third differences of a 120 frames a second curve see as much as the motion
  * itself) stays. So the rounds are run first on every `s`-th frame (the third difference over
  * `x[i], x[i-s], x[i-2s], x[i-3s]`, whose filter takes out a cycle of `2s` to `4s` frames), for
- * `s` = {@link SmoothingStrideAtRate} down to 2 by halves, then on every frame, each within the
- * same band of the samples; at 30 frames a second and below it is {@link SmoothWithinBand}. Each
+ * `s` = {@link SmoothingStrideAtRate} down to 2 by halves (the rounds of {@link SmoothWithinBand}
+ * on each of the `s` interleaved runs of every `s`-th frame, which that difference never mixes;
+ * each run's ends kept), then on every frame, each within the same band of the samples; at 30
+ * frames a second and below it is {@link SmoothWithinBand}. Each
  * stride's rounds are a filter of gain at most 1 at every frequency (`1 - (2 sin(s w / 2))^6 /
  * 64`), the band a bound on each sample; the finest last, so that where a band binds the last
  * rounds smooth what the clamp left. Every inner sample ends within `band` of its own, the first
@@ -89,8 +91,10 @@ export function SmoothWithinBandAtRate(samples: ArrayLike<number>, band: number,
     const x = Float64Array.from(samples);
     if (!(band > 0) || n < 5 || !(rounds > 0)) return x;
     const { lo, hi } = bandAround(x, band);
-    const d = new Float64Array(n);
-    for (let s = SmoothingStrideAtRate(frameRate); s >= 2; s >>= 1) smoothStridedRoundsInPlace(x, lo, hi, rounds, s, d);
+    const top = SmoothingStrideAtRate(frameRate);
+    const run = Math.ceil(n / 2);
+    const buffers = top >= 2 ? [new Float64Array(run), new Float64Array(run), new Float64Array(run)] : [];
+    for (let s = top; s >= 2; s >>= 1) smoothStridedRoundsInPlace(x, lo, hi, rounds, s, buffers);
     smoothRoundsInPlace(x, lo, hi, rounds);
     return x;
 }
@@ -108,23 +112,27 @@ function bandAround(x: Float64Array, band: number): { lo: Float64Array; hi: Floa
 }
 
 /**
- * `rounds` rounds of the stride-`s` filter on `x` in place, each inner sample clamped to
- * `[lo, hi]`, the ends kept: `x[i] -= (D_s^T D_s x)[i] / 64`, `D_s` the third difference over
- * `x[i], x[i-s], x[i-2s], x[i-3s]` (0 where it would reach before the curve), from the round's
- * starting values (`d` holds them: scratch as long as `x`). Written plainly: it runs a few times
- * a curve at high rates only.
+ * `rounds` rounds of the stride-`s` filter on `x` in place, each sample clamped to `[lo, hi]`:
+ * `x[i] -= (D_s^T D_s x)[i] / 64`, `D_s` the third difference over `x[i], x[i-s], x[i-2s],
+ * x[i-3s]` (0 where it would reach before the curve), from the round's starting values. `D_s`
+ * never mixes samples `s` apart from one another's, so it is {@link SmoothWithinBand}'s rounds on
+ * each of the `s` interleaved runs (`x[r], x[r+s], x[r+2s]...`), each run's first and last sample
+ * kept (the first and last `s` samples of the curve); a run shorter than 5 is left as it is.
+ * `buffers` are scratch: three arrays of at least `ceil(n / s)` numbers.
  */
-function smoothStridedRoundsInPlace(x: Float64Array, lo: Float64Array, hi: Float64Array, rounds: number, s: number, d: Float64Array): void {
+function smoothStridedRoundsInPlace(x: Float64Array, lo: Float64Array, hi: Float64Array, rounds: number, s: number, buffers: Float64Array[]): void {
     const n = x.length;
-    for (let r = 0; r < rounds; r++) {
-        for (let i = 0; i < n; i++) d[i] = i >= 3 * s ? x[i] - 3 * x[i - s] + 3 * x[i - 2 * s] - x[i - 3 * s] : 0;
-        for (let i = 1; i < n - 1; i++) {
-            const a = i + s < n ? d[i + s] : 0;
-            const b = i + 2 * s < n ? d[i + 2 * s] : 0;
-            const c = i + 3 * s < n ? d[i + 3 * s] : 0;
-            const v = x[i] - (d[i] - 3 * a + 3 * b - c) * 0.015625;
-            x[i] = v < lo[i] ? lo[i] : v > hi[i] ? hi[i] : v;
+    const [y, ylo, yhi] = buffers;
+    for (let r = 0; r < s; r++) {
+        const m = Math.floor((n - 1 - r) / s) + 1;
+        if (m < 5) continue;
+        for (let k = 0; k < m; k++) {
+            y[k] = x[r + k * s];
+            ylo[k] = lo[r + k * s];
+            yhi[k] = hi[r + k * s];
         }
+        smoothRoundsInPlace(y.subarray(0, m), ylo, yhi, rounds);
+        for (let k = 0; k < m; k++) x[r + k * s] = y[k];
     }
 }
 

@@ -417,8 +417,12 @@ export class HumanoidAnimator {
         // The next update takes the player's own again.
         ClipProportionsToArray(proportions, this.solver.sourceProportions);
         this.solver.resetSmoothing();
-        // A pose has no contacts: every foot's height is the pose's.
+        // A pose has no contacts: every foot's height is the pose's, and none is held (what
+        // planting left from a clip played before would keep its floor limit on the legs).
         this.solver.footGroundShare.fill(1);
+        this.solver.footGrounded.fill(0);
+        this.solver.footFloorHold.fill(0);
+        this.solver.footClearance.fill(Infinity);
         // A pose set directly is no step of the motion: no stride's carry.
         this.solver.carryBody = false;
         this._noteArmGoals();

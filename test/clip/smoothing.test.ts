@@ -45,7 +45,8 @@ function smoothReference(samples: number[], band: number, rounds: number): numbe
 /**
  * The oracle of the rate's rounds: for each stride from the largest down to 1, the rounds with the
  * third difference over every `stride`-th frame as a dense matrix (rows i = 3 stride..n-1), each
- * clamped into the band of the samples; the end samples stay.
+ * clamped into the band of the samples; the first and last `stride` samples stay, and so does a
+ * run of every `stride`-th sample shorter than 5.
  */
 function smoothAtRateReference(samples: number[], band: number, rate: number, rounds: number): number[] {
     const n = samples.length;
@@ -64,7 +65,9 @@ function smoothAtRateReference(samples: number[], band: number, rate: number, ro
         for (let r = 0; r < rounds; r++) {
             const dx = D.map((row) => row.reduce((sum, a, j) => sum + a * x[j], 0));
             const grad = x.map((_, j) => D.reduce((sum, row, k) => sum + row[j] * dx[k], 0));
-            x = x.map((v, j) => (j === 0 || j === n - 1 ? v : Math.min(samples[j] + band, Math.max(samples[j] - band, v - grad[j] / 64))));
+            // Each run of every s-th sample keeps its ends (the first and last s samples), and a run shorter than 5 stays.
+            const runLength = (j: number): number => Math.floor((n - 1 - (j % s)) / s) + 1;
+            x = x.map((v, j) => (j < s || j >= n - s || runLength(j) < 5 ? v : Math.min(samples[j] + band, Math.max(samples[j] - band, v - grad[j] / 64))));
         }
     }
     return x;
