@@ -50,7 +50,8 @@ export interface IRigPoseSource {
     /** What the source already knows cannot convert losslessly (animated scale, joints missing...). */
     readonly warnings: readonly string[];
     /**
-     * Writes the pose at a time into `result`, whose arrays have one entry per rig joint.
+     * Writes the pose at a time into `result`, whose arrays have one entry per rig joint: every
+     * joint's local rotation and position (conversion may change `result` between two calls).
      * @param timeSeconds from the clip's start, 0 to `durationSeconds`
      */
     samplePoseToRef(timeSeconds: number, result: IRigPose): void;
@@ -91,12 +92,13 @@ export interface IMuscleClipConvertOptions {
     shareTrunkKeys?: boolean;
     /**
      * How far the source's joints may move when they are denoised before its poses are encoded,
-     * in degrees: each body joint moves at most this angle times its shortest segment, so a bone's
-     * direction moves by at most twice it (`RigPoseDenoiser`; docs/clips.md, step 2). Default the
-     * tolerance (`toleranceDeg`); 0 leaves the source as it is. Mocap's solver jitter, which its
-     * rotations cancel where its markers are and which no longer cancels on another body, is taken
-     * out; a keyframed clip changes only at its sharpest turns. The curves are then smoothed and
-     * keyed within the tolerance of the denoised poses.
+     * in degrees: each body joint's smoothed position moves at most this angle times its shortest
+     * segment, and each bone turns by at most twice it (`RigPoseDenoiser`; docs/clips.md, step 2).
+     * Default the tolerance (`toleranceDeg`); 0 leaves the source as it is. Mocap's solver jitter,
+     * which its rotations cancel where its markers are and which no longer cancels on another
+     * body, is taken out; a keyframed clip changes only at its sharpest turns. The curves are then
+     * smoothed and keyed within the tolerance of the denoised poses. With denoising, every frame
+     * is sampled twice, and `onProgress` counts half of each frame in each pass.
      */
     denoiseToleranceDeg?: number;
     /** Whether the clip loops; default: when its first and last poses match (within {@link LOOP_MATCH_DEG}). */
@@ -208,6 +210,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         for (let f = 0; f < frameCount; f++) {
             source.samplePoseToRef(Math.min(f / rate, duration), pose);
             denoiser.record(f, pose);
+            if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) options.onProgress((f + 1) >> 1, frameCount);
         }
         denoiser.smooth();
     }
@@ -265,7 +268,10 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             CanonicalPointToRef(setup, wp[setup.trunkTop], tmpV);
             tmpV.toArray(trunk.top, f * 3);
         }
-        if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) options.onProgress(f + 1, frameCount);
+        if (options.onProgress && (f % PROGRESS_EVERY === PROGRESS_EVERY - 1 || f === frameCount - 1)) {
+            // Denoised: the first pass counted half of each frame (half the frames), this one the rest.
+            options.onProgress(denoise ? (frameCount >> 1) + ((f + 2) >> 1) : f + 1, frameCount);
+        }
     }
     const pointWarning = holdPointFrames(point, samples, [...feet.points.flat(), trunk.mid, trunk.top]);
     if (pointWarning) {

@@ -6,14 +6,15 @@
 // cancel it where the markers are: a take's hips jitter and its trunk turns against them, so that
 // its chest stays; its shoulder socket jitters and its upper arm turns against it, so that its
 // elbow stays. Played on another body those rotations no longer cancel (the levers differ): a
-// child's 120 frames a second walk onto a longer-armed character had its hand 2.8 times as jerky
-// as the source's, its arm's directions within 0.3 degree of the source's. Each muscle curve
+// circle walk at 120 frames a second (mocap from outside the project's data) onto the VRM sample
+// had its hand 2.8 times as jerky as the source's, its arm's directions within 0.3 degree of the
+// source's. Each muscle curve
 // smoothed on its own (`SmoothWithinBand`) cannot take the cancelling jitter out: it is the same
 // size in the hips' curve and in the trunk's, and each is as the source has it.
 //
 // What. Before any pose is encoded, the world position of every joint of the body (the human
 // bones but fingers, eyes and jaw) is smoothed on its own within a band
-// (`SmoothWithinBandAtRate`: the same reach in seconds at any frame rate), and every bone is
+// (`SmoothWithinBandAtRate`: above 60 frames a second, the same reach in seconds), and every bone is
 // turned, the least it can, to point at its children's smoothed positions: one child, the
 // shortest turn from where the child was to where it is now; two or more (the hips, the chest),
 // the turn that fits their directions best (Horn's, each child weighted by its length's inverse
@@ -23,14 +24,18 @@
 // pinned moves little (it was smooth), what the solver made up loses its jitter, and the
 // rotations no longer carry it.
 //
-// How much. A joint moves at most `tolerance * length` (its band), `length` its shortest segment
-// to a tracked bone next to it (parent or child) in the T-pose, `tolerance` the conversion's
-// (radians): each coordinate smoothed within the band, then a move past it (a corner of that box)
-// drawn back to it. A bone's direction then moves by at most twice the tolerance, where its two
-// ends move the band's whole way apart, and far less where they move together. A band binds only
-// on the motion's own sharpest turns (a keyframed clip's corners, an impact); the noise is far
-// smaller (a few hundredths of a millimetre on the takes measured, a band a tenth of a millimetre
-// and more at the default 0.1 degree).
+// How much. A joint's smoothed position moves at most `tolerance * length` from its own (its
+// band), `length` its shortest segment to a tracked bone next to it (parent or child) in the
+// T-pose, `tolerance` the conversion's (radians): each coordinate smoothed within the band, then a
+// move past it (a corner of that box) drawn back to it. Aimed at those points, a bone's direction
+// moves by at most twice the tolerance, where its two ends move the band's whole way apart, and
+// far less where they move together; every turn is capped at that too (a figure shown smaller
+// than its T-pose, a clip's spawn growing in, has shorter segments than the bands were made for).
+// The joints themselves follow from the turns down each chain, so one may end a little farther
+// than its band from where it was (a foot 1.8 bands on the child's jump, measured). A band binds
+// only on the motion's own sharpest turns (a keyframed clip's corners, an impact); the noise is
+// smaller (hundredths of a millimetre on the takes measured; the bands a few hundredths to a
+// few tenths of a millimetre at the default 0.1 degree).
 //
 // The denoiser keeps the tracked joints' world positions, three numbers a joint a frame, for the
 // whole clip (the smoothing needs all of a curve); the poses are sampled again when they are
@@ -77,6 +82,9 @@ export class RigPoseDenoiser {
     /** Tracked joints' world positions: x y z per tracked bone per frame (frame-major). */
     private readonly _positions: Float64Array;
     private readonly _hipsIndex: number;
+    /** Cosine and sine of half the largest turn a bone takes (twice the tolerance). */
+    private readonly _cosHalfMost: number;
+    private readonly _sinHalfMost: number;
     private readonly _fit = new WeightedRigidFit();
     private readonly _turns: Quaternion[];
     private readonly _u = new Vector3();
@@ -95,7 +103,7 @@ export class RigPoseDenoiser {
      * @param avatar the avatar of the rig whose poses are denoised
      * @param frameCount frames of the clip (> 0)
      * @param frameRate its frames per second (> 0)
-     * @param toleranceRad how far a joint may move, as an angle seen along its shortest segment (radians, >= 0; 0 denoises nothing)
+     * @param toleranceRad how far a joint's smoothed position may move, as an angle seen along its shortest segment; each bone turns by at most twice it (radians, >= 0; 0 denoises nothing)
      */
     public constructor(avatar: HumanoidAvatar, frameCount: number, frameRate: number, toleranceRad: number) {
         this._avatar = avatar;
@@ -149,6 +157,9 @@ export class RigPoseDenoiser {
             const own = jointToIndex.get(j);
             this._follows[j] = own ?? (joint.parent >= 0 ? this._follows[joint.parent] : -1);
         });
+        const most = Math.min(Math.PI, 2 * (toleranceRad > 0 ? toleranceRad : 0));
+        this._cosHalfMost = Math.cos(most / 2);
+        this._sinHalfMost = Math.sin(most / 2);
         this.isActive = frameCount >= 5 && this._bands.some((b) => b > 0);
         this._positions = new Float64Array(this.isActive ? frameCount * 3 * bones.length : 0);
         this._turns = bones.map(() => new Quaternion());
@@ -271,6 +282,14 @@ export class RigPoseDenoiser {
                 QuaternionFromUnitVectorsToRef(u, v, turn);
             } else {
                 this._fit.solveToRef(turn, this._t, inherited, this._zero, this._zero);
+            }
+            // At most twice the tolerance: a figure shown smaller than its T-pose (a clip's spawn
+            // growing in) has segments shorter than the bands were made for.
+            const w2 = turn.w < 0 ? -turn.w : turn.w;
+            if (w2 < this._cosHalfMost) {
+                const sign = turn.w < 0 ? -1 : 1;
+                const k = (sign * this._sinHalfMost) / Math.sqrt(1 - w2 * w2);
+                turn.set(turn.x * k, turn.y * k, turn.z * k, this._cosHalfMost);
             }
         }
         // New world rotations, then locals (a joint's parent's new world rotation is its turn times the old).

@@ -48,23 +48,29 @@ export function SmoothWithinBand(samples: ArrayLike<number>, band: number, round
 }
 
 /**
- * The rate the filter of {@link SmoothWithinBand} is tuned for (frames per second): at a higher
- * rate, {@link SmoothWithinBandAtRate} adds rounds on every second, fourth... frame so that it
- * takes out what it takes out at this rate.
+ * The rate up to which {@link SmoothWithinBandAtRate} is {@link SmoothWithinBand} (frames per
+ * second): above it, rounds on every second, fourth... frame are added so that it takes out, in
+ * seconds, what it takes out at this rate (from 15 Hz on). Not 30, where a quarter of the rate is
+ * 7.5 Hz: a child's jump at 120 frames a second smoothed so lost more to its bands' clamps than
+ * its jitter (its joints' jerk 1.01 of the source's rather than 0.85-0.96).
  */
-export const SMOOTHING_REFERENCE_RATE = 30;
+export const SMOOTHING_REFERENCE_RATE = 60;
 
 /**
  * The largest stride {@link SmoothWithinBandAtRate} uses at a frame rate: the largest power of two
- * at most `frameRate / SMOOTHING_REFERENCE_RATE` (1 at 30 frames a second and below, 2 at 60, 4
- * at 120, 8 at 240).
+ * at most `frameRate / SMOOTHING_REFERENCE_RATE`, within 1% (1 at 60 frames a second and below, 2
+ * at 120 and at a BVH's rounded 119.875, 4 at 240).
  * @param frameRate frames per second (> 0)
  */
 export function SmoothingStrideAtRate(frameRate: number): number {
+    // 1% of slack: BVH frame times are written rounded (0.008342 s is 119.875 frames a second).
     let stride = 1;
-    while (stride * 2 * SMOOTHING_REFERENCE_RATE <= frameRate && stride < 1024) stride *= 2;
+    while (stride * 2 * SMOOTHING_REFERENCE_RATE <= frameRate * RATE_SLACK && stride < 1024) stride *= 2;
     return stride;
 }
+
+/** How far under a stride's rate a frame rate may be and still take it: 1% (rounded frame times). */
+const RATE_SLACK = 1.01;
 
 /**
  * {@link SmoothWithinBand} with the same reach in seconds at any frame rate. The filter's rounds
@@ -74,7 +80,7 @@ export function SmoothingStrideAtRate(frameRate: number): number {
  * `x[i], x[i-s], x[i-2s], x[i-3s]`, whose filter takes out a cycle of `2s` to `4s` frames), for
  * `s` = {@link SmoothingStrideAtRate} down to 2 by halves (the rounds of {@link SmoothWithinBand}
  * on each of the `s` interleaved runs of every `s`-th frame, which that difference never mixes;
- * each run's ends kept), then on every frame, each within the same band of the samples; at 30
+ * each run's ends kept), then on every frame, each within the same band of the samples; at 60
  * frames a second and below it is {@link SmoothWithinBand}. Each
  * stride's rounds are a filter of gain at most 1 at every frequency (`1 - (2 sin(s w / 2))^6 /
  * 64`), the band a bound on each sample; the finest last, so that where a band binds the last
