@@ -97,6 +97,8 @@ export class RigPoseDenoiser {
     /** The frame's world pose (`ComputeRigWorldPose` without allocating), and one joint's local transform on the way. */
     private readonly _world: IRigWorldPose;
     private readonly _worldTrs: ITrs[];
+    /** The joints whose world transforms are needed (the tracked ones and every joint above them), parents first. */
+    private readonly _needed: Int32Array;
     private readonly _local: ITrs = { translation: new Vector3(), rotation: new Quaternion(), scale: new Vector3() };
 
     /**
@@ -164,6 +166,9 @@ export class RigPoseDenoiser {
         this._positions = new Float64Array(this.isActive ? frameCount * 3 * bones.length : 0);
         this._turns = bones.map(() => new Quaternion());
         this._worldTrs = rig.joints.map(() => ({ translation: new Vector3(), rotation: new Quaternion(), scale: new Vector3() }));
+        const needed = new Uint8Array(rig.joints.length);
+        for (const j of this._joints) for (let a = j; a >= 0 && !needed[a]; a = rig.joints[a].parent) needed[a] = 1;
+        this._needed = Int32Array.from(needed.reduce<number[]>((out, x, j) => (x ? (out.push(j), out) : out), []));
         this._world = {
             positions: this._worldTrs.map((t) => t.translation),
             rotations: this._worldTrs.map((t) => t.rotation),
@@ -214,11 +219,13 @@ export class RigPoseDenoiser {
         }
     }
 
-    /** The world pose of a pose, as `ComputeRigWorldPose` makes it, into arrays kept for it. */
+    /** The world pose of a pose, as `ComputeRigWorldPose` makes it, into arrays kept for it: of the tracked joints and the joints above them only (the rest of the arrays unused). */
     private _worldPoseOf(pose: IRigPose): IRigWorldPose {
         const joints = this._avatar.rig.joints;
         const local = this._local;
-        for (let j = 0; j < joints.length; j++) {
+        const needed = this._needed;
+        for (let i = 0; i < needed.length; i++) {
+            const j = needed[i];
             const joint = joints[j];
             const out = this._worldTrs[j];
             local.translation.copyFrom(pose.positions[j]);
@@ -292,15 +299,15 @@ export class RigPoseDenoiser {
                 turn.set(turn.x * k, turn.y * k, turn.z * k, this._cosHalfMost);
             }
         }
-        // New world rotations, then locals (a joint's parent's new world rotation is its turn times the old).
+        // New locals. A joint that turns with its parent (the same tracked bone, or none) keeps
+        // its local rotation: (T R_p)^-1 (T R_j) = R_p^-1 R_j. Only a tracked bone turns on its own:
+        // local' = (T_p R_p)^-1 (T_k R_k), T_p the turn its rig parent goes with (or none).
         const q = this._q;
         const q2 = this._q2;
-        for (let j = 0; j < rig.joints.length; j++) {
-            const follow = this._follows[j];
-            if (follow < 0) continue;
+        for (let k = 0; k < n; k++) {
+            const j = this._joints[k];
             const parent = rig.joints[j].parent;
-            // local' = (T_p R_p)^-1 (T_j R_j) = R_p^-1 T_p^-1 T_j R_p local
-            QuaternionMultiplyToRef(this._turns[follow], w.rotations[j], q);
+            QuaternionMultiplyToRef(this._turns[k], w.rotations[j], q);
             if (parent >= 0) {
                 const pf = this._follows[parent];
                 if (pf >= 0) QuaternionMultiplyToRef(this._turns[pf], w.rotations[parent], q2);

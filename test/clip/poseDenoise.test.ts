@@ -18,6 +18,7 @@ import {
     type HumanoidAvatar,
     type IRigPose,
     type IRigPoseSource,
+    type IRigWorldPose,
 } from "../../src/index.js";
 import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
 import { LoadHumanoidAvatarFromFileAsync, LoadRigFromFileAsync, type ILoadedRig } from "../../src/node/index.js";
@@ -42,6 +43,22 @@ async function loadJump(): Promise<{ avatar: HumanoidAvatar; source: BvhPoseSour
     const avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap });
     const source = new BvhPoseSource(loaded.bvh!);
     return { avatar, source, frames: loaded.bvh!.bvh.frameCount, rate: source.frameRate };
+}
+
+/** The child's jump, every frame's pose as sampled and denoised, and their world poses. */
+async function jumpWorlds(): Promise<{
+    avatar: HumanoidAvatar;
+    setup: MuscleSetup;
+    frames: number;
+    raw: IRigPose[];
+    denoised: IRigPose[];
+    rawWorld: IRigWorldPose[];
+    newWorld: IRigWorldPose[];
+}> {
+    const { avatar, source, frames, rate } = await loadJump();
+    const { raw, denoised } = framePoses(avatar, source, frames, rate);
+    const world = (poses: IRigPose[]): IRigWorldPose[] => poses.map((p) => ComputeRigWorldPose(avatar.rig, p));
+    return { avatar, setup: MuscleSetup.For(avatar), frames, raw, denoised, rawWorld: world(raw), newWorld: world(denoised) };
 }
 
 /** Every frame's pose of a source, as sampled, and denoised by a denoiser at the tolerance. */
@@ -81,31 +98,8 @@ function poseSourceOf(poses: IRigPose[], rate: number, like: IRigPoseSource): IR
 
 describeWithData("the source's joints denoised before encoding (real mocap at 120 frames a second)", () => {
     it("turns no bone's direction by more than twice the tolerance, and takes the jitter out of the joints the solver made up", async () => {
-        const { avatar, source, frames, rate } = await loadJump();
-        const setup = MuscleSetup.For(avatar);
-        const { raw, denoised } = framePoses(avatar, source, frames, rate);
-        const rawWorld = raw.map((p) => ComputeRigWorldPose(avatar.rig, p));
-        const newWorld = denoised.map((p) => ComputeRigWorldPose(avatar.rig, p));
-        // Every body bone's segment to each of its mapped children.
-        const segments: [number, number][] = [];
-        for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
-            const p = setup.parentBone[b];
-            if (setup.joint[b] >= 0 && p >= 0 && IsDenoisedBone(b as HumanBone) && IsDenoisedBone(p as HumanBone))
-                segments.push([setup.joint[p], setup.joint[b]]);
-        }
-        expect(segments.length).toBeGreaterThan(15);
-        let worst = 0;
-        const a = new Vector3();
-        const b = new Vector3();
-        for (let f = 0; f < frames; f++) {
-            for (const [pj, cj] of segments) {
-                rawWorld[f].positions[cj].subtractToRef(rawWorld[f].positions[pj], a);
-                newWorld[f].positions[cj].subtractToRef(newWorld[f].positions[pj], b);
-                if (a.length() < 1e-6) continue;
-                const angle = Math.acos(Math.min(1, Vector3.Dot(a.normalize(), b.normalize())));
-                worst = Math.max(worst, (angle * 180) / Math.PI);
-            }
-        }
+        const { avatar, setup, raw, denoised, rawWorld, newWorld } = await jumpWorlds();
+        const worst = worstTurnDegrees(avatar, raw, denoised);
         expect(worst).toBeLessThanOrEqual(2 * TOLERANCE_DEG * (1 + 1e-6));
         // Not a vacuous bound: the bands bind somewhere (the take's sharpest turns).
         expect(worst).toBeGreaterThan(0.5 * TOLERANCE_DEG);
@@ -125,11 +119,7 @@ describeWithData("the source's joints denoised before encoding (real mocap at 12
     });
 
     it("keeps what is not a body bone as it hangs from its bone, and the hips within their band", async () => {
-        const { avatar, source, frames, rate } = await loadJump();
-        const setup = MuscleSetup.For(avatar);
-        const { raw, denoised } = framePoses(avatar, source, frames, rate);
-        const rawWorld = raw.map((p) => ComputeRigWorldPose(avatar.rig, p));
-        const newWorld = denoised.map((p) => ComputeRigWorldPose(avatar.rig, p));
+        const { avatar, setup, frames, rawWorld, newWorld } = await jumpWorlds();
         const hand = setup.joint[HumanBone.LeftHand];
         const lower = setup.joint[HumanBone.LeftLowerArm];
         const head = setup.joint[HumanBone.Head];

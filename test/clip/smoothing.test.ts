@@ -86,6 +86,20 @@ function amplitudeAt(x: ArrayLike<number>, cycles: number): number {
     return (2 * Math.hypot(c, s)) / k;
 }
 
+/** A smoothed curve: the oracle's to rounding, each sample within the band of its own, the first and last kept. */
+function expectOracleWithinBand(x: Float64Array, ref: number[], samples: number[], band: number): void {
+    expect(x.length).toBe(samples.length);
+    const scale = 1 + Math.max(0, ...samples.map(Math.abs));
+    for (let i = 0; i < samples.length; i++) {
+        expect(Math.abs(x[i] - ref[i])).toBeLessThanOrEqual(1e-9 * scale);
+        expect(Math.abs(x[i] - samples[i])).toBeLessThanOrEqual(band + 1e-12 * scale);
+    }
+    if (samples.length) {
+        expect(x[0]).toBe(samples[0]);
+        expect(x[samples.length - 1]).toBe(samples[samples.length - 1]);
+    }
+}
+
 const curve = fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 0, maxLength: 60 });
 
 describe("smoothing within a band", () => {
@@ -94,16 +108,7 @@ describe("smoothing within a band", () => {
             fc.property(curve, fc.double({ min: 0, max: 5, noNaN: true }), fc.integer({ min: 0, max: 12 }), (samples, band, rounds) => {
                 const x = SmoothWithinBand(samples, band, rounds);
                 const ref = smoothReference(samples, band, rounds);
-                expect(x.length).toBe(samples.length);
-                const scale = 1 + Math.max(0, ...samples.map(Math.abs));
-                for (let i = 0; i < samples.length; i++) {
-                    expect(Math.abs(x[i] - ref[i])).toBeLessThanOrEqual(1e-9 * scale);
-                    expect(Math.abs(x[i] - samples[i])).toBeLessThanOrEqual(band + 1e-12 * scale);
-                }
-                if (samples.length) {
-                    expect(x[0]).toBe(samples[0]);
-                    expect(x[samples.length - 1]).toBe(samples[samples.length - 1]);
-                }
+                expectOracleWithinBand(x, ref, samples, band);
                 expect(jerkEnergy(x)).toBeLessThanOrEqual(jerkEnergy(samples) * (1 + 1e-12) + 1e-18);
             }),
         );
@@ -159,16 +164,7 @@ describe("smoothing within a band at a frame rate", () => {
                 (samples, band, rate, rounds) => {
                     const x = SmoothWithinBandAtRate(samples, band, rate, rounds);
                     const ref = smoothAtRateReference(samples, band, rate, rounds);
-                    expect(x.length).toBe(samples.length);
-                    const scale = 1 + Math.max(0, ...samples.map(Math.abs));
-                    for (let i = 0; i < samples.length; i++) {
-                        expect(Math.abs(x[i] - ref[i])).toBeLessThanOrEqual(1e-9 * scale);
-                        expect(Math.abs(x[i] - samples[i])).toBeLessThanOrEqual(band + 1e-12 * scale);
-                    }
-                    if (samples.length) {
-                        expect(x[0]).toBe(samples[0]);
-                        expect(x[samples.length - 1]).toBe(samples[samples.length - 1]);
-                    }
+                    expectOracleWithinBand(x, ref, samples, band);
                     if (rate <= 60) expect(Array.from(x)).toEqual(Array.from(SmoothWithinBand(samples, band, rounds)));
                 },
             ),
