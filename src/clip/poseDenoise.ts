@@ -82,6 +82,8 @@ export class RigPoseDenoiser {
     /** Tracked joints' world positions: x y z per tracked bone per frame (frame-major). */
     private readonly _positions: Float64Array;
     private readonly _hipsIndex: number;
+    /** {@link SHORTEST_OFFSET} of the avatar's scale (metres). */
+    private readonly _floor: number;
     /** Cosine and sine of half the largest turn a bone takes (twice the tolerance). */
     private readonly _cosHalfMost: number;
     private readonly _sinHalfMost: number;
@@ -132,7 +134,7 @@ export class RigPoseDenoiser {
         });
         const rest = avatar.referenceWorld.positions;
         const length = (a: number, b: number): number => Vector3.Distance(rest[this._joints[a]], rest[this._joints[b]]);
-        const floor = SHORTEST_OFFSET * setup.scale;
+        const floor = (this._floor = SHORTEST_OFFSET * setup.scale);
         // A child at the bone's own joint (a BVH's hips and pelvis at one point) gives no
         // direction: its own children stand in for it.
         const reach = (k: number, c: number, out: number[]): void => {
@@ -252,7 +254,7 @@ export class RigPoseDenoiser {
         const n = this._joints.length;
         const base = f * 3 * n;
         const sp = this._positions;
-        const floor = SHORTEST_OFFSET * MuscleSetup.For(this._avatar).scale;
+        const floor = this._floor;
         const u = this._u;
         const v = this._v;
         // Each tracked bone's turn (world, applied on the left), parents first.
@@ -264,6 +266,7 @@ export class RigPoseDenoiser {
             const parentJoint = rig.joints[j].parent;
             const inherited = parentJoint >= 0 && this._follows[parentJoint] >= 0 ? this._turns[this._follows[parentJoint]] : this._identity;
             let count = 0;
+            let only = -1;
             this._fit.reset();
             for (const c of children) {
                 w.positions[this._joints[c]].subtractToRef(from, u);
@@ -272,6 +275,7 @@ export class RigPoseDenoiser {
                 const lv = v.length();
                 if (!(lu > floor) || !(lv > floor)) continue;
                 count++;
+                only = c;
                 const weight = 1 / (lu * lu);
                 this._fit.add(u.x, u.y, u.z, v.x * (lu / lv), v.y * (lu / lv), v.z * (lu / lv), weight);
             }
@@ -279,13 +283,12 @@ export class RigPoseDenoiser {
                 turn.copyFrom(inherited);
             } else if (count === 1) {
                 // The shortest turn: the one child's direction before and after.
-                for (const c of children) {
-                    w.positions[this._joints[c]].subtractToRef(from, u);
-                    v.set(sp[base + 3 * c] - sp[base + 3 * k], sp[base + 3 * c + 1] - sp[base + 3 * k + 1], sp[base + 3 * c + 2] - sp[base + 3 * k + 2]);
-                    if (u.length() > floor && v.length() > floor) break;
-                }
-                u.normalize();
-                v.normalize();
+                w.positions[this._joints[only]].subtractToRef(from, u).normalize();
+                v.set(
+                    sp[base + 3 * only] - sp[base + 3 * k],
+                    sp[base + 3 * only + 1] - sp[base + 3 * k + 1],
+                    sp[base + 3 * only + 2] - sp[base + 3 * k + 2],
+                ).normalize();
                 QuaternionFromUnitVectorsToRef(u, v, turn);
             } else {
                 this._fit.solveToRef(turn, this._t, inherited, this._zero, this._zero);
