@@ -385,8 +385,7 @@ export class HumanoidAnimator {
             // later starts afresh rather than from where the foot was then.
             const planting = this.planting;
             if (player.jumped || planting.holding) planting.reset();
-            solver.footGrounded.fill(0);
-            solver.footFloorHold.fill(0);
+            solver.clearFootHolds();
         }
         if (player.jumped && this._lookAt) this._lookAt.reset();
         solver.solveIK(0, player.step);
@@ -420,9 +419,7 @@ export class HumanoidAnimator {
         // A pose has no contacts: every foot's height is the pose's, and none is held (what
         // planting left from a clip played before would keep its floor limit on the legs).
         this.solver.footGroundShare.fill(1);
-        this.solver.footGrounded.fill(0);
-        this.solver.footFloorHold.fill(0);
-        this.solver.footClearance.fill(Infinity);
+        this.solver.clearFootHolds();
         // A pose set directly is no step of the motion: no stride's carry.
         this.solver.carryBody = false;
         this._noteArmGoals();

@@ -506,6 +506,16 @@ export class HumanoidRigSolver {
         return true;
     }
 
+    /**
+     * Lets go of every foot planting held: {@link footGrounded} and {@link footFloorHold} 0,
+     * {@link footClearance} Infinity (their defaults), so the legs keep no floor limit of a hold.
+     */
+    public clearFootHolds(): void {
+        this.footGrounded.fill(0);
+        this.footFloorHold.fill(0);
+        this.footClearance.fill(Infinity);
+    }
+
     /** Forgets the body drop's and the trunk's motion (after a jump in time or place), so the next solve starts from what it needs. */
     public resetSmoothing(): void {
         // The stride's carry takes no step across the jump; its total stays (the body keeps its
