@@ -122,10 +122,19 @@ export class HumanoidRigSolver {
     public lowerBodyForFeet = true;
     /**
      * Per foot, 0 to 1: how firmly the foot is held on the ground this frame (foot planting sets it:
-     * 1 while planted, easing to 0 after lift-off). With `"legs"` proportions a foot off the ground
-     * follows its goal less the higher it is, unless it is held. Default 0.
+     * 1 while planted, easing to 0 after lift-off). The stride's carry and the feet's common hold
+     * weigh each foot by it. Default 0.
      */
     public readonly footGrounded = new Float64Array(2);
+    /**
+     * Per foot, 0 to 1: how firmly its IK goal holds it against the leg's own shape this frame
+     * (foot planting sets it: as {@link footGrounded}, but eased in over `FLOOR_EASE_SECONDS` from
+     * touch-down). With `"legs"` proportions a foot off the ground follows its goal less the higher
+     * it is, unless it is held: a foot landing above the floor, where its goal's weight is partial,
+     * stepped onto the goal in the frame it landed while this stepped to 1 (a child's dab onto the
+     * KayKit mannequin: the ankle 2.5 cm in a frame). Default 0.
+     */
+    public readonly footGoalHold = new Float64Array(2);
     /**
      * Per foot, 0 to 1: how much it stands on the ground by the clip's contacts (the animator sets
      * it before each decode: 1 in a contact, easing to 0 over the contact blend after one ends and
@@ -507,11 +516,12 @@ export class HumanoidRigSolver {
     }
 
     /**
-     * Lets go of every foot planting held: {@link footGrounded} and {@link footFloorHold} 0,
+     * Lets go of every foot planting held: {@link footGrounded}, {@link footGoalHold} and {@link footFloorHold} 0,
      * {@link footClearance} Infinity (their defaults), so the legs keep no floor limit of a hold.
      */
     public clearFootHolds(): void {
         this.footGrounded.fill(0);
+        this.footGoalHold.fill(0);
         this.footFloorHold.fill(0);
         this.footClearance.fill(Infinity);
     }
@@ -571,10 +581,10 @@ export class HumanoidRigSolver {
             // where a foot in the air is, and legs of other segment lengths would bend otherwise.
             if (this._legs && g < HumanIKGoal.LeftHand && wp > 0) {
                 const near = this._body.ground[g];
-                // A planted foot (footGrounded, set by planting) is held whatever its ankle's height.
+                // A planted foot (footGoalHold, set by planting) is held whatever its ankle's height.
                 // Either holds it (1 - (1 - near)(1 - grounded)): smooth in both, where the larger of
                 // the two had a kink as the release's ease crossed the height's (the foot jerked).
-                const grounded = this.footGrounded[g];
+                const grounded = this.footGoalHold[g];
                 wp *= 1 - (1 - near) * (1 - grounded);
             }
             this.appliedPositionWeights[g] = wp;

@@ -43,8 +43,10 @@ export class HumanoidStrideCarry {
     public readonly carry = new Float64Array(4);
     /** The left foot's stance offset of the last update (ground frame x, z, pose units; the right's is its negative), and whether it is known ([2]). */
     private readonly _last = new Float64Array(3);
-    /** Per foot, how far its ease into the carry has gone (0 to 1; see `CARRY_EASE_SECONDS`): back to 0 while it is not held; [2] this update's share of the ease. */
-    private readonly _in = new Float64Array(3);
+    /** Per foot, how far its ease into the carry has gone (0 to 1, 1 when none runs; see `CARRY_EASE_SECONDS`): back to 0 when its hold rises; [2] this update's share of the ease. */
+    private readonly _in = new Float64Array(3).fill(1);
+    /** Per foot, the weight of the last update ([0], [1]), what the running ease began from ([2], [3]) and this update's hold ([4], [5]). */
+    private readonly _weight = new Float64Array(6);
     /** The step array of {@link noteStep}, or null. */
     private _step: Float64Array | null = null;
 
@@ -57,18 +59,31 @@ export class HumanoidStrideCarry {
      * @param legs whether this decode scales by the legs (`"legs"` with the source's proportions known)
      */
     public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean): void {
-        // Each foot's ease in: back to 0 while it is not held; while it is, on by this update's
-        // share of the ease (the step's, `noteStep`; all of it with no step known). The share is
-        // kept in the array: held in a local across the loop, it was boxed on every update.
+        // Each foot's weight: how firmly it is held, but where that rose since the last update
+        // (a touch-down), eased from what it was to it over CARRY_EASE_SECONDS (a smootherstep, on
+        // by this update's share of the ease: the step's, `noteStep`, all of it with no step
+        // known). From what it was, not from 0: a release that ran up to the next touch-down
+        // never let go of the foot entirely (its hold eased out to 1e-6, not 0), and an ease that
+        // began only from 0 never began (a spin's landing onto the mannequin: the body's velocity
+        // stepped, its head 5 times the source's jerk). The share is kept in the array: held in a
+        // local across the loop, it was boxed on every update.
         const e = this._in;
+        const w = this._weight;
         const step = this._step;
         e[2] = step === null ? 1 : step[0] > 0 ? step[0] / CARRY_EASE_SECONDS : 0;
+        // (Every number in the arrays: locals of these across the loop were boxed: 168 bytes an update.)
         for (let g = 0; g < 2; g++) {
-            if (!(solver.footGrounded[g] > 0)) e[g] = 0;
-            else {
+            w[4 + g] = solver.footGrounded[g] > 0 ? solver.footGrounded[g] : 0;
+            if (w[4 + g] > w[g] && e[g] >= 1) {
+                e[g] = 0;
+                w[2 + g] = w[g];
+            }
+            if (e[g] < 1) {
                 e[g] += e[2];
                 if (e[g] > 1) e[g] = 1;
-            }
+                w[g] = w[2 + g] + (w[4 + g] - w[2 + g]) * e[g] * e[g] * e[g] * (e[g] * (6 * e[g] - 15) + 10);
+                if (w[g] > w[4 + g]) w[g] = w[4 + g];
+            } else w[g] = w[4 + g];
         }
         const c = this.carry;
         c[0] = 0;
@@ -100,11 +115,8 @@ export class HumanoidStrideCarry {
             return;
         }
         if (last[2]) {
-            // How firmly each foot is held, times its ease in (a smootherstep).
-            const il = this._in[0];
-            const ir = this._in[1];
-            const wl = solver.footGrounded[0] > 0 ? solver.footGrounded[0] * il * il * il * (il * (6 * il - 15) + 10) : 0;
-            const wr = solver.footGrounded[1] > 0 ? solver.footGrounded[1] * ir * ir * ir * (ir * (6 * ir - 15) + 10) : 0;
+            const wl = w[0];
+            const wr = w[1];
             const n = wl + wr > 1 ? wl + wr : 1;
             // Minus the held offsets' change, w_l d + w_r (-d), on the ground; back to the pose's frame.
             const gx = (-(wl - wr) * (lx - last[0])) / n;
@@ -137,6 +149,7 @@ export class HumanoidStrideCarry {
     public reset(): void {
         this.carry.fill(0);
         this._last[2] = 0;
-        this._in.fill(0);
+        this._in.fill(1);
+        this._weight.fill(0);
     }
 }
