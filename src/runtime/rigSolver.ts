@@ -40,6 +40,23 @@ export type ProportionMode = "legs" | "com";
 
 /** After joint limits, a limb's end this share of the limb's length or more from its target counts as out of reach (as the limb IK's own test). */
 const LIMITED_REACH_SHARE = 1e-4;
+/**
+ * The feet's rotations are taken relative to the body's heading (`HumanoidRigSolver.decode`, the
+ * foot rotations), its turn about up; a body tilted further than this from upright, degrees, takes
+ * them more and more relative to its whole rotation instead, all of it from
+ * {@link FOOT_FRAME_TILT_TO_DEG} on. A body upside down has no heading: its turn about up swings
+ * through half a turn as it passes through upside down, and the feet's twists, taken relative to
+ * it, flipped with it (a back handspring onto RiggedFigure: its toes 10.7 times the source's jerk
+ * in the air, the whole body 2.45; 1.35 with the change). A foot near the ground belongs to a body
+ * nearer upright, where nothing changes. The turn about up moves fast near upside down, and a
+ * narrower span let some of that through (145 to 170 degrees: a somersault's toes turned 5.6
+ * times as fast as its body in a frame, 2.6 from 120; test/runtime/upsideDownFeet.test.ts).
+ */
+export const FOOT_FRAME_TILT_FROM_DEG = 120;
+/** See {@link FOOT_FRAME_TILT_FROM_DEG}: from this tilt on, degrees, the feet's rotations are taken relative to the body's whole rotation. */
+export const FOOT_FRAME_TILT_TO_DEG = 175;
+const FOOT_FRAME_FROM_COS = Math.cos((FOOT_FRAME_TILT_FROM_DEG * Math.PI) / 360);
+const FOOT_FRAME_TO_COS = Math.cos((FOOT_FRAME_TILT_TO_DEG * Math.PI) / 360);
 
 /** The translation DoF slots of the two hip joints (see `TranslationDofBones`). */
 const LEFT_HIP_SLOT = TranslationDofSlot[HumanBone.LeftUpperLeg];
@@ -304,7 +321,10 @@ export class HumanoidRigSolver {
             ps[1] = setup.ankleHeight / setup.scale;
             ps[3] = 0;
         }
-        // The body's heading (its turn about up).
+        // The frame the feet's rotations are taken in (below): the body's heading (its turn about
+        // up, the twist of its rotation about up), going over to the body's whole rotation as the
+        // body turns upside down (see `FOOT_FRAME_TILT_FROM_DEG`). The twist's length is the cosine
+        // of half the body's tilt from upright.
         const br = human.bodyRotation;
         const yawLength = Math.sqrt(br.y * br.y + br.w * br.w);
         const hy = yawLength > 1e-9 ? br.y / yawLength : 0;
@@ -314,6 +334,20 @@ export class HumanoidRigSolver {
         hq.y = hy;
         hq.z = 0;
         hq.w = hw;
+        if (yawLength < FOOT_FRAME_FROM_COS) {
+            // A smoothstep from the heading (tilted FOOT_FRAME_TILT_FROM_DEG) to the body's
+            // rotation (FOOT_FRAME_TILT_TO_DEG and past), their quaternions blended and normalized
+            // (the two are at most as far apart as the body is tilted, and their dot, the twist's
+            // length, is positive).
+            const t = (yawLength - FOOT_FRAME_TO_COS) / (FOOT_FRAME_FROM_COS - FOOT_FRAME_TO_COS);
+            const c = t > 0 ? t : 0;
+            const k = c * c * (3 - 2 * c);
+            hq.x = br.x * (1 - k);
+            hq.y = br.y * (1 - k) + hy * k;
+            hq.z = br.z * (1 - k);
+            hq.w = br.w * (1 - k) + hw * k;
+            hq.normalize();
+        }
         this._carry.noteStep(step ?? null);
         this._carry.update(this, human, this._legs);
         const carried = this.carryBody && (this.carry[2] !== 0 || this.carry[3] !== 0);
