@@ -28,6 +28,7 @@ import { MuscleSamplesToAngleUnits } from "./muscleCurveUnit.js";
 import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { SmoothCurveGroupWithinBands, SmoothWithinBand } from "./smoothing.js";
 import { RigPoseDenoiser } from "./poseDenoise.js";
+import { ShoulderSideWatch } from "./shoulderSideWatch.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
 import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
@@ -196,6 +197,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         ),
     };
     const watch = animatedJointWatch(avatar, setup);
+    const sides = new ShoulderSideWatch(avatar);
     const prevQ: Quaternion[] = Array.from({ length: 1 + HUMAN_IK_GOAL_COUNT }, () => Quaternion.Identity());
     // Frames whose figure is scaled to (nearly) a point have no pose to take (see `holdPointFrames`).
     const point = new Uint8Array(frameCount);
@@ -220,6 +222,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         if (denoise) denoiser.applyToRef(f, pose);
         EncodeHumanPose(avatar, pose, human);
         watch.check(pose);
+        sides.check(f);
         if (!(Vector3.Distance(setup.work.pos[hipsJoint], setup.work.pos[setup.trunkTop]) > POINT_FIGURE_SHARE * restSpan)) point[f] = 1;
         else if (source.figureScaleAt && !(source.figureScaleAt(t) > POINT_FIGURE_SHARE)) point[f] = 1;
         if (f > 0) keepTwistsContinuous(setup, human.values, samples, f);
@@ -273,6 +276,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
             options.onProgress(denoise ? (frameCount >> 1) + ((f + 2) >> 1) : f + 1, frameCount);
         }
     }
+    const sideWarning = sides.warning();
     const pointWarning = holdPointFrames(point, samples, [...feet.points.flat(), trunk.mid, trunk.top]);
     if (pointWarning) {
         // A held run between two real frames takes each side's rotations, whose signs were made
@@ -354,7 +358,7 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         muscleUnit: "angle",
         proportions: SourceProportions(setup, trunkSteadyPoint),
         toleranceDeg,
-        warnings: CapWarnings([...source.warnings, ...watch.warnings(), ...(pointWarning ? [pointWarning] : [])]),
+        warnings: CapWarnings([...source.warnings, ...watch.warnings(), ...(sideWarning ? [sideWarning] : []), ...(pointWarning ? [pointWarning] : [])]),
     });
 }
 

@@ -1,0 +1,41 @@
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { BuildHumanoidAvatar, BuildSampleRig, ConvertRigPosesToMuscleClip, HumanBone, SampleCharacters, type IRigPose, type IRigPoseSource } from "../../src/index.js";
+import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+
+// Arms on the wrong sides of the chest are a broken take (swapped labels, collarbones turned half a
+// turn against the rest pose, a rest pose with both arms in one place): conversion says so
+// (`ShoulderSideWatch`). Found on one of the AnimatedDrawings project's takes, a child skipping,
+// whose arms crossed over on every character.
+describe("conversion warns when a take's arms are on the wrong sides of its chest", () => {
+    const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
+    const wrongSides = (warnings: readonly string[]): string[] => warnings.filter((w) => w.includes("wrong sides of the chest"));
+
+    test("the built-in walk: no warning", () => {
+        const clip = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 1, 30), { loop: false });
+        expect(wrongSides(clip.warnings)).toEqual([]);
+    });
+
+    test("the walk with both collarbones turned half a turn about up from frame 10 on: one warning naming the frames", () => {
+        const walk = new SampleWalkSource(avatar, 1, 30);
+        const shoulders = [HumanBone.LeftShoulder, HumanBone.RightShoulder].map((b) => avatar.getJoint(b));
+        expect(Math.min(...shoulders)).toBeGreaterThanOrEqual(0);
+        const half = Quaternion.RotationAxis(Vector3.Up(), Math.PI);
+        const source: IRigPoseSource = {
+            name: "crossed",
+            source: "test",
+            warnings: [],
+            frameRate: walk.frameRate,
+            durationSeconds: walk.durationSeconds,
+            samplePoseToRef(t: number, pose: IRigPose): void {
+                walk.samplePoseToRef(t, pose);
+                if (Math.round(t * walk.frameRate) < 10) return;
+                for (const j of shoulders) pose.rotations[j].copyFrom(half.multiply(pose.rotations[j]));
+            },
+        };
+        const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
+        const frames = clip.frameCount;
+        const found = wrongSides(clip.warnings);
+        expect(found).toHaveLength(1);
+        expect(found[0]).toContain(`in ${frames - 10} of ${frames} frames (frames 10-${frames - 1}`);
+    });
+});
