@@ -222,9 +222,10 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         if (denoise) denoiser.applyToRef(f, pose);
         EncodeHumanPose(avatar, pose, human);
         watch.check(pose);
-        sides.check(f);
         if (!(Vector3.Distance(setup.work.pos[hipsJoint], setup.work.pos[setup.trunkTop]) > POINT_FIGURE_SHARE * restSpan)) point[f] = 1;
         else if (source.figureScaleAt && !(source.figureScaleAt(t) > POINT_FIGURE_SHARE)) point[f] = 1;
+        // (A frame with no pose, held at its neighbour's below, is not looked at.)
+        if (!point[f]) sides.check(f);
         if (f > 0) keepTwistsContinuous(setup, human.values, samples, f);
         for (let i = 0; i < ALL_MUSCLE_COUNT; i++) samples[i][f] = human.values[i];
         putVector(samples, CURVE_BODY_POSITION, f, human.bodyPosition);
