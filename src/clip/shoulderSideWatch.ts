@@ -25,7 +25,7 @@ export class ShoulderSideWatch {
     private readonly _setup: MuscleSetup;
     private readonly _left: number;
     private readonly _right: number;
-    /** The bone both upper arms hang from (upper chest, chest or spine), -1 when an arm is not mapped. */
+    /** The bone the left arm hangs from (through its shoulder when that is mapped), -1 when an arm is not mapped. */
     private readonly _chest: number;
     /** The T-pose line from the right upper-arm joint to the left, canonical, unit. */
     private readonly _rest = new Vector3();
@@ -41,8 +41,9 @@ export class ShoulderSideWatch {
         const setup = (this._setup = MuscleSetup.For(avatar));
         this._left = setup.joint[B.LeftUpperArm];
         this._right = setup.joint[B.RightUpperArm];
-        const chest = setup.joint[B.UpperChest] >= 0 ? B.UpperChest : setup.joint[B.Chest] >= 0 ? B.Chest : B.Spine;
-        this._chest = this._left >= 0 && this._right >= 0 && setup.joint[chest] >= 0 ? chest : -1;
+        // The bone the left shoulder hangs from, or without one the left upper arm.
+        const chest = this._left >= 0 && this._right >= 0 ? setup.parentBone[setup.joint[B.LeftShoulder] >= 0 ? B.LeftShoulder : B.LeftUpperArm] : -1;
+        this._chest = chest >= 0 && setup.joint[chest] >= 0 ? chest : -1;
         if (this._chest < 0) return;
         const p = avatar.referenceWorld.positions;
         p[this._left].subtractToRef(p[this._right], this._rest).applyRotationQuaternionInPlace(setup.c0Inverse);

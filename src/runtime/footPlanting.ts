@@ -167,8 +167,14 @@ export class HumanoidFootPlanting {
     private readonly _liftClearance = new Float64Array(2).fill(Infinity);
     /** Per foot, how fast that height rose over the hold's last update (pose units a second, 0 when falling): the most grows by it, slowing to a stop over the release. */
     private readonly _liftRate = new Float64Array(2);
-    /** Per foot: how firmly its goal held it on the hold's last update (`footGoalHold`, less than 1 when it lifts off before its touch-down's ease is over), which the release eases out from. */
-    private readonly _goalHoldAtLiftOff = new Float64Array(2);
+    /**
+     * Per foot: how firmly its goal holds it (`HumanoidRigSolver.footGoalHold`) as of the last
+     * update ([0], [1]); what it was when the running hold began, which the touch-down's ease
+     * starts from ([2], [3]: 0 from the air, more when the foot lands again while a release the
+     * clip did not announce eases out); and what it was at lift-off, which the release eases out
+     * from ([4], [5]: less than 1 when the foot lifts off before the touch-down's ease is over).
+     */
+    private readonly _goalHold = new Float64Array(6);
     private readonly _step = new Float64Array(1);
 
     /** @param avatar the avatar whose feet are planted */
@@ -236,7 +242,9 @@ export class HumanoidFootPlanting {
             this._releaseRate[s].setAll(0);
             this._liftClearance[s] = Infinity;
             this._liftRate[s] = 0;
-            this._goalHoldAtLiftOff[s] = 0;
+            this._goalHold[s] = 0;
+            this._goalHold[2 + s] = 0;
+            this._goalHold[4 + s] = 0;
         }
     }
 
@@ -369,6 +377,7 @@ export class HumanoidFootPlanting {
                     // A foot down from the first frame shown is on the floor at once (nothing to ease from).
                     this._floorIn[s] = this._lastValid[s] ? 0 : 1;
                     this._floorFrom[s] = corr.y;
+                    this._goalHold[2 + s] = this._goalHold[s];
                 } else {
                     // The point stood on moved along the foot: the held point moves with it, so the
                     // foot rolls over from heel to toes without sliding.
@@ -422,7 +431,7 @@ export class HumanoidFootPlanting {
                     // does (a foot the clip held still lifts off on the clip's own path).
                     Vector3CopyToRef(this._holdRate[s], this._releaseRate[s]);
                     this._releaseFromHold[s] = true;
-                    this._goalHoldAtLiftOff[s] = solver.footGoalHold[s];
+                    this._goalHold[4 + s] = this._goalHold[s];
                     this._armRelease(s, player);
                 } else if (dt > 0 && this._releaseLeft[s] <= 0 && this._releaseEnd[s].lengthSquared() > 0) {
                     // A release cut short by a touch-down that did not come (the clip changed): ease
@@ -470,19 +479,21 @@ export class HumanoidFootPlanting {
             solver.footClearance[s] = (clear > 0 ? clear : 0) * ps[0];
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
             let held = 1;
-            let goalHold: number;
+            // How firmly its IK goal holds it against the leg's own shape (kept in the array: see
+            // `_goalHold`): eased in from touch-down with the height's ease (a smootherstep over
+            // FLOOR_EASE_SECONDS) from what it was then, eased out with the release from what it
+            // was at lift-off.
+            const gh = this._goalHold;
             if (this.planted[s]) {
-                // How firmly its IK goal holds it against the leg's own shape: eased in from
-                // touch-down with the height's ease (a smootherstep over FLOOR_EASE_SECONDS).
                 const x = this._floorIn[s];
-                goalHold = x * x * x * (x * (6 * x - 15) + 10);
+                gh[s] = gh[2 + s] + (1 - gh[2 + s]) * x * x * x * (x * (6 * x - 15) + 10);
             } else {
                 const u = this._releaseLeft[s];
                 held = this._releaseFromHold[s] ? u * u * u * (u * (6 * u - 15) + 10) : 0;
-                goalHold = held * this._goalHoldAtLiftOff[s];
+                gh[s] = held * gh[4 + s];
             }
             solver.footGrounded[s] = held;
-            solver.footGoalHold[s] = goalHold;
+            solver.footGoalHold[s] = gh[s];
             // How firmly the leg's shape keeps it out of the floor: held, or about to be by the
             // clip's contacts (the ground share, which comes in before a contact begins), so the
             // limit is on before the foot lands rather than stepping in as it does.

@@ -47,8 +47,9 @@ const LIMITED_REACH_SHARE = 1e-4;
  * {@link FOOT_FRAME_TILT_TO_DEG} on. A body upside down has no heading: its turn about up swings
  * through half a turn as it passes through upside down, and the feet's twists, taken relative to
  * it, flipped with it (a back handspring onto RiggedFigure: its toes 10.7 times the source's jerk
- * in the air, the whole body 2.45; 1.35 with the change). A foot near the ground belongs to a body
- * nearer upright, where nothing changes. The turn about up moves fast near upside down, and a
+ * in the air, the whole body 2.45; 1.35 with the change). A foot that planting holds
+ * (`HumanoidRigSolver.footGoalHold`) keeps the heading by its hold, so a bridge's feet stay flat on
+ * the floor. The turn about up moves fast near upside down, and a
  * narrower span let some of that through (145 to 170 degrees: a somersault's toes turned 5.6
  * times as fast as its body in a frame, 2.6 from 120; test/runtime/upsideDownFeet.test.ts).
  */
@@ -81,6 +82,9 @@ const scratch = {
     footFrom: new Vector3(),
     /** The body's heading of the decode running: its turn about up (canonical). */
     heading: new Quaternion(),
+    /** How much of the heading the feet's frame keeps: by the body's tilt ([0]; see `FOOT_FRAME_TILT_FROM_DEG`), and for the foot at hand, held or not ([1]); [2] scratch; and that foot's frame. */
+    footFrameShare: new Float64Array(3),
+    footFrame: new Quaternion(),
     /** The foot rotations' scratch: the turn between the two feet, the source's foot direction (canonical), the swing and twist about it, the twist's angle. */
     footTurn: new Quaternion(),
     footAxis: new Vector3(),
@@ -146,8 +150,10 @@ export class HumanoidRigSolver {
     /**
      * Per foot, 0 to 1: how firmly its IK goal holds it against the leg's own shape this frame
      * (foot planting sets it: as {@link footGrounded}, but eased in over `FLOOR_EASE_SECONDS` from
-     * touch-down). With `"legs"` proportions a foot off the ground follows its goal less the higher
-     * it is, unless it is held: a foot landing above the floor, where its goal's weight is partial,
+     * touch-down, from what it was then, and eased out over the release from what it was at
+     * lift-off). It matters with `"legs"` proportions, where a foot off the ground follows its goal
+     * less the higher it is, unless it is held, and for the feet's rotations of a body past
+     * `FOOT_FRAME_TILT_FROM_DEG` of tilt (a held foot keeps the heading's frame): a foot landing above the floor, where its goal's weight is partial,
      * stepped onto the goal in the frame it landed while this stepped to 1 (a child's dab onto the
      * KayKit mannequin: the ankle 2.5 cm in a frame). Default 0.
      */
@@ -321,10 +327,9 @@ export class HumanoidRigSolver {
             ps[1] = setup.ankleHeight / setup.scale;
             ps[3] = 0;
         }
-        // The frame the feet's rotations are taken in (below): the body's heading (its turn about
-        // up, the twist of its rotation about up), going over to the body's whole rotation as the
-        // body turns upside down (see `FOOT_FRAME_TILT_FROM_DEG`). The twist's length is the cosine
-        // of half the body's tilt from upright.
+        // The body's heading (its turn about up, the twist of its rotation about up), which the
+        // feet's rotations are taken relative to (below). The twist's length is the cosine of half
+        // the body's tilt from upright.
         const br = human.bodyRotation;
         const yawLength = Math.sqrt(br.y * br.y + br.w * br.w);
         const hy = yawLength > 1e-9 ? br.y / yawLength : 0;
@@ -334,20 +339,13 @@ export class HumanoidRigSolver {
         hq.y = hy;
         hq.z = 0;
         hq.w = hw;
-        if (yawLength < FOOT_FRAME_FROM_COS) {
-            // A smoothstep from the heading (tilted FOOT_FRAME_TILT_FROM_DEG) to the body's
-            // rotation (FOOT_FRAME_TILT_TO_DEG and past), their quaternions blended and normalized
-            // (the two are at most as far apart as the body is tilted, and their dot, the twist's
-            // length, is positive).
-            const t = (yawLength - FOOT_FRAME_TO_COS) / (FOOT_FRAME_FROM_COS - FOOT_FRAME_TO_COS);
-            const c = t > 0 ? t : 0;
-            const k = c * c * (3 - 2 * c);
-            hq.x = br.x * (1 - k);
-            hq.y = br.y * (1 - k) + hy * k;
-            hq.z = br.z * (1 - k);
-            hq.w = br.w * (1 - k) + hw * k;
-            hq.normalize();
-        }
+        // How much of the heading the feet's frame keeps (see `FOOT_FRAME_TILT_FROM_DEG`): all of
+        // it up to that tilt, a smoothstep down to none at FOOT_FRAME_TILT_TO_DEG.
+        // (In the scratch array, where the feet's loop below reads it.)
+        const share = scratch.footFrameShare;
+        share[0] = (yawLength - FOOT_FRAME_TO_COS) / (FOOT_FRAME_FROM_COS - FOOT_FRAME_TO_COS);
+        share[0] = share[0] > 0 ? (share[0] < 1 ? share[0] : 1) : 0;
+        share[0] = share[0] * share[0] * (3 - 2 * share[0]);
         this._carry.noteStep(step ?? null);
         this._carry.update(this, human, this._legs);
         const carried = this.carryBody && (this.carry[2] !== 0 || this.carry[3] !== 0);
@@ -375,7 +373,8 @@ export class HumanoidRigSolver {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
         }
-        // Foot rotations: relative to the body's heading H (its turn about up), each goal rotation
+        // Foot rotations: relative to a frame H, the body's heading (its turn about up) while the
+        // body is upright or the foot held (see `FOOT_FRAME_TILT_FROM_DEG`), each goal rotation
         // is split into the swing S of the source's foot direction and the twist T about it
         // (H^-1 R = S T). The foot swings as the source's did, and its twist becomes a twist about
         // this avatar's own foot direction: R' = H S (A T A^-1), A the shortest rotation from the
@@ -387,7 +386,8 @@ export class HumanoidRigSolver {
         // A is the left foot's; the right foot's is its mirror image (the clip keeps one foot's
         // direction), so that a skeleton whose feet are not mirror images keeps each foot as it is.
         if (sp[3] === sp[3]) {
-            const h = scratch.heading;
+            const br = human.bodyRotation;
+            const h = scratch.footFrame;
             const from = scratch.footFrom;
             from.x = sp[3];
             from.y = sp[4];
@@ -399,6 +399,25 @@ export class HumanoidRigSolver {
                     scratch.footTurn.y = -scratch.footTurn.y;
                     scratch.footTurn.z = -scratch.footTurn.z;
                 }
+                // The foot's frame: the heading, going over to the body's whole rotation as the
+                // body turns upside down, unless the foot is held (a bridge's feet stay flat): the
+                // heading's share 1 - (1 - k)(1 - hold), the two quaternions blended and normalized
+                // (they are at most as far apart as the body is tilted, and their dot, the
+                // twist's length, is positive).
+                // (Numbers in the scratch array: as locals in this loop V8 boxed them.)
+                const share = scratch.footFrameShare;
+                share[1] = this.footGoalHold[g] > 0 ? (this.footGoalHold[g] < 1 ? this.footGoalHold[g] : 1) : 0;
+                share[1] = 1 - (1 - share[0]) * (1 - share[1]);
+                h.x = br.x * (1 - share[1]);
+                h.y = br.y * (1 - share[1]) + scratch.heading.y * share[1];
+                h.z = br.z * (1 - share[1]);
+                h.w = br.w * (1 - share[1]) + scratch.heading.w * share[1];
+                // Normalized by hand (Babylon's normalize hands a length to a call: boxed).
+                share[2] = 1 / Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z + h.w * h.w);
+                h.x *= share[2];
+                h.y *= share[2];
+                h.z *= share[2];
+                h.w *= share[2];
                 const r = this.goalRotations[g];
                 QuaternionConjugateToRef(h, tmpQ);
                 QuaternionMultiplyToRef(tmpQ, r, r);

@@ -7,7 +7,7 @@ const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
 /**
- * Seconds over which a foot that lands comes into the carry (a smootherstep from 0 to its hold):
+ * Seconds over which a foot that lands comes into the carry (a smootherstep from the weight it had, 0 from the air, to its hold):
  * taken in at once, the body's velocity stepped by what the pelvis's turn carried it at the moment
  * the foot landed (a spin, its pelvis turning fast, onto a VRM: the hips 1.85 times the source's
  * jerk and the head 3.3, 0.67 and 1.55 with this ease; onto KayKit's mannequin, whose wider stance
@@ -45,7 +45,7 @@ export class HumanoidStrideCarry {
     private readonly _last = new Float64Array(3);
     /** Per foot, how far its ease into the carry has gone (0 to 1, 1 when none runs; see `CARRY_EASE_SECONDS`): back to 0 when its hold rises; [2] this update's share of the ease. */
     private readonly _in = new Float64Array(3).fill(1);
-    /** Per foot, the weight of the last update ([0], [1]), what the running ease began from ([2], [3]) and this update's hold ([4], [5]). */
+    /** Per foot, the weight of the last update ([0], [1]), what the running ease began from ([2], [3]) and the last update's hold ([4], [5]). */
     private readonly _weight = new Float64Array(6);
     /** The step array of {@link noteStep}, or null. */
     private _step: Float64Array | null = null;
@@ -60,11 +60,11 @@ export class HumanoidStrideCarry {
      */
     public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean): void {
         // Each foot's weight: how firmly it is held, but where that rose since the last update
-        // (a touch-down), eased from what it was to it over CARRY_EASE_SECONDS (a smootherstep, on
+        // (a touch-down, also one while an ease still runs), eased from the weight it had to it over CARRY_EASE_SECONDS (a smootherstep, on
         // by this update's share of the ease: the step's, `noteStep`, all of it with no step
         // known). From what it was, not from 0: a release that ran up to the next touch-down
         // never let go of the foot entirely (its hold eased out to 1e-6, not 0), and an ease that
-        // began only from 0 never began (a spin's landing onto the mannequin: the body's velocity
+        // began only from 0 never began (a child's dab onto the mannequin, spinning as it lands: the body's velocity
         // stepped, its head 5 times the source's jerk). The share is kept in the array: held in a
         // local across the loop, it was boxed on every update.
         const e = this._in;
@@ -73,11 +73,12 @@ export class HumanoidStrideCarry {
         e[2] = step === null ? 1 : step[0] > 0 ? step[0] / CARRY_EASE_SECONDS : 0;
         // (Every number in the arrays: locals of these across the loop were boxed: 168 bytes an update.)
         for (let g = 0; g < 2; g++) {
-            w[4 + g] = solver.footGrounded[g] > 0 ? solver.footGrounded[g] : 0;
-            if (w[4 + g] > w[g] && e[g] >= 1) {
+            // The hold rose since the last update (a touch-down): a new ease from the weight now.
+            if ((solver.footGrounded[g] > 0 ? solver.footGrounded[g] : 0) > w[4 + g]) {
                 e[g] = 0;
                 w[2 + g] = w[g];
             }
+            w[4 + g] = solver.footGrounded[g] > 0 ? solver.footGrounded[g] : 0;
             if (e[g] < 1) {
                 e[g] += e[2];
                 if (e[g] > 1) e[g] = 1;

@@ -1,6 +1,8 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { BuildHumanoidAvatar, BuildSampleRig, ConvertRigPosesToMuscleClip, HumanBone, SampleCharacters, type IRigPose, type IRigPoseSource } from "../../src/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
+import { ConvertFileToMuscleClipsAsync } from "../../src/node/convertFile.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
 
 // Arms on the wrong sides of the chest are a broken take (swapped labels, collarbones turned half a
 // turn against the rest pose, a rest pose with both arms in one place): conversion says so
@@ -38,4 +40,12 @@ describe("conversion warns when a take's arms are on the wrong sides of its ches
         expect(found).toHaveLength(1);
         expect(found[0]).toContain(`in ${frames - 10} of ${frames} frames (frames 10-${frames - 1}`);
     });
+});
+
+describeWithData("the arms' side watch on real clips", () => {
+    test("KayKit's spawns, whose first two frames have no pose (the figure scaled to a point), and the rest of their file: no warning", async () => {
+        const converted = await ConvertFileToMuscleClipsAsync(dataFile("glb/kaykit_anims/Med_General.glb"));
+        expect(converted.map((c) => c.clip.name)).toEqual(expect.arrayContaining([expect.stringContaining("Spawn_Air"), expect.stringContaining("Spawn_Ground")]));
+        for (const c of converted) expect([c.clip.name, c.clip.warnings.filter((w) => w.includes("wrong sides of the chest"))]).toEqual([c.clip.name, []]);
+    }, 120_000);
 });

@@ -98,6 +98,16 @@ describe("the stride's carry: a foot that lands comes in over CARRY_EASE_SECONDS
         }
     });
 
+    test("a foot that lands again while its ease still runs: a new ease from where the weight was, no jump back onto the old one", () => {
+        // Found by a review: the ease restarted only once the last one had run out.
+        const dt = 1 / 120;
+        // Held at update 1, let down to 0.2 at 3, held again from 4 on (the ease takes 6 updates).
+        const held = (i: number): number => (i === 0 ? 0 : i === 3 ? 0.2 : 1);
+        const s = steps(dt, 0, 30, true, held);
+        const full = s[29].length();
+        for (let i = 2; i < 30; i++) expect(Math.abs(s[i].length() - s[i - 1].length())).toBeLessThan(0.35 * full);
+    });
+
     test("with no time step known (a pose set directly), a held foot is in at once", () => {
         const s = steps(1 / 120, 10, 20, false);
         const full = s[19].length();

@@ -46,6 +46,15 @@ describeWithData("a planted foot's goal comes in over the touch-down's ease", ()
         }
     }, 60_000);
 
+    test("a foot that lands again while a release the clip did not announce eases out: its goal eases in from where it was, never back to 0", async () => {
+        // Found by a review: the ease restarted from 0, the goal's weight 0.965 -> 0 in a frame.
+        const h = await run(70, (f) => (f >= 10 && f < 40) || f >= 44);
+        expect(h[43][1]).toBeGreaterThan(0.5);
+        expect(h[44][0]).toBe(1);
+        for (let f = 11; f < 70; f++) expect(Math.abs(h[f][1] - h[f - 1][1])).toBeLessThan(0.2);
+        expect(h[69][1]).toBeCloseTo(1, 12);
+    }, 60_000);
+
     test("a contact shorter than the ease: the goal eases out from where it had come to, never up to 1", async () => {
         // Down for 4 frames (a third of the ease), then up.
         const h = await run(40, (f) => f >= 10 && f < 14);
