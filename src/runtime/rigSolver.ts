@@ -153,9 +153,10 @@ export class HumanoidRigSolver {
      * touch-down, from what it was then, and eased out over the release from what it was at
      * lift-off). It matters with `"legs"` proportions, where a foot off the ground follows its goal
      * less the higher it is, unless it is held, and for the feet's rotations of a body past
-     * `FOOT_FRAME_TILT_FROM_DEG` of tilt (a held foot keeps the heading's frame): a foot landing above the floor, where its goal's weight is partial,
-     * stepped onto the goal in the frame it landed while this stepped to 1 (a child's dab onto the
-     * KayKit mannequin: the ankle 2.5 cm in a frame). Default 0.
+     * `FOOT_FRAME_TILT_FROM_DEG` of tilt (a held foot keeps the heading's frame). A foot landing
+     * above the floor, where its goal's weight is partial, stepped onto the goal in the frame it
+     * landed while this stepped to 1 (a child's dab onto the KayKit mannequin: the ankle 2.5 cm in
+     * a frame). Default 0.
      */
     public readonly footGoalHold = new Float64Array(2);
     /**
@@ -404,7 +405,7 @@ export class HumanoidRigSolver {
                 // heading's share 1 - (1 - k)(1 - hold), the two quaternions blended and normalized
                 // (they are at most as far apart as the body is tilted, and their dot, the
                 // twist's length, is positive).
-                // (Numbers in the scratch array: as locals in this loop V8 boxed them.)
+                // (Numbers in the scratch array, as the rest of the per-frame path keeps them.)
                 const share = scratch.footFrameShare;
                 share[1] = this.footGoalHold[g] > 0 ? (this.footGoalHold[g] < 1 ? this.footGoalHold[g] : 1) : 0;
                 share[1] = 1 - (1 - share[0]) * (1 - share[1]);

@@ -7,7 +7,8 @@ const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
 /**
- * Seconds over which a foot that lands comes into the carry (a smootherstep from the weight it had, 0 from the air, to its hold):
+ * Seconds over which a foot that lands comes into the carry (a smootherstep from the weight it
+ * had, 0 from the air, to its hold):
  * taken in at once, the body's velocity stepped by what the pelvis's turn carried it at the moment
  * the foot landed (a spin, its pelvis turning fast, onto a VRM: the hips 1.85 times the source's
  * jerk and the head 3.3, 0.67 and 1.55 with this ease; onto KayKit's mannequin, whose wider stance
@@ -60,9 +61,9 @@ export class HumanoidStrideCarry {
      */
     public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean): void {
         // Each foot's weight: how firmly it is held, but where that rose since the last update
-        // (a touch-down, also one while an ease still runs), eased from the weight it had to it over CARRY_EASE_SECONDS (a smootherstep, on
-        // by this update's share of the ease: the step's, `noteStep`, all of it with no step
-        // known). From what it was, not from 0: a release that ran up to the next touch-down
+        // (a touch-down, also one while an ease still runs), eased from the weight it had to it
+        // over CARRY_EASE_SECONDS (a smootherstep, on by this update's share of the ease: the
+        // step's, `noteStep`, all of it with no step known). From what it was, not from 0: a release that ran up to the next touch-down
         // never let go of the foot entirely (its hold eased out to 1e-6, not 0), and an ease that
         // began only from 0 never began (a child's dab onto the mannequin, spinning as it lands: the body's velocity
         // stepped, its head 5 times the source's jerk). The share is kept in the array: held in a
