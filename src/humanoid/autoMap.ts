@@ -62,6 +62,12 @@ function bendOffset(a: Vector3, b: Vector3, c: Vector3): Vector3 {
     return b.subtract(onLine).scaleInPlace(1 / len);
 }
 
+/**
+ * Arms whose upper joints are closer together than this share of the upper legs' distance do not
+ * show by their places which leg's side each is on; their names pair them instead.
+ */
+const ARM_PAIRING_MIN_SHARE = 0.05;
+
 /** A chain's joints on the limb's side, as stated by names: -1, +1, or 0 when unclear. */
 function namedSide(ctx: IChainContext, joints: readonly number[]): number {
     let sum = 0;
@@ -155,7 +161,15 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     const legLat = pos[legJ(0, "upper")].subtract(pos[legJ(1, "upper")]);
     let armOrder: [number, number] = [0, 1];
     let armLat = pos[armJ(0, "upper")].subtract(pos[armJ(1, "upper")]);
-    if (Vector3.Dot(legLat, armLat) < 0) {
+    if (armLat.length() < ARM_PAIRING_MIN_SHARE * legLat.length()) {
+        // The arms' roots sit (nearly) in one place (a rest pose that leaves every joint's place to
+        // its position channels: a TCD talk's BVH offsets both shoulders alike), so their sides
+        // cannot be seen: paired with the legs by their names, which break the tie. Paired by a
+        // zero-length offset, the arms went the other way round on every character.
+        const l0 = namedSide(ctx, legPaths[0]) - namedSide(ctx, legPaths[1]);
+        const a0 = namedSide(ctx, armPaths[0]) - namedSide(ctx, armPaths[1]);
+        if (l0 !== 0 && a0 !== 0 && l0 > 0 !== a0 > 0) armOrder = [1, 0];
+    } else if (Vector3.Dot(legLat, armLat) < 0) {
         armOrder = [1, 0];
         armLat = armLat.scale(-1);
     }
