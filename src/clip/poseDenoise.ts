@@ -44,9 +44,9 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HUMAN_BONE_COUNT, IsFingerBone } from "../humanoid/humanBones.js";
 import type { IRigPose, IRigWorldPose } from "../humanoid/rig.js";
-import { ComposeTrsToRef, type ITrs } from "../math/trs.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import { WeightedRigidFit } from "../math/hornFit.js";
+import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { SmoothWithinBandAtRate } from "./smoothing.js";
 
@@ -96,12 +96,13 @@ export class RigPoseDenoiser {
     private readonly _q2 = new Quaternion();
     private readonly _zero = Vector3.Zero();
     private readonly _identity = Quaternion.Identity();
-    /** The frame's world pose (`ComputeRigWorldPose` without allocating), and one joint's local transform on the way. */
+    private readonly _setup: MuscleSetup;
+    /** The frame's world pose (`ForwardKinematicsToRef`: `ComputeRigWorldPose` without allocating; scales are the rest's, which poses do not animate). */
     private readonly _world: IRigWorldPose;
-    private readonly _worldTrs: ITrs[];
+    private readonly _worldRotations: Quaternion[];
+    private readonly _worldPositions: Vector3[];
     /** The joints whose world transforms are needed (the tracked ones and every joint above them), parents first. */
     private readonly _needed: Int32Array;
-    private readonly _local: ITrs = { translation: new Vector3(), rotation: new Quaternion(), scale: new Vector3() };
 
     /**
      * @param avatar the avatar of the rig whose poses are denoised
@@ -113,7 +114,7 @@ export class RigPoseDenoiser {
         this._avatar = avatar;
         this._frameCount = frameCount;
         this._frameRate = frameRate;
-        const setup = MuscleSetup.For(avatar);
+        const setup = (this._setup = MuscleSetup.For(avatar));
         const bones: number[] = [];
         const indexOf = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
@@ -167,15 +168,12 @@ export class RigPoseDenoiser {
         this.isActive = frameCount >= 5 && this._bands.some((b) => b > 0);
         this._positions = new Float64Array(this.isActive ? frameCount * 3 * bones.length : 0);
         this._turns = bones.map(() => new Quaternion());
-        this._worldTrs = rig.joints.map(() => ({ translation: new Vector3(), rotation: new Quaternion(), scale: new Vector3() }));
+        this._worldRotations = rig.joints.map(() => new Quaternion());
+        this._worldPositions = rig.joints.map(() => new Vector3());
         const needed = new Uint8Array(rig.joints.length);
         for (const j of this._joints) for (let a = j; a >= 0 && !needed[a]; a = rig.joints[a].parent) needed[a] = 1;
         this._needed = Int32Array.from(needed.reduce<number[]>((out, x, j) => (x ? (out.push(j), out) : out), []));
-        this._world = {
-            positions: this._worldTrs.map((t) => t.translation),
-            rotations: this._worldTrs.map((t) => t.rotation),
-            scales: this._worldTrs.map((t) => t.scale),
-        };
+        this._world = { positions: this._worldPositions, rotations: this._worldRotations, scales: setup.worldScale };
     }
 
     /** Records frame `f`'s pose (local rotations and positions of every rig joint). */
@@ -221,25 +219,9 @@ export class RigPoseDenoiser {
         }
     }
 
-    /** The world pose of a pose, as `ComputeRigWorldPose` makes it, into arrays kept for it: of the tracked joints and the joints above them only (the rest of the arrays unused). */
+    /** The world pose of a pose, as `ComputeRigWorldPose` makes it: of the tracked joints and the joints above them only (the rest of the arrays unused). */
     private _worldPoseOf(pose: IRigPose): IRigWorldPose {
-        const joints = this._avatar.rig.joints;
-        const local = this._local;
-        const needed = this._needed;
-        for (let i = 0; i < needed.length; i++) {
-            const j = needed[i];
-            const joint = joints[j];
-            const out = this._worldTrs[j];
-            local.translation.copyFrom(pose.positions[j]);
-            local.rotation.copyFrom(pose.rotations[j]);
-            local.scale.copyFrom(joint.restScale);
-            if (joint.parent >= 0) ComposeTrsToRef(local, this._worldTrs[joint.parent], out);
-            else {
-                out.translation.copyFrom(local.translation);
-                out.rotation.copyFrom(local.rotation);
-                out.scale.copyFrom(local.scale);
-            }
-        }
+        ForwardKinematicsToRef(this._setup, pose.rotations, pose.positions, this._worldRotations, this._worldPositions, this._needed);
         return this._world;
     }
 
