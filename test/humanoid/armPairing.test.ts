@@ -1,42 +1,23 @@
 import { BuildHumanoidAvatar, HumanBone } from "../../src/index.js";
-import { RigFromPoints } from "../helpers/rigs.js";
+import { PlainHumanoidPoints, RigFromPoints } from "../helpers/rigs.js";
 
 /**
  * A rest pose that leaves every joint's place to its position channels (a TCD talk's BVH: both
  * shoulders at one offset, every arm bone straight up from there): the arms' roots show no side,
  * and the arm paired with each leg by its zero-length offset went the other way round (the left arm
  * mapped to `RightArm`: each arm of a character did what the other side's did, limb directions
- * 3.02 degrees onto the X Bot, 0.18 paired by names).
+ * 3.02 degrees onto the X Bot, 0.18 paired by names). Here: `PlainHumanoid` (facing +Z, left at
+ * -X) with both arms straight up from one point.
  */
-/** Facing +Z, left at -X (as `PlainHumanoid`), both arms straight up from one point. */
 function CoincidentArms(rightFirst: boolean): ReturnType<typeof RigFromPoints> {
-    const j: Array<[string, string | null, number, number, number]> = [
-        ["Hips", null, 0, 0.9, 0],
-        ["Spine", "Hips", 0, 1.05, 0],
-        ["Chest", "Spine", 0, 1.25, 0],
-        ["Neck", "Chest", 0, 1.45, 0],
-        ["Head", "Neck", 0, 1.55, 0],
-        ["HeadEnd", "Head", 0, 1.72, 0],
-    ];
-    const arms = (s: string): void => {
+    const j = PlainHumanoidPoints().filter(([name]) => !/Shoulder|Arm|Hand/.test(name));
+    for (const s of rightFirst ? ["Right", "Left"] : ["Left", "Right"]) {
         j.push(
             [`${s}Shoulder`, "Chest", 0, 1.33, 0.05],
             [`${s}Arm`, `${s}Shoulder`, 0, 1.51, 0.05],
             [`${s}ForeArm`, `${s}Arm`, 0, 1.8, 0.05],
             [`${s}Hand`, `${s}ForeArm`, 0, 2.04, 0.05],
             [`${s}HandEnd`, `${s}Hand`, 0, 2.2, 0.05],
-        );
-    };
-    for (const s of rightFirst ? ["Right", "Left"] : ["Left", "Right"]) arms(s);
-    for (const [s, x] of [
-        ["Left", -1],
-        ["Right", 1],
-    ] as const) {
-        j.push(
-            [`${s}UpLeg`, "Hips", 0.1 * x, 0.9, 0],
-            [`${s}Leg`, `${s}UpLeg`, 0.1 * x, 0.47, 0.01],
-            [`${s}Foot`, `${s}Leg`, 0.1 * x, 0.08, 0],
-            [`${s}Toe`, `${s}Foot`, 0.1 * x, 0.02, 0.12],
         );
     }
     return RigFromPoints(`coincident arms (${rightFirst ? "right" : "left"} first)`, j);
