@@ -37,8 +37,26 @@ export const DEFAULT_TOUCHDOWN_SECONDS = 0.025;
 export const FLOOR_EASE_SECONDS = 0.1;
 /** How the floor lift rounds max(0, -height) off, avatar scales of the pose (half a centimetre at 1 m). */
 const FLOOR_ROUNDING = 0.005;
-/** Fastest a landing foot is taken to move (avatar scales per second, `CONTACT_SPEED`: a foot faster than that is not in contact). */
-const MAX_LANDING_SPEED = 0.5;
+/**
+ * A landing foot's speed up to which it stops over the touch-down's time as set (`touchdownSeconds`),
+ * the character's avatar scales per second: the speed under which a clip's contacts count a foot as
+ * still (`CONTACT_SPEED`). A foot that lands faster stops over as much longer as it is faster, so
+ * that it slows down no harder: on a character of other proportions than the source's a still
+ * source foot can land moving (a chibi's short legs under a body that travels as the source's: a
+ * CMU run onto the KayKit mannequin landed its feet at 0.8-1.0). Its speed was cut to this at once
+ * at the touch-down instead, a step in the foot's velocity in one frame (that run's feet 2.1-2.3
+ * times the source's jerk, the pair's 1.78 against AnimatorAvatar's 1.68; 1.61 now).
+ */
+const STILL_LANDING_SPEED = 0.5;
+/**
+ * The fastest a landing foot is taken to move, avatar scales per second (twice
+ * `STILL_LANDING_SPEED`, so a stop takes at most twice the touch-down's time); what it moves faster
+ * than that is cut at once. A stop at a steady rate travels half the speed times its time, so the
+ * hold's travel grows as the speed squared: a kick onto the mannequin landing its foot at 3.3 scales
+ * a second, stopped over all of it, ended planted 11 degrees off the source's shin direction (8.6
+ * at three times, within 8 at twice).
+ */
+const MAX_LANDING_SPEED = 2 * STILL_LANDING_SPEED;
 /**
  * The point a foot stands on goes over from the ankle to the toes as the toes come lower than the
  * ankle (both from their T-pose heights): the ankle while the toes are no lower, the toes once they
@@ -121,8 +139,9 @@ export class HumanoidFootPlanting {
     /**
      * Seconds a foot that touches down takes to come to a stop: the hold eases in over this less one
      * frame of the clip as shown (its frame rate times its speed; nothing when that is not above 0;
-     * 0 stops the foot at once at any rate), fixed at the touch-down. Default
-     * {@link DEFAULT_TOUCHDOWN_SECONDS}.
+     * 0 stops the foot at once at any rate), fixed at the touch-down; a foot landing faster than a
+     * still one (half its avatar's scale a second) takes as much longer as it is faster, at most
+     * twice as long (`STILL_LANDING_SPEED`). Default {@link DEFAULT_TOUCHDOWN_SECONDS}.
      */
     public touchdownSeconds = DEFAULT_TOUCHDOWN_SECONDS;
     /** Per foot (left, right): planted now. */
@@ -354,11 +373,15 @@ export class HumanoidFootPlanting {
                     // Touch down: the foot slows from the speed it lands with to rest at a constant
                     // rate over `ease` (position and velocity continuous), and is held there.
                     this.planted[s] = true;
-                    const v = Math.sqrt(vx * vx + vz * vz);
+                    // Its speed in the character's own avatar scales (the pose's are the
+                    // source's: `ps[0]` metres each): faster than a still foot, the stop takes
+                    // longer in proportion (see `STILL_LANDING_SPEED`), up to the fastest taken.
+                    const v = (Math.sqrt(vx * vx + vz * vz) * ps[0]) / this._scale;
                     if (v > MAX_LANDING_SPEED) {
                         vx *= MAX_LANDING_SPEED / v;
                         vz *= MAX_LANDING_SPEED / v;
                     }
+                    if (v > STILL_LANDING_SPEED) ease = this._ease[s] = (ease * (v < MAX_LANDING_SPEED ? v : MAX_LANDING_SPEED)) / STILL_LANDING_SPEED;
                     const at = this._landedAt[s];
                     at.x = pg.x + corr.x;
                     at.y = 0;

@@ -14,7 +14,13 @@ import {
     type MuscleClip,
 } from "../../src/index.js";
 import { CreateTransformNodesFromRig } from "../../src/io/rigNodes.js";
+import { CONTACT_SPEED } from "../../src/clip/footContacts.js";
+import { MuscleSetup } from "../../src/muscle/setup.js";
+import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
+import { DEFAULT_TOUCHDOWN_SECONDS, HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
+import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { PlantingPlayerStub } from "../helpers/plantingPlayer.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -145,4 +151,54 @@ describeWithData("touch-down: the ease is fixed when the foot lands", () => {
         expect(after).toBeGreaterThan(1e-4);
         scene.getEngine().dispose();
     }, 120_000);
+});
+
+// A foot landing faster than a still one (`CONTACT_SPEED`, in the character's own scales) stops
+// over as much longer as it is faster, up to twice the touch-down's time, so its velocity does not
+// step: its speed was cut to a still foot's in the landing's frame (a CMU run onto the KayKit
+// mannequin, whose short legs landed its feet at 0.8-1.0 scales a second: the feet 2.1-2.3 times
+// the source's jerk).
+describeWithData("touch-down: a foot landing faster than a still one stops over a longer time, its velocity unbroken", () => {
+    const RATE = 120;
+
+    /** Left foot's goal z (the character's scales) per update: moving along z at `speed` of the character's scales a second, down from frame `landing`. */
+    async function run(speed: number, landing: number, frames: number): Promise<number[]> {
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"));
+        const solver = new HumanoidRigSolver(target.avatar);
+        const planting = new HumanoidFootPlanting(target.avatar);
+        const scale = MuscleSetup.For(target.avatar).scale;
+        const stub = PlantingPlayerStub(RATE);
+        const out: number[] = [];
+        for (let f = 0; f < frames; f++) {
+            stub.contacts = (f >= landing ? 1 : 0) | 2;
+            // Pose units are the source's scales, positionScale[0] metres each.
+            const perPose = scale / solver.positionScale[0];
+            for (let s = 0; s < 2; s++) {
+                solver.goalPositions[s].set(s ? -0.1 : 0.1, solver.positionScale[1], s ? 0 : (speed * perPose * f) / RATE);
+                solver.goalRotations[s].set(0, 0, 0, 1);
+            }
+            planting.update(stub.player, solver);
+            out.push(solver.goalPositions[0].z / perPose);
+        }
+        return out;
+    }
+
+    /** Where a foot landing at `v` (scales a second) with a stop of `ease` seconds at a steady rate is `t` seconds after touch-down, from where it landed. */
+    const stopAt = (v: number, ease: number, t: number): number => (t < ease ? v * t * (1 - t / (2 * ease)) : (v * ease) / 2);
+
+    test.each([0.3, 0.8, 3])(
+        "landing at %p scales a second: a steady stop over the touch-down's time times its speed over a still foot's, at most twice",
+        async (speed) => {
+            const landing = 20;
+            const z = await run(speed, landing, 40);
+            const e0 = DEFAULT_TOUCHDOWN_SECONDS - 1 / RATE;
+            const v = Math.min(speed, 2 * CONTACT_SPEED);
+            const ease = e0 * Math.max(1, v / CONTACT_SPEED);
+            for (let f = landing; f < 40; f++) expect(z[f] - z[landing]).toBeCloseTo(stopAt(v, ease, (f - landing) / RATE), 6);
+            // Landing at 0.8, the foot keeps 84% of its speed over the frame after touch-down (it was cut
+            // to 0.5 of the source's scales in the landing's frame: 42% of it on this chibi).
+            if (speed === 0.8) expect((z[landing + 1] - z[landing]) * RATE).toBeGreaterThan(0.8 * speed);
+        },
+        60_000,
+    );
 });
