@@ -16,6 +16,7 @@ import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
 import { MuscleSetup, TRUNK_BONES } from "./setup.js";
 import { HasTranslationDof, TRANSLATION_DOF_COUNT, TranslationDofBones, TranslationDofOffsetToRef } from "./translationDof.js";
 import { MatchTrunkToSource, TRUNK_NUMBERS } from "./trunkMatch.js";
+import { FoldMissingShouldersFastInPlace, type MissingShoulderFold } from "./shoulderFold.js";
 import { MatchShoulderLine, SHOULDER_NUMBERS } from "./shoulderLine.js";
 
 const B = HumanBone;
@@ -257,7 +258,10 @@ export interface ICanonicalRotationLimiter {
  * 12 numbers, NaN in the first for none; a 13th, the share of the pose with a layout, scales the
  * step), the line between the upper-arm joints turns about the
  * trunk's axis as the source's did: both shoulders turn, or on a character without them the bone
- * its arms hang from (see `MatchShoulderLine`; docs/runtime.md, the shoulders).
+ * its arms hang from (see `MatchShoulderLine`; docs/runtime.md, the shoulders). With
+ * `shoulderFold` as well (optional, default none: a missing shoulder's turn goes to the upper arm
+ * as a rotation), a missing shoulder's fast turns move the elbow by place instead, its slow ones
+ * carried in `shoulderFold` from one call to the next (see `FoldMissingShouldersFastInPlace`).
  */
 export function DecodeHumanPose(
     avatar: HumanoidAvatar,
@@ -266,6 +270,7 @@ export function DecodeHumanPose(
     limits?: ICanonicalRotationLimiter | null,
     sourceTrunk?: Float64Array | null,
     sourceShoulders?: Float64Array | null,
+    shoulderFold?: MissingShoulderFold | null,
 ): IRigPose {
     const setup = MuscleSetup.For(avatar);
     const { world, pos, dc, q } = setup.work;
@@ -292,6 +297,8 @@ export function DecodeHumanPose(
     shareLimbTwist(setup, q, angles, B.RightUpperArm, B.RightLowerArm, B.RightHand, true);
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
+    // A missing shoulder's fast turns move the elbow by place (see `FoldMissingShouldersFastInPlace`).
+    if (matchShoulders && shoulderFold) FoldMissingShouldersFastInPlace(setup, q, sourceShoulders, shoulderFold);
     // The shoulders' own turns, before the trunk's step turns them to keep their world rotations.
     if (matchShoulders) {
         shoulderRaw[0].copyFrom(q[B.LeftShoulder]);

@@ -21,6 +21,7 @@ import {
     Vector3DirectionToRef,
     Vector3LerpToRef,
 } from "../math/hotMath.js";
+import { MissingShoulderFold } from "../muscle/shoulderFold.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
@@ -244,6 +245,12 @@ export class HumanoidRigSolver {
      */
     public readonly carry: Float64Array;
     /**
+     * For a character without one or both shoulder bones: what decode needs to fold a missing
+     * shoulder's fast turns by place (its slow ones carried from frame to frame; docs/runtime.md,
+     * the shoulders); `fastSeconds` 0 folds every turn as a rotation. Null for a character with both.
+     */
+    public readonly shoulderFold: MissingShoulderFold | null;
+    /**
      * Whether {@link decode} moves the body and goals by the stride's carry (the animator sets it
      * for the `"clip"` root motion, where the body goes where the clip puts it); false: the carry
      * is only reported in {@link carry}, for the caller to move the ground by. Default true.
@@ -298,6 +305,8 @@ export class HumanoidRigSolver {
         // The legs' T-pose world rotations, by this solver's own forward kinematics of the reference pose.
         this._forwardKinematics();
         this._legShape = new HumanoidLegShape(this, this._setup);
+        const fold = new MissingShoulderFold(this._setup);
+        this.shoulderFold = fold.isActive ? fold : null;
         this._body = new HumanoidBodyPlacement(this, this._setup, this._legShape);
         this.carry = this._carry.carry;
     }
@@ -309,10 +318,12 @@ export class HumanoidRigSolver {
      * @param step if given, the time step since the last frame, seconds, in `step[0]` (the player's
      *   `step`): `"legs"` smooths where the body is seated by it (the trunk's steady point, the feet's
      *   lift), and holds them still over a zero step. Without it, the last {@link solveIK}'s step,
-     *   and none (nothing smoothed) when that was 0.
+     *   and none (nothing smoothed) when that was 0. A missing shoulder's low-pass ({@link shoulderFold})
+     *   steps by it too; without it, that shoulder folds in as a rotation only.
      */
     public decode(human: HumanPose, step?: Float64Array): void {
         if (step) this._body.noteFrameStep(step);
+        if (this.shoulderFold) this.shoulderFold.noteStep(step ?? null);
         const setup = this._setup;
         this.footCorrections[0].setAll(0);
         this.footCorrections[1].setAll(0);
@@ -368,7 +379,7 @@ export class HumanoidRigSolver {
                 limits.overshootShare[s === 0 ? HumanBone.LeftLowerArm : HumanBone.RightLowerArm] = w > 0 ? (w < 1 ? 1 - w : 0) : 1;
             }
         }
-        DecodeHumanPose(this.avatar, human, this.pose, limits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders);
+        DecodeHumanPose(this.avatar, human, this.pose, limits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders, this.shoulderFold);
         if (this._legs) TurnHipsAsSourceInPlace(setup, human, this.pose);
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
@@ -586,6 +597,7 @@ export class HumanoidRigSolver {
         // place through a cross-fade: `resetCarry` when the motion starts afresh).
         this._carry.skipStep();
         this._body.resetSmoothing();
+        if (this.shoulderFold) this.shoulderFold.reset();
     }
 
     /**

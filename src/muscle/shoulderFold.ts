@@ -1,0 +1,204 @@
+// Decode's fold of a missing shoulder: its slow turns by rotation, its fast ones by place.
+//
+// Why. A character without shoulder bones (the KayKit mannequin, RiggedFigure, VRM avatars that
+// leave the optional shoulders out) hands each shoulder's turn to its upper arm (docs/muscles.md,
+// missing bones): the arm points as the source's, but its root stays where it is on the chest. In
+// mocap the collarbone is the solver's guess (no marker pins the socket): it shakes the socket by
+// millimetres at 10 to 30 Hz, and the source's upper arm turns against it, so that its elbow, which
+// a marker pins, stays. Folded as a turn, that shake reached the elbow and the hand through the
+// whole upper arm: a child's silly walk at 120 frames a second onto RiggedFigure had its hand 2.98
+// times the source's jerk (the socket's own jerk 8.3, the source's elbow 4.0, ours 10.8, in the
+// same units), with its arms within 0.6 degree of the source's directions. Folded wholly by place
+// instead (the upper arm aimed at where the source's collarbone would have put the elbow), the hand
+// was 1.28 times the source's jerk but the upper arms 3 to 9 degrees off the source's: a shrug is
+// real motion, and a character without collarbones cannot copy both its direction and its elbow.
+//
+// What. Each missing shoulder's turn is split by time: its slow part (a first-order low-pass,
+// time constant `SHOULDER_FAST_SECONDS`) folds into the upper arm as a turn, as before; what it does
+// faster moves the socket, as the source's collarbone (its layout, `IClipProportions.shoulderOffsets`,
+// at this character's scale) would have moved it, and the upper arm turns by the least it can to
+// put its elbow there (the lower arm keeps its turn in the world, so the hand goes with the elbow).
+// With 20 ms (a cut-off near 8 Hz, above voluntary motion's, below the shake's) the silly walk's
+// hand onto RiggedFigure went 2.98 -> 1.58 times the source's jerk, its upper arms 0.6 -> 1.3
+// degrees off the source's.
+//
+// The low-pass carries each side's slow turn from one decode to the next (`MissingShoulderFold`,
+// owned by the caller: the solver keeps one and forgets it after a jump in time or place). Written
+// for the per-frame path (no number handed to a call, nothing allocated); the readable form, with
+// Babylon's allocating math, is the test's oracle (test/muscle/shoulderFold.test.ts).
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
+import type { MuscleSetup } from "./setup.js";
+import { SHOULDER_NUMBERS } from "./shoulderLine.js";
+
+const B = HumanBone;
+
+/**
+ * Time constant of the low-pass that splits a missing shoulder's turn, seconds: what the shoulder
+ * turns faster than this moves the socket by place (see the file's note). 20 ms, a cut-off near
+ * 8 Hz: a person's own movements stay below it, a mocap solver's shake of the collarbone (10 to
+ * 30 Hz on the takes measured) above.
+ */
+export const SHOULDER_FAST_SECONDS = 0.02;
+
+/** The shortest upper arm or socket move taken as one (metres; shorter: nothing done). */
+const SHORTEST = 1e-9;
+
+const collar = new Vector3();
+const turned = new Vector3();
+const arm = new Vector3();
+const want = new Vector3();
+const rho = new Quaternion();
+const before = new Quaternion();
+const back = new Quaternion();
+
+/**
+ * What decode needs to fold a character's missing shoulders by time (see the file's note): each
+ * side's slow turn, carried from one decode to the next, and how far it follows this decode's.
+ * Made per character (its upper arms' T-pose vectors); owned by the caller, as the solver does.
+ * Allocation-free after construction.
+ */
+export class MissingShoulderFold {
+    /**
+     * Per side (left, right): the shoulder's slow turn (canonical, relative to the bone it hangs
+     * from, as its muscles give it).
+     */
+    public readonly slow: readonly Quaternion[] = [new Quaternion(), new Quaternion()];
+    /** Per side: 1 once {@link slow} holds a turn (0: the next decode starts it at the pose's own turn, so nothing is moved by place). */
+    public readonly known = new Uint8Array(2);
+    /**
+     * How far the slow turns follow the pose's on the next decode, 0 to 1 (in an array: no number
+     * is handed to a call on the per-frame path). Set by {@link noteStep}.
+     */
+    public readonly follow = Float64Array.of(1);
+    /** Time constant of the low-pass, seconds (default {@link SHOULDER_FAST_SECONDS}; 0 folds every turn as before, by rotation only). */
+    public fastSeconds = SHOULDER_FAST_SECONDS;
+    /** Per side: whether the character lacks that shoulder and has the upper and lower arm (else nothing is done on that side). */
+    public readonly sides: Uint8Array;
+    /** Per side: the upper arm's T-pose vector from its joint to the lower arm's (canonical, metres). */
+    public readonly upperArms: readonly Vector3[];
+
+    /** @param setup the character's muscle setup */
+    public constructor(setup: MuscleSetup) {
+        const j = setup.joint;
+        const ref = setup.avatar.referenceWorld.positions;
+        const sides = [
+            [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm],
+            [B.RightShoulder, B.RightUpperArm, B.RightLowerArm],
+        ];
+        this.sides = Uint8Array.from(sides, ([sh, ua, la]) => (j[sh] < 0 && j[ua] >= 0 && j[la] >= 0 ? 1 : 0));
+        this.upperArms = sides.map(([, ua, la], s) =>
+            this.sides[s] ? ref[j[la]].subtract(ref[j[ua]]).applyRotationQuaternion(setup.c0Inverse) : Vector3.Zero(),
+        );
+    }
+
+    /** Whether the character lacks a shoulder (else the fold has nothing to do). */
+    public get isActive(): boolean {
+        return this.sides[0] === 1 || this.sides[1] === 1;
+    }
+
+    /**
+     * Sets how far the slow turns follow the next decode's: from the time step (`step[0]`,
+     * seconds; over a zero step, such as a paused clip, they stay), or with no step (a pose set on
+     * its own) all the way, so nothing moves by place.
+     */
+    public noteStep(step: Float64Array | null): void {
+        const f = this.follow;
+        if (!step) {
+            f[0] = 1;
+            return;
+        }
+        const dt = step[0];
+        const t = this.fastSeconds;
+        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+    }
+
+    /** Forgets the slow turns (after a jump in time or place): the next decode starts them afresh. */
+    public reset(): void {
+        this.known.fill(0);
+    }
+}
+
+/**
+ * Folds the fast part of each missing shoulder's turn by place (see the file's note): called by
+ * decode after the missing shoulders' turns went to the upper arms (as rotations) and the limbs'
+ * twists were shared. Updates `fold.slow` by `fold.follow`; turns each upper arm so that its
+ * elbow moves by as much as the source's collarbone, turned by the shoulder's fast part, moved
+ * the socket, and turns the lower arm back so that it keeps its turn in the world. Nothing happens
+ * on a side whose shoulder is mapped, or when `layout` holds NaN. Allocation-free.
+ * @param setup the character's muscle setup
+ * @param q the decoded canonical rotations of every human bone (each relative to its mapped human parent), changed in place
+ * @param layout the source's shoulder layout (`SHOULDER_NUMBERS` numbers over its scale: each side's shoulder joint from the bone both hang from, then its upper-arm joint from its shoulder joint, canonical), and optionally the share of the pose from clips that have one (0 to 1, default 1: the socket's move is scaled by it)
+ * @param fold the character's fold state (see {@link MissingShoulderFold})
+ */
+export function FoldMissingShouldersFastInPlace(setup: MuscleSetup, q: Quaternion[], layout: Float64Array, fold: MissingShoulderFold): void {
+    const follow = fold.follow[0];
+    for (let s = 0; s < 2; s++) {
+        if (!fold.sides[s]) continue;
+        const o = s === 0 ? 3 : 9;
+        if (!(layout[o] === layout[o] && layout[o + 1] === layout[o + 1] && layout[o + 2] === layout[o + 2])) continue;
+        const raw = q[s === 0 ? B.LeftShoulder : B.RightShoulder];
+        const slow = fold.slow[s];
+        if (!fold.known[s] || !(slow.w === slow.w)) {
+            slow.copyFrom(raw);
+            fold.known[s] = 1;
+            continue;
+        }
+        // The slow turn follows the pose's (a normalized lerp on the same side of the sphere).
+        const sign = slow.x * raw.x + slow.y * raw.y + slow.z * raw.z + slow.w * raw.w < 0 ? -1 : 1;
+        let x = slow.x + (raw.x * sign - slow.x) * follow;
+        let y = slow.y + (raw.y * sign - slow.y) * follow;
+        let z = slow.z + (raw.z * sign - slow.z) * follow;
+        let w = slow.w + (raw.w * sign - slow.w) * follow;
+        const length = Math.sqrt(x * x + y * y + z * z + w * w);
+        if (!(length > 0)) {
+            slow.copyFrom(raw);
+            continue;
+        }
+        x /= length;
+        y /= length;
+        z /= length;
+        w /= length;
+        slow.x = x;
+        slow.y = y;
+        slow.z = z;
+        slow.w = w;
+        // The socket's move by the fast part: the collarbone turned by the shoulder's whole turn,
+        // less turned by its slow part (canonical, in the frame of the bone the arms hang from,
+        // metres on this character).
+        // Over a cross-fade from a clip without a layout, by the share of the pose that has one.
+        const share = layout.length > SHOULDER_NUMBERS && layout[SHOULDER_NUMBERS] >= 0 && layout[SHOULDER_NUMBERS] <= 1 ? layout[SHOULDER_NUMBERS] : 1;
+        const k = setup.scale * share;
+        collar.x = layout[o] * k;
+        collar.y = layout[o + 1] * k;
+        collar.z = layout[o + 2] * k;
+        collar.applyRotationQuaternionToRef(raw, turned);
+        collar.applyRotationQuaternionToRef(slow, collar);
+        // The upper arm as folded (in the same frame), and where its elbow goes.
+        const ua = s === 0 ? B.LeftUpperArm : B.RightUpperArm;
+        const la = s === 0 ? B.LeftLowerArm : B.RightLowerArm;
+        fold.upperArms[s].applyRotationQuaternionToRef(q[ua], arm);
+        want.x = arm.x + turned.x - collar.x;
+        want.y = arm.y + turned.y - collar.y;
+        want.z = arm.z + turned.z - collar.z;
+        const la2 = arm.x * arm.x + arm.y * arm.y + arm.z * arm.z;
+        const lw2 = want.x * want.x + want.y * want.y + want.z * want.z;
+        if (!(la2 > SHORTEST * SHORTEST && lw2 > SHORTEST * SHORTEST)) continue;
+        const ka = 1 / Math.sqrt(la2);
+        const kw = 1 / Math.sqrt(lw2);
+        arm.x *= ka;
+        arm.y *= ka;
+        arm.z *= ka;
+        want.x *= kw;
+        want.y *= kw;
+        want.z *= kw;
+        // The least turn of the upper arm onto it; the lower arm turned back by as much.
+        QuaternionFromUnitVectorsToRef(arm, want, rho);
+        before.copyFrom(q[ua]);
+        QuaternionMultiplyToRef(rho, before, q[ua]);
+        QuaternionConjugateToRef(q[ua], back);
+        QuaternionMultiplyToRef(back, before, back);
+        QuaternionMultiplyToRef(back, q[la], q[la]);
+    }
+}

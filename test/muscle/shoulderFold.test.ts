@@ -1,0 +1,264 @@
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import {
+    BuildHumanoidAvatar,
+    BuildSampleRig,
+    ConvertRigPosesToMuscleClip,
+    HumanBone,
+    HumanoidAnimator,
+    SampleCharacters,
+    type HumanoidAvatar,
+    type IRigPose,
+    type IRigPoseSource,
+    type MuscleClip,
+} from "../../src/index.js";
+import { ComputeRigWorldPose, GetRigRestPose } from "../../src/humanoid/rig.js";
+import { MuscleSetup } from "../../src/muscle/setup.js";
+import { FoldMissingShouldersFastInPlace, MissingShoulderFold, SHOULDER_FAST_SECONDS } from "../../src/muscle/shoulderFold.js";
+import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+const B = HumanBone;
+const FIGURE = "glb/khronos_RiggedFigure.glb";
+
+/** A rotation from a seeded generator (uniform enough for a test), its angle at most `most` radians. */
+function randomTurn(next: () => number, most: number): Quaternion {
+    const axis = new Vector3(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
+    return Quaternion.RotationAxis(axis, most * next());
+}
+
+function seeded(seed: number): () => number {
+    let s = seed >>> 0;
+    return () => {
+        s = (s * 1664525 + 1013904223) >>> 0;
+        return s / 2 ** 32;
+    };
+}
+
+/**
+ * The readable form of `FoldMissingShouldersFastInPlace` for one side, with Babylon's allocating
+ * math: the oracle of the fast path.
+ */
+function referenceFold(
+    setup: MuscleSetup,
+    q: Quaternion[],
+    layout: Float64Array,
+    slowBefore: Quaternion,
+    follow: number,
+    side: 0 | 1,
+): { slow: Quaternion; upper: Quaternion; lower: Quaternion } {
+    const [sh, ua, la] = side === 0 ? [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm] : [B.RightShoulder, B.RightUpperArm, B.RightLowerArm];
+    const raw = q[sh];
+    // The slow turn follows the pose's by `follow` (a normalized lerp, on raw's side of the sphere).
+    const near = Quaternion.Dot(slowBefore, raw) < 0 ? raw.scale(-1) : raw;
+    const slow = slowBefore.add(near.subtract(slowBefore).scale(follow)).normalize();
+    // The collarbone (this character's scale) turned by the whole turn, less by the slow part.
+    const o = side === 0 ? 3 : 9;
+    const collar = new Vector3(layout[o], layout[o + 1], layout[o + 2]).scale(setup.scale);
+    const socketMove = collar.applyRotationQuaternion(raw).subtract(collar.applyRotationQuaternion(slow));
+    // The upper arm as folded, and the least turn that puts its elbow where the socket's move takes it.
+    const ref = setup.avatar.referenceWorld.positions;
+    const upperArm = ref[setup.joint[la]].subtract(ref[setup.joint[ua]]).applyRotationQuaternion(setup.c0Inverse).applyRotationQuaternion(q[ua]);
+    const turn = new Quaternion();
+    Quaternion.FromUnitVectorsToRef(upperArm.normalizeToNew(), upperArm.add(socketMove).normalize(), turn);
+    const upper = turn.multiply(q[ua]);
+    // The lower arm keeps its turn in the world: upper' * lower' = upper * lower.
+    const lower = Quaternion.Inverse(upper).multiply(q[ua]).multiply(q[la]);
+    return { slow, upper, lower };
+}
+
+describeWithData("a missing shoulder's fast turns fold in by place", () => {
+    let figure: HumanoidAvatar;
+    beforeAll(async () => {
+        figure = (await LoadHumanoidAvatarFromFileAsync(dataFile(FIGURE))).avatar;
+    }, 60_000);
+
+    test("the fast path is its readable form's (random turns, 200 draws)", () => {
+        const setup = MuscleSetup.For(figure);
+        const fold = new MissingShoulderFold(setup);
+        expect(Array.from(fold.sides)).toEqual([1, 1]);
+        const next = seeded(7);
+        for (let draw = 0; draw < 200; draw++) {
+            const layout = Float64Array.from({ length: 12 }, () => (next() - 0.5) * 0.3);
+            const q = Array.from({ length: setup.joint.length }, () => randomTurn(next, 1.5));
+            const side = (draw % 2) as 0 | 1;
+            const slowBefore = randomTurn(next, 0.6);
+            fold.slow[side].copyFrom(slowBefore);
+            fold.slow[1 - side].copyFrom(q[side === 0 ? B.RightShoulder : B.LeftShoulder]);
+            fold.known.fill(1);
+            fold.follow[0] = next();
+            const want = referenceFold(setup, q, layout, slowBefore, fold.follow[0], side);
+            const other = side === 0 ? B.RightUpperArm : B.LeftUpperArm;
+            const otherBefore = q[other].clone();
+            FoldMissingShouldersFastInPlace(setup, q, layout, fold);
+            const [ua, la] = side === 0 ? [B.LeftUpperArm, B.LeftLowerArm] : [B.RightUpperArm, B.RightLowerArm];
+            for (const [got, expected] of [
+                [fold.slow[side], want.slow],
+                [q[ua], want.upper],
+                [q[la], want.lower],
+            ] as const) {
+                // The same rotation (either sign).
+                expect(Math.abs(Quaternion.Dot(got, expected))).toBeCloseTo(1, 12);
+            }
+            // The other side's slow turn was its pose's own: nothing moved there.
+            expect(Math.abs(Quaternion.Dot(q[other], otherBefore))).toBeCloseTo(1, 12);
+        }
+    });
+
+    test("a side whose slow turn is not known yet starts from the pose's own and moves nothing; a layout of NaN does nothing", () => {
+        const setup = MuscleSetup.For(figure);
+        const fold = new MissingShoulderFold(setup);
+        const next = seeded(3);
+        const q = Array.from({ length: setup.joint.length }, () => randomTurn(next, 1));
+        const before = q.map((r) => r.clone());
+        const layout = Float64Array.from({ length: 12 }, () => 0.1);
+        FoldMissingShouldersFastInPlace(setup, q, layout, fold);
+        expect(Array.from(fold.known)).toEqual([1, 1]);
+        q.forEach((r, b) => expect(r.equals(before[b])).toBe(true));
+        fold.known.fill(1);
+        fold.slow[0].copyFromFloats(0, 0, 0, 1);
+        FoldMissingShouldersFastInPlace(setup, q, new Float64Array(12).fill(NaN), fold);
+        q.forEach((r, b) => expect(r.equals(before[b])).toBe(true));
+    });
+
+    test("noteStep: the slow turns follow by 1 - exp(-step / fastSeconds); over a zero step not at all; with no step, or fastSeconds 0, all the way", () => {
+        const fold = new MissingShoulderFold(MuscleSetup.For(figure));
+        fold.noteStep(Float64Array.of(1 / 120));
+        expect(fold.follow[0]).toBeCloseTo(1 - Math.exp(-1 / 120 / SHOULDER_FAST_SECONDS), 15);
+        fold.noteStep(Float64Array.of(0));
+        expect(fold.follow[0]).toBe(0);
+        fold.noteStep(null);
+        expect(fold.follow[0]).toBe(1);
+        fold.fastSeconds = 0;
+        fold.noteStep(Float64Array.of(1 / 120));
+        expect(fold.follow[0]).toBe(1);
+    });
+});
+
+/**
+ * The built-in Mixamo-named sample standing in its T-pose while its left collarbone turns up and
+ * down by `amplitudeDeg` at `hz`; with `cancel`, its upper arm turns against it so that its elbow
+ * stays where it was and its lower arm keeps its turn in the world (a mocap solver's shake, which
+ * the markers at the elbow and wrist do not see), else the arm goes along with the collarbone (a shrug).
+ */
+class ShoulderShake implements IRigPoseSource {
+    public readonly name = "shoulder shake";
+    public readonly source = "test";
+    public readonly warnings: readonly string[] = [];
+    public readonly frameRate = 120;
+    public readonly durationSeconds = 2;
+    private readonly _rest: IRigPose;
+
+    constructor(
+        private readonly _avatar: HumanoidAvatar,
+        private readonly _hz: number,
+        private readonly _amplitudeDeg: number,
+        private readonly _cancel: boolean,
+    ) {
+        this._rest = GetRigRestPose(_avatar.rig);
+    }
+
+    public samplePoseToRef(timeSeconds: number, result: IRigPose): void {
+        const a = this._avatar;
+        const rig = a.rig;
+        rig.joints.forEach((_, j) => {
+            result.rotations[j].copyFrom(this._rest.rotations[j]);
+            result.positions[j].copyFrom(this._rest.positions[j]);
+        });
+        const shoulder = a.getJoint(B.LeftShoulder);
+        const upper = a.getJoint(B.LeftUpperArm);
+        const lower = a.getJoint(B.LeftLowerArm);
+        const restWorld = ComputeRigWorldPose(rig, result);
+        const elbow = restWorld.positions[lower].clone();
+        // The collarbone turned about the body's forward axis (up and down), in the world.
+        const angle = ((this._amplitudeDeg * Math.PI) / 180) * Math.sin(2 * Math.PI * this._hz * timeSeconds);
+        const turn = Quaternion.RotationAxis(a.frame.forward, angle);
+        const parentWorld = restWorld.rotations[rig.joints[shoulder].parent];
+        result.rotations[shoulder].copyFrom(Quaternion.Inverse(parentWorld).multiply(turn.multiply(restWorld.rotations[shoulder])));
+        if (this._cancel) {
+            // The upper arm aimed from its moved joint back at the elbow's rest place.
+            const w = ComputeRigWorldPose(rig, result);
+            const from = w.positions[lower].subtract(w.positions[upper]).normalize();
+            const to = elbow.subtract(w.positions[upper]).normalize();
+            const aim = new Quaternion();
+            Quaternion.FromUnitVectorsToRef(from, to, aim);
+            const upperWorld = aim.multiply(w.rotations[upper]);
+            result.rotations[upper].copyFrom(Quaternion.Inverse(w.rotations[shoulder]).multiply(upperWorld));
+            // The lower arm keeps its place in the world (a marker pins the wrist too).
+            result.rotations[lower].copyFrom(Quaternion.Inverse(upperWorld).multiply(restWorld.rotations[lower]));
+        }
+    }
+}
+
+describeWithData("a missing shoulder's fold on a character, played", () => {
+    let figure: HumanoidAvatar;
+    let nodes: readonly TransformNode[];
+    let scene: Scene;
+    let source: HumanoidAvatar;
+    beforeAll(async () => {
+        figure = (await LoadHumanoidAvatarFromFileAsync(dataFile(FIGURE))).avatar;
+        scene = new Scene(new NullEngine());
+        const { CreateTransformNodesFromRig } = await import("../../src/io/rigNodes.js");
+        nodes = CreateTransformNodesFromRig(figure.rig, scene).nodes;
+        source = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
+    }, 60_000);
+    afterAll(() => scene.getEngine().dispose());
+
+    /** The left elbow's and hand's paths on RiggedFigure (relative to its chest, metres), played with the fold's time constant `fastSeconds`. */
+    function play(clip: MuscleClip, fastSeconds: number): { elbow: Vector3[]; hand: Vector3[]; upperArm: Vector3[] } {
+        const animator = new HumanoidAnimator(figure, nodes, { rootMotion: "in-place" });
+        animator.solver.shoulderFold!.fastSeconds = fastSeconds;
+        animator.play(clip);
+        const chest = figure.getJoint(B.Chest);
+        const out = { elbow: [] as Vector3[], hand: [] as Vector3[], upperArm: [] as Vector3[] };
+        for (let f = 0; f < clip.frameCount; f++) {
+            animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+            const world = ComputeRigWorldPose(figure.rig, animator.solver.pose);
+            const inChest = (j: number): Vector3 =>
+                world.positions[j].subtract(world.positions[chest]).applyRotationQuaternion(Quaternion.Inverse(world.rotations[chest]));
+            const e = inChest(figure.getJoint(B.LeftLowerArm));
+            out.elbow.push(e);
+            out.hand.push(inChest(figure.getJoint(B.LeftHand)));
+            out.upperArm.push(e.subtract(inChest(figure.getJoint(B.LeftUpperArm))).normalize());
+        }
+        animator.dispose();
+        return out;
+    }
+
+    /** RMS of a path's moves from its mean (metres), over its second half (the low-pass settled). */
+    const spread = (path: Vector3[]): number => {
+        const half = path.slice(path.length >> 1);
+        const mean = half.reduce((s, p) => s.add(p), Vector3.Zero()).scale(1 / half.length);
+        return Math.sqrt(half.reduce((s, p) => s + Vector3.DistanceSquared(p, mean), 0) / half.length);
+    };
+
+    test("a shake the source's upper arm cancels (30 Hz): the figure's elbow and hand stay nearly still, where the rotation fold shook them", () => {
+        const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 30, 3, true));
+        const folded = play(clip, SHOULDER_FAST_SECONDS);
+        const turned = play(clip, 0);
+        // The rotation fold moves the elbow by the upper arm's shake: millimetres.
+        expect(spread(turned.elbow)).toBeGreaterThan(0.002);
+        // Folded by place, what is left is the low-pass's lag: at 30 Hz a first-order low-pass of
+        // 20 ms still passes a quarter of the shake, a phase away (|1 / (1 + i w tau)| = 0.26).
+        expect(spread(folded.elbow)).toBeLessThan(0.4 * spread(turned.elbow));
+        expect(spread(folded.hand)).toBeLessThan(0.4 * spread(turned.hand));
+    }, 120_000);
+
+    test("a slow shrug with the arm going along (0.5 Hz): the upper arm points as the rotation fold has it, within a degree", () => {
+        const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 0.5, 15, false));
+        const folded = play(clip, SHOULDER_FAST_SECONDS);
+        const turned = play(clip, 0);
+        let most = 0;
+        folded.upperArm.forEach((d, f) => (most = Math.max(most, Math.acos(Math.min(1, Vector3.Dot(d, turned.upperArm[f]))))));
+        expect((most * 180) / Math.PI).toBeLessThan(1);
+        // ... and the shrug does move it (the test would pass on a figure that ignores shoulders).
+        let swing = 0;
+        turned.upperArm.forEach((d) => (swing = Math.max(swing, Math.acos(Math.min(1, Vector3.Dot(d, turned.upperArm[0]))))));
+        expect((swing * 180) / Math.PI).toBeGreaterThan(5);
+    }, 120_000);
+});
