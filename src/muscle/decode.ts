@@ -297,12 +297,17 @@ export function DecodeHumanPose(
     shareLimbTwist(setup, q, angles, B.RightUpperArm, B.RightLowerArm, B.RightHand, true);
     shareLimbTwist(setup, q, angles, B.LeftUpperLeg, B.LeftLowerLeg, B.LeftFoot, false);
     shareLimbTwist(setup, q, angles, B.RightUpperLeg, B.RightLowerLeg, B.RightFoot, false);
-    // A missing shoulder's fast turns move the elbow by place (see `FoldMissingShouldersFastInPlace`).
-    if (matchShoulders && shoulderFold) FoldMissingShouldersFastInPlace(setup, q, sourceShoulders, shoulderFold);
-    // The shoulders' own turns, before the trunk's step turns them to keep their world rotations.
+    // A missing shoulder's fast turns move the elbow by place (see `FoldMissingShouldersFastInPlace`);
+    // without a layout, its slow turns are forgotten.
+    if (shoulderFold) {
+        if (matchShoulders) FoldMissingShouldersFastInPlace(setup, q, sourceShoulders, shoulderFold);
+        else shoulderFold.reset();
+    }
+    // The shoulders' own turns, before the trunk's step turns them to keep their world rotations
+    // (of a shoulder folded by time, its slow turn: the fast one moved the elbow by place already).
     if (matchShoulders) {
-        shoulderRaw[0].copyFrom(q[B.LeftShoulder]);
-        shoulderRaw[1].copyFrom(q[B.RightShoulder]);
+        shoulderRaw[0].copyFrom(shoulderFold && shoulderFold.applied[0] ? shoulderFold.slow[0] : q[B.LeftShoulder]);
+        shoulderRaw[1].copyFrom(shoulderFold && shoulderFold.applied[1] ? shoulderFold.slow[1] : q[B.RightShoulder]);
     }
     // The trunk's segments turned as the source's trunk turns (see `MatchTrunkToSource`), before the limits.
     if (matchSource) MatchTrunkToSource(setup, q, trunkRaw, sourceTrunk);

@@ -18,9 +18,11 @@
 // faster moves the socket, as the source's collarbone (its layout, `IClipProportions.shoulderOffsets`,
 // at this character's scale) would have moved it, and the upper arm turns by the least it can to
 // put its elbow there (the lower arm keeps its turn in the world, so the hand goes with the elbow).
-// With 20 ms (a cut-off near 8 Hz, above voluntary motion's, below the shake's) the silly walk's
-// hand onto RiggedFigure went 2.98 -> 1.58 times the source's jerk, its upper arms 0.6 -> 1.3
-// degrees off the source's.
+// Decode's shoulder-line step (`MatchShoulderLine`) then turns the line by the slow part only: the
+// fast part, moved by place here, would count twice (a chest turned at 30 Hz with the sockets'
+// fore-and-aft shake). With 20 ms (a cut-off near 8 Hz, above voluntary motion's, below the
+// shake's) the silly walk's hand onto RiggedFigure went 2.98 -> 1.58 times the source's jerk, its
+// upper arms 0.6 -> 1.3 degrees off the source's.
 //
 // The low-pass carries each side's slow turn from one decode to the next (`MissingShoulderFold`,
 // owned by the caller: the solver keeps one and forgets it after a jump in time or place). Written
@@ -42,8 +44,14 @@ const B = HumanBone;
  */
 export const SHOULDER_FAST_SECONDS = 0.02;
 
-/** The shortest upper arm or socket move taken as one (metres; shorter: nothing done). */
+/** The shortest upper arm taken as one (metres; shorter: nothing done). */
 const SHORTEST = 1e-9;
+/**
+ * The largest move of the socket by place, as a share of the upper arm (the arm turns by at most
+ * about 14 degrees for it): a shake moves it by millimetres, and a larger move is the pose jumping
+ * where time did not (a loop's seam played in place), which would swing the arm about.
+ */
+const MOST_MOVE = 0.25;
 
 const collar = new Vector3();
 const turned = new Vector3();
@@ -67,6 +75,12 @@ export class MissingShoulderFold {
     public readonly slow: readonly Quaternion[] = [new Quaternion(), new Quaternion()];
     /** Per side: 1 once {@link slow} holds a turn (0: the next decode starts it at the pose's own turn, so nothing is moved by place). */
     public readonly known = new Uint8Array(2);
+    /**
+     * Per side: 1 when the last decode folded that side by time, so that {@link slow} is the turn
+     * it folded as a rotation (decode's shoulder-line step then turns the line by that, not by the
+     * whole turn: the fast part, already moved by place, would count twice).
+     */
+    public readonly applied = new Uint8Array(2);
     /**
      * How far the slow turns follow the pose's on the next decode, 0 to 1 (in an array: no number
      * is handed to a call on the per-frame path). Set by {@link noteStep}.
@@ -99,9 +113,9 @@ export class MissingShoulderFold {
     }
 
     /**
-     * Sets how far the slow turns follow the next decode's: from the time step (`step[0]`,
-     * seconds; over a zero step, such as a paused clip, they stay), or with no step (a pose set on
-     * its own) all the way, so nothing moves by place.
+     * Sets how far the slow turns follow the next decode's: from the time step, or with no step (a
+     * pose set on its own) all the way, so nothing moves by place.
+     * @param step the time step since the last decode in `step[0]`, seconds (over a zero step, such as a paused clip, the slow turns stay), or null for none
      */
     public noteStep(step: Float64Array | null): void {
         const f = this.follow;
@@ -117,6 +131,7 @@ export class MissingShoulderFold {
     /** Forgets the slow turns (after a jump in time or place): the next decode starts them afresh. */
     public reset(): void {
         this.known.fill(0);
+        this.applied.fill(0);
     }
 }
 
@@ -125,8 +140,9 @@ export class MissingShoulderFold {
  * decode after the missing shoulders' turns went to the upper arms (as rotations) and the limbs'
  * twists were shared. Updates `fold.slow` by `fold.follow`; turns each upper arm so that its
  * elbow moves by as much as the source's collarbone, turned by the shoulder's fast part, moved
- * the socket, and turns the lower arm back so that it keeps its turn in the world. Nothing happens
- * on a side whose shoulder is mapped, or when `layout` holds NaN. Allocation-free.
+ * the socket (at most `MOST_MOVE` of the upper arm), and turns the lower arm back so that it keeps
+ * its turn in the world; sets `fold.applied`. Nothing happens on a side whose shoulder is mapped,
+ * or when `layout` holds NaN (that side's slow turn is then forgotten). Allocation-free.
  * @param setup the character's muscle setup
  * @param q the decoded canonical rotations of every human bone (each relative to its mapped human parent), changed in place
  * @param layout the source's shoulder layout (`SHOULDER_NUMBERS` numbers over its scale: each side's shoulder joint from the bone both hang from, then its upper-arm joint from its shoulder joint, canonical), and optionally the share of the pose from clips that have one (0 to 1, default 1: the socket's move is scaled by it)
@@ -134,13 +150,23 @@ export class MissingShoulderFold {
  */
 export function FoldMissingShouldersFastInPlace(setup: MuscleSetup, q: Quaternion[], layout: Float64Array, fold: MissingShoulderFold): void {
     const follow = fold.follow[0];
+    // How much of the pose comes from clips with a layout (a cross-fade from one without), as the
+    // shoulder line reads it: the socket's move is scaled by it.
+    const share = layout.length > SHOULDER_NUMBERS ? layout[SHOULDER_NUMBERS] : 1;
     for (let s = 0; s < 2; s++) {
+        fold.applied[s] = 0;
         if (!fold.sides[s]) continue;
         const o = s === 0 ? 3 : 9;
-        if (!(layout[o] === layout[o] && layout[o + 1] === layout[o + 1] && layout[o + 2] === layout[o + 2])) continue;
         const raw = q[s === 0 ? B.LeftShoulder : B.RightShoulder];
         const slow = fold.slow[s];
-        if (!fold.known[s] || !(slow.w === slow.w)) {
+        if (!(layout[o] === layout[o] && layout[o + 1] === layout[o + 1] && layout[o + 2] === layout[o + 2] && share > 0)) {
+            // No layout to move the socket by: folded as a rotation, the slow turn started afresh later.
+            fold.known[s] = 0;
+            continue;
+        }
+        fold.applied[s] = 1;
+        // Following all the way (no step, `fastSeconds` 0) or starting afresh: folded as a rotation only.
+        if (!fold.known[s] || !(slow.w === slow.w) || follow >= 1) {
             slow.copyFrom(raw);
             fold.known[s] = 1;
             continue;
@@ -167,9 +193,7 @@ export function FoldMissingShouldersFastInPlace(setup: MuscleSetup, q: Quaternio
         // The socket's move by the fast part: the collarbone turned by the shoulder's whole turn,
         // less turned by its slow part (canonical, in the frame of the bone the arms hang from,
         // metres on this character).
-        // Over a cross-fade from a clip without a layout, by the share of the pose that has one.
-        const share = layout.length > SHOULDER_NUMBERS && layout[SHOULDER_NUMBERS] >= 0 && layout[SHOULDER_NUMBERS] <= 1 ? layout[SHOULDER_NUMBERS] : 1;
-        const k = setup.scale * share;
+        const k = setup.scale * (share < 1 ? share : 1);
         collar.x = layout[o] * k;
         collar.y = layout[o + 1] * k;
         collar.z = layout[o + 2] * k;
@@ -179,10 +203,22 @@ export function FoldMissingShouldersFastInPlace(setup: MuscleSetup, q: Quaternio
         const ua = s === 0 ? B.LeftUpperArm : B.RightUpperArm;
         const la = s === 0 ? B.LeftLowerArm : B.RightLowerArm;
         fold.upperArms[s].applyRotationQuaternionToRef(q[ua], arm);
-        want.x = arm.x + turned.x - collar.x;
-        want.y = arm.y + turned.y - collar.y;
-        want.z = arm.z + turned.z - collar.z;
         const la2 = arm.x * arm.x + arm.y * arm.y + arm.z * arm.z;
+        // The socket's move, at most `MOST_MOVE` of the upper arm (a jump of the pose that is no
+        // jump in time, a loop's seam played in place, would swing the arm about).
+        let mx = turned.x - collar.x;
+        let my = turned.y - collar.y;
+        let mz = turned.z - collar.z;
+        const m2 = mx * mx + my * my + mz * mz;
+        if (m2 > MOST_MOVE * MOST_MOVE * la2) {
+            const km = (MOST_MOVE * Math.sqrt(la2)) / Math.sqrt(m2);
+            mx *= km;
+            my *= km;
+            mz *= km;
+        }
+        want.x = arm.x + mx;
+        want.y = arm.y + my;
+        want.z = arm.z + mz;
         const lw2 = want.x * want.x + want.y * want.y + want.z * want.z;
         if (!(la2 > SHORTEST * SHORTEST && lw2 > SHORTEST * SHORTEST)) continue;
         const ka = 1 / Math.sqrt(la2);

@@ -1,5 +1,6 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { CONTACT_SPEED } from "../clip/footContacts.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { Vector3CopyToRef } from "../math/hotMath.js";
 import { MuscleSetup } from "../muscle/setup.js";
@@ -47,7 +48,7 @@ const FLOOR_ROUNDING = 0.005;
  * at the touch-down instead, a step in the foot's velocity in one frame (that run's feet 2.1-2.3
  * times the source's jerk, the pair's 1.78 against AnimatorAvatar's 1.68; 1.61 now).
  */
-const STILL_LANDING_SPEED = 0.5;
+const STILL_LANDING_SPEED = CONTACT_SPEED;
 /**
  * The fastest a landing foot is taken to move, avatar scales per second (twice
  * `STILL_LANDING_SPEED`, so a stop takes at most twice the touch-down's time); what it moves faster
@@ -141,7 +142,9 @@ export class HumanoidFootPlanting {
      * frame of the clip as shown (its frame rate times its speed; nothing when that is not above 0;
      * 0 stops the foot at once at any rate), fixed at the touch-down; a foot landing faster than a
      * still one (half its avatar's scale a second) takes as much longer as it is faster, at most
-     * twice as long (`STILL_LANDING_SPEED`). Default {@link DEFAULT_TOUCHDOWN_SECONDS}.
+     * twice as long (`STILL_LANDING_SPEED`), and slides half its speed times that time further (at
+     * most this time less a frame, in avatar scales: 17 mm on a 1 m scale by default at 120 fps,
+     * growing with the setting). Default {@link DEFAULT_TOUCHDOWN_SECONDS}.
      */
     public touchdownSeconds = DEFAULT_TOUCHDOWN_SECONDS;
     /** Per foot (left, right): planted now. */

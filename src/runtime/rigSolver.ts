@@ -714,7 +714,10 @@ export class HumanoidRigSolver {
         this._carry.reset();
     }
 
-    /** Decodes and solves in one call. Returns {@link pose}. */
+    /**
+     * Decodes and solves in one call (the decode without a step: a missing shoulder folds in as a
+     * rotation only, see {@link shoulderFold}). Returns {@link pose}.
+     */
     public solve(human: HumanPose, deltaSeconds = 0): IRigPose {
         this.decode(human);
         return this.solveIK(deltaSeconds);
