@@ -19,26 +19,14 @@ import { ComputeRigWorldPose, GetRigRestPose } from "../../src/humanoid/rig.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { FoldMissingShouldersFastInPlace, MissingShoulderFold, SHOULDER_FAST_SECONDS } from "../../src/muscle/shoulderFold.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
+import fc from "fast-check";
+import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
 const B = HumanBone;
 const FIGURE = "glb/khronos_RiggedFigure.glb";
-
-/** A rotation from a seeded generator (uniform enough for a test), its angle at most `most` radians. */
-function randomTurn(next: () => number, most: number): Quaternion {
-    const axis = new Vector3(next() - 0.5, next() - 0.5, next() - 0.5).normalize();
-    return Quaternion.RotationAxis(axis, most * next());
-}
-
-function seeded(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-        s = (s * 1664525 + 1013904223) >>> 0;
-        return s / 2 ** 32;
-    };
-}
 
 /**
  * The readable form of `FoldMissingShouldersFastInPlace` for one side, with Babylon's allocating
@@ -84,47 +72,59 @@ describeWithData("a missing shoulder's fast turns fold in by place", () => {
         figure = (await LoadHumanoidAvatarFromFileAsync(dataFile(FIGURE))).avatar;
     }, 60_000);
 
-    test("the fast path is its readable form's (random turns, 400 draws: either sign, a share of the pose with a layout, moves past a quarter of the arm, following all the way)", () => {
+    test("the fast path is its readable form's (random turns on either side of the sphere, layouts with and without a share, following any way)", () => {
         const setup = MuscleSetup.For(figure);
         const fold = new MissingShoulderFold(setup);
         expect(Array.from(fold.sides)).toEqual([1, 1]);
-        const next = seeded(7);
-        for (let draw = 0; draw < 400; draw++) {
-            // Every fourth layout with a 13th number, the share of the pose from clips with one.
-            const layout = Float64Array.from({ length: draw % 4 === 1 ? 13 : 12 }, (_, i) => (i === 12 ? next() : (next() - 0.5) * 0.3));
-            const q = Array.from({ length: setup.joint.length }, () => randomTurn(next, 1.5));
-            const side = (draw % 2) as 0 | 1;
-            // Half the shoulders' turns on the other side of the sphere from the slow turn.
-            if (draw % 4 >= 2) q[side === 0 ? B.LeftShoulder : B.RightShoulder].scaleInPlace(-1);
-            const slowBefore = randomTurn(next, 0.6);
-            fold.slow[side].copyFrom(slowBefore);
-            fold.slow[1 - side].copyFrom(q[side === 0 ? B.RightShoulder : B.LeftShoulder]);
-            fold.known.fill(1);
-            fold.follow[0] = draw % 50 === 3 ? 1 : next();
-            const want = referenceFold(setup, q, layout, slowBefore, fold.follow[0], side);
-            const other = side === 0 ? B.RightUpperArm : B.LeftUpperArm;
-            const otherBefore = q[other].clone();
-            FoldMissingShouldersFastInPlace(setup, q, layout, fold);
-            const [ua, la] = side === 0 ? [B.LeftUpperArm, B.LeftLowerArm] : [B.RightUpperArm, B.RightLowerArm];
-            for (const [got, expected] of [
-                [fold.slow[side], want.slow],
-                [q[ua], want.upper],
-                [q[la], want.lower],
-            ] as const) {
-                // The same rotation (either sign).
-                expect(Math.abs(Quaternion.Dot(got, expected))).toBeCloseTo(1, 12);
-            }
-            // The other side's slow turn was its pose's own: nothing moved there.
-            expect(Math.abs(Quaternion.Dot(q[other], otherBefore))).toBeCloseTo(1, 12);
-            expect(Array.from(fold.applied)).toEqual([1, 1]);
-        }
+        const turn = UnitQuaternionArbitrary();
+        const coordinate = fc.double({ min: -0.15, max: 0.15, noNaN: true });
+        const layoutArb = fc.oneof(
+            fc.array(coordinate, { minLength: 12, maxLength: 12 }),
+            // A 13th number: the share of the pose from clips with a layout.
+            fc.tuple(fc.array(coordinate, { minLength: 12, maxLength: 12 }), fc.double({ min: 0.01, max: 1, noNaN: true })).map(([l, share]) => [...l, share]),
+        );
+        const followArb = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(1));
+        fc.assert(
+            fc.property(
+                fc.constantFrom(0 as const, 1 as const),
+                layoutArb,
+                fc.array(turn, { minLength: 4, maxLength: 4 }),
+                followArb,
+                (side, layoutValues, turns, follow) => {
+                    const layout = Float64Array.from(layoutValues);
+                    const q = Array.from({ length: setup.joint.length }, () => Quaternion.Identity());
+                    const [sh, ua, la] = side === 0 ? [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm] : [B.RightShoulder, B.RightUpperArm, B.RightLowerArm];
+                    [q[sh], q[ua], q[la]] = [turns[0], turns[1], turns[2]].map((t) => t.clone());
+                    const slowBefore = turns[3];
+                    fold.slow[side].copyFrom(slowBefore);
+                    // The other side: its slow turn is its pose's own, so nothing moves there.
+                    const other = side === 0 ? B.RightUpperArm : B.LeftUpperArm;
+                    fold.slow[1 - side].copyFrom(q[side === 0 ? B.RightShoulder : B.LeftShoulder]);
+                    fold.known.fill(1);
+                    fold.follow[0] = follow;
+                    const want = referenceFold(setup, q, layout, slowBefore, follow, side);
+                    const otherBefore = q[other].clone();
+                    FoldMissingShouldersFastInPlace(setup, q, layout, fold);
+                    for (const [got, expected] of [
+                        [fold.slow[side], want.slow],
+                        [q[ua], want.upper],
+                        [q[la], want.lower],
+                    ] as const) {
+                        // The same rotation (either sign).
+                        expect(Math.abs(Quaternion.Dot(got, expected))).toBeCloseTo(1, 10);
+                    }
+                    expect(Math.abs(Quaternion.Dot(q[other], otherBefore))).toBeCloseTo(1, 12);
+                    expect(Array.from(fold.applied)).toEqual([1, 1]);
+                },
+            ),
+            { numRuns: 500, seed: 11 },
+        );
     });
 
     test("a side whose slow turn is not known yet starts from the pose's own and moves nothing; a layout of NaN does nothing", () => {
         const setup = MuscleSetup.For(figure);
         const fold = new MissingShoulderFold(setup);
-        const next = seeded(3);
-        const q = Array.from({ length: setup.joint.length }, () => randomTurn(next, 1));
+        const q = Array.from({ length: setup.joint.length }, (_, b) => Quaternion.RotationAxis(new Vector3(1, b % 3, 2).normalize(), 0.1 * (b % 7)));
         const before = q.map((r) => r.clone());
         const layout = Float64Array.from({ length: 12 }, () => 0.1);
         FoldMissingShouldersFastInPlace(setup, q, layout, fold);
