@@ -17,6 +17,7 @@ import {
     QuaternionConjugateToRef,
     QuaternionFromUnitVectorsToRef,
     QuaternionMultiplyToRef,
+    QuaternionNormalizeInPlace,
     QuaternionSlerpToRef,
     Vector3DirectionToRef,
     Vector3LerpToRef,
@@ -83,8 +84,8 @@ const scratch = {
     footFrom: new Vector3(),
     /** The body's heading of the decode running: its turn about up (canonical). */
     heading: new Quaternion(),
-    /** How much of the heading the feet's frame keeps: by the body's tilt ([0]; see `FOOT_FRAME_TILT_FROM_DEG`), and for the foot at hand, held or not ([1]); [2] scratch; and that foot's frame. */
-    footFrameShare: new Float64Array(3),
+    /** How much of the heading the feet's frame keeps: by the body's tilt ([0]; see `FOOT_FRAME_TILT_FROM_DEG`), and for the foot at hand, held or not ([1]); and that foot's frame. */
+    footFrameShare: new Float64Array(2),
     footFrame: new Quaternion(),
     /** The foot rotations' scratch: the turn between the two feet, the source's foot direction (canonical), the swing and twist about it, the twist's angle. */
     footTurn: new Quaternion(),
@@ -424,12 +425,8 @@ export class HumanoidRigSolver {
                 h.y = br.y * (1 - share[1]) + scratch.heading.y * share[1];
                 h.z = br.z * (1 - share[1]);
                 h.w = br.w * (1 - share[1]) + scratch.heading.w * share[1];
-                // Normalized by hand (Babylon's normalize hands a length to a call: boxed).
-                share[2] = 1 / Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z + h.w * h.w);
-                h.x *= share[2];
-                h.y *= share[2];
-                h.z *= share[2];
-                h.w *= share[2];
+                // (hotMath's normalize: Babylon's hands a length to a call, which V8 boxes.)
+                QuaternionNormalizeInPlace(h);
                 const r = this.goalRotations[g];
                 QuaternionConjugateToRef(h, tmpQ);
                 QuaternionMultiplyToRef(tmpQ, r, r);
