@@ -49,6 +49,7 @@ export {
     EstimateFlatFootElevationDeg,
     TPOSE_TOLERANCES_DEG,
     FLAT_FOOT_EPSILON,
+    LEVEL_REST_FOOT_DEG,
     type TPoseMode,
     type ITPoseCorrection,
     type ITPoseResult,

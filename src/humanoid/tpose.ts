@@ -132,11 +132,18 @@ interface ITarget {
     readonly keep?: HumanBone;
     /** Bones whose joint gives the direction, first mapped wins; none: the joint's longest child. */
     readonly toward: readonly HumanBone[];
+    /** Degrees: this bone's tolerance, when not the mode's own for its {@link tol} (a rest foot laid level is always turned). */
+    readonly tolDeg?: number;
 }
 
 const B = HumanBone;
 
-function targets(flatFootDeg: number | undefined): ITarget[] {
+/**
+ * The T-pose's target directions, top-down.
+ * @param flatFootDeg the slope of a flat foot (ankle to toes, degrees below level), or undefined: feet forward on the ground plane
+ * @param exactFoot whether the feet are turned onto that slope whatever the mode's tolerance
+ */
+function targets(flatFootDeg: number | undefined, exactFoot: boolean): ITarget[] {
     const up = (f: IBodyFrame): Vector3 => f.up;
     const out: ITarget[] = [
         { bone: B.Spine, dir: up, tol: "spine", toward: [B.Chest, B.UpperChest, B.Neck, B.Head] },
@@ -180,10 +187,28 @@ function targets(flatFootDeg: number | undefined): ITarget[] {
             { bone: ll, dir: down, tol: "leg", toward: [foot], keep: foot },
             flatFootDeg === undefined
                 ? { bone: foot, dir: (f) => f.forward, tol: "foot", horizontal: true, toward: [toes] }
-                : { bone: foot, dir: (f) => footDirection(f, flatFootDeg), tol: "foot", toward: [toes] },
+                : { bone: foot, dir: (f) => footDirection(f, flatFootDeg), tol: "foot", toward: [toes], tolDeg: exactFoot ? 0 : undefined },
         );
     }
     return out;
+}
+
+/**
+ * Whether both feet of a pose point along the ground: each foot's ankle-to-toes direction within
+ * {@link LEVEL_REST_FOOT_DEG} of the frame's ground plane (false unless both feet have toes).
+ */
+function feetLevel(positions: readonly Vector3[], boneToJoint: ArrayLike<number>, frame: IBodyFrame): boolean {
+    const sine = Math.sin((LEVEL_REST_FOOT_DEG * Math.PI) / 180);
+    for (const [foot, toes] of [
+        [B.LeftFoot, B.LeftToes],
+        [B.RightFoot, B.RightToes],
+    ] as const) {
+        if (boneToJoint[foot] < 0 || boneToJoint[toes] < 0) return false;
+        const along = positions[boneToJoint[toes]].subtract(positions[boneToJoint[foot]]);
+        const length = along.length();
+        if (!(length > 1e-9) || Math.abs(Vector3.Dot(along, frame.up)) > sine * length) return false;
+    }
+    return true;
 }
 
 /** Direction from ankle to toes of a flat foot: forward, tilted down by the foot's elevation angle. */
@@ -229,6 +254,22 @@ export function EstimateFlatFootElevationDeg(rig: IRig, boneToJoint: ArrayLike<n
 
 /** A foot counts as flat on the ground when ankle and toes are this many foot lengths from their lowest. */
 export const FLAT_FOOT_EPSILON = 0.15;
+
+/**
+ * Degrees: a rest pose whose feet point within this of level (ankle to toes) does not stand on
+ * them. A flat foot's ankle stands above the ball of the foot: 10 to 60 degrees above its toes
+ * joint on every other skeleton met so far. Mocap drawn with its foot bones along the ground (the
+ * CMU takes written from their ASF skeletons, some others) stands with them 20 to 25 degrees
+ * down, and every frame's feet were encoded as turned that far from the T-pose: the characters
+ * they played on stood toes down, lifted off the floor or with their knees bent to reach it (the
+ * child's jump with its rest feet laid level, onto the X Bot: planted feet 0.043 of a leg above
+ * the floor, 0.008 as bound; a CMU dance onto the KayKit mannequin: shins 8.8 degrees off the
+ * source's, 3.7 with this). With `"auto"`
+ * from such a rest pose, each foot is turned to the slope its motion's flat feet show
+ * ({@link EstimateFlatFootElevationDeg}), whatever the foot tolerance, when that slope is steeper
+ * than this; a rig without motion keeps its feet.
+ */
+export const LEVEL_REST_FOOT_DEG = 5;
 
 /**
  * Makes the reference T-pose of a mapped rig (reference §6): from a start pose, the body is set
@@ -331,8 +372,17 @@ export function MakeReferenceTPose(
     }
     if (hipsTurn > 0) corrections.push({ bone: B.Hips, angleDeg: hipsTurn });
 
-    const flatFoot = fromMotionFrame && mode !== "strict" ? EstimateFlatFootElevationDeg(rig, boneToJoint) : undefined;
-    const list = targets(flatFoot);
+    let flatFoot = fromMotionFrame && mode !== "strict" ? EstimateFlatFootElevationDeg(rig, boneToJoint) : undefined;
+    // A rest pose's feet laid along the ground (LEVEL_REST_FOOT_DEG): its motion's flat feet, exactly.
+    let exactFoot = false;
+    if (!fromMotionFrame && mode === "auto" && feetLevel(world.positions, boneToJoint, frame)) {
+        const slope = EstimateFlatFootElevationDeg(rig, boneToJoint);
+        if (slope !== undefined && slope > LEVEL_REST_FOOT_DEG) {
+            flatFoot = slope;
+            exactFoot = true;
+        }
+    }
+    const list = targets(flatFoot, exactFoot);
     const total = new Map<HumanBone, number>();
     // Fixing the shoulders and limbs moves the body frame a little; a second pass settles it.
     for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -362,7 +412,7 @@ export function MakeReferenceTPose(
             }
             if (cur.length() < 1e-6 || goal.length() < 1e-6) continue;
             const angle = AngleBetweenDeg(cur, goal);
-            if (angle <= Math.max(tol[t.tol], MIN_CORRECTION_DEG)) continue;
+            if (angle <= Math.max(t.tolDeg ?? tol[t.tol], MIN_CORRECTION_DEG)) continue;
             const delta = new Quaternion();
             Quaternion.FromUnitVectorsToRef(cur.normalize(), goal.normalize(), delta);
             rotateWorld(joint, delta, t.keep !== undefined ? j(t.keep) : -1);

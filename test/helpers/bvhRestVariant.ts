@@ -57,3 +57,36 @@ export function WriteBvhWithRestTurned(input: string, output: string, armsDownDe
     writeFileSync(output, WriteBvh(turned, poses, { frameTimeSeconds: bvh.frameTimeSeconds }));
     return output;
 }
+
+/**
+ * Writes `output`: the BVH file `input` with the feet of its rest pose laid along the ground (each
+ * foot turned in its rest by the least turn that puts its toes joint level with its ankle, as the
+ * CMU mocap's ASF-made files bind them) and the same motion in the world (see
+ * {@link WriteBvhWithRestTurned}: the rest changes, the poses' local rotations do not). The feet
+ * must have toes. Returns `output`.
+ */
+export function WriteBvhWithRestFeetLevel(input: string, output: string): string {
+    const bvh = ParseBvh(readFileSync(input, "utf8"), input);
+    const moved = bvh.joints.find((j) => j.parent >= 0 && j.channels.some((c) => c.endsWith("position")));
+    if (moved) throw new Error(`${input}: joint ${moved.name} has position channels; only the root's are written`);
+    const bvhRig = CreateRigFromBvh(bvh);
+    const rig = bvhRig.rig;
+    const poses = Array.from({ length: bvh.frameCount }, (_, f) => GetBvhFramePose(bvhRig, f));
+    const map = AutoMapHumanoid(rig).boneToJoint;
+    const rest = ComputeRigWorldPose(rig);
+    const joints: IRigJoint[] = rig.joints.map((j) => ({ ...j }));
+    for (const [foot, toes] of [
+        [map[HumanBone.LeftFoot], map[HumanBone.LeftToes]],
+        [map[HumanBone.RightFoot], map[HumanBone.RightToes]],
+    ]) {
+        if (foot < 0 || toes < 0) throw new Error(`${input}: a foot without toes mapped`);
+        const along = rest.positions[toes].subtract(rest.positions[foot]);
+        const level = new Vector3(along.x, 0, along.z);
+        const q = new Quaternion();
+        Quaternion.FromUnitVectorsToRef(along.normalize(), level.normalize(), q);
+        const parent = rest.rotations[rig.joints[foot].parent];
+        joints[foot] = { ...joints[foot], restRotation: Quaternion.Inverse(parent).multiply(q).multiply(rest.rotations[foot]).normalize() };
+    }
+    writeFileSync(output, WriteBvh({ source: rig.source, joints }, poses, { frameTimeSeconds: bvh.frameTimeSeconds }));
+    return output;
+}
