@@ -1,13 +1,29 @@
-import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import { QuaternionConjugateToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import type { HumanPose } from "./humanPose.js";
 import type { MuscleSetup } from "./setup.js";
 
-/** Scratch for {@link TurnHipsAsSourceInPlace} (single-threaded, no call nests in another). */
+/** Scratch for {@link TurnHipsAsSourceInPlace} and {@link ScaleHipsRollToRef} (single-threaded, no call nests in another). */
 const hipsWorld = new Quaternion();
 const parentInverse = new Quaternion();
+const sourceLocal = new Quaternion();
+const lineNow = new Vector3();
+const lineScaled = new Vector3();
+const lineTurn = new Quaternion();
+
+/**
+ * The sine of a pelvis's roll (its hip joints' line out of the ground plane) over which
+ * {@link ScaleHipsRollToRef} lets its scaling go: of a roll whose sine is r, the share
+ * `exp(-(r / HIPS_ROLL_FADE)^2)` of the scaling is kept (about 17 degrees: nine tenths at 5
+ * degrees, seven tenths at 10, a twentieth at 30). A pelvis rolls by a few degrees over a
+ * standing or walking leg, which is where the scaling keeps the legs' shape; a cartwheel's or a
+ * flying kick's rolls by up to a right angle with the legs off the ground, and scaled there, the
+ * legs hanging from it left the source's (a flying kick onto the KayKit mannequin: limb
+ * directions 2.2 -> 3.8 degrees; 2.16 with the fade).
+ */
+export const HIPS_ROLL_FADE = 0.3;
 
 /**
  * With `"legs"` proportions, the hips turned as the source's were rather than as the body frame
@@ -17,16 +33,37 @@ const parentInverse = new Quaternion();
  * just written, whose work state holds the hips' parent's world rotation) to
  * `P^-1 * c0 * (bodyRotation * hipsRotation) * (c0^-1 * W0)`: P the hips' parent's world rotation,
  * W0 the hips' T-pose world rotation; the bones below turn with it. The rig solver's `decode` and
- * VRM Animation export call it for a clip with leg proportions. Allocation-free.
+ * VRM Animation export call it for a clip with leg proportions.
+ *
+ * Given `pelvis` (the source's `bodyRotation * hipsRotation` with its roll scaled, see
+ * {@link ScaleHipsRollToRef}) and `below` (the rig joints whose parent is the hips' joint), the
+ * hips turn to `pelvis` instead, and each joint below keeps the world rotation the source's turn
+ * gave it: the trunk and the legs hang as the source's, only the hip joints move. Allocation-free.
  * @param setup the avatar's muscle setup
  * @param human the pose decoded (its body and hips rotations, canonical)
  * @param pose the rig pose decoded from it, changed in place
+ * @param pelvis the pelvis's rotation to turn the hips to instead (canonical, world), with `below`
+ * @param below the rig joints whose parent is the hips' joint, with `pelvis`
  */
-export function TurnHipsAsSourceInPlace(setup: MuscleSetup, human: HumanPose, pose: IRigPose): void {
+export function TurnHipsAsSourceInPlace(setup: MuscleSetup, human: HumanPose, pose: IRigPose, pelvis?: Quaternion, below?: Int32Array): void {
+    const hips = setup.joint[HumanBone.Hips];
+    QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, hipsWorld);
+    setHipsToInPlace(setup, hipsWorld, pose);
+    if (!pelvis || !below) return;
+    // child' = hips'^-1 * hips * child: each keeps its world rotation.
+    sourceLocal.copyFrom(pose.rotations[hips]);
+    hipsWorld.copyFrom(pelvis);
+    setHipsToInPlace(setup, hipsWorld, pose);
+    QuaternionConjugateToRef(pose.rotations[hips], parentInverse);
+    QuaternionMultiplyToRef(parentInverse, sourceLocal, parentInverse);
+    for (let i = 0; i < below.length; i++) QuaternionMultiplyToRef(parentInverse, pose.rotations[below[i]], pose.rotations[below[i]]);
+}
+
+/** Sets the hips' local rotation in `pose` so that the pelvis's is `pelvis` (canonical, world; changed: it is scratch). */
+function setHipsToInPlace(setup: MuscleSetup, pelvis: Quaternion, pose: IRigPose): void {
     const hips = setup.joint[HumanBone.Hips];
     const hp = setup.rigParent[hips];
-    const w = hipsWorld;
-    QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, w);
+    const w = pelvis;
     QuaternionMultiplyToRef(setup.c0, w, w);
     QuaternionMultiplyToRef(w, setup.tposeCanonical[HumanBone.Hips], w);
     if (hp >= 0) {
@@ -35,6 +72,47 @@ export function TurnHipsAsSourceInPlace(setup: MuscleSetup, human: HumanPose, po
     } else {
         pose.rotations[hips].copyFrom(w);
     }
+}
+
+/**
+ * A pelvis's rotation (canonical, world) with its roll scaled: the line between its hip joints
+ * (its right, `pelvis * (1, 0, 0)`) turned by the least rotation that takes the sine of its rise
+ * out of the ground plane from r to `r - (1 - share) r exp(-(r / HIPS_ROLL_FADE)^2)` (`share`
+ * clamped to 0..1), its direction across the ground kept. Returns false, `result` the pelvis as it
+ * is, for a share of 1 or more, a level line or one standing straight up. Allocation-free (the
+ * share comes in an array: a number handed to a call V8 does not inline is boxed).
+ * @param pelvis the pelvis's rotation (canonical, world; unit)
+ * @param share `share[0]`: how much of a small roll is kept (0 to 1)
+ * @param result where the scaled rotation goes (may be `pelvis`)
+ */
+export function ScaleHipsRollToRef(pelvis: Quaternion, share: Float64Array, result: Quaternion): boolean {
+    const x = pelvis.x;
+    const y = pelvis.y;
+    const z = pelvis.z;
+    const w = pelvis.w;
+    // The line: pelvis * (1, 0, 0).
+    const lx = 1 - 2 * (y * y + z * z);
+    const ly = 2 * (x * y + w * z);
+    const lz = 2 * (x * z - w * y);
+    const across = Math.sqrt(lx * lx + lz * lz);
+    const length = Math.sqrt(lx * lx + ly * ly + lz * lz);
+    if (!(share[0] < 1) || ly === 0 || !(across > 1e-6 * length)) {
+        result.copyFrom(pelvis);
+        return false;
+    }
+    const k = share[0] > 0 ? share[0] : 0;
+    lineNow.x = lx / length;
+    lineNow.y = ly / length;
+    lineNow.z = lz / length;
+    const r = lineNow.y;
+    const rise = r - (1 - k) * r * Math.exp(-(r * r) / (HIPS_ROLL_FADE * HIPS_ROLL_FADE));
+    const level = Math.sqrt(1 - rise * rise) / across;
+    lineScaled.x = lx * level;
+    lineScaled.y = rise;
+    lineScaled.z = lz * level;
+    QuaternionFromUnitVectorsToRef(lineNow, lineScaled, lineTurn);
+    QuaternionMultiplyToRef(lineTurn, pelvis, result);
+    return true;
 }
 
 /**

@@ -8,7 +8,7 @@ import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { HasLegProportions, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
+import { HasLegProportions, ScaleHipsRollToRef, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
@@ -95,6 +95,10 @@ const scratch = {
     footAngle: new Float64Array(1),
     /** What the hips' translations move the left foot by, the right by its negative (canonical, pose units; see the stance in `decode`). */
     hipSway: new Vector3(),
+    /** The pelvis's rotation with its roll scaled (canonical, world; see `decode`). */
+    pelvisScaled: new Quaternion(),
+    /** [0] the roll's share, [1] whether this decode scaled it (1) or not (0). */
+    roll: new Float64Array(2),
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
     weights: new Float64Array(3),
     /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
@@ -287,6 +291,8 @@ export class HumanoidRigSolver {
     private readonly _legShape: HumanoidLegShape;
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
     private _legs = false;
+    /** The rig joints whose parent is the hips' joint: they keep their world rotations where `decode` scales the pelvis's roll. */
+    private readonly _belowHips: Int32Array;
     /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
     private _seated = false;
 
@@ -299,6 +305,8 @@ export class HumanoidRigSolver {
         const n = avatar.rig.joints.length;
         this.world = Array.from({ length: n }, () => Quaternion.Identity());
         this.positions = Array.from({ length: n }, () => new Vector3());
+        const hipsJoint = this._setup.joint[HumanBone.Hips];
+        this._belowHips = Int32Array.from(avatar.rig.joints.map((_, j) => j).filter((j) => this._setup.rigParent[j] === hipsJoint));
         this.positionScale[0] = this._setup.scale;
         this.positionScale[1] = this._setup.ankleHeight / this._setup.scale;
         this.positionScale[2] = this._setup.ankleHeight;
@@ -381,7 +389,25 @@ export class HumanoidRigSolver {
             }
         }
         DecodeHumanPose(this.avatar, human, this.pose, limits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders, this.shoulderFold);
-        if (this._legs) TurnHipsAsSourceInPlace(setup, human, this.pose);
+        // The pelvis's roll, `"legs"`: a pelvis wider than the source's, scaled, raises one hip
+        // joint over the other by more as it rolls, and the legs hanging from them must bend or
+        // straighten by the difference to stand on the floor (the KayKit mannequin's pelvis is
+        // nearly as wide as its legs are long: the X Bot's clip where it stands rolled over one
+        // leg put that thigh 3.3 and shin 4.5 degrees off the source's, 0.3 and 0.2 scaled). So
+        // the roll's rise is scaled by the two widths' ratio (the source's, scaled, over this
+        // one's; never up: a narrower pelvis keeps the source's roll) as far as the roll is small
+        // (`HIPS_ROLL_FADE`), the hip joints rising and falling as the source's did, scaled; the
+        // trunk and legs keep the turn the source's roll gave them.
+        const roll = scratch.roll;
+        roll[1] = 0;
+        if (this._legs) {
+            roll[0] = setup.hipWidth > 0 ? (sp[2] * ps[0]) / setup.hipWidth : 1;
+            QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
+            if (roll[0] < 1 && ScaleHipsRollToRef(tmpQ, roll, scratch.pelvisScaled)) {
+                roll[1] = 1;
+                TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._belowHips);
+            } else TurnHipsAsSourceInPlace(setup, human, this.pose);
+        }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
@@ -467,12 +493,27 @@ export class HumanoidRigSolver {
             const r = tmpV.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(tmpQ);
             const left = this.goalPositions[0];
             const right = this.goalPositions[1];
-            left.x -= r.x * out;
-            left.y -= r.y * out;
-            left.z -= r.z * out;
-            right.x += r.x * out;
-            right.y += r.y * out;
-            right.z += r.z * out;
+            if (roll[1]) {
+                // The roll scaled: this pelvis's hip joints at half its width along its scaled
+                // line, the source's at half its own, scaled, along the source's: each foot moves
+                // by the difference (across the ground; up and down about none, the rise scaled).
+                const d = scratch.footFrom;
+                d.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(scratch.pelvisScaled);
+                const a = setup.hipWidth / 2 / ps[0];
+                const b = sp[2] / 2;
+                d.x = a * d.x - b * r.x;
+                d.y = a * d.y - b * r.y;
+                d.z = a * d.z - b * r.z;
+                left.subtractInPlace(d);
+                right.addInPlace(d);
+            } else {
+                left.x -= r.x * out;
+                left.y -= r.y * out;
+                left.z -= r.z * out;
+                right.x += r.x * out;
+                right.y += r.y * out;
+                right.z += r.z * out;
+            }
             // The hips' translations: half their difference, (u_l - u_r) / 2, is the left hip's
             // from the mean, the right's its negative; times 2 out, turned with the hips.
             const tl = human.translations[LEFT_HIP_SLOT];

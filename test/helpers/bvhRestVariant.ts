@@ -32,7 +32,8 @@ export function WriteBvhWithRestTurned(input: string, output: string, armsDownDe
         const along = rest.positions[lower].subtract(rest.positions[upper]).normalize();
         const axis = Vector3.Cross(along, toward);
         // A bone already along `toward` (a rest pose with its arms down) has no such turn.
-        if (!(axis.length() > 0.5)) throw new Error(`${input}: joint ${rig.joints[upper].name} is not across the direction it is to turn to; its rest pose is no T-pose`);
+        if (!(axis.length() > 0.5))
+            throw new Error(`${input}: joint ${rig.joints[upper].name} is not across the direction it is to turn to; its rest pose is no T-pose`);
         const q = Quaternion.RotationAxis(axis.normalize(), (degrees * Math.PI) / 180);
         const parent = rig.joints[upper].parent;
         const p = parent >= 0 ? rest.rotations[parent] : Quaternion.Identity();
