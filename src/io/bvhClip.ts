@@ -48,7 +48,7 @@ export class BvhPoseSource implements IRigPoseSource {
         this.name = bvh.source.replace(/^.*[\\/]/, "").replace(/\.bvh$/i, "");
         this.frameRate = 1 / bvh.frameTimeSeconds;
         this.durationSeconds = (bvh.frameCount - 1) * bvh.frameTimeSeconds;
-        this._layout = bvh.joints.map((joint) => {
+        this._layout = bvh.joints.map((joint, j) => {
             const rotIdx: number[] = [];
             const rotAxis: number[] = [];
             const rotFactor: number[] = [];
@@ -68,7 +68,7 @@ export class BvhPoseSource implements IRigPoseSource {
                 rotIdx: Int32Array.from(rotIdx),
                 rotAxis: Int32Array.from(rotAxis),
                 rotFactor: Float64Array.from(rotFactor),
-                posIdx: posIdx.some((p) => p >= 0) ? Int32Array.from(posIdx) : null,
+                posIdx: posIdx.some((p) => p >= 0) && !bvhRig.worldPositionJoints.includes(j) ? Int32Array.from(posIdx) : null,
             };
         });
         const blank = (): IRigPose => ({
@@ -79,7 +79,12 @@ export class BvhPoseSource implements IRigPoseSource {
         this._a = blank();
         this._b = blank();
         // Translation on bones other than the hips is found by the converter (it knows the avatar).
-        this.warnings = [];
+        const world = bvhRig.worldPositionJoints.map((j) => bvh.joints[j].name);
+        this.warnings = world.length
+            ? [
+                  `${bvh.source}: the position channels of ${world.join(", ")} hold world positions, not translations from their parents (as some exporters write them): read at their OFFSETs`,
+              ]
+            : [];
     }
 
     /** Writes frame `frame`'s pose into `result`. */

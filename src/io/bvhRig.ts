@@ -56,6 +56,84 @@ export interface IBvhRig {
     readonly bvh: IBvhFile;
     /** Axes and units used. */
     readonly conversion: IBvhConversion;
+    /**
+     * Joints whose position channels hold world positions rather than translations from their
+     * parents ({@link FindWorldPositionJoints}): read at their OFFSETs, those channels left out.
+     */
+    readonly worldPositionJoints: readonly number[];
+}
+
+/**
+ * A non-root joint's position channels are taken as world positions when, over the frames
+ * sampled, the median distance from where its OFFSET puts it in the world is under this share of
+ * the median distance from its OFFSET (see {@link FindWorldPositionJoints}).
+ */
+export const WORLD_POSITION_CHANNEL_SHARE = 0.25;
+
+/** Frames {@link FindWorldPositionJoints} samples, spread over the clip. */
+const WORLD_POSITION_SAMPLES = 32;
+
+/**
+ * The joints of a BVH file, other than the root, whose position channels hold where the joint is
+ * in the world rather than its translation from its parent, as some exporters write them (the
+ * CMU takes of the AnimatedDrawings project write their thorax's and head's so; that project's
+ * own reader, as many others, reads no position channel but the root's). Read as the format says,
+ * as translations, such a joint lands as far from its parent as the figure is from the file's
+ * origin: the CMU dance's thorax 57 units from its pelvis where its OFFSET puts it 4 away, its
+ * trunk drawn leaning 45 degrees forward and every character it played on bent over with it.
+ *
+ * A joint counts when, over frames spread over the clip, its channels are nearer where its OFFSET
+ * puts it in the world (its parents posed, those already found read at their OFFSETs) than to its
+ * OFFSET itself, by {@link WORLD_POSITION_CHANNEL_SHARE} of the median distances, and that
+ * distance from its OFFSET is more than half the OFFSET's length: translations near the OFFSET
+ * (an exporter writing six channels on every joint) and a figure that stays at the origin never
+ * count. Parents first.
+ * @param bvh the parsed file
+ * @returns joint indices, in file order
+ */
+export function FindWorldPositionJoints(bvh: IBvhFile): number[] {
+    const n = bvh.joints.length;
+    const candidate = bvh.joints.map((j) => j.parent >= 0 && j.channels.some((c) => c.endsWith("position")));
+    if (!candidate.some((c) => c) || bvh.frameCount < 1) return [];
+    const probe = buildRig(bvh, makeConversion("y", 1, "file"), 0, []);
+    const count = Math.min(WORLD_POSITION_SAMPLES, bvh.frameCount);
+    const poses = Array.from({ length: count }, (_, k) => GetBvhFramePose(probe, Math.floor((k * bvh.frameCount) / count)));
+    // World rotations and positions per sampled frame, joint by joint (parents first), with the
+    // joints found so far at their OFFSETs: one pass, whatever the number of joints.
+    const rot = poses.map(() => Array.from({ length: n }, () => new Quaternion()));
+    const pos = poses.map(() => Array.from({ length: n }, () => new Vector3()));
+    const at = new Vector3();
+    const median = (v: number[]): number => v.sort((x, y) => x - y)[Math.floor(v.length / 2)];
+    const found: number[] = [];
+    for (let j = 0; j < n; j++) {
+        const parent = bvh.joints[j].parent;
+        const rest = probe.rig.joints[j].restPosition;
+        let world = false;
+        if (candidate[j]) {
+            const fromOffset: number[] = [];
+            const fromWorld: number[] = [];
+            poses.forEach((pose, f) => {
+                // Where its OFFSET puts it in the world, against where its channels say.
+                rest.rotateByQuaternionToRef(rot[f][parent], at).addInPlace(pos[f][parent]);
+                fromOffset.push(Vector3.Distance(pose.positions[j], rest));
+                fromWorld.push(Vector3.Distance(pose.positions[j], at));
+            });
+            const a = median(fromOffset);
+            world = a > 0.5 * rest.length() && median(fromWorld) < WORLD_POSITION_CHANNEL_SHARE * a;
+            if (world) found.push(j);
+        }
+        poses.forEach((pose, f) => {
+            const local = world ? rest : pose.positions[j];
+            if (parent < 0) {
+                rot[f][j].copyFrom(pose.rotations[j]);
+                pos[f][j].copyFrom(local);
+            } else {
+                rot[f][parent].multiplyToRef(pose.rotations[j], rot[f][j]);
+                local.rotateByQuaternionToRef(rot[f][parent], pos[f][j]).addInPlace(pos[f][parent]);
+            }
+        });
+    }
+    return found;
 }
 
 function makeConversion(upAxis: "y" | "z", unitsToMeters: number, unitsName: string): IBvhConversion {
@@ -115,7 +193,7 @@ function channelLayout(bvh: IBvhFile, j: number): { rotAxes: number[]; rotIdx: n
 
 /** A pose of the rig from one frame of the file (local rotations and positions, rig space). */
 export function GetBvhFramePose(bvhRig: IBvhRig, frame: number): IRigPose {
-    const { bvh, conversion, rig } = bvhRig;
+    const { bvh, conversion, rig, worldPositionJoints } = bvhRig;
     if (!(Number.isInteger(frame) && frame >= 0 && frame < bvh.frameCount)) {
         throw new HumanoidError("BAD_OPTION", `${bvh.source}: frame ${frame} is out of range (0..${bvh.frameCount - 1})`);
     }
@@ -130,7 +208,7 @@ export function GetBvhFramePose(bvhRig: IBvhRig, frame: number): IRigPose {
             deg.push(bvh.motion[base + idx]);
         }
         rotations.push(BvhRotationToRig(conversion, layout.rotAxes, deg, new Quaternion()));
-        if (layout.posIdx) {
+        if (layout.posIdx && !worldPositionJoints.includes(j)) {
             // Position channels replace the OFFSET (a missing axis keeps its OFFSET value).
             const o = bvh.joints[j].offset;
             const p = layout.posIdx.map((idx, a) => (idx >= 0 ? bvh.motion[base + idx] : o[a]));
@@ -142,7 +220,7 @@ export function GetBvhFramePose(bvhRig: IBvhRig, frame: number): IRigPose {
     return { label: `frame ${frame}`, rotations, positions };
 }
 
-function buildRig(bvh: IBvhFile, conv: IBvhConversion, samplePoseCount: number): IBvhRig {
+function buildRig(bvh: IBvhFile, conv: IBvhConversion, samplePoseCount: number, worldPositionJoints: readonly number[]): IBvhRig {
     const joints: IRigJoint[] = bvh.joints.map((j, i) => ({
         name: j.name,
         parent: j.parent,
@@ -152,13 +230,13 @@ function buildRig(bvh: IBvhFile, conv: IBvhConversion, samplePoseCount: number):
         restScale: Vector3.One(),
         sourceIndex: i,
     }));
-    const bare: IBvhRig = { bvh, conversion: conv, rig: { source: bvh.source, joints } };
+    const bare: IBvhRig = { bvh, conversion: conv, rig: { source: bvh.source, joints }, worldPositionJoints };
     const count = Math.min(samplePoseCount, bvh.frameCount);
     const samplePoses: IRigPose[] = [];
     for (let k = 0; k < count; k++) {
         samplePoses.push(GetBvhFramePose(bare, Math.floor((k * bvh.frameCount) / count)));
     }
-    return { bvh, conversion: conv, rig: { source: bvh.source, joints, samplePoses } };
+    return { bvh, conversion: conv, rig: { source: bvh.source, joints, samplePoses }, worldPositionJoints };
 }
 
 /** Vertical extent (along rig Y) of a pose. */
@@ -187,9 +265,10 @@ export function CreateRigFromBvh(bvh: IBvhFile, options: IBvhRigOptions = {}): I
     if (!(Number.isInteger(samplePoseCount) && samplePoseCount >= 0)) {
         throw new HumanoidError("BAD_OPTION", `${bvh.source}: samplePoseCount must be a whole number, got ${samplePoseCount}`);
     }
+    const worldPositionJoints = FindWorldPositionJoints(bvh);
     let upAxis: "y" | "z" = options.upAxis === "z" ? "z" : "y";
     if ((options.upAxis ?? "auto") === "auto") {
-        const probe = buildRig(bvh, makeConversion("y", 1, "file"), samplePoseCount);
+        const probe = buildRig(bvh, makeConversion("y", 1, "file"), samplePoseCount, worldPositionJoints);
         try {
             const s = FindHumanoidStructure(probe.rig);
             const sum = new Vector3();
@@ -222,7 +301,7 @@ export function CreateRigFromBvh(bvh: IBvhFile, options: IBvhRigOptions = {}): I
         unitsToMeters = BvhLengthUnits[u];
         unitsName = u;
     } else {
-        const probe = buildRig(bvh, makeConversion(upAxis, 1, "file"), samplePoseCount);
+        const probe = buildRig(bvh, makeConversion(upAxis, 1, "file"), samplePoseCount, worldPositionJoints);
         let height = verticalExtent(probe.rig);
         for (const pose of probe.rig.samplePoses ?? []) {
             height = Math.max(height, verticalExtent(probe.rig, pose));
@@ -239,5 +318,5 @@ export function CreateRigFromBvh(bvh: IBvhFile, options: IBvhRigOptions = {}): I
             }
         }
     }
-    return buildRig(bvh, makeConversion(upAxis, unitsToMeters, unitsName), samplePoseCount);
+    return buildRig(bvh, makeConversion(upAxis, unitsToMeters, unitsName), samplePoseCount, worldPositionJoints);
 }
