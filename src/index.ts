@@ -68,6 +68,8 @@ export { HumanoidAvatar, BuildHumanoidAvatar, type IHumanoidAvatarOptions, type 
 export { ParseBvh, BVH_MAX_FRAMES, type BvhChannel, type IBvhFile, type IBvhJoint } from "./io/bvh.js";
 export {
     CreateRigFromBvh,
+    FindWorldPositionJoints,
+    WORLD_POSITION_CHANNEL_SHARE,
     GetBvhFramePose,
     BvhVectorToRig,
     BvhRotationToRig,

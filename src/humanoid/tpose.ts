@@ -265,8 +265,9 @@ export const FLAT_FOOT_EPSILON = 0.15;
  * child's jump with its rest feet laid level, onto the X Bot: planted feet 0.043 of a leg above
  * the floor, 0.008 as bound; a CMU dance onto the KayKit mannequin: shins 8.8 degrees off the
  * source's, 3.7 with this). With `"auto"`
- * from such a rest pose, each foot is turned to the slope its motion's flat feet show
- * ({@link EstimateFlatFootElevationDeg}), whatever the foot tolerance, when that slope is steeper
+ * from such a rest pose, both feet are turned to the slope its motion's flat feet show
+ * ({@link EstimateFlatFootElevationDeg}: one median over both feet's flat frames), whatever the
+ * foot tolerance, when that slope is steeper
  * than this; a rig without motion keeps its feet.
  */
 export const LEVEL_REST_FOOT_DEG = 5;

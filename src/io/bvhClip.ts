@@ -17,6 +17,9 @@ interface IJointLayout {
     readonly posIdx: Int32Array | null;
 }
 
+/** Joints a warning about world-position channels names at most (then "and N more"). */
+const WORLD_JOINTS_NAMED = 8;
+
 /**
  * Reads a BVH file's motion as rig poses at any time, allocation-free: the frame's channels are
  * turned into rig-space rotations and positions exactly as `GetBvhFramePose` does, and a time
@@ -48,6 +51,7 @@ export class BvhPoseSource implements IRigPoseSource {
         this.name = bvh.source.replace(/^.*[\\/]/, "").replace(/\.bvh$/i, "");
         this.frameRate = 1 / bvh.frameTimeSeconds;
         this.durationSeconds = (bvh.frameCount - 1) * bvh.frameTimeSeconds;
+        const worldJoints = new Set(bvhRig.worldPositionJoints ?? []);
         this._layout = bvh.joints.map((joint, j) => {
             const rotIdx: number[] = [];
             const rotAxis: number[] = [];
@@ -68,7 +72,7 @@ export class BvhPoseSource implements IRigPoseSource {
                 rotIdx: Int32Array.from(rotIdx),
                 rotAxis: Int32Array.from(rotAxis),
                 rotFactor: Float64Array.from(rotFactor),
-                posIdx: posIdx.some((p) => p >= 0) && !bvhRig.worldPositionJoints.includes(j) ? Int32Array.from(posIdx) : null,
+                posIdx: posIdx.some((p) => p >= 0) && !worldJoints.has(j) ? Int32Array.from(posIdx) : null,
             };
         });
         const blank = (): IRigPose => ({
@@ -79,10 +83,14 @@ export class BvhPoseSource implements IRigPoseSource {
         this._a = blank();
         this._b = blank();
         // Translation on bones other than the hips is found by the converter (it knows the avatar).
-        const world = bvhRig.worldPositionJoints.map((j) => bvh.joints[j].name);
+        const world = [...worldJoints].map((j) => bvh.joints[j].name);
+        const named =
+            world.length > WORLD_JOINTS_NAMED
+                ? `${world.slice(0, WORLD_JOINTS_NAMED).join(", ")} and ${world.length - WORLD_JOINTS_NAMED} more`
+                : world.join(", ");
         this.warnings = world.length
             ? [
-                  `${bvh.source}: the position channels of ${world.join(", ")} hold world positions, not translations from their parents (as some exporters write them): read at their OFFSETs`,
+                  `${bvh.source}: the position channels of ${named} hold world positions, not translations from their parents (as some exporters write them): read at their OFFSETs`,
               ]
             : [];
     }

@@ -59,8 +59,9 @@ export interface IBvhRig {
     /**
      * Joints whose position channels hold world positions rather than translations from their
      * parents ({@link FindWorldPositionJoints}): read at their OFFSETs, those channels left out.
+     * Absent: none.
      */
-    readonly worldPositionJoints: readonly number[];
+    readonly worldPositionJoints?: readonly number[];
 }
 
 /**
@@ -71,7 +72,7 @@ export interface IBvhRig {
 export const WORLD_POSITION_CHANNEL_SHARE = 0.25;
 
 /** Frames {@link FindWorldPositionJoints} samples, spread over the clip. */
-const WORLD_POSITION_SAMPLES = 32;
+const WORLD_POSITION_SAMPLES = 16;
 
 /**
  * The joints of a BVH file, other than the root, whose position channels hold where the joint is
@@ -82,7 +83,7 @@ const WORLD_POSITION_SAMPLES = 32;
  * origin: the CMU dance's thorax 57 units from its pelvis where its OFFSET puts it 4 away, its
  * trunk drawn leaning 45 degrees forward and every character it played on bent over with it.
  *
- * A joint counts when, over frames spread over the clip, its channels are nearer where its OFFSET
+ * A joint counts when, over 16 frames spread over the clip, its channels are nearer where its OFFSET
  * puts it in the world (its parents posed, those already found read at their OFFSETs) than to its
  * OFFSET itself, by {@link WORLD_POSITION_CHANNEL_SHARE} of the median distances, and that
  * distance from its OFFSET is more than half the OFFSET's length: translations near the OFFSET
@@ -193,7 +194,8 @@ function channelLayout(bvh: IBvhFile, j: number): { rotAxes: number[]; rotIdx: n
 
 /** A pose of the rig from one frame of the file (local rotations and positions, rig space). */
 export function GetBvhFramePose(bvhRig: IBvhRig, frame: number): IRigPose {
-    const { bvh, conversion, rig, worldPositionJoints } = bvhRig;
+    const { bvh, conversion, rig } = bvhRig;
+    const world = new Set(bvhRig.worldPositionJoints ?? []);
     if (!(Number.isInteger(frame) && frame >= 0 && frame < bvh.frameCount)) {
         throw new HumanoidError("BAD_OPTION", `${bvh.source}: frame ${frame} is out of range (0..${bvh.frameCount - 1})`);
     }
@@ -208,7 +210,7 @@ export function GetBvhFramePose(bvhRig: IBvhRig, frame: number): IRigPose {
             deg.push(bvh.motion[base + idx]);
         }
         rotations.push(BvhRotationToRig(conversion, layout.rotAxes, deg, new Quaternion()));
-        if (layout.posIdx && !worldPositionJoints.includes(j)) {
+        if (layout.posIdx && !world.has(j)) {
             // Position channels replace the OFFSET (a missing axis keeps its OFFSET value).
             const o = bvh.joints[j].offset;
             const p = layout.posIdx.map((idx, a) => (idx >= 0 ? bvh.motion[base + idx] : o[a]));

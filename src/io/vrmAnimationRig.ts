@@ -254,7 +254,12 @@ function sourceLayouts(all: Float64Array): ISourceLayouts {
     return { ...ClipLayoutViews(all), legs: HasLegProportions(all) };
 }
 
-/** Decodes `pose` into `result` as the rig solver's `decode` does with `"legs"` proportions (its rotations; no joint limits). */
+/**
+ * Decodes `pose` into `result` as the rig solver's `decode` does with `"legs"` proportions (its
+ * rotations; no joint limits), but for the pelvis's roll, kept as the source's: the solver scales
+ * it by the hip widths of the clip's source and the character it plays on, and the character that
+ * will play this VRM Animation is not known here.
+ */
 function decodeAsAnimator(avatar: HumanoidAvatar, pose: HumanPose, result: IRigPose, layouts: ISourceLayouts): IRigPose {
     DecodeHumanPose(avatar, pose, result, null, layouts.trunk, layouts.shoulders);
     if (layouts.legs) TurnHipsAsSourceInPlace(MuscleSetup.For(avatar), pose, result);

@@ -9,6 +9,8 @@ import type { MuscleSetup } from "./setup.js";
 const hipsWorld = new Quaternion();
 const parentInverse = new Quaternion();
 const sourceLocal = new Quaternion();
+const chain = new Quaternion();
+const turned = new Quaternion();
 const lineNow = new Vector3();
 const lineScaled = new Vector3();
 const lineTurn = new Quaternion();
@@ -36,27 +38,65 @@ export const HIPS_ROLL_FADE = 0.3;
  * VRM Animation export call it for a clip with leg proportions.
  *
  * Given `pelvis` (the source's `bodyRotation * hipsRotation` with its roll scaled, see
- * {@link ScaleHipsRollToRef}) and `below` (the rig joints whose parent is the hips' joint), the
- * hips turn to `pelvis` instead, and each joint below keeps the world rotation the source's turn
- * gave it: the trunk and the legs hang as the source's, only the hip joints move. Allocation-free.
+ * {@link ScaleHipsRollToRef}) and `kept` (from {@link HipsKeptChains}), the hips turn to `pelvis`
+ * instead, and the spine and the upper legs keep the world rotations the source's turn gave them:
+ * the trunk and the legs hang as the source's, only the hip joints move (and any joints between
+ * the hips and those bones, as a CMU skeleton's `LHipJoint`, turn with the hips, carrying the hip
+ * joints). Allocation-free.
  * @param setup the avatar's muscle setup
  * @param human the pose decoded (its body and hips rotations, canonical)
  * @param pose the rig pose decoded from it, changed in place
- * @param pelvis the pelvis's rotation to turn the hips to instead (canonical, world), with `below`
- * @param below the rig joints whose parent is the hips' joint, with `pelvis`
+ * @param pelvis the pelvis's rotation to turn the hips to instead (canonical, world), with `kept`
+ * @param kept the bones that keep their world rotations and the joints between the hips and each, with `pelvis`
  */
-export function TurnHipsAsSourceInPlace(setup: MuscleSetup, human: HumanPose, pose: IRigPose, pelvis?: Quaternion, below?: Int32Array): void {
+export function TurnHipsAsSourceInPlace(setup: MuscleSetup, human: HumanPose, pose: IRigPose, pelvis?: Quaternion, kept?: Int32Array): void {
     const hips = setup.joint[HumanBone.Hips];
     QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, hipsWorld);
     setHipsToInPlace(setup, hipsWorld, pose);
-    if (!pelvis || !below) return;
-    // child' = hips'^-1 * hips * child: each keeps its world rotation.
+    if (!pelvis || !kept) return;
     sourceLocal.copyFrom(pose.rotations[hips]);
     hipsWorld.copyFrom(pelvis);
     setHipsToInPlace(setup, hipsWorld, pose);
+    // D = hips'^-1 * hips, the hips' local change undone; each kept bone b below a chain C of
+    // joints (their locals unchanged): b' = C^-1 * D * C * b keeps its world rotation.
     QuaternionConjugateToRef(pose.rotations[hips], parentInverse);
     QuaternionMultiplyToRef(parentInverse, sourceLocal, parentInverse);
-    for (let i = 0; i < below.length; i++) QuaternionMultiplyToRef(parentInverse, pose.rotations[below[i]], pose.rotations[below[i]]);
+    for (let i = 0; i < kept.length;) {
+        const bone = kept[i];
+        const n = kept[i + 1];
+        chain.set(0, 0, 0, 1);
+        for (let k = 0; k < n; k++) QuaternionMultiplyToRef(chain, pose.rotations[kept[i + 2 + k]], chain);
+        QuaternionMultiplyToRef(parentInverse, chain, turned);
+        QuaternionConjugateToRef(chain, chain);
+        QuaternionMultiplyToRef(chain, turned, turned);
+        QuaternionMultiplyToRef(turned, pose.rotations[bone], pose.rotations[bone]);
+        i += 2 + n;
+    }
+}
+
+/**
+ * For {@link TurnHipsAsSourceInPlace}: the spine's and the upper legs' joints (those mapped,
+ * below the hips) with the joints between the hips and each, flat: `[bone, n, j1 .. jn, bone, n,
+ * ...]`, each chain top-down from the hips' child to the bone's parent (n 0 for a bone whose
+ * parent is the hips).
+ * @param setup the avatar's muscle setup
+ */
+export function HipsKeptChains(setup: MuscleSetup): Int32Array {
+    const hips = setup.joint[HumanBone.Hips];
+    const out: number[] = [];
+    for (const b of [HumanBone.Spine, HumanBone.LeftUpperLeg, HumanBone.RightUpperLeg]) {
+        const j = setup.joint[b];
+        if (j < 0 || hips < 0) continue;
+        const between: number[] = [];
+        let k = setup.rigParent[j];
+        while (k >= 0 && k !== hips) {
+            between.unshift(k);
+            k = setup.rigParent[k];
+        }
+        if (k !== hips) continue;
+        out.push(j, between.length, ...between);
+    }
+    return Int32Array.from(out);
 }
 
 /** Sets the hips' local rotation in `pose` so that the pelvis's is `pelvis` (canonical, world; changed: it is scratch). */

@@ -8,7 +8,7 @@ import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { HasLegProportions, ScaleHipsRollToRef, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
+import { HasLegProportions, HipsKeptChains, ScaleHipsRollToRef, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
@@ -291,8 +291,8 @@ export class HumanoidRigSolver {
     private readonly _legShape: HumanoidLegShape;
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
     private _legs = false;
-    /** The rig joints whose parent is the hips' joint: they keep their world rotations where `decode` scales the pelvis's roll. */
-    private readonly _belowHips: Int32Array;
+    /** The bones that keep their world rotations where `decode` scales the pelvis's roll, with the joints between the hips and each (`HipsKeptChains`). */
+    private readonly _hipsKept: Int32Array;
     /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
     private _seated = false;
 
@@ -305,8 +305,7 @@ export class HumanoidRigSolver {
         const n = avatar.rig.joints.length;
         this.world = Array.from({ length: n }, () => Quaternion.Identity());
         this.positions = Array.from({ length: n }, () => new Vector3());
-        const hipsJoint = this._setup.joint[HumanBone.Hips];
-        this._belowHips = Int32Array.from(avatar.rig.joints.map((_, j) => j).filter((j) => this._setup.rigParent[j] === hipsJoint));
+        this._hipsKept = HipsKeptChains(this._setup);
         this.positionScale[0] = this._setup.scale;
         this.positionScale[1] = this._setup.ankleHeight / this._setup.scale;
         this.positionScale[2] = this._setup.ankleHeight;
@@ -393,11 +392,12 @@ export class HumanoidRigSolver {
         // joint over the other by more as it rolls, and the legs hanging from them must bend or
         // straighten by the difference to stand on the floor (the KayKit mannequin's pelvis is
         // nearly as wide as its legs are long: the X Bot's clip where it stands rolled over one
-        // leg put that thigh 3.3 and shin 4.5 degrees off the source's, 0.3 and 0.2 scaled). So
+        // leg put that thigh 3.3 and shin 4.5 degrees off the source's, 0.26 and 0.24 scaled). So
         // the roll's rise is scaled by the two widths' ratio (the source's, scaled, over this
         // one's; never up: a narrower pelvis keeps the source's roll) as far as the roll is small
         // (`HIPS_ROLL_FADE`), the hip joints rising and falling as the source's did, scaled; the
-        // trunk and legs keep the turn the source's roll gave them.
+        // spine and the upper legs keep the turn the source's roll gave them (joints between them
+        // and the hips turn with the hips, carrying the hip joints).
         const roll = scratch.roll;
         roll[1] = 0;
         if (this._legs) {
@@ -405,7 +405,7 @@ export class HumanoidRigSolver {
             QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
             if (roll[0] < 1 && ScaleHipsRollToRef(tmpQ, roll, scratch.pelvisScaled)) {
                 roll[1] = 1;
-                TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._belowHips);
+                TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._hipsKept);
             } else TurnHipsAsSourceInPlace(setup, human, this.pose);
         }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {

@@ -9,9 +9,11 @@ import { ComputeRigWorldPose } from "../../src/humanoid/rig.js";
  * the world on each frame, as some exporters write them (the AnimatedDrawings project's CMU takes
  * write their thorax's and head's so). The rest of the file is the input's, character for
  * character: a reader that takes those channels as world positions, or leaves them out, reads the
- * same motion. Returns `output`.
+ * same motion. With `stretch`, the channels hold translations from the parent instead, the OFFSET
+ * scaled by 1 + 0.3 sin(frame / 10) (a joint that stretches: a translation, which a reader must
+ * take as one). Returns `output`.
  */
-export function WriteBvhWithWorldPositionChannels(input: string, output: string, joints: readonly string[]): string {
+export function WriteBvhWithWorldPositionChannels(input: string, output: string, joints: readonly string[], stretch = false): string {
     const text = readFileSync(input, "utf8");
     const bvh = ParseBvh(text, input);
     // World positions in file units and axes: a Y-up reading in file units is the file's axes with x mirrored.
@@ -38,7 +40,10 @@ export function WriteBvhWithWorldPositionChannels(input: string, output: string,
         const world = ComputeRigWorldPose(bvhRig.rig, GetBvhFramePose(bvhRig, f)).positions;
         for (const j of order) {
             const p = world[j];
-            values.splice(bvh.joints[j].channelStart, 0, (-p.x).toFixed(5), p.y.toFixed(5), p.z.toFixed(5));
+            const k = 1 + 0.3 * Math.sin(f / 10);
+            const o = bvh.joints[j].offset;
+            const v = stretch ? [o[0] * k, o[1] * k, o[2] * k] : [-p.x, p.y, p.z];
+            values.splice(bvh.joints[j].channelStart, 0, ...v.map((x) => x.toFixed(5)));
         }
         lines[motionAt + f] = values.join(" ");
     }

@@ -35,9 +35,11 @@ describeWithData("position channels that hold world positions", () => {
         expect(source.warnings[0]).toContain("world positions");
     });
 
-    test("are not found where position channels are translations (Bandai's and Mixamo's write them on every joint)", () => {
-        for (const file of ["bvh/bandai/dataset-1_walk_normal_001.bvh", "bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh", SOURCE]) {
-            const bvh = ParseBvh(readFileSync(dataFile(file), "utf8"), file);
+    test("are not found where position channels are translations (Bandai's and Mixamo's write them on every joint; a joint that stretches)", () => {
+        const stretched = WriteBvhWithWorldPositionChannels(dataFile(SOURCE), join(dir, "stretch.bvh"), JOINTS, true);
+        for (const file of [dataFile("bvh/bandai/dataset-1_walk_normal_001.bvh"), dataFile("bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh"), stretched]) {
+            const bvh = ParseBvh(readFileSync(file, "utf8"), file);
+            expect(bvh.joints.filter((j) => j.parent >= 0 && j.channels.some((c) => c.endsWith("position"))).length).toBeGreaterThan(1);
             expect([file, FindWorldPositionJoints(bvh)]).toEqual([file, []]);
         }
     });

@@ -5,7 +5,10 @@ import { BuildHumanoidAvatar, BuildSampleRig, ComputeRigWorldPose, HumanBone, Hu
 import { HIPS_ROLL_FADE, ScaleHipsRollToRef } from "../../src/muscle/hipsTurn.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
+import { LoadRigFromFileAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { PlainHumanoidPoints, RigFromPoints } from "../helpers/rigs.js";
+import type { IRig } from "../../src/index.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -55,9 +58,9 @@ describe("ScaleHipsRollToRef", () => {
     });
 });
 
-/** A solver on a sample character told its clip's source had hips of `hipShare` of its leg length, no IK. */
-function solverWithSourceHips(hipShare: number): HumanoidRigSolver {
-    const solver = new HumanoidRigSolver(BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0])));
+/** A solver on a character (default a sample one) told its clip's source had hips of `hipShare` of its leg length, no IK. */
+function solverWithSourceHips(hipShare: number, rig: IRig = BuildSampleRig(SampleCharacters[0])): HumanoidRigSolver {
+    const solver = new HumanoidRigSolver(BuildHumanoidAvatar(rig));
     solver.sourceProportions.set([0.5, 0.08, hipShare, NaN, NaN, NaN, 0]);
     solver.positionWeights.fill(0);
     return solver;
@@ -67,8 +70,8 @@ describe("the pelvis's roll on a character wider at the hips than the source", (
     // The hips rolled 5 degrees about the body's forward (canonical +z), the pose otherwise at rest.
     const pose = new HumanPose();
     Quaternion.RotationAxisToRef(new Vector3(0, 0, 1), (5 * Math.PI) / 180, pose.hipsRotation);
-    const decoded = (hipShare: number) => {
-        const solver = solverWithSourceHips(hipShare);
+    const decoded = (hipShare: number, rig?: IRig) => {
+        const solver = solverWithSourceHips(hipShare, rig);
         solver.decode(pose);
         const world = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
         const joint = (b: HumanBone): number => solver.avatar.getJoint(b);
@@ -90,6 +93,50 @@ describe("the pelvis's roll on a character wider at the hips than the source", (
         expect(Math.abs(narrow.rise)).toBeCloseTo(r - (1 - narrow.share) * r * Math.exp(-((r / HIPS_ROLL_FADE) ** 2)), 6);
         // What hangs from the hips has the same world rotations either way.
         for (const b of [HumanBone.Spine, HumanBone.Chest, HumanBone.Head, HumanBone.LeftUpperLeg, HumanBone.RightLowerLeg]) {
+            const a = narrow.world.rotations[narrow.joint(b)];
+            const c = wide.world.rotations[wide.joint(b)];
+            expect([b, Math.abs(Quaternion.Dot(a, c))]).toEqual([b, expect.closeTo(1, 9)]);
+        }
+    });
+
+    it("leaves a joint no decode writes as it is, however many frames (a tail on the hips)", () => {
+        const points = PlainHumanoidPoints();
+        points.splice(1, 0, ["Tail", "Hips", 0, 0.85, -0.15]);
+        const rig = RigFromPoints("a tail on the hips", points);
+        const solver = solverWithSourceHips(0.05, rig);
+        const tail = rig.joints.findIndex((j) => j.name === "Tail");
+        solver.decode(pose);
+        const first = solver.pose.rotations[tail].clone();
+        for (let f = 0; f < 50; f++) solver.decode(pose);
+        expect(Math.abs(Quaternion.Dot(first, solver.pose.rotations[tail]))).toBeCloseTo(1, 12);
+    });
+});
+
+describeWithData("the pelvis's roll on a skeleton with joints between the hips and the thighs", () => {
+    it("moves the hip joints as the scaled roll says (the joints between turn with the hips) and keeps the legs' and the spine's turns", async () => {
+        // The CMU skeleton: LHipJoint and RHipJoint between the hips and the thighs.
+        const rig = (await LoadRigFromFileAsync(dataFile("bvh/cmu_cgspeed/cmu_walk.bvh"))).rig;
+        const pose = new HumanPose();
+        Quaternion.RotationAxisToRef(new Vector3(0, 0, 1), (5 * Math.PI) / 180, pose.hipsRotation);
+        const decoded = (hipShare: number) => {
+            const solver = solverWithSourceHips(hipShare, rig);
+            solver.decode(pose);
+            const world = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
+            const joint = (b: HumanBone): number => solver.avatar.getJoint(b);
+            expect(solver.avatar.rig.joints[solver.avatar.rig.joints[joint(HumanBone.LeftUpperLeg)].parent].name).toBe("LHipJoint");
+            const line = world.positions[joint(HumanBone.RightUpperLeg)].subtract(world.positions[joint(HumanBone.LeftUpperLeg)]);
+            const share = (hipShare * solver.positionScale[0]) / MuscleSetup.For(solver.avatar).hipWidth;
+            return { world, joint, rise: Vector3.Dot(line, solver.avatar.frame.up) / line.length(), share };
+        };
+        const narrow = decoded(0.05);
+        const wide = decoded(0.9);
+        expect(narrow.share).toBeLessThan(0.8);
+        // The T-pose's hip line is level (the enforcement levels it); the rise is the roll's.
+        const r = Math.abs(wide.rise);
+        expect(r).toBeGreaterThan(0.05);
+        // (Keeping the helpers' world turns, the thighs rose by the source's whole roll: 0.087.)
+        expect(Math.abs(narrow.rise)).toBeCloseTo(r - (1 - narrow.share) * r * Math.exp(-((r / HIPS_ROLL_FADE) ** 2)), 3);
+        for (const b of [HumanBone.Spine, HumanBone.Chest, HumanBone.LeftUpperLeg, HumanBone.RightUpperLeg, HumanBone.LeftLowerLeg]) {
             const a = narrow.world.rotations[narrow.joint(b)];
             const c = wide.world.rotations[wide.joint(b)];
             expect([b, Math.abs(Quaternion.Dot(a, c))]).toEqual([b, expect.closeTo(1, 9)]);
