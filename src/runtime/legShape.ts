@@ -24,18 +24,19 @@ const LEG_SHAPE_SLACK = 0.01;
  */
 const LEG_SHAPE_FLOOR_SLACK = 0.25;
 /**
- * Half the width, as a share of that slack, over which the floor limit's corner is rounded (see
- * `keepLegShape`): where a held foot rolls onto its toes, the leg's shape pushing it down, the
- * limit opens as fast as the heel rises (2-3 mm a frame), and a corner an eighth of a slack wide
- * was crossed within a frame: the ankle stood still, then rose at the clip's rate (a CMU skipping
- * take onto the VRM sample, its knees 1.97 times the source's jerk, the pair's 1.38; a CMU walk
- * onto the KayKit mannequin 3.51 and 2.02). Half a slack: 1.53 and 1.29, 3.02 and 1.81. The
- * rounding lifts a foot at most an eighth of a slack over the sharp limit, and wider than the
- * quarter of a slack the limit allows below the floor it can lift one above it: by at most 0.03
- * of a slack, at no clearance and no push (a quarter of a millimetre on the VRM sample; the X
- * Bot's agree clip onto it 0.139 -> 0.163 degree of limb direction). Held no wider than that
- * depth, the skipping take read 1.30 and the walk 1.83. A whole slack rounded less well (the
- * walk 1.69, the skipping take 1.31), two the walk 2.20.
+ * Half the width, as a share of that slack, over which the floor limit's corner is rounded at
+ * most (see `keepLegShape`): where a held foot rolls onto its toes, the leg's shape pushing it
+ * down, the limit opens as fast as the heel rises (2-3 mm a frame), and a corner an eighth of a
+ * slack wide was crossed within a frame: the ankle stood still, then rose at the clip's rate (a
+ * CMU skipping take onto the VRM sample, its knees 1.97 times the source's jerk, the pair's 1.38;
+ * a CMU walk onto the KayKit mannequin 3.51 and 2.02; 1.62 and 1.30, 3.08 and 1.83 now). No wider
+ * than the depth the limit allows below the floor (a quarter of the slack and the clearance): a
+ * parabola rounding a corner lies above it, and wider it lifted a standing foot with no push off
+ * the floor (half a slack always: the VRMA onto the mannequin as bound, its legs 0.06-0.09 degree
+ * off a rotation copy's where they had been exact, test/runtime/legLean.test.ts; the skipping
+ * take 1.29). A whole slack rounded less well (the walk 1.69, the skipping take 1.31), two the walk
+ * 2.20; a slope rising as the cube over a whole slack, three quarters of it below the limit, the
+ * walk 1.95 (its curvature three times the parabola's at the top).
  */
 const LEG_SHAPE_FLOOR_ROUNDING = 0.5;
 
@@ -193,10 +194,13 @@ export class HumanoidLegShape {
         const held = afterPlanting ? this._solver.footFloorHold[g] : 0;
         if (held > 0) {
             const c = this._solver.footClearance[g];
-            const lowest = -(c > 0 ? c : 0) - LEG_SHAPE_FLOOR_SLACK * slack;
+            const depth = (c > 0 ? c : 0) + LEG_SHAPE_FLOOR_SLACK * slack;
+            const lowest = -depth;
             // max(shift, lowest) with its corner rounded by a parabola over lowest +- e (a kink
-            // would jerk; at most e / 4 above the sharp max there); shift itself from lowest + e up.
-            const e = LEG_SHAPE_FLOOR_ROUNDING * slack;
+            // would jerk; at most e / 4 above the sharp max there); shift itself from lowest + e
+            // up. No wider than the depth, so a foot with no push is not lifted off the floor.
+            const most = LEG_SHAPE_FLOOR_ROUNDING * slack;
+            const e = depth < most ? depth : most;
             const q = shift - lowest + e;
             const floored = q >= 2 * e ? shift : q <= 0 ? lowest : lowest + (q * q) / (4 * e);
             shift = floored * held + shift * (1 - held);

@@ -51,4 +51,25 @@ describeWithData("the leg shape's floor limit as a rolling foot's clearance open
         for (let f = 0; f < 30; f++) expect(heights[f]).toBeGreaterThanOrEqual(-clearance(f) - 0.25 * 0.01 * solver.ik.limbLengths[0] - 1e-9);
         target.loaded.dispose();
     }, 60_000);
+
+    test("does not lift a held foot the leg's shape does not push (the rounding stays within the depth the limit allows)", async () => {
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
+        const solver = new HumanoidRigSolver(target.avatar);
+        const shape = (solver as unknown as { _legShape: HumanoidLegShape })._legShape;
+        const hip = solver.positions[solver.ik.upperJoint(0)];
+        const end = solver.positions[solver.ik.endJoint(0)];
+        solver.footFloorHold[0] = 1;
+        // The goal where the leg reaches (no push), and a little short of it (a push down within the limit).
+        for (const short of [0, 0.0005, 0.001]) {
+            const goal = hip.add(end.subtract(hip).scale(1 - short / Vector3.Distance(hip, end)));
+            for (const clearance of [0, 0.001]) {
+                solver.footClearance[0] = clearance;
+                const t = goal.clone();
+                shape.keepLegShape(0, t, true);
+                // Half a slack wide always, the foot with no push rose 0.26 mm.
+                expect([short, clearance, Vector3.Dot(t.subtract(goal), target.avatar.frame.up) <= 1e-12]).toEqual([short, clearance, true]);
+            }
+        }
+        target.loaded.dispose();
+    }, 60_000);
 });
