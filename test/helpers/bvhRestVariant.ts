@@ -8,6 +8,24 @@ import { CreateRigFromBvh, GetBvhFramePose } from "../../src/io/bvhRig.js";
 import { WriteBvh } from "../../src/io/bvhWriter.js";
 
 /**
+ * A BVH file read for rewriting its rest pose: the file, its rig, every frame's pose, the humanoid
+ * map, the rest pose in the world and a copy of the joints to change. Only the root may have
+ * position channels (the writer keeps no other joint's translation).
+ */
+function readForRewrite(input: string) {
+    const bvh = ParseBvh(readFileSync(input, "utf8"), input);
+    const moved = bvh.joints.find((j) => j.parent >= 0 && j.channels.some((c) => c.endsWith("position")));
+    if (moved) throw new Error(`${input}: joint ${moved.name} has position channels; only the root's are written`);
+    const bvhRig = CreateRigFromBvh(bvh);
+    const rig = bvhRig.rig;
+    const poses = Array.from({ length: bvh.frameCount }, (_, f) => GetBvhFramePose(bvhRig, f));
+    const map = AutoMapHumanoid(rig).boneToJoint;
+    const rest = ComputeRigWorldPose(rig);
+    const joints: IRigJoint[] = rig.joints.map((j) => ({ ...j }));
+    return { bvh, rig, poses, map, rest, joints };
+}
+
+/**
  * Writes `output`: the BVH file `input` with its rest pose bound otherwise and the same motion in
  * the world, as mocap from another tool would come: the upper arms turned `armsDownDeg` down and
  * the thighs `legsOutDeg` apart in the rest pose (an A-pose; the feet flat, as they were), every frame's rotations rewritten so
@@ -18,15 +36,7 @@ import { WriteBvh } from "../../src/io/bvhWriter.js";
  * Returns `output`.
  */
 export function WriteBvhWithRestTurned(input: string, output: string, armsDownDeg: number, legsOutDeg: number): string {
-    const bvh = ParseBvh(readFileSync(input, "utf8"), input);
-    const moved = bvh.joints.find((j) => j.parent >= 0 && j.channels.some((c) => c.endsWith("position")));
-    if (moved) throw new Error(`${input}: joint ${moved.name} has position channels; only the root's are written`);
-    const bvhRig = CreateRigFromBvh(bvh);
-    const rig = bvhRig.rig;
-    const poses = Array.from({ length: bvh.frameCount }, (_, f) => GetBvhFramePose(bvhRig, f));
-    const map = AutoMapHumanoid(rig).boneToJoint;
-    const rest = ComputeRigWorldPose(rig);
-    const joints: IRigJoint[] = rig.joints.map((j) => ({ ...j }));
+    const { bvh, rig, poses, map, rest, joints } = readForRewrite(input);
     // The bone turned in the world by `degrees` about the axis that takes it towards `toward`.
     const turn = (upper: number, lower: number, degrees: number, toward: Vector3): void => {
         const along = rest.positions[lower].subtract(rest.positions[upper]).normalize();
@@ -67,15 +77,7 @@ export function WriteBvhWithRestTurned(input: string, output: string, armsDownDe
  * must have toes. Returns `output`.
  */
 export function WriteBvhWithRestFeetLevel(input: string, output: string): string {
-    const bvh = ParseBvh(readFileSync(input, "utf8"), input);
-    const moved = bvh.joints.find((j) => j.parent >= 0 && j.channels.some((c) => c.endsWith("position")));
-    if (moved) throw new Error(`${input}: joint ${moved.name} has position channels; only the root's are written`);
-    const bvhRig = CreateRigFromBvh(bvh);
-    const rig = bvhRig.rig;
-    const poses = Array.from({ length: bvh.frameCount }, (_, f) => GetBvhFramePose(bvhRig, f));
-    const map = AutoMapHumanoid(rig).boneToJoint;
-    const rest = ComputeRigWorldPose(rig);
-    const joints: IRigJoint[] = rig.joints.map((j) => ({ ...j }));
+    const { bvh, rig, poses, map, rest, joints } = readForRewrite(input);
     for (const [foot, toes] of [
         [map[HumanBone.LeftFoot], map[HumanBone.LeftToes]],
         [map[HumanBone.RightFoot], map[HumanBone.RightToes]],

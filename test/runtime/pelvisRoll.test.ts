@@ -66,21 +66,31 @@ function solverWithSourceHips(hipShare: number, rig: IRig = BuildSampleRig(Sampl
     return solver;
 }
 
-describe("the pelvis's roll on a character wider at the hips than the source", () => {
-    // The hips rolled 5 degrees about the body's forward (canonical +z), the pose otherwise at rest.
+/** The hips rolled 5 degrees about the body's forward (canonical +z), the pose otherwise at rest. */
+function rolledPose(): HumanPose {
     const pose = new HumanPose();
     Quaternion.RotationAxisToRef(new Vector3(0, 0, 1), (5 * Math.PI) / 180, pose.hipsRotation);
-    const decoded = (hipShare: number, rig?: IRig) => {
-        const solver = solverWithSourceHips(hipShare, rig);
-        solver.decode(pose);
-        const world = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
-        const joint = (b: HumanBone): number => solver.avatar.getJoint(b);
-        const line = world.positions[joint(HumanBone.RightUpperLeg)].subtract(world.positions[joint(HumanBone.LeftUpperLeg)]);
-        const setup = MuscleSetup.For(solver.avatar);
-        // The source's hip width, scaled, over this one's.
-        const share = (hipShare * solver.positionScale[0]) / setup.hipWidth;
-        return { world, joint, rise: Vector3.Dot(line, solver.avatar.frame.up) / line.length(), share };
-    };
+    return pose;
+}
+
+/**
+ * `pose` decoded on `rig` (default a sample character) from a source with hips of `hipShare` of
+ * its leg length: the world pose, the joint of a bone, the hip joints' line's rise out of the
+ * ground plane (sine) and the source's hip width, scaled, over this one's.
+ */
+function decodeRolled(pose: HumanPose, hipShare: number, rig?: IRig) {
+    const solver = solverWithSourceHips(hipShare, rig);
+    solver.decode(pose);
+    const world = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
+    const joint = (b: HumanBone): number => solver.avatar.getJoint(b);
+    const line = world.positions[joint(HumanBone.RightUpperLeg)].subtract(world.positions[joint(HumanBone.LeftUpperLeg)]);
+    const share = (hipShare * solver.positionScale[0]) / MuscleSetup.For(solver.avatar).hipWidth;
+    return { avatar: solver.avatar, world, joint, rise: Vector3.Dot(line, solver.avatar.frame.up) / line.length(), share };
+}
+
+describe("the pelvis's roll on a character wider at the hips than the source", () => {
+    const pose = rolledPose();
+    const decoded = (hipShare: number, rig?: IRig) => decodeRolled(pose, hipShare, rig);
 
     it("rises as the source's hip joints did, scaled; the trunk and legs turned as the source's roll turns them", () => {
         const narrow = decoded(0.05);
@@ -116,20 +126,9 @@ describeWithData("the pelvis's roll on a skeleton with joints between the hips a
     it("moves the hip joints as the scaled roll says (the joints between turn with the hips) and keeps the legs' and the spine's turns", async () => {
         // The CMU skeleton: LHipJoint and RHipJoint between the hips and the thighs.
         const rig = (await LoadRigFromFileAsync(dataFile("bvh/cmu_cgspeed/cmu_walk.bvh"))).rig;
-        const pose = new HumanPose();
-        Quaternion.RotationAxisToRef(new Vector3(0, 0, 1), (5 * Math.PI) / 180, pose.hipsRotation);
-        const decoded = (hipShare: number) => {
-            const solver = solverWithSourceHips(hipShare, rig);
-            solver.decode(pose);
-            const world = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
-            const joint = (b: HumanBone): number => solver.avatar.getJoint(b);
-            expect(solver.avatar.rig.joints[solver.avatar.rig.joints[joint(HumanBone.LeftUpperLeg)].parent].name).toBe("LHipJoint");
-            const line = world.positions[joint(HumanBone.RightUpperLeg)].subtract(world.positions[joint(HumanBone.LeftUpperLeg)]);
-            const share = (hipShare * solver.positionScale[0]) / MuscleSetup.For(solver.avatar).hipWidth;
-            return { world, joint, rise: Vector3.Dot(line, solver.avatar.frame.up) / line.length(), share };
-        };
-        const narrow = decoded(0.05);
-        const wide = decoded(0.9);
+        const narrow = decodeRolled(rolledPose(), 0.05, rig);
+        const wide = decodeRolled(rolledPose(), 0.9, rig);
+        expect(narrow.avatar.rig.joints[narrow.avatar.rig.joints[narrow.joint(HumanBone.LeftUpperLeg)].parent].name).toBe("LHipJoint");
         expect(narrow.share).toBeLessThan(0.8);
         // The T-pose's hip line is level (the enforcement levels it); the rise is the roll's.
         const r = Math.abs(wide.rise);
