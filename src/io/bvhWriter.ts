@@ -1,16 +1,6 @@
 import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
-import {
-    MAX_ABS_LENGTH,
-    MAX_BVH_VALUES,
-    MAX_CLIP_FRAMES,
-    MAX_CLIP_SECONDS,
-    MAX_FRAME_RATE,
-    MAX_JOINTS,
-    MAX_NAME_LENGTH,
-    MIN_FRAME_RATE,
-    QuoteForMessage,
-} from "../limits.js";
+import { MAX_ABS_LENGTH, MAX_BVH_VALUES, MAX_CLIP_FRAMES, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_JOINTS, MAX_NAME_LENGTH, MIN_FRAME_RATE, QuoteForMessage } from "../limits.js";
 import { ComputeRigWorldPose, GetRigJointLabel, RigJointKind, ValidateRig, type IRig, type IRigPose } from "../humanoid/rig.js";
 import { BvhLengthUnits } from "./bvhRig.js";
 
@@ -70,23 +60,14 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
     }
     const unit = BvhLengthUnits[options.units ?? "cm"];
     if (!(unit > 0)) {
-        throw new HumanoidError(
-            "BAD_OPTION",
-            `${rig.source}: units must be one of ${Object.keys(BvhLengthUnits).join(", ")}, got ${JSON.stringify(options.units)}`,
-        );
+        throw new HumanoidError("BAD_OPTION", `${rig.source}: units must be one of ${Object.keys(BvhLengthUnits).join(", ")}, got ${JSON.stringify(options.units)}`);
     }
     const frameTime = options.frameTimeSeconds ?? 1 / 30;
     if (!(frameTime >= 1 / MAX_FRAME_RATE && frameTime <= 1 / MIN_FRAME_RATE)) {
-        throw new HumanoidError(
-            "BAD_OPTION",
-            `${rig.source}: the frame time must be from ${1 / MAX_FRAME_RATE} to ${1 / MIN_FRAME_RATE} seconds, got ${frameTime}`,
-        );
+        throw new HumanoidError("BAD_OPTION", `${rig.source}: the frame time must be from ${1 / MAX_FRAME_RATE} to ${1 / MIN_FRAME_RATE} seconds, got ${frameTime}`);
     }
     if (poses.length * frameTime > MAX_CLIP_SECONDS) {
-        throw new HumanoidError(
-            "FILE_WRITE",
-            `${rig.source}: ${poses.length} frames of ${frameTime} s is longer than the ${MAX_CLIP_SECONDS} s a BVH file may hold`,
-        );
+        throw new HumanoidError("FILE_WRITE", `${rig.source}: ${poses.length} frames of ${frameTime} s is longer than the ${MAX_CLIP_SECONDS} s a BVH file may hold`);
     }
     // A pose given NaN or an infinity (or a rotation of no length) would write a file the reader
     // refuses, or one it reads wrong.
@@ -98,10 +79,7 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
     poses.forEach((pose, frame) => {
         if (!pose) return;
         if (!(pose.rotations?.length === rig.joints.length && pose.positions?.length === rig.joints.length)) {
-            throw new HumanoidError(
-                "FILE_WRITE",
-                `${rig.source}: frame ${frame}: the pose must have a rotation and a position for each of the ${rig.joints.length} joints`,
-            );
+            throw new HumanoidError("FILE_WRITE", `${rig.source}: frame ${frame}: the pose must have a rotation and a position for each of the ${rig.joints.length} joints`);
         }
         pose.rotations.forEach((q, i) => {
             if (!(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12)) throw notFinite(frame, i);
@@ -169,10 +147,7 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
     if (written > MAX_JOINTS)
         throw new HumanoidError("FILE_WRITE", `${rig.source}: ${written} joints and End Sites is more than the ${MAX_JOINTS} a BVH file may have`);
     if (poses.length * (3 + 3 * order.length) > MAX_BVH_VALUES)
-        throw new HumanoidError(
-            "FILE_WRITE",
-            `${rig.source}: ${poses.length} frames of ${3 + 3 * order.length} channels is more than the ${MAX_BVH_VALUES} values a BVH file may have`,
-        );
+        throw new HumanoidError("FILE_WRITE", `${rig.source}: ${poses.length} frames of ${3 + 3 * order.length} channels is more than the ${MAX_BVH_VALUES} values a BVH file may have`);
     lines.push("MOTION", `Frames: ${poses.length}`, `Frame Time: ${fmt(frameTime)}`);
     const delta: Quaternion[] = rig.joints.map(() => Quaternion.Identity());
     const local = new Quaternion();
@@ -186,10 +161,7 @@ export function WriteBvh(rig: IRig, poses: ReadonlyArray<IRigPose | undefined>, 
         if (!Number.isFinite(r.x + r.y + r.z)) throw notFinite(frame, roots[0]);
         const root = toFile(r.x, r.y, r.z).map((v) => v / unit);
         if (!root.every(inRange)) {
-            throw new HumanoidError(
-                "FILE_WRITE",
-                `${rig.source}: frame ${frame}: the root is further than ${MAX_ABS_LENGTH} ${options.units ?? "cm"} from the origin`,
-            );
+            throw new HumanoidError("FILE_WRITE", `${rig.source}: frame ${frame}: the root is further than ${MAX_ABS_LENGTH} ${options.units ?? "cm"} from the origin`);
         }
         values.push(...root.map(fmt));
         for (const i of order) {
