@@ -96,9 +96,8 @@ export function FindWorldPositionJoints(bvh: IBvhFile): number[] {
     const n = bvh.joints.length;
     const candidate = bvh.joints.map((j) => j.parent >= 0 && j.channels.some((c) => c.endsWith("position")));
     if (!candidate.some((c) => c) || bvh.frameCount < 1) return [];
-    const probe = buildRig(bvh, makeConversion("y", 1, "file"), 0, []);
-    const count = Math.min(WORLD_POSITION_SAMPLES, bvh.frameCount);
-    const poses = Array.from({ length: count }, (_, k) => GetBvhFramePose(probe, Math.floor((k * bvh.frameCount) / count)));
+    const probe = buildRig(bvh, makeConversion("y", 1, "file"), WORLD_POSITION_SAMPLES, []);
+    const poses = probe.rig.samplePoses ?? [];
     // World rotations and positions per sampled frame, joint by joint (parents first), with the
     // joints found so far at their OFFSETs: one pass, whatever the number of joints.
     const rot = poses.map(() => Array.from({ length: n }, () => new Quaternion()));

@@ -97,8 +97,8 @@ const scratch = {
     hipSway: new Vector3(),
     /** The pelvis's rotation with its roll scaled (canonical, world; see `decode`). */
     pelvisScaled: new Quaternion(),
-    /** [0] the roll's share, [1] whether this decode scaled it (1) or not (0). */
-    roll: new Float64Array(2),
+    /** The roll's share handed to `ScaleHipsRollToRef` (in an array: a number passed to a call is boxed). */
+    rollShare: new Float64Array(1),
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
     weights: new Float64Array(3),
     /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
@@ -398,15 +398,13 @@ export class HumanoidRigSolver {
         // (`HIPS_ROLL_FADE`), the hip joints rising and falling as the source's did, scaled; the
         // spine and the upper legs keep the turn the source's roll gave them (joints between them
         // and the hips turn with the hips, carrying the hip joints).
-        const roll = scratch.roll;
-        roll[1] = 0;
+        // (`pelvisScaled` is the source's pelvis where nothing is scaled: the stance below reads it.)
         if (this._legs) {
-            roll[0] = setup.hipWidth > 0 ? (sp[2] * ps[0]) / setup.hipWidth : 1;
+            const share = scratch.rollShare;
+            share[0] = setup.hipWidth > 0 ? (sp[2] * ps[0]) / setup.hipWidth : 1;
             QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
-            if (roll[0] < 1 && ScaleHipsRollToRef(tmpQ, roll, scratch.pelvisScaled)) {
-                roll[1] = 1;
-                TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._hipsKept);
-            } else TurnHipsAsSourceInPlace(setup, human, this.pose);
+            if (ScaleHipsRollToRef(tmpQ, share, scratch.pelvisScaled)) TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._hipsKept);
+            else TurnHipsAsSourceInPlace(setup, human, this.pose);
         }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
@@ -493,27 +491,18 @@ export class HumanoidRigSolver {
             const r = tmpV.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(tmpQ);
             const left = this.goalPositions[0];
             const right = this.goalPositions[1];
-            if (roll[1]) {
-                // The roll scaled: this pelvis's hip joints at half its width along its scaled
-                // line, the source's at half its own, scaled, along the source's: each foot moves
-                // by the difference (across the ground; up and down about none, the rise scaled).
-                const d = scratch.footFrom;
-                d.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(scratch.pelvisScaled);
-                const a = setup.hipWidth / 2 / ps[0];
-                const b = sp[2] / 2;
-                d.x = a * d.x - b * r.x;
-                d.y = a * d.y - b * r.y;
-                d.z = a * d.z - b * r.z;
-                left.subtractInPlace(d);
-                right.addInPlace(d);
-            } else {
-                left.x -= r.x * out;
-                left.y -= r.y * out;
-                left.z -= r.z * out;
-                right.x += r.x * out;
-                right.y += r.y * out;
-                right.z += r.z * out;
-            }
+            // This pelvis's hip joints at half its width along its line (its roll scaled, above),
+            // the source's at half its own, scaled, along the source's: each foot moves by the
+            // difference (with the roll scaled, across the ground; up and down about none).
+            const o = scratch.footFrom;
+            o.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(scratch.pelvisScaled);
+            const a = setup.hipWidth / 2 / ps[0];
+            const b = sp[2] / 2;
+            o.x = a * o.x - b * r.x;
+            o.y = a * o.y - b * r.y;
+            o.z = a * o.z - b * r.z;
+            left.subtractInPlace(o);
+            right.addInPlace(o);
             // The hips' translations: half their difference, (u_l - u_r) / 2, is the left hip's
             // from the mean, the right's its negative; times 2 out, turned with the hips.
             const tl = human.translations[LEFT_HIP_SLOT];
