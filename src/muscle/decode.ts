@@ -18,6 +18,7 @@ import { HasTranslationDof, TRANSLATION_DOF_COUNT, TranslationDofBones, Translat
 import { MatchTrunkToSource, TRUNK_NUMBERS } from "./trunkMatch.js";
 import { FoldMissingShouldersFastInPlace, type MissingShoulderFold } from "./shoulderFold.js";
 import { MatchShoulderLine, SHOULDER_NUMBERS } from "./shoulderLine.js";
+import { MatchCollarboneShakeInPlace, type CollarboneShake } from "./collarboneShake.js";
 
 const B = HumanBone;
 const tmpQ = new Quaternion();
@@ -262,6 +263,8 @@ export interface ICanonicalRotationLimiter {
  * `shoulderFold` as well (optional, default none: a missing shoulder's turn goes to the upper arm
  * as a rotation), a missing shoulder's fast turns move the elbow by place instead, its slow ones
  * carried in `shoulderFold` from one call to the next (see `FoldMissingShouldersFastInPlace`).
+ * With `collarboneShake` (optional, default none), a mapped shoulder's socket moves as fast as the
+ * source's did, its elbow put back by the upper arm (see `MatchCollarboneShakeInPlace`).
  */
 export function DecodeHumanPose(
     avatar: HumanoidAvatar,
@@ -271,6 +274,7 @@ export function DecodeHumanPose(
     sourceTrunk?: Float64Array | null,
     sourceShoulders?: Float64Array | null,
     shoulderFold?: MissingShoulderFold | null,
+    collarboneShake?: CollarboneShake | null,
 ): IRigPose {
     const setup = MuscleSetup.For(avatar);
     const { world, pos, dc, q } = setup.work;
@@ -313,6 +317,12 @@ export function DecodeHumanPose(
     if (matchSource) MatchTrunkToSource(setup, q, trunkRaw, sourceTrunk);
     // The shoulder line turns about the trunk as the source's did (by the shoulders, or without them the bone the arms hang from).
     if (matchShoulders) MatchShoulderLine(setup, q, sourceShoulders, shoulderRaw[0], shoulderRaw[1], shoulderRaw[2]);
+    // A mapped shoulder's socket shakes as the source's did (see `MatchCollarboneShakeInPlace`);
+    // without a layout, its slow parts are forgotten.
+    if (collarboneShake) {
+        if (matchShoulders) MatchCollarboneShakeInPlace(setup, q, sourceShoulders, shoulderRaw[0], shoulderRaw[1], collarboneShake);
+        else collarboneShake.reset();
+    }
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's). What
     // the limits take off a spine bone, the neck or a shoulder goes on to its children (see
     // `HANDS_ON_EXCESS`), as a missing bone's rotation does above.

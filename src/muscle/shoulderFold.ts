@@ -49,9 +49,10 @@ const SHORTEST = 1e-9;
 /**
  * The largest move of the socket by place, as a share of the upper arm (the arm turns by at most
  * about 14 degrees for it): a shake moves it by millimetres, and a larger move is the pose jumping
- * where time did not (a loop's seam played in place), which would swing the arm about.
+ * where time did not (a loop's seam played in place), which would swing the arm about. Also the
+ * most a mapped shoulder's shake moves the elbow (`MatchCollarboneShakeInPlace`).
  */
-const MOST_MOVE = 0.25;
+export const SOCKET_MOST_MOVE = 0.25;
 
 const collar = new Vector3();
 const turned = new Vector3();
@@ -140,7 +141,7 @@ export class MissingShoulderFold {
  * decode after the missing shoulders' turns went to the upper arms (as rotations) and the limbs'
  * twists were shared. Updates `fold.slow` by `fold.follow`; turns each upper arm so that its
  * elbow moves by as much as the source's collarbone, turned by the shoulder's fast part, moved
- * the socket (at most `MOST_MOVE` of the upper arm), and turns the lower arm back so that it keeps
+ * the socket (at most `SOCKET_MOST_MOVE` of the upper arm), and turns the lower arm back so that it keeps
  * its turn in the world; sets `fold.applied`. Nothing happens on a side whose shoulder is mapped,
  * or when `layout` holds NaN (that side's slow turn is then forgotten). Allocation-free.
  * @param setup the character's muscle setup
@@ -204,14 +205,14 @@ export function FoldMissingShouldersFastInPlace(setup: MuscleSetup, q: Quaternio
         const la = s === 0 ? B.LeftLowerArm : B.RightLowerArm;
         fold.upperArms[s].applyRotationQuaternionToRef(q[ua], arm);
         const la2 = arm.x * arm.x + arm.y * arm.y + arm.z * arm.z;
-        // The socket's move, at most `MOST_MOVE` of the upper arm (a jump of the pose that is no
+        // The socket's move, at most `SOCKET_MOST_MOVE` of the upper arm (a jump of the pose that is no
         // jump in time, a loop's seam played in place, would swing the arm about).
         let mx = turned.x - collar.x;
         let my = turned.y - collar.y;
         let mz = turned.z - collar.z;
         const m2 = mx * mx + my * my + mz * mz;
-        if (m2 > MOST_MOVE * MOST_MOVE * la2) {
-            const km = (MOST_MOVE * Math.sqrt(la2)) / Math.sqrt(m2);
+        if (m2 > SOCKET_MOST_MOVE * SOCKET_MOST_MOVE * la2) {
+            const km = (SOCKET_MOST_MOVE * Math.sqrt(la2)) / Math.sqrt(m2);
             mx *= km;
             my *= km;
             mz *= km;

@@ -23,6 +23,7 @@ import {
     Vector3LerpToRef,
 } from "../math/hotMath.js";
 import { MissingShoulderFold } from "../muscle/shoulderFold.js";
+import { CollarboneShake } from "../muscle/collarboneShake.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
@@ -256,6 +257,12 @@ export class HumanoidRigSolver {
      */
     public readonly shoulderFold: MissingShoulderFold | null;
     /**
+     * The low-pass that makes a mapped shoulder's socket shake as the source's
+     * ({@link CollarboneShake}, `MatchCollarboneShakeInPlace`), or null for a character without
+     * shoulders or their layout. Forgotten with {@link shoulderFold}.
+     */
+    public readonly collarboneShake: CollarboneShake | null;
+    /**
      * Whether {@link decode} moves the body and goals by the stride's carry (the animator sets it
      * for the `"clip"` root motion, where the body goes where the clip puts it); false: the carry
      * is only reported in {@link carry}, for the caller to move the ground by. Default true.
@@ -315,6 +322,8 @@ export class HumanoidRigSolver {
         this._legShape = new HumanoidLegShape(this, this._setup);
         const fold = new MissingShoulderFold(this._setup);
         this.shoulderFold = fold.isActive ? fold : null;
+        const shake = new CollarboneShake(this._setup);
+        this.collarboneShake = shake.isActive ? shake : null;
         this._body = new HumanoidBodyPlacement(this, this._setup, this._legShape);
         this.carry = this._carry.carry;
     }
@@ -332,6 +341,7 @@ export class HumanoidRigSolver {
     public decode(human: HumanPose, step?: Float64Array): void {
         if (step) this._body.noteFrameStep(step);
         if (this.shoulderFold) this.shoulderFold.noteStep(step ?? null);
+        if (this.collarboneShake) this.collarboneShake.noteStep(step ?? null);
         const setup = this._setup;
         this.footCorrections[0].setAll(0);
         this.footCorrections[1].setAll(0);
@@ -387,7 +397,16 @@ export class HumanoidRigSolver {
                 limits.overshootShare[s === 0 ? HumanBone.LeftLowerArm : HumanBone.RightLowerArm] = w > 0 ? (w < 1 ? 1 - w : 0) : 1;
             }
         }
-        DecodeHumanPose(this.avatar, human, this.pose, limits, this._sourceLayouts.trunk, this._sourceLayouts.shoulders, this.shoulderFold);
+        DecodeHumanPose(
+            this.avatar,
+            human,
+            this.pose,
+            limits,
+            this._sourceLayouts.trunk,
+            this._sourceLayouts.shoulders,
+            this.shoulderFold,
+            this.collarboneShake,
+        );
         // The pelvis's roll, `"legs"`: a pelvis wider than the source's, scaled, raises one hip
         // joint over the other by more as it rolls, and the legs hanging from them must bend or
         // straighten by the difference to stand on the floor (the KayKit mannequin's pelvis is
@@ -625,6 +644,7 @@ export class HumanoidRigSolver {
         this._carry.skipStep();
         this._body.resetSmoothing();
         if (this.shoulderFold) this.shoulderFold.reset();
+        if (this.collarboneShake) this.collarboneShake.reset();
     }
 
     /**

@@ -1,0 +1,228 @@
+// Decode's collarbone shake on a character with shoulders: the sockets' fast moves made the source's.
+//
+// Why. Mocap's collarbone is the solver's guess (no marker pins the socket): it shakes the socket
+// by millimetres at 10 to 30 Hz and the source's upper arm turns against it, so that its elbow,
+// which a marker pins, stays (see shoulderFold.ts, which folds a missing shoulder's shake). A
+// character with shoulders turns its own collarbones and upper arms as the source's do, but its
+// collarbones are not the source's at its scale: the same turn moves its socket by more or less
+// than the source's, and its upper arm, turned as much as the source's, no longer puts the elbow
+// back. What is left reaches the elbow and the hand: a child's silly walk at 120 frames a second
+// onto the VRM sample, whose collarbones move its sockets half as far, had its hand 2.00 times
+// the source's jerk (the socket's own shake in the source 37 units of third difference, its hand
+// 3.5; ours 18 and 27), with its arms within 0.4 degree of the source's directions.
+//
+// What. Each side's socket, as the source's collarbone (its layout, `IClipProportions.shoulderOffsets`,
+// at this character's scale) turned by the shoulder's decoded turn puts it, and as this character's
+// own collarbone, turned as finally decoded (the shoulder line's and the trunk's steps done), puts
+// it, both in the frame of the bone the shoulders hang from, is split by time: its slow part a
+// first-order low-pass of the position (`SHOULDER_FAST_SECONDS`, as the missing shoulder's), the
+// rest its fast part. The elbow moves by the source's fast part less this character's: the upper
+// arm turns by the least it can to put it there and the lower arm keeps its turn in the world, so
+// the hand goes with the elbow. Slow motion (a shrug, a reach) is left as the rotations give it;
+// on the source's own skeleton the two sockets are one and nothing changes, to the bit.
+//
+// The low-pass carries each side's two sockets from one decode to the next (`CollarboneShake`,
+// owned by the caller: the solver keeps one and forgets it after a jump in time or place). Written
+// for the per-frame path (no number handed to a call, nothing allocated); the readable form, with
+// Babylon's allocating math, is the test's oracle (test/muscle/collarboneShake.test.ts).
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { HumanBone } from "../humanoid/humanBones.js";
+import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
+import type { MuscleSetup } from "./setup.js";
+import { SHOULDER_FAST_SECONDS, SOCKET_MOST_MOVE } from "./shoulderFold.js";
+import { SHOULDER_NUMBERS } from "./shoulderLine.js";
+
+const B = HumanBone;
+
+/** The shortest upper arm taken as one (metres; shorter: nothing done). */
+const SHORTEST = 1e-9;
+/** A move of the elbow smaller than this share of the upper arm is left out (squared: 1e-10 of the arm), so a clip on its own skeleton decodes to the bit. */
+const SMALLEST_MOVE_SQUARED = 1e-20;
+
+const source = new Vector3();
+const own = new Vector3();
+const move = new Vector3();
+const arm = new Vector3();
+const want = new Vector3();
+const rho = new Quaternion();
+const back = new Quaternion();
+const before = new Quaternion();
+
+/**
+ * What decode needs to make a character's sockets shake as the source's (see the file's note):
+ * per side, the slow part of the source's socket and of this character's, carried from one decode
+ * to the next, and how far they follow this decode's. Made per character (its upper arms' T-pose
+ * vectors, its collarbones' layout); owned by the caller, as the solver does. Allocation-free
+ * after construction.
+ */
+export class CollarboneShake {
+    /** Per side (left, right): the slow part of the source's socket (canonical, from the joint of the bone the shoulders hang from, metres on this character). */
+    public readonly slowSource: readonly Vector3[] = [new Vector3(), new Vector3()];
+    /** Per side: the slow part of this character's own socket (likewise). */
+    public readonly slowOwn: readonly Vector3[] = [new Vector3(), new Vector3()];
+    /** Per side: 1 once the slow parts hold a position (0: the next decode starts them at its own, so nothing moves). */
+    public readonly known = new Uint8Array(2);
+    /**
+     * How far the slow parts follow the positions on the next decode, 0 to 1 (in an array: no
+     * number is handed to a call on the per-frame path). Set by {@link noteStep}.
+     */
+    public readonly follow = Float64Array.of(1);
+    /** Time constant of the low-pass, seconds (default {@link SHOULDER_FAST_SECONDS}; 0 leaves every socket as the rotations put it). */
+    public fastSeconds = SHOULDER_FAST_SECONDS;
+    /** Per side: whether the character has that shoulder, its upper and lower arm, and a layout of its collarbones (else nothing is done on that side). */
+    public readonly sides: Uint8Array;
+    /** Per side: the upper arm's T-pose vector from its joint to the lower arm's (canonical, metres). */
+    public readonly upperArms: readonly Vector3[];
+
+    /** @param setup the character's muscle setup */
+    public constructor(setup: MuscleSetup) {
+        const j = setup.joint;
+        const ref = setup.avatar.referenceWorld.positions;
+        const sides = [
+            [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm],
+            [B.RightShoulder, B.RightUpperArm, B.RightLowerArm],
+        ];
+        const layout = !!setup.clipShoulderOffsets;
+        this.sides = Uint8Array.from(sides, ([sh, ua, la]) => (layout && j[sh] >= 0 && j[ua] >= 0 && j[la] >= 0 ? 1 : 0));
+        this.upperArms = sides.map(([, ua, la], s) =>
+            this.sides[s] ? ref[j[la]].subtract(ref[j[ua]]).applyRotationQuaternion(setup.c0Inverse) : Vector3.Zero(),
+        );
+    }
+
+    /** Whether the character has a shoulder to shake (else there is nothing to do). */
+    public get isActive(): boolean {
+        return this.sides[0] === 1 || this.sides[1] === 1;
+    }
+
+    /**
+     * Sets how far the slow parts follow the next decode's: from the time step, or with no step
+     * (a pose set on its own) all the way, so nothing moves.
+     * @param step the time step since the last decode in `step[0]`, seconds (over a zero step, such as a paused clip, the slow parts stay), or null for none
+     */
+    public noteStep(step: Float64Array | null): void {
+        const f = this.follow;
+        if (!step) {
+            f[0] = 1;
+            return;
+        }
+        const dt = step[0];
+        const t = this.fastSeconds;
+        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+    }
+
+    /** Forgets the slow parts (after a jump in time or place): the next decode starts them afresh. */
+    public reset(): void {
+        this.known.fill(0);
+    }
+}
+
+/** `out` = the collarbone `layout[o..o+2]` times `k`, turned by `q` (canonical). */
+function collarboneToRef(layout: Float64Array, o: number, k: Float64Array, q: Quaternion, out: Vector3): void {
+    out.x = layout[o] * k[0];
+    out.y = layout[o + 1] * k[0];
+    out.z = layout[o + 2] * k[0];
+    out.applyRotationQuaternionInPlace(q);
+}
+
+/** `slow` follows `now` by `follow[0]` of the way. */
+function followToRef(now: Vector3, follow: Float64Array, slow: Vector3): void {
+    const f = follow[0];
+    slow.x += (now.x - slow.x) * f;
+    slow.y += (now.y - slow.y) * f;
+    slow.z += (now.z - slow.z) * f;
+}
+
+/** This character's scale, in an array (a number handed to a call is boxed). */
+const scaleOf = new Float64Array(1);
+
+/**
+ * Moves each elbow by the source's socket's fast move less this character's (see the file's note):
+ * called by decode after the shoulder line's step, so that this character's sockets are where the
+ * pose puts them. Updates the slow parts by `fold.follow`; turns each upper arm by the least it can
+ * to move its elbow so (at most `SOCKET_MOST_MOVE` of the upper arm, scaled by the share of the
+ * pose with a layout) and the lower arm back, so that it keeps its turn in the world. Nothing
+ * happens on a side without its shoulder (see `FoldMissingShouldersFastInPlace`). Allocation-free.
+ * @param setup the character's muscle setup
+ * @param q the decoded canonical rotations of every human bone (each relative to its mapped human parent), changed in place
+ * @param layout the source's shoulder layout (`SHOULDER_NUMBERS` numbers over its scale, canonical), and optionally the share of the pose from clips that have one (0 to 1, default 1)
+ * @param sourceLeft the left shoulder's turn as the muscles give it (canonical, relative to the bone it hangs from), before the trunk's and the shoulder line's steps
+ * @param sourceRight the right shoulder's, likewise
+ * @param fold the character's state (see {@link CollarboneShake})
+ */
+export function MatchCollarboneShakeInPlace(
+    setup: MuscleSetup,
+    q: Quaternion[],
+    layout: Float64Array,
+    sourceLeft: Quaternion,
+    sourceRight: Quaternion,
+    fold: CollarboneShake,
+): void {
+    const ownLayout = setup.clipShoulderOffsets;
+    if (!ownLayout) return;
+    const follow = fold.follow;
+    const share = layout.length > SHOULDER_NUMBERS ? layout[SHOULDER_NUMBERS] : 1;
+    scaleOf[0] = setup.scale;
+    for (let s = 0; s < 2; s++) {
+        if (!fold.sides[s]) continue;
+        const o = s === 0 ? 3 : 9;
+        const shoulder = s === 0 ? B.LeftShoulder : B.RightShoulder;
+        const ua = s === 0 ? B.LeftUpperArm : B.RightUpperArm;
+        const la = s === 0 ? B.LeftLowerArm : B.RightLowerArm;
+        // The sockets from the shoulder joint (the roots' own offsets are still: no fast part).
+        collarboneToRef(layout, o, scaleOf, s === 0 ? sourceLeft : sourceRight, source);
+        collarboneToRef(ownLayout, o, scaleOf, q[shoulder], own);
+        const slowSource = fold.slowSource[s];
+        const slowOwn = fold.slowOwn[s];
+        if (!fold.known[s] || !(follow[0] < 1) || !(slowSource.x === slowSource.x && slowOwn.x === slowOwn.x)) {
+            // Starting afresh or following all the way (no step, `fastSeconds` 0): nothing moves.
+            slowSource.copyFrom(source);
+            slowOwn.copyFrom(own);
+            fold.known[s] = 1;
+            continue;
+        }
+        followToRef(source, follow, slowSource);
+        followToRef(own, follow, slowOwn);
+        // The elbow's move: the source's fast part less this character's, by the share with a layout.
+        const k = share < 1 ? (share > 0 ? share : 0) : 1;
+        let mx = (source.x - slowSource.x - own.x + slowOwn.x) * k;
+        let my = (source.y - slowSource.y - own.y + slowOwn.y) * k;
+        let mz = (source.z - slowSource.z - own.z + slowOwn.z) * k;
+        // The upper arm as decoded, in the frame of the bone the shoulders hang from.
+        fold.upperArms[s].applyRotationQuaternionToRef(q[ua], arm);
+        arm.applyRotationQuaternionInPlace(q[shoulder]);
+        const la2 = arm.x * arm.x + arm.y * arm.y + arm.z * arm.z;
+        const m2 = mx * mx + my * my + mz * mz;
+        if (!(m2 > SMALLEST_MOVE_SQUARED * la2 && la2 > SHORTEST * SHORTEST)) continue;
+        if (m2 > SOCKET_MOST_MOVE * SOCKET_MOST_MOVE * la2) {
+            // A jump of the pose that is no jump in time (a loop's seam played in place) would swing the arm about.
+            const km = (SOCKET_MOST_MOVE * Math.sqrt(la2)) / Math.sqrt(m2);
+            mx *= km;
+            my *= km;
+            mz *= km;
+        }
+        want.x = arm.x + mx;
+        want.y = arm.y + my;
+        want.z = arm.z + mz;
+        const lw2 = want.x * want.x + want.y * want.y + want.z * want.z;
+        if (!(lw2 > SHORTEST * SHORTEST)) continue;
+        const ka = 1 / Math.sqrt(la2);
+        const kw = 1 / Math.sqrt(lw2);
+        arm.x *= ka;
+        arm.y *= ka;
+        arm.z *= ka;
+        want.x *= kw;
+        want.y *= kw;
+        want.z *= kw;
+        // The least turn onto it in that frame, taken into the shoulder's: Q_A' = Q_S^-1 rho Q_S Q_A;
+        // the lower arm keeps its world rotation: Q_L' = Q_A'^-1 Q_A Q_L.
+        QuaternionFromUnitVectorsToRef(arm, want, rho);
+        before.copyFrom(q[ua]);
+        QuaternionConjugateToRef(q[shoulder], back);
+        QuaternionMultiplyToRef(back, rho, back);
+        QuaternionMultiplyToRef(back, q[shoulder], back);
+        QuaternionMultiplyToRef(back, before, q[ua]);
+        QuaternionConjugateToRef(q[ua], back);
+        QuaternionMultiplyToRef(back, before, back);
+        QuaternionMultiplyToRef(back, q[la], q[la]);
+    }
+}

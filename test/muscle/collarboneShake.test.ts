@@ -1,0 +1,260 @@
+import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { Scene } from "@babylonjs/core/scene.js";
+import fc from "fast-check";
+import {
+    BuildHumanoidAvatar,
+    BuildSampleRig,
+    ConvertRigPosesToMuscleClip,
+    HumanBone,
+    HumanoidAnimator,
+    SampleCharacters,
+    type HumanoidAvatar,
+    type MuscleClip,
+} from "../../src/index.js";
+import { ComputeRigWorldPose } from "../../src/humanoid/rig.js";
+import { CollarboneShake, MatchCollarboneShakeInPlace } from "../../src/muscle/collarboneShake.js";
+import { MuscleSetup } from "../../src/muscle/setup.js";
+import { SHOULDER_FAST_SECONDS } from "../../src/muscle/shoulderFold.js";
+import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
+import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+import { ShoulderShake } from "../helpers/shoulderShake.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+const B = HumanBone;
+/** A character with shoulders whose collarbones are not the built-in sample's at its scale. */
+const VRM = "vrm/VRM1_skeleton_only_mtoon_UV_test.vrm";
+
+/**
+ * The readable form of `MatchCollarboneShakeInPlace` for one side, with Babylon's allocating math:
+ * the oracle of the fast path.
+ */
+function referenceShake(
+    setup: MuscleSetup,
+    q: Quaternion[],
+    layout: Float64Array,
+    sourceTurn: Quaternion,
+    slowSourceBefore: Vector3,
+    slowOwnBefore: Vector3,
+    follow: number,
+    side: 0 | 1,
+): { slowSource: Vector3; slowOwn: Vector3; upper: Quaternion; lower: Quaternion } {
+    const [sh, ua, la] = side === 0 ? [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm] : [B.RightShoulder, B.RightUpperArm, B.RightLowerArm];
+    const o = side === 0 ? 3 : 9;
+    const collarbone = (l: ArrayLike<number>): Vector3 => new Vector3(l[o], l[o + 1], l[o + 2]).scale(setup.scale);
+    // The two sockets from the shoulder joint: the source's collarbone at this character's scale
+    // turned by the source's turn, this character's own turned by its decoded turn.
+    const source = collarbone(layout).applyRotationQuaternion(sourceTurn);
+    const own = collarbone(setup.clipShoulderOffsets!).applyRotationQuaternion(q[sh]);
+    if (follow >= 1) return { slowSource: source, slowOwn: own, upper: q[ua].clone(), lower: q[la].clone() };
+    const slowSource = Vector3.Lerp(slowSourceBefore, source, follow);
+    const slowOwn = Vector3.Lerp(slowOwnBefore, own, follow);
+    // The elbow's move: the source's fast part less this one's, by the share of the pose with a layout.
+    const share = layout.length > 12 ? Math.min(1, Math.max(0, layout[12])) : 1;
+    let move = source.subtract(slowSource).subtract(own.subtract(slowOwn)).scale(share);
+    // The upper arm in the frame of the bone the shoulders hang from, turned the least that puts
+    // its elbow there (the move at most a quarter of the upper arm).
+    const ref = setup.avatar.referenceWorld.positions;
+    const restArm = ref[setup.joint[la]].subtract(ref[setup.joint[ua]]).applyRotationQuaternion(setup.c0Inverse);
+    const arm = restArm.applyRotationQuaternion(q[sh].multiply(q[ua]));
+    if (move.length() > 0.25 * arm.length()) move = move.scale((0.25 * arm.length()) / move.length());
+    if (move.lengthSquared() === 0) return { slowSource, slowOwn, upper: q[ua].clone(), lower: q[la].clone() };
+    const turn = new Quaternion();
+    Quaternion.FromUnitVectorsToRef(arm.normalizeToNew(), arm.add(move).normalize(), turn);
+    // The turn is in the frame the shoulder hangs in: the shoulder's world turn then the arm's is rho Q_S Q_A.
+    const upper = Quaternion.Inverse(q[sh]).multiply(turn).multiply(q[sh]).multiply(q[ua]);
+    // The lower arm keeps its turn in the world: Q_S upper' lower' = Q_S Q_A Q_L.
+    const lower = Quaternion.Inverse(upper).multiply(q[ua]).multiply(q[la]);
+    return { slowSource, slowOwn, upper, lower };
+}
+
+describeWithData("a mapped shoulder's socket shakes as the source's", () => {
+    let vrm: HumanoidAvatar;
+    beforeAll(async () => {
+        vrm = (await LoadHumanoidAvatarFromFileAsync(dataFile(VRM))).avatar;
+    }, 60_000);
+
+    test("the fast path is its readable form's (random turns, layouts with and without a share, following any way)", () => {
+        const setup = MuscleSetup.For(vrm);
+        const shake = new CollarboneShake(setup);
+        expect(Array.from(shake.sides)).toEqual([1, 1]);
+        const turn = UnitQuaternionArbitrary();
+        const coordinate = fc.double({ min: -0.15, max: 0.15, noNaN: true });
+        const point = fc.tuple(coordinate, coordinate, coordinate).map(([x, y, z]) => new Vector3(x, y, z));
+        const layoutArb = fc.oneof(
+            fc.array(coordinate, { minLength: 12, maxLength: 12 }),
+            // A 13th number: the share of the pose from clips with a layout.
+            fc.tuple(fc.array(coordinate, { minLength: 12, maxLength: 12 }), fc.double({ min: 0.01, max: 1, noNaN: true })).map(([l, share]) => [...l, share]),
+        );
+        const followArb = fc.oneof(fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constant(1));
+        fc.assert(
+            fc.property(
+                fc.constantFrom(0 as const, 1 as const),
+                layoutArb,
+                fc.array(turn, { minLength: 4, maxLength: 4 }),
+                point,
+                point,
+                followArb,
+                (side, layoutValues, turns, slowSourceBefore, slowOwnBefore, follow) => {
+                    const layout = Float64Array.from(layoutValues);
+                    const q = Array.from({ length: setup.joint.length }, () => Quaternion.Identity());
+                    const [sh, ua, la] = side === 0 ? [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm] : [B.RightShoulder, B.RightUpperArm, B.RightLowerArm];
+                    [q[sh], q[ua], q[la]] = [turns[0], turns[1], turns[2]].map((t) => t.clone());
+                    const sourceTurn = turns[3];
+                    shake.known.fill(1);
+                    shake.slowSource[side].copyFrom(slowSourceBefore);
+                    shake.slowOwn[side].copyFrom(slowOwnBefore);
+                    // The other side holds still: its slow parts are its sockets, its source turn its own.
+                    const other = (1 - side) as 0 | 1;
+                    const otherShoulder = other === 0 ? B.LeftShoulder : B.RightShoulder;
+                    const otherArm = other === 0 ? B.LeftUpperArm : B.RightUpperArm;
+                    const so = other === 0 ? 3 : 9;
+                    const own = setup.clipShoulderOffsets!;
+                    shake.slowOwn[other].copyFrom(new Vector3(own[so], own[so + 1], own[so + 2]).scale(setup.scale).applyRotationQuaternion(q[otherShoulder]));
+                    shake.slowSource[other].copyFrom(
+                        new Vector3(layout[so], layout[so + 1], layout[so + 2]).scale(setup.scale).applyRotationQuaternion(q[otherShoulder]),
+                    );
+                    shake.follow[0] = follow;
+                    const want = referenceShake(setup, q, layout, sourceTurn, slowSourceBefore, slowOwnBefore, follow, side);
+                    const otherBefore = q[otherArm].clone();
+                    const left = side === 0 ? sourceTurn : q[otherShoulder];
+                    const right = side === 1 ? sourceTurn : q[otherShoulder];
+                    MatchCollarboneShakeInPlace(setup, q, layout, left, right, shake);
+                    expect(Vector3.Distance(shake.slowSource[side], want.slowSource)).toBeLessThan(1e-12);
+                    expect(Vector3.Distance(shake.slowOwn[side], want.slowOwn)).toBeLessThan(1e-12);
+                    for (const [got, expected] of [
+                        [q[ua], want.upper],
+                        [q[la], want.lower],
+                    ] as const) {
+                        // The same rotation (either sign).
+                        expect(Math.abs(Quaternion.Dot(got, expected))).toBeCloseTo(1, 10);
+                    }
+                    expect(Math.abs(Quaternion.Dot(q[otherArm], otherBefore))).toBeCloseTo(1, 12);
+                },
+            ),
+            { numRuns: 500, seed: 7 },
+        );
+    });
+
+    test("a side not known yet starts from its sockets and moves nothing; a character without shoulders has nothing to do", async () => {
+        const setup = MuscleSetup.For(vrm);
+        const shake = new CollarboneShake(setup);
+        const q = Array.from({ length: setup.joint.length }, (_, b) => Quaternion.RotationAxis(new Vector3(1, b % 3, 2).normalize(), 0.1 * (b % 7)));
+        const before = q.map((r) => r.clone());
+        shake.follow[0] = 0.3;
+        const layout = Float64Array.from({ length: 12 }, () => 0.1);
+        MatchCollarboneShakeInPlace(setup, q, layout, q[B.LeftShoulder].clone(), Quaternion.Identity(), shake);
+        expect(Array.from(shake.known)).toEqual([1, 1]);
+        q.forEach((r, b) => expect(r.equals(before[b])).toBe(true));
+        const figure = (await LoadHumanoidAvatarFromFileAsync(dataFile("glb/khronos_RiggedFigure.glb"))).avatar;
+        expect(new CollarboneShake(MuscleSetup.For(figure)).isActive).toBe(false);
+    }, 60_000);
+
+    test("noteStep: the slow parts follow by 1 - exp(-step / fastSeconds); over a zero step not at all; with no step, or fastSeconds 0, all the way", () => {
+        const shake = new CollarboneShake(MuscleSetup.For(vrm));
+        shake.noteStep(Float64Array.of(1 / 120));
+        expect(shake.follow[0]).toBeCloseTo(1 - Math.exp(-1 / 120 / SHOULDER_FAST_SECONDS), 15);
+        shake.noteStep(Float64Array.of(0));
+        expect(shake.follow[0]).toBe(0);
+        shake.noteStep(null);
+        expect(shake.follow[0]).toBe(1);
+        shake.fastSeconds = 0;
+        shake.noteStep(Float64Array.of(1 / 120));
+        expect(shake.follow[0]).toBe(1);
+    });
+});
+
+describeWithData("a mapped shoulder's shake on a character, played", () => {
+    let vrm: HumanoidAvatar;
+    let nodes: readonly TransformNode[];
+    let scene: Scene;
+    let source: HumanoidAvatar;
+    beforeAll(async () => {
+        vrm = (await LoadHumanoidAvatarFromFileAsync(dataFile(VRM))).avatar;
+        scene = new Scene(new NullEngine());
+        const { CreateTransformNodesFromRig } = await import("../../src/io/rigNodes.js");
+        nodes = CreateTransformNodesFromRig(vrm.rig, scene).nodes;
+        source = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
+    }, 60_000);
+    afterAll(() => scene.getEngine().dispose());
+
+    /** The left elbow's and hand's paths on the VRM sample relative to its chest (metres), and its left upper arm's direction, played with the shake's time constant `fastSeconds`. */
+    function play(clip: MuscleClip, fastSeconds: number): { elbow: Vector3[]; hand: Vector3[]; upperArm: Vector3[] } {
+        const animator = new HumanoidAnimator(vrm, nodes, { rootMotion: "in-place" });
+        animator.solver.collarboneShake!.fastSeconds = fastSeconds;
+        animator.play(clip);
+        const chest = vrm.getJoint(B.Chest);
+        const out = { elbow: [] as Vector3[], hand: [] as Vector3[], upperArm: [] as Vector3[] };
+        for (let f = 0; f < clip.frameCount; f++) {
+            animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+            const world = ComputeRigWorldPose(vrm.rig, animator.solver.pose);
+            const inChest = (j: number): Vector3 =>
+                world.positions[j].subtract(world.positions[chest]).applyRotationQuaternion(Quaternion.Inverse(world.rotations[chest]));
+            const e = inChest(vrm.getJoint(B.LeftLowerArm));
+            out.elbow.push(e);
+            out.hand.push(inChest(vrm.getJoint(B.LeftHand)));
+            out.upperArm.push(e.subtract(inChest(vrm.getJoint(B.LeftUpperArm))).normalize());
+        }
+        animator.dispose();
+        return out;
+    }
+
+    /** RMS of a path's moves from its mean (metres), over its second half (the low-pass settled). */
+    const spread = (path: Vector3[]): number => {
+        const half = path.slice(path.length >> 1);
+        const mean = half.reduce((s, p) => s.add(p), Vector3.Zero()).scale(1 / half.length);
+        return Math.sqrt(half.reduce((s, p) => s + Vector3.DistanceSquared(p, mean), 0) / half.length);
+    };
+
+    test("a shake the source's upper arm cancels (30 Hz): the elbow and hand stay nearly still, where turning as the source's shook them", () => {
+        const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 30, 3, true));
+        const matched = play(clip, SHOULDER_FAST_SECONDS);
+        const turned = play(clip, 0);
+        // Turned as the source's, the VRM's collarbone moves its socket by less than the source's
+        // upper arm puts back: the elbow shakes by millimetres (2.5 mm RMS).
+        expect(spread(turned.elbow)).toBeGreaterThan(0.001);
+        // Matched, what is left is the low-pass's lag (at 30 Hz a first-order low-pass of 20 ms
+        // still passes a quarter of the shake, a phase away) and the two collarbones' other
+        // directions: 0.36 and 0.39 of it.
+        expect(spread(matched.elbow)).toBeLessThan(0.45 * spread(turned.elbow));
+        expect(spread(matched.hand)).toBeLessThan(0.45 * spread(turned.hand));
+    }, 120_000);
+
+    test("a slow shrug with the arm going along (0.5 Hz): the upper arm points as the rotations have it, within a degree", () => {
+        const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 0.5, 15, false));
+        const matched = play(clip, SHOULDER_FAST_SECONDS);
+        const turned = play(clip, 0);
+        let most = 0;
+        matched.upperArm.forEach((d, f) => (most = Math.max(most, Math.acos(Math.min(1, Vector3.Dot(d, turned.upperArm[f]))))));
+        expect((most * 180) / Math.PI).toBeLessThan(1);
+        let swing = 0;
+        turned.upperArm.forEach((d) => (swing = Math.max(swing, Math.acos(Math.min(1, Vector3.Dot(d, turned.upperArm[0]))))));
+        expect((swing * 180) / Math.PI).toBeGreaterThan(5);
+    }, 120_000);
+
+    test("on the source's own skeleton nothing changes, to the bit (its sockets are the source's)", async () => {
+        const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 30, 3, true));
+        const { CreateTransformNodesFromRig } = await import("../../src/io/rigNodes.js");
+        const own = CreateTransformNodesFromRig(source.rig, scene).nodes;
+        const record = (fastSeconds: number): Quaternion[][] => {
+            const animator = new HumanoidAnimator(source, own, { rootMotion: "in-place" });
+            expect(animator.solver.collarboneShake).not.toBeNull();
+            animator.solver.collarboneShake!.fastSeconds = fastSeconds;
+            animator.play(clip);
+            const out: Quaternion[][] = [];
+            for (let f = 0; f < 60; f++) {
+                animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+                out.push(animator.solver.pose.rotations.map((r) => r.clone()));
+            }
+            animator.dispose();
+            return out;
+        };
+        const matched = record(SHOULDER_FAST_SECONDS);
+        const turned = record(0);
+        matched.forEach((frame, f) => frame.forEach((r, j) => expect(r.asArray()).toEqual(turned[f][j].asArray())));
+    }, 120_000);
+});
