@@ -16,9 +16,11 @@
 // own collarbone, turned as finally decoded (the shoulder line's and the trunk's steps done), puts
 // it, both in the frame of the bone the shoulders hang from, is split by time: its slow part a
 // first-order low-pass of the position (`SHOULDER_FAST_SECONDS`, as the missing shoulder's), the
-// rest its fast part. The elbow moves by the source's fast part less this character's: the upper
-// arm turns by the least it can to put it there and the lower arm keeps its turn in the world, so
-// the hand goes with the elbow. Slow motion (a shrug, a reach) is left as the rotations give it;
+// rest its fast part. The elbow moves by the source's fast part less this character's, as far as
+// turning the upper arm can move it (across the arm; what runs along it stays): the upper arm
+// turns by the least it can and the lower arm keeps its turn in the world, so the hand goes with
+// the elbow. The source's socket is taken in the frame this character's chest has after the
+// trunk's step (the shoulder's turn as that step left it), so that both are in one frame. Slow motion (a shrug, a reach) is left as the rotations give it;
 // on the source's own skeleton the two sockets are one and nothing changes, to the bit.
 //
 // The low-pass carries each side's two sockets from one decode to the next (`CollarboneShake`,
@@ -41,7 +43,6 @@ const SMALLEST_MOVE_SQUARED = 1e-20;
 
 const source = new Vector3();
 const own = new Vector3();
-const move = new Vector3();
 const arm = new Vector3();
 const want = new Vector3();
 const rho = new Quaternion();
@@ -52,11 +53,11 @@ const before = new Quaternion();
  * What decode needs to make a character's sockets shake as the source's (see the file's note):
  * per side, the slow part of the source's socket and of this character's, carried from one decode
  * to the next, and how far they follow this decode's. Made per character (its upper arms' T-pose
- * vectors, its collarbones' layout); owned by the caller, as the solver does. Allocation-free
- * after construction.
+ * vectors; its collarbones' layout, `MuscleSetup.clipShoulderOffsets`, read at each call); owned by
+ * the caller, as the solver does. Allocation-free after construction.
  */
 export class CollarboneShake {
-    /** Per side (left, right): the slow part of the source's socket (canonical, from the joint of the bone the shoulders hang from, metres on this character). */
+    /** Per side (left, right): the slow part of the source's socket (canonical, in the frame of the bone the shoulders hang from, from the shoulder joint, metres on this character). */
     public readonly slowSource: readonly Vector3[] = [new Vector3(), new Vector3()];
     /** Per side: the slow part of this character's own socket (likewise). */
     public readonly slowOwn: readonly Vector3[] = [new Vector3(), new Vector3()];
@@ -145,7 +146,7 @@ const scaleOf = new Float64Array(1);
  * @param setup the character's muscle setup
  * @param q the decoded canonical rotations of every human bone (each relative to its mapped human parent), changed in place
  * @param layout the source's shoulder layout (`SHOULDER_NUMBERS` numbers over its scale, canonical), and optionally the share of the pose from clips that have one (0 to 1, default 1)
- * @param sourceLeft the left shoulder's turn as the muscles give it (canonical, relative to the bone it hangs from), before the trunk's and the shoulder line's steps
+ * @param sourceLeft the left shoulder's turn as the muscles give it, relative to the bone it hangs from as the trunk's step left that bone (canonical: the shoulder's turn after `MatchTrunkToSource`, before the shoulder line's step)
  * @param sourceRight the right shoulder's, likewise
  * @param fold the character's state (see {@link CollarboneShake})
  */
@@ -183,7 +184,7 @@ export function MatchCollarboneShakeInPlace(
         followToRef(source, follow, slowSource);
         followToRef(own, follow, slowOwn);
         // The elbow's move: the source's fast part less this character's, by the share with a layout.
-        const k = share < 1 ? (share > 0 ? share : 0) : 1;
+        const k = share >= 1 ? 1 : share > 0 ? share : 0;
         let mx = (source.x - slowSource.x - own.x + slowOwn.x) * k;
         let my = (source.y - slowSource.y - own.y + slowOwn.y) * k;
         let mz = (source.z - slowSource.z - own.z + slowOwn.z) * k;

@@ -194,6 +194,8 @@ function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotat
 const trunkRaw: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
 /** The left and right shoulders' decoded rotations before the trunk's step, and the source's trunk below them (`MatchShoulderLine` reads the source's line from them). */
 const shoulderRaw: Quaternion[] = [new Quaternion(), new Quaternion(), new Quaternion()];
+/** The shoulders' turns after the trunk's step, for `MatchCollarboneShakeInPlace` (left, right). */
+const shakeTurns: Quaternion[] = [new Quaternion(), new Quaternion()];
 
 /**
  * What limits bone rotations as decode builds them (`JointLimits` implements it): called once per
@@ -315,12 +317,18 @@ export function DecodeHumanPose(
     }
     // The trunk's segments turned as the source's trunk turns (see `MatchTrunkToSource`), before the limits.
     if (matchSource) MatchTrunkToSource(setup, q, trunkRaw, sourceTrunk);
+    // The shoulders' turns as the source's collarbones hang from this character's chest (after the
+    // trunk's step, which turned them back to keep their world turns), for the sockets' shake.
+    if (collarboneShake && matchShoulders) {
+        shakeTurns[0].copyFrom(q[B.LeftShoulder]);
+        shakeTurns[1].copyFrom(q[B.RightShoulder]);
+    }
     // The shoulder line turns about the trunk as the source's did (by the shoulders, or without them the bone the arms hang from).
     if (matchShoulders) MatchShoulderLine(setup, q, sourceShoulders, shoulderRaw[0], shoulderRaw[1], shoulderRaw[2]);
     // A mapped shoulder's socket shakes as the source's did (see `MatchCollarboneShakeInPlace`);
     // without a layout, its slow parts are forgotten.
     if (collarboneShake) {
-        if (matchShoulders) MatchCollarboneShakeInPlace(setup, q, sourceShoulders, shoulderRaw[0], shoulderRaw[1], collarboneShake);
+        if (matchShoulders) MatchCollarboneShakeInPlace(setup, q, sourceShoulders, shakeTurns[0], shakeTurns[1], collarboneShake);
         else collarboneShake.reset();
     }
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's). What

@@ -8,13 +8,17 @@ import {
     BuildHumanoidAvatar,
     BuildSampleRig,
     ConvertRigPosesToMuscleClip,
+    CreateReferenceRigPose,
+    DecodeHumanPose,
     HumanBone,
     HumanoidAnimator,
+    HumanPose,
+    MuscleIndexFromName,
     SampleCharacters,
     type HumanoidAvatar,
     type MuscleClip,
 } from "../../src/index.js";
-import { ComputeRigWorldPose } from "../../src/humanoid/rig.js";
+import { ComputeRigWorldPose, type IRigPose } from "../../src/humanoid/rig.js";
 import { CollarboneShake, MatchCollarboneShakeInPlace } from "../../src/muscle/collarboneShake.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { SHOULDER_FAST_SECONDS } from "../../src/muscle/shoulderFold.js";
@@ -153,6 +157,70 @@ describeWithData("a mapped shoulder's socket shakes as the source's", () => {
         const figure = (await LoadHumanoidAvatarFromFileAsync(dataFile("glb/khronos_RiggedFigure.glb"))).avatar;
         expect(new CollarboneShake(MuscleSetup.For(figure)).isActive).toBe(false);
     }, 60_000);
+
+    test("through the rig (decoded onto the VRM with and without, the source's socket from the same pose decoded onto the source's own skeleton): the elbow moves across the arm by (1 - follow) times the source socket's move less the VRM's; the socket and the hand's turn stay", () => {
+        const source = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
+        const sv = MuscleSetup.For(vrm);
+        const ss = MuscleSetup.For(source);
+        /** A joint's place in the canonical frame of the bone the shoulders hang from (metres). */
+        const inTop = (a: HumanoidAvatar, pose: IRigPose, bone: HumanBone): Vector3 => {
+            const s = MuscleSetup.For(a);
+            const top = a.getJoint(s.parentBone[B.LeftShoulder]);
+            const w = ComputeRigWorldPose(a.rig, pose);
+            return w.positions[a.getJoint(bone)]
+                .subtract(w.positions[top])
+                .applyRotationQuaternion(Quaternion.Inverse(w.rotations[top]))
+                .applyRotationQuaternion(a.referenceWorld.rotations[top])
+                .applyRotationQuaternion(s.c0Inverse);
+        };
+        const handTurn = (pose: IRigPose): Quaternion => {
+            const w = ComputeRigWorldPose(vrm.rig, pose);
+            return Quaternion.Inverse(w.rotations[vrm.getJoint(sv.parentBone[B.LeftShoulder])]).multiply(w.rotations[vrm.getJoint(B.LeftHand)]);
+        };
+        const layout = Float64Array.from(ss.clipShoulderOffsets!);
+        // The VRM's own trunk layout: no trunk step, so the two chests are one frame.
+        const trunk = Float64Array.from(sv.clipTrunkOffsets!);
+        const pose = new HumanPose();
+        const set = (name: string, value: number): void => void (pose.values[MuscleIndexFromName(name)] = value);
+        set("Spine Front-Back", 0.4);
+        set("Chest Left-Right", 0.3);
+        set("Left Arm Down-Up", 0.3);
+        set("Left Arm Front-Back", 0.2);
+        set("Left Forearm Stretch", 0.3);
+        const shake = new CollarboneShake(sv);
+        const [withShake, without, own] = [CreateReferenceRigPose(vrm), CreateReferenceRigPose(vrm), CreateReferenceRigPose(source)];
+        const sockets: { source: Vector3; vrm: Vector3 }[] = [];
+        for (let f = 0; f < 2; f++) {
+            set("Left Shoulder Down-Up", 0.2 + 0.1 * f);
+            set("Left Shoulder Front-Back", 0.1 - 0.15 * f);
+            shake.noteStep(f === 0 ? null : Float64Array.of(1 / 120));
+            DecodeHumanPose(vrm, pose, withShake, null, trunk, layout, null, shake);
+            DecodeHumanPose(vrm, pose, without, null, trunk, layout, null, null);
+            DecodeHumanPose(source, pose, own);
+            // Each socket from its shoulder joint, the source's at the VRM's scale.
+            sockets.push({
+                source: inTop(source, own, B.LeftUpperArm)
+                    .subtract(inTop(source, own, B.LeftShoulder))
+                    .scale(sv.scale / ss.scale),
+                vrm: inTop(vrm, without, B.LeftUpperArm).subtract(inTop(vrm, without, B.LeftShoulder)),
+            });
+            // The socket stays; the lower arm keeps its turn, so the hand's is the same.
+            expect(Vector3.Distance(inTop(vrm, withShake, B.LeftUpperArm), inTop(vrm, without, B.LeftUpperArm))).toBeLessThan(1e-12);
+            expect(Math.abs(Quaternion.Dot(handTurn(withShake), handTurn(without)))).toBeCloseTo(1, 12);
+        }
+        const want = sockets[1].source
+            .subtract(sockets[0].source)
+            .subtract(sockets[1].vrm.subtract(sockets[0].vrm))
+            .scale(1 - shake.follow[0]);
+        const arm = inTop(vrm, without, B.LeftLowerArm)
+            .subtract(inTop(vrm, without, B.LeftUpperArm))
+            .normalize();
+        const across = want.subtract(arm.scale(Vector3.Dot(want, arm)));
+        const moved = inTop(vrm, withShake, B.LeftLowerArm).subtract(inTop(vrm, without, B.LeftLowerArm));
+        // 2.6 mm, within 1% (a turn of the arm moves its end along an arc, not a line).
+        expect(across.length()).toBeGreaterThan(0.001);
+        expect(Vector3.Distance(moved, across)).toBeLessThan(0.01 * across.length());
+    });
 
     test("noteStep: the slow parts follow by 1 - exp(-step / fastSeconds); over a zero step not at all; with no step, or fastSeconds 0, all the way", () => {
         const shake = new CollarboneShake(MuscleSetup.For(vrm));
