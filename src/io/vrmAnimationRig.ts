@@ -140,7 +140,10 @@ export interface IVrmAnimationOptions {
  * proportions (muscles, body position and orientation; the clip's trunk and shoulder layouts, so
  * that the trunk's segments and the line between the arms' roots turn as the source's did; the
  * hips turned as the source's were; no IK, whose goals a VRM Animation cannot carry, and no joint
- * limits; the hips where the centre of mass puts them, as `"com"` does) and each bone's local
+ * limits; each key decoded on its own, so nothing is carried from key to key: the sockets' shake,
+ * which the animator matches to a character's own collarbones (`CollarboneShake`), stays as the
+ * source's, the character that will play the file not being known here; the hips where the
+ * centre of mass puts them, as `"com"` does) and each bone's local
  * rotation and the hips' translation are kept, in
  * glTF's axes (rig space mirrored in X: a position `(x, y, z) -> (-x, y, z)`, a rotation
  * `(x, y, z, w) -> (x, -y, -z, w)`). The clip's travel stays in the hips. Consecutive keys of a
