@@ -115,7 +115,7 @@ export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
 export { MirrorHumanPoseInPlace, MirrorRootInPlace, MirrorContacts } from "./muscle/mirror.js";
 export { MirrorMuscleClip } from "./clip/mirrorClip.js";
 export { DecodeHumanPose, CreateReferenceRigPose, type ICanonicalRotationLimiter } from "./muscle/decode.js";
-export { MissingShoulderFold, SHOULDER_FAST_SECONDS } from "./muscle/shoulderFold.js";
+export { MissingShoulderFold, SHOULDER_FAST_SECONDS, ShoulderLowPass } from "./muscle/shoulderFold.js";
 export { CollarboneShake } from "./muscle/collarboneShake.js";
 export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
 export {

@@ -29,86 +29,37 @@
 // Babylon's allocating math, is the test's oracle (test/muscle/collarboneShake.test.ts).
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
-import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
-import { SHOULDER_FAST_SECONDS, SOCKET_MOST_MOVE } from "./shoulderFold.js";
+import { MoveElbowInPlace, ShoulderLowPass } from "./shoulderFold.js";
 import { SHOULDER_NUMBERS } from "./shoulderLine.js";
 
 const B = HumanBone;
 
-/** The shortest upper arm taken as one (metres; shorter: nothing done). */
-const SHORTEST = 1e-9;
 /** A move of the elbow smaller than this share of the upper arm is left out (squared: 1e-10 of the arm), so a clip on its own skeleton decodes to the bit. */
 const SMALLEST_MOVE_SQUARED = 1e-20;
 
 const source = new Vector3();
 const own = new Vector3();
-const arm = new Vector3();
-const want = new Vector3();
-const rho = new Quaternion();
-const back = new Quaternion();
-const before = new Quaternion();
+const move = new Vector3();
 
 /**
  * What decode needs to make a character's sockets shake as the source's (see the file's note):
  * per side, the slow part of the source's socket and of this character's, carried from one decode
- * to the next, and how far they follow this decode's. Made per character (its upper arms' T-pose
- * vectors; its collarbones' layout, `MuscleSetup.clipShoulderOffsets`, read at each call); owned by
- * the caller, as the solver does. Allocation-free after construction.
+ * to the next, and how far they follow this decode's ({@link ShoulderLowPass}). Made per character
+ * (its collarbones' layout, `MuscleSetup.clipShoulderOffsets`, read at each call); owned by the
+ * caller, as the solver does. Allocation-free after construction.
  */
-export class CollarboneShake {
+export class CollarboneShake extends ShoulderLowPass {
     /** Per side (left, right): the slow part of the source's socket (canonical, in the frame of the bone the shoulders hang from, from the shoulder joint, metres on this character). */
     public readonly slowSource: readonly Vector3[] = [new Vector3(), new Vector3()];
     /** Per side: the slow part of this character's own socket (likewise). */
     public readonly slowOwn: readonly Vector3[] = [new Vector3(), new Vector3()];
     /** Per side: 1 once the slow parts hold a position (0: the next decode starts them at its own, so nothing moves). */
     public readonly known = new Uint8Array(2);
-    /**
-     * How far the slow parts follow the positions on the next decode, 0 to 1 (in an array: no
-     * number is handed to a call on the per-frame path). Set by {@link noteStep}.
-     */
-    public readonly follow = Float64Array.of(1);
-    /** Time constant of the low-pass, seconds (default {@link SHOULDER_FAST_SECONDS}; 0 leaves every socket as the rotations put it). */
-    public fastSeconds = SHOULDER_FAST_SECONDS;
-    /** Per side: whether the character has that shoulder, its upper and lower arm, and a layout of its collarbones (else nothing is done on that side). */
-    public readonly sides: Uint8Array;
-    /** Per side: the upper arm's T-pose vector from its joint to the lower arm's (canonical, metres). */
-    public readonly upperArms: readonly Vector3[];
 
-    /** @param setup the character's muscle setup */
+    /** @param setup the character's muscle setup (the sides acted on: those with a shoulder, given the character's layout of them) */
     public constructor(setup: MuscleSetup) {
-        const j = setup.joint;
-        const ref = setup.avatar.referenceWorld.positions;
-        const sides = [
-            [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm],
-            [B.RightShoulder, B.RightUpperArm, B.RightLowerArm],
-        ];
-        const layout = !!setup.clipShoulderOffsets;
-        this.sides = Uint8Array.from(sides, ([sh, ua, la]) => (layout && j[sh] >= 0 && j[ua] >= 0 && j[la] >= 0 ? 1 : 0));
-        this.upperArms = sides.map(([, ua, la], s) =>
-            this.sides[s] ? ref[j[la]].subtract(ref[j[ua]]).applyRotationQuaternion(setup.c0Inverse) : Vector3.Zero(),
-        );
-    }
-
-    /** Whether the character has a shoulder to shake (else there is nothing to do). */
-    public get isActive(): boolean {
-        return this.sides[0] === 1 || this.sides[1] === 1;
-    }
-
-    /**
-     * Sets how far the slow parts follow the next decode's: from the time step, or with no step
-     * (a pose set on its own) all the way, so nothing moves.
-     * @param step the time step since the last decode in `step[0]`, seconds (over a zero step, such as a paused clip, the slow parts stay), or null for none
-     */
-    public noteStep(step: Float64Array | null): void {
-        const f = this.follow;
-        if (!step) {
-            f[0] = 1;
-            return;
-        }
-        const dt = step[0];
-        const t = this.fastSeconds;
-        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+        super(setup, true);
     }
 
     /** Forgets the slow parts (after a jump in time or place): the next decode starts them afresh. */
@@ -185,45 +136,13 @@ export function MatchCollarboneShakeInPlace(
         followToRef(own, follow, slowOwn);
         // The elbow's move: the source's fast part less this character's, by the share with a layout.
         const k = share >= 1 ? 1 : share > 0 ? share : 0;
-        let mx = (source.x - slowSource.x - own.x + slowOwn.x) * k;
-        let my = (source.y - slowSource.y - own.y + slowOwn.y) * k;
-        let mz = (source.z - slowSource.z - own.z + slowOwn.z) * k;
-        // The upper arm as decoded, in the frame of the bone the shoulders hang from.
-        fold.upperArms[s].applyRotationQuaternionToRef(q[ua], arm);
-        arm.applyRotationQuaternionInPlace(q[shoulder]);
-        const la2 = arm.x * arm.x + arm.y * arm.y + arm.z * arm.z;
-        const m2 = mx * mx + my * my + mz * mz;
-        if (!(m2 > SMALLEST_MOVE_SQUARED * la2 && la2 > SHORTEST * SHORTEST)) continue;
-        if (m2 > SOCKET_MOST_MOVE * SOCKET_MOST_MOVE * la2) {
-            // A jump of the pose that is no jump in time (a loop's seam played in place) would swing the arm about.
-            const km = (SOCKET_MOST_MOVE * Math.sqrt(la2)) / Math.sqrt(m2);
-            mx *= km;
-            my *= km;
-            mz *= km;
-        }
-        want.x = arm.x + mx;
-        want.y = arm.y + my;
-        want.z = arm.z + mz;
-        const lw2 = want.x * want.x + want.y * want.y + want.z * want.z;
-        if (!(lw2 > SHORTEST * SHORTEST)) continue;
-        const ka = 1 / Math.sqrt(la2);
-        const kw = 1 / Math.sqrt(lw2);
-        arm.x *= ka;
-        arm.y *= ka;
-        arm.z *= ka;
-        want.x *= kw;
-        want.y *= kw;
-        want.z *= kw;
-        // The least turn onto it in that frame, taken into the shoulder's: Q_A' = Q_S^-1 rho Q_S Q_A;
-        // the lower arm keeps its world rotation: Q_L' = Q_A'^-1 Q_A Q_L.
-        QuaternionFromUnitVectorsToRef(arm, want, rho);
-        before.copyFrom(q[ua]);
-        QuaternionConjugateToRef(q[shoulder], back);
-        QuaternionMultiplyToRef(back, rho, back);
-        QuaternionMultiplyToRef(back, q[shoulder], back);
-        QuaternionMultiplyToRef(back, before, q[ua]);
-        QuaternionConjugateToRef(q[ua], back);
-        QuaternionMultiplyToRef(back, before, back);
-        QuaternionMultiplyToRef(back, q[la], q[la]);
+        move.x = (source.x - slowSource.x - own.x + slowOwn.x) * k;
+        move.y = (source.y - slowSource.y - own.y + slowOwn.y) * k;
+        move.z = (source.z - slowSource.z - own.z + slowOwn.z) * k;
+        // The upper arm's turn: in the frame of the bone the shoulders hang from (its shoulder's turn
+        // taken in), a move smaller than a share of it left out (the source's own skeleton).
+        const rest = fold.upperArms[s];
+        if (!(move.x * move.x + move.y * move.y + move.z * move.z > SMALLEST_MOVE_SQUARED * (rest.x * rest.x + rest.y * rest.y + rest.z * rest.z))) continue;
+        MoveElbowInPlace(q, ua, la, rest, q[shoulder], move);
     }
 }

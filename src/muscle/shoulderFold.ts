@@ -1,4 +1,6 @@
-// Decode's fold of a missing shoulder: its slow turns by rotation, its fast ones by place.
+// Decode's fold of a missing shoulder: its slow turns by rotation, its fast ones by place. Also
+// what it shares with a mapped shoulder's shake (collarboneShake.ts): the low-pass's state per
+// side (`ShoulderLowPass`) and the upper arm's turn that moves an elbow (`MoveElbowInPlace`).
 //
 // Why. A character without shoulder bones (the KayKit mannequin, RiggedFigure, VRM avatars that
 // leave the optional shoulders out) hands each shoulder's turn to its upper arm (docs/muscles.md,
@@ -58,17 +60,80 @@ const collar = new Vector3();
 const turned = new Vector3();
 const arm = new Vector3();
 const want = new Vector3();
+const socketMove = new Vector3();
 const rho = new Quaternion();
 const before = new Quaternion();
 const back = new Quaternion();
 
 /**
+ * The low-pass both of decode's shoulder steps keep per side of a character (a missing shoulder's
+ * fold, {@link MissingShoulderFold}; a mapped shoulder's shake, `CollarboneShake`): how far its
+ * slow parts follow this decode's, its time constant, the sides it acts on and their upper arms'
+ * T-pose vectors. Allocation-free after construction.
+ */
+export abstract class ShoulderLowPass {
+    /**
+     * How far the slow parts follow the pose's on the next decode, 0 to 1 (in an array: no number
+     * is handed to a call on the per-frame path). Set by {@link noteStep}.
+     */
+    public readonly follow = Float64Array.of(1);
+    /** Time constant of the low-pass, seconds (default {@link SHOULDER_FAST_SECONDS}; 0: the slow parts follow all the way, nothing moves by place). */
+    public fastSeconds = SHOULDER_FAST_SECONDS;
+    /** Per side (left, right): 1 where the step acts (the upper and lower arm mapped, and the shoulder missing or, with its layout, mapped, as the step needs). */
+    public readonly sides: Uint8Array;
+    /** Per side: the upper arm's T-pose vector from its joint to the lower arm's (canonical, metres; zero on a side not acted on). */
+    public readonly upperArms: readonly Vector3[];
+
+    /**
+     * @param setup the character's muscle setup
+     * @param mapped whether the step acts on sides whose shoulder is mapped (and the character has its shoulders' layout, `MuscleSetup.clipShoulderOffsets`), else on sides without one
+     */
+    protected constructor(setup: MuscleSetup, mapped: boolean) {
+        const j = setup.joint;
+        const ref = setup.avatar.referenceWorld.positions;
+        const layout = !!setup.clipShoulderOffsets;
+        const sides = [
+            [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm],
+            [B.RightShoulder, B.RightUpperArm, B.RightLowerArm],
+        ];
+        this.sides = Uint8Array.from(sides, ([sh, ua, la]) => ((mapped ? j[sh] >= 0 && layout : j[sh] < 0) && j[ua] >= 0 && j[la] >= 0 ? 1 : 0));
+        this.upperArms = sides.map(([, ua, la], s) =>
+            this.sides[s] ? ref[j[la]].subtract(ref[j[ua]]).applyRotationQuaternion(setup.c0Inverse) : Vector3.Zero(),
+        );
+    }
+
+    /** Whether the step acts on either side (else it has nothing to do). */
+    public get isActive(): boolean {
+        return this.sides[0] === 1 || this.sides[1] === 1;
+    }
+
+    /**
+     * Sets how far the slow parts follow the next decode's: from the time step, `1 - exp(-step /
+     * fastSeconds)`, or with no step (a pose set on its own) all the way, so nothing moves by place.
+     * @param step the time step since the last decode in `step[0]`, seconds (over a zero step, such as a paused clip, the slow parts stay), or null for none
+     */
+    public noteStep(step: Float64Array | null): void {
+        const f = this.follow;
+        if (!step) {
+            f[0] = 1;
+            return;
+        }
+        const dt = step[0];
+        const t = this.fastSeconds;
+        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+    }
+
+    /** Forgets the slow parts (after a jump in time or place): the next decode starts them afresh. */
+    public abstract reset(): void;
+}
+
+/**
  * What decode needs to fold a character's missing shoulders by time (see the file's note): each
- * side's slow turn, carried from one decode to the next, and how far it follows this decode's.
- * Made per character (its upper arms' T-pose vectors); owned by the caller, as the solver does.
+ * side's slow turn, carried from one decode to the next, and how far it follows this decode's
+ * ({@link ShoulderLowPass}). Made per character; owned by the caller, as the solver does.
  * Allocation-free after construction.
  */
-export class MissingShoulderFold {
+export class MissingShoulderFold extends ShoulderLowPass {
     /**
      * Per side (left, right): the shoulder's slow turn (canonical, relative to the bone it hangs
      * from, as its muscles give it).
@@ -82,51 +147,10 @@ export class MissingShoulderFold {
      * whole turn: the fast part, already moved by place, would count twice).
      */
     public readonly applied = new Uint8Array(2);
-    /**
-     * How far the slow turns follow the pose's on the next decode, 0 to 1 (in an array: no number
-     * is handed to a call on the per-frame path). Set by {@link noteStep}.
-     */
-    public readonly follow = Float64Array.of(1);
-    /** Time constant of the low-pass, seconds (default {@link SHOULDER_FAST_SECONDS}; 0 folds every turn as before, by rotation only). */
-    public fastSeconds = SHOULDER_FAST_SECONDS;
-    /** Per side: whether the character lacks that shoulder and has the upper and lower arm (else nothing is done on that side). */
-    public readonly sides: Uint8Array;
-    /** Per side: the upper arm's T-pose vector from its joint to the lower arm's (canonical, metres). */
-    public readonly upperArms: readonly Vector3[];
 
-    /** @param setup the character's muscle setup */
+    /** @param setup the character's muscle setup (the sides acted on: those without a shoulder) */
     public constructor(setup: MuscleSetup) {
-        const j = setup.joint;
-        const ref = setup.avatar.referenceWorld.positions;
-        const sides = [
-            [B.LeftShoulder, B.LeftUpperArm, B.LeftLowerArm],
-            [B.RightShoulder, B.RightUpperArm, B.RightLowerArm],
-        ];
-        this.sides = Uint8Array.from(sides, ([sh, ua, la]) => (j[sh] < 0 && j[ua] >= 0 && j[la] >= 0 ? 1 : 0));
-        this.upperArms = sides.map(([, ua, la], s) =>
-            this.sides[s] ? ref[j[la]].subtract(ref[j[ua]]).applyRotationQuaternion(setup.c0Inverse) : Vector3.Zero(),
-        );
-    }
-
-    /** Whether the character lacks a shoulder (else the fold has nothing to do). */
-    public get isActive(): boolean {
-        return this.sides[0] === 1 || this.sides[1] === 1;
-    }
-
-    /**
-     * Sets how far the slow turns follow the next decode's: from the time step, or with no step (a
-     * pose set on its own) all the way, so nothing moves by place.
-     * @param step the time step since the last decode in `step[0]`, seconds (over a zero step, such as a paused clip, the slow turns stay), or null for none
-     */
-    public noteStep(step: Float64Array | null): void {
-        const f = this.follow;
-        if (!step) {
-            f[0] = 1;
-            return;
-        }
-        const dt = step[0];
-        const t = this.fastSeconds;
-        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+        super(setup, false);
     }
 
     /** Forgets the slow turns (after a jump in time or place): the next decode starts them afresh. */
@@ -134,6 +158,59 @@ export class MissingShoulderFold {
         this.known.fill(0);
         this.applied.fill(0);
     }
+}
+
+/**
+ * Turns an upper arm by the least it can to move its elbow by `move`, and its lower arm back so
+ * that it keeps its turn in the world (the hand goes with the elbow): what both shoulder steps do
+ * once they know the move. The move is taken at most `SOCKET_MOST_MOVE` of the upper arm (in place:
+ * a jump of the pose that is no jump in time, a loop's seam played in place, would swing the arm
+ * about); only its part across the arm moves the elbow. Nothing happens for an arm or a wanted
+ * direction shorter than `SHORTEST`. Allocation-free.
+ * @param q the decoded canonical rotations of every human bone, changed in place
+ * @param ua the upper arm's bone
+ * @param la the lower arm's bone
+ * @param upperArm the upper arm's T-pose vector (canonical, metres)
+ * @param frame the turn from the frame `move` is in to the bone the upper arm hangs from (a mapped shoulder's, relative to the bone the shoulders hang from), or null when the move is in that bone's own frame
+ * @param move the elbow's move (canonical, metres), clamped in place
+ */
+export function MoveElbowInPlace(q: Quaternion[], ua: number, la: number, upperArm: Vector3, frame: Quaternion | null, move: Vector3): void {
+    upperArm.applyRotationQuaternionToRef(q[ua], arm);
+    if (frame) arm.applyRotationQuaternionInPlace(frame);
+    const la2 = arm.x * arm.x + arm.y * arm.y + arm.z * arm.z;
+    const m2 = move.x * move.x + move.y * move.y + move.z * move.z;
+    if (m2 > SOCKET_MOST_MOVE * SOCKET_MOST_MOVE * la2) {
+        const km = (SOCKET_MOST_MOVE * Math.sqrt(la2)) / Math.sqrt(m2);
+        move.x *= km;
+        move.y *= km;
+        move.z *= km;
+    }
+    want.x = arm.x + move.x;
+    want.y = arm.y + move.y;
+    want.z = arm.z + move.z;
+    const lw2 = want.x * want.x + want.y * want.y + want.z * want.z;
+    if (!(la2 > SHORTEST * SHORTEST && lw2 > SHORTEST * SHORTEST)) return;
+    const ka = 1 / Math.sqrt(la2);
+    const kw = 1 / Math.sqrt(lw2);
+    arm.x *= ka;
+    arm.y *= ka;
+    arm.z *= ka;
+    want.x *= kw;
+    want.y *= kw;
+    want.z *= kw;
+    // The least turn onto it in the move's frame, taken into the upper arm's parent's:
+    // Q_A' = F^-1 rho F Q_A; the lower arm keeps its world rotation: Q_L' = Q_A'^-1 Q_A Q_L.
+    QuaternionFromUnitVectorsToRef(arm, want, rho);
+    before.copyFrom(q[ua]);
+    if (frame) {
+        QuaternionConjugateToRef(frame, back);
+        QuaternionMultiplyToRef(back, rho, back);
+        QuaternionMultiplyToRef(back, frame, back);
+        QuaternionMultiplyToRef(back, before, q[ua]);
+    } else QuaternionMultiplyToRef(rho, before, q[ua]);
+    QuaternionConjugateToRef(q[ua], back);
+    QuaternionMultiplyToRef(back, before, back);
+    QuaternionMultiplyToRef(back, q[la], q[la]);
 }
 
 /**
@@ -200,42 +277,10 @@ export function FoldMissingShouldersFastInPlace(setup: MuscleSetup, q: Quaternio
         collar.z = layout[o + 2] * k;
         collar.applyRotationQuaternionToRef(raw, turned);
         collar.applyRotationQuaternionToRef(slow, collar);
-        // The upper arm as folded (in the same frame), and where its elbow goes.
-        const ua = s === 0 ? B.LeftUpperArm : B.RightUpperArm;
-        const la = s === 0 ? B.LeftLowerArm : B.RightLowerArm;
-        fold.upperArms[s].applyRotationQuaternionToRef(q[ua], arm);
-        const la2 = arm.x * arm.x + arm.y * arm.y + arm.z * arm.z;
-        // The socket's move, at most `SOCKET_MOST_MOVE` of the upper arm (a jump of the pose that is no
-        // jump in time, a loop's seam played in place, would swing the arm about).
-        let mx = turned.x - collar.x;
-        let my = turned.y - collar.y;
-        let mz = turned.z - collar.z;
-        const m2 = mx * mx + my * my + mz * mz;
-        if (m2 > SOCKET_MOST_MOVE * SOCKET_MOST_MOVE * la2) {
-            const km = (SOCKET_MOST_MOVE * Math.sqrt(la2)) / Math.sqrt(m2);
-            mx *= km;
-            my *= km;
-            mz *= km;
-        }
-        want.x = arm.x + mx;
-        want.y = arm.y + my;
-        want.z = arm.z + mz;
-        const lw2 = want.x * want.x + want.y * want.y + want.z * want.z;
-        if (!(la2 > SHORTEST * SHORTEST && lw2 > SHORTEST * SHORTEST)) continue;
-        const ka = 1 / Math.sqrt(la2);
-        const kw = 1 / Math.sqrt(lw2);
-        arm.x *= ka;
-        arm.y *= ka;
-        arm.z *= ka;
-        want.x *= kw;
-        want.y *= kw;
-        want.z *= kw;
-        // The least turn of the upper arm onto it; the lower arm turned back by as much.
-        QuaternionFromUnitVectorsToRef(arm, want, rho);
-        before.copyFrom(q[ua]);
-        QuaternionMultiplyToRef(rho, before, q[ua]);
-        QuaternionConjugateToRef(q[ua], back);
-        QuaternionMultiplyToRef(back, before, back);
-        QuaternionMultiplyToRef(back, q[la], q[la]);
+        // The socket's move, the elbow's: the upper arm as folded (in the same frame) turned to take it.
+        socketMove.x = turned.x - collar.x;
+        socketMove.y = turned.y - collar.y;
+        socketMove.z = turned.z - collar.z;
+        MoveElbowInPlace(q, s === 0 ? B.LeftUpperArm : B.RightUpperArm, s === 0 ? B.LeftLowerArm : B.RightLowerArm, fold.upperArms[s], null, socketMove);
     }
 }

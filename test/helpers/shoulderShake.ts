@@ -1,4 +1,4 @@
-import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
+import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, type HumanoidAvatar, type IRigPose, type IRigPoseSource } from "../../src/index.js";
 import { ComputeRigWorldPose, GetRigRestPose } from "../../src/humanoid/rig.js";
 
@@ -72,4 +72,11 @@ export class ShoulderShake implements IRigPoseSource {
             result.rotations[lower].copyFrom(Quaternion.Inverse(upperWorld).multiply(restWorld.rotations[lower]));
         }
     }
+}
+
+/** RMS of a path's moves from its mean (metres), over its second half (a low-pass settled by then). */
+export function PathSpread(path: readonly Vector3[]): number {
+    const half = path.slice(path.length >> 1);
+    const mean = half.reduce((s, p) => s.add(p), Vector3.Zero()).scale(1 / half.length);
+    return Math.sqrt(half.reduce((s, p) => s + Vector3.DistanceSquared(p, mean), 0) / half.length);
 }

@@ -25,7 +25,7 @@ import { SHOULDER_FAST_SECONDS } from "../../src/muscle/shoulderFold.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
-import { ShoulderShake } from "../helpers/shoulderShake.js";
+import { PathSpread as spread, ShoulderShake } from "../helpers/shoulderShake.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -221,19 +221,6 @@ describeWithData("a mapped shoulder's socket shakes as the source's", () => {
         expect(across.length()).toBeGreaterThan(0.001);
         expect(Vector3.Distance(moved, across)).toBeLessThan(0.01 * across.length());
     });
-
-    test("noteStep: the slow parts follow by 1 - exp(-step / fastSeconds); over a zero step not at all; with no step, or fastSeconds 0, all the way", () => {
-        const shake = new CollarboneShake(MuscleSetup.For(vrm));
-        shake.noteStep(Float64Array.of(1 / 120));
-        expect(shake.follow[0]).toBeCloseTo(1 - Math.exp(-1 / 120 / SHOULDER_FAST_SECONDS), 15);
-        shake.noteStep(Float64Array.of(0));
-        expect(shake.follow[0]).toBe(0);
-        shake.noteStep(null);
-        expect(shake.follow[0]).toBe(1);
-        shake.fastSeconds = 0;
-        shake.noteStep(Float64Array.of(1 / 120));
-        expect(shake.follow[0]).toBe(1);
-    });
 });
 
 describeWithData("a mapped shoulder's shake on a character, played", () => {
@@ -270,13 +257,6 @@ describeWithData("a mapped shoulder's shake on a character, played", () => {
         animator.dispose();
         return out;
     }
-
-    /** RMS of a path's moves from its mean (metres), over its second half (the low-pass settled). */
-    const spread = (path: Vector3[]): number => {
-        const half = path.slice(path.length >> 1);
-        const mean = half.reduce((s, p) => s.add(p), Vector3.Zero()).scale(1 / half.length);
-        return Math.sqrt(half.reduce((s, p) => s + Vector3.DistanceSquared(p, mean), 0) / half.length);
-    };
 
     test("a shake the source's upper arm cancels (30 Hz): the elbow and hand stay nearly still, where turning as the source's shook them", () => {
         const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 30, 3, true));

@@ -20,7 +20,7 @@ import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import fc from "fast-check";
 import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
-import { ShoulderShake } from "../helpers/shoulderShake.js";
+import { PathSpread as spread, ShoulderShake } from "../helpers/shoulderShake.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -195,13 +195,6 @@ describeWithData("a missing shoulder's fold on a character, played", () => {
         animator.dispose();
         return out;
     }
-
-    /** RMS of a path's moves from its mean (metres), over its second half (the low-pass settled). */
-    const spread = (path: Vector3[]): number => {
-        const half = path.slice(path.length >> 1);
-        const mean = half.reduce((s, p) => s.add(p), Vector3.Zero()).scale(1 / half.length);
-        return Math.sqrt(half.reduce((s, p) => s + Vector3.DistanceSquared(p, mean), 0) / half.length);
-    };
 
     test("a shake the source's upper arm cancels (30 Hz): the figure's elbow and hand stay nearly still, where the rotation fold shook them", () => {
         const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 30, 3, true));
