@@ -93,7 +93,8 @@ const scaleOf = new Float64Array(1);
  * pose puts them. Updates the slow parts by `fold.follow`; turns each upper arm by the least it can
  * to move its elbow so (at most `SOCKET_MOST_MOVE` of the upper arm, scaled by the share of the
  * pose with a layout) and the lower arm back, so that it keeps its turn in the world. Nothing
- * happens on a side without its shoulder (see `FoldMissingShouldersFastInPlace`). Allocation-free.
+ * happens on a side without its shoulder (see `FoldMissingShouldersFastInPlace`), nor when the
+ * source's layout is this character's (its slow parts are then forgotten). Allocation-free.
  * @param setup the character's muscle setup
  * @param q the decoded canonical rotations of every human bone (each relative to its mapped human parent), changed in place
  * @param layout the source's shoulder layout (`SHOULDER_NUMBERS` numbers over its scale, canonical), and optionally the share of the pose from clips that have one (0 to 1, default 1)
@@ -113,6 +114,15 @@ export function MatchCollarboneShakeInPlace(
     if (!ownLayout) return;
     const follow = fold.follow;
     const share = layout.length > SHOULDER_NUMBERS ? layout[SHOULDER_NUMBERS] : 1;
+    // The source's shoulders laid out as this character's (a clip on its own skeleton): the two
+    // sockets are one and nothing would move; nothing is worked out or carried either.
+    let same = share >= 1;
+    for (let i = 0; same && i < SHOULDER_NUMBERS; i++) same = layout[i] === ownLayout[i];
+    if (same) {
+        fold.known[0] = 0;
+        fold.known[1] = 0;
+        return;
+    }
     scaleOf[0] = setup.scale;
     for (let s = 0; s < 2; s++) {
         if (!fold.sides[s]) continue;
