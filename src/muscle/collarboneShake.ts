@@ -20,8 +20,9 @@
 // turning the upper arm can move it (across the arm; what runs along it stays): the upper arm
 // turns by the least it can and the lower arm keeps its turn in the world, so the hand goes with
 // the elbow. The source's socket is taken in the frame this character's chest has after the
-// trunk's step (the shoulder's turn as that step left it), so that both are in one frame. Slow motion (a shrug, a reach) is left as the rotations give it;
-// on the source's own skeleton the two sockets are one and nothing changes, to the bit.
+// trunk's step (the shoulder's turn as that step left it), so that both are in one frame. Slow
+// motion (a shrug, a reach) is left as the rotations give it; on the source's own skeleton the two
+// sockets are one and nothing changes, to the bit.
 //
 // The low-pass carries each side's two sockets from one decode to the next (`CollarboneShake`,
 // owned by the caller: the solver keeps one and forgets it after a jump in time or place). Written
@@ -124,6 +125,8 @@ export function MatchCollarboneShakeInPlace(
         return;
     }
     scaleOf[0] = setup.scale;
+    // The elbow's move is scaled by the share of the pose with a layout.
+    const k = share >= 1 ? 1 : share > 0 ? share : 0;
     for (let s = 0; s < 2; s++) {
         if (!fold.sides[s]) continue;
         const o = s === 0 ? 3 : 9;
@@ -144,8 +147,7 @@ export function MatchCollarboneShakeInPlace(
         }
         followToRef(source, follow, slowSource);
         followToRef(own, follow, slowOwn);
-        // The elbow's move: the source's fast part less this character's, by the share with a layout.
-        const k = share >= 1 ? 1 : share > 0 ? share : 0;
+        // The elbow's move: the source's fast part less this character's.
         move.x = (source.x - slowSource.x - own.x + slowOwn.x) * k;
         move.y = (source.y - slowSource.y - own.y + slowOwn.y) * k;
         move.z = (source.z - slowSource.z - own.z + slowOwn.z) * k;
