@@ -1,5 +1,7 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { HumanBone, type HumanoidAvatar, type IRigPose, type IRigPoseSource } from "../../src/index.js";
+import fc from "fast-check";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { HumanBone, HumanoidAnimator, type HumanoidAvatar, type IRigPose, type IRigPoseSource, type MuscleClip } from "../../src/index.js";
 import { ComputeRigWorldPose, GetRigRestPose } from "../../src/humanoid/rig.js";
 
 const B = HumanBone;
@@ -79,4 +81,61 @@ export function PathSpread(path: readonly Vector3[]): number {
     const half = path.slice(path.length >> 1);
     const mean = half.reduce((s, p) => s.add(p), Vector3.Zero()).scale(1 / half.length);
     return Math.sqrt(half.reduce((s, p) => s + Vector3.DistanceSquared(p, mean), 0) / half.length);
+}
+
+/** A coordinate of a shoulder layout for the property tests (over the scale, within 0.15 of 0). */
+export function ShoulderCoordinateArbitrary(): fc.Arbitrary<number> {
+    return fc.double({ min: -0.15, max: 0.15, noNaN: true });
+}
+
+/** A shoulder layout for the property tests: 12 coordinates, and sometimes a 13th, the share of the pose from clips with a layout (0.01 to 1). */
+export function ShoulderLayoutArbitrary(): fc.Arbitrary<number[]> {
+    const coordinate = ShoulderCoordinateArbitrary();
+    return fc.oneof(
+        fc.array(coordinate, { minLength: 12, maxLength: 12 }),
+        fc.tuple(fc.array(coordinate, { minLength: 12, maxLength: 12 }), fc.double({ min: 0.01, max: 1, noNaN: true })).map(([l, share]) => [...l, share]),
+    );
+}
+
+/** The arm's paths {@link PlayArmPaths} records, one entry a frame (metres). */
+export interface IArmPaths {
+    /** The left elbow from the chest, in the chest's frame. */
+    readonly elbow: Vector3[];
+    /** The left hand from the chest, in the chest's frame. */
+    readonly hand: Vector3[];
+    /** The left upper arm's direction, in the chest's frame (unit). */
+    readonly upperArm: Vector3[];
+    /** Both elbows (left, right) from the hips, in the hips' frame. */
+    readonly elbowsFromHips: Vector3[][];
+}
+
+/**
+ * Plays `clip` on `avatar` through `nodes` (root motion in place, every frame at the clip's rate)
+ * and records its arms' paths as the solver poses them; `setUp` adjusts the animator before it plays.
+ */
+export function PlayArmPaths(
+    avatar: HumanoidAvatar,
+    nodes: readonly TransformNode[],
+    clip: MuscleClip,
+    setUp: (animator: HumanoidAnimator) => void,
+): IArmPaths {
+    const animator = new HumanoidAnimator(avatar, nodes, { rootMotion: "in-place" });
+    setUp(animator);
+    animator.play(clip);
+    const chest = avatar.getJoint(B.Chest);
+    const hips = avatar.getJoint(B.Hips);
+    const out: IArmPaths = { elbow: [], hand: [], upperArm: [], elbowsFromHips: [[], []] };
+    for (let f = 0; f < clip.frameCount; f++) {
+        animator.update(f === 0 ? 0 : 1 / clip.frameRate);
+        const world = ComputeRigWorldPose(avatar.rig, animator.solver.pose);
+        const inFrameOf = (j: number, of: number): Vector3 =>
+            world.positions[j].subtract(world.positions[of]).applyRotationQuaternion(Quaternion.Inverse(world.rotations[of]));
+        const e = inFrameOf(avatar.getJoint(B.LeftLowerArm), chest);
+        out.elbow.push(e);
+        out.hand.push(inFrameOf(avatar.getJoint(B.LeftHand), chest));
+        out.upperArm.push(e.subtract(inFrameOf(avatar.getJoint(B.LeftUpperArm), chest)).normalize());
+        [B.LeftLowerArm, B.RightLowerArm].forEach((b, side) => out.elbowsFromHips[side].push(inFrameOf(avatar.getJoint(b), hips)));
+    }
+    animator.dispose();
+    return out;
 }

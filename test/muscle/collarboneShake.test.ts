@@ -25,7 +25,14 @@ import { SHOULDER_FAST_SECONDS } from "../../src/muscle/shoulderFold.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
-import { PathSpread as spread, ShoulderShake } from "../helpers/shoulderShake.js";
+import {
+    type IArmPaths,
+    PlayArmPaths,
+    PathSpread as spread,
+    ShoulderCoordinateArbitrary,
+    ShoulderLayoutArbitrary,
+    ShoulderShake,
+} from "../helpers/shoulderShake.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -87,13 +94,9 @@ describeWithData("a mapped shoulder's socket shakes as the source's", () => {
         const shake = new CollarboneShake(setup);
         expect(Array.from(shake.sides)).toEqual([1, 1]);
         const turn = UnitQuaternionArbitrary();
-        const coordinate = fc.double({ min: -0.15, max: 0.15, noNaN: true });
+        const coordinate = ShoulderCoordinateArbitrary();
         const point = fc.tuple(coordinate, coordinate, coordinate).map(([x, y, z]) => new Vector3(x, y, z));
-        const layoutArb = fc.oneof(
-            fc.array(coordinate, { minLength: 12, maxLength: 12 }),
-            // A 13th number: the share of the pose from clips with a layout.
-            fc.tuple(fc.array(coordinate, { minLength: 12, maxLength: 12 }), fc.double({ min: 0.01, max: 1, noNaN: true })).map(([l, share]) => [...l, share]),
-        );
+        const layoutArb = ShoulderLayoutArbitrary();
         const followArb = fc.oneof(fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constant(1));
         fc.assert(
             fc.property(
@@ -237,26 +240,9 @@ describeWithData("a mapped shoulder's shake on a character, played", () => {
     }, 60_000);
     afterAll(() => scene.getEngine().dispose());
 
-    /** The left elbow's and hand's paths on the VRM sample relative to its chest (metres), and its left upper arm's direction, played with the shake's time constant `fastSeconds`. */
-    function play(clip: MuscleClip, fastSeconds: number): { elbow: Vector3[]; hand: Vector3[]; upperArm: Vector3[] } {
-        const animator = new HumanoidAnimator(vrm, nodes, { rootMotion: "in-place" });
-        animator.solver.collarboneShake!.fastSeconds = fastSeconds;
-        animator.play(clip);
-        const chest = vrm.getJoint(B.Chest);
-        const out = { elbow: [] as Vector3[], hand: [] as Vector3[], upperArm: [] as Vector3[] };
-        for (let f = 0; f < clip.frameCount; f++) {
-            animator.update(f === 0 ? 0 : 1 / clip.frameRate);
-            const world = ComputeRigWorldPose(vrm.rig, animator.solver.pose);
-            const inChest = (j: number): Vector3 =>
-                world.positions[j].subtract(world.positions[chest]).applyRotationQuaternion(Quaternion.Inverse(world.rotations[chest]));
-            const e = inChest(vrm.getJoint(B.LeftLowerArm));
-            out.elbow.push(e);
-            out.hand.push(inChest(vrm.getJoint(B.LeftHand)));
-            out.upperArm.push(e.subtract(inChest(vrm.getJoint(B.LeftUpperArm))).normalize());
-        }
-        animator.dispose();
-        return out;
-    }
+    /** The arms' paths on the VRM sample, played with the shake's time constant `fastSeconds`. */
+    const play = (clip: MuscleClip, fastSeconds: number): IArmPaths =>
+        PlayArmPaths(vrm, nodes, clip, (animator) => void (animator.solver.collarboneShake!.fastSeconds = fastSeconds));
 
     test("a shake the source's upper arm cancels (30 Hz): the elbow and hand stay nearly still, where turning as the source's shook them", () => {
         const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 30, 3, true));

@@ -13,14 +13,13 @@ import {
     type HumanoidAvatar,
     type MuscleClip,
 } from "../../src/index.js";
-import { ComputeRigWorldPose } from "../../src/humanoid/rig.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { FoldMissingShouldersFastInPlace, MissingShoulderFold, SHOULDER_FAST_SECONDS } from "../../src/muscle/shoulderFold.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import fc from "fast-check";
 import { UnitQuaternionArbitrary } from "../helpers/arbitraries.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
-import { PathSpread as spread, ShoulderShake } from "../helpers/shoulderShake.js";
+import { type IArmPaths, PlayArmPaths, PathSpread as spread, ShoulderLayoutArbitrary, ShoulderShake } from "../helpers/shoulderShake.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -76,12 +75,7 @@ describeWithData("a missing shoulder's fast turns fold in by place", () => {
         const fold = new MissingShoulderFold(setup);
         expect(Array.from(fold.sides)).toEqual([1, 1]);
         const turn = UnitQuaternionArbitrary();
-        const coordinate = fc.double({ min: -0.15, max: 0.15, noNaN: true });
-        const layoutArb = fc.oneof(
-            fc.array(coordinate, { minLength: 12, maxLength: 12 }),
-            // A 13th number: the share of the pose from clips with a layout.
-            fc.tuple(fc.array(coordinate, { minLength: 12, maxLength: 12 }), fc.double({ min: 0.01, max: 1, noNaN: true })).map(([l, share]) => [...l, share]),
-        );
+        const layoutArb = ShoulderLayoutArbitrary();
         const followArb = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constant(1));
         fc.assert(
             fc.property(
@@ -166,35 +160,9 @@ describeWithData("a missing shoulder's fold on a character, played", () => {
     }, 60_000);
     afterAll(() => scene.getEngine().dispose());
 
-    /**
-     * The left elbow's and hand's paths on RiggedFigure (relative to its chest, metres; the elbows'
-     * also relative to its hips), played with the fold's time constant `fastSeconds`.
-     */
-    function play(clip: MuscleClip, fastSeconds: number): { elbow: Vector3[]; hand: Vector3[]; upperArm: Vector3[]; elbowsFromHips: Vector3[][] } {
-        const animator = new HumanoidAnimator(figure, nodes, { rootMotion: "in-place" });
-        animator.solver.shoulderFold!.fastSeconds = fastSeconds;
-        animator.play(clip);
-        const chest = figure.getJoint(B.Chest);
-        const hips = figure.getJoint(B.Hips);
-        const out = { elbow: [] as Vector3[], hand: [] as Vector3[], upperArm: [] as Vector3[], elbowsFromHips: [[], []] as Vector3[][] };
-        for (let f = 0; f < clip.frameCount; f++) {
-            animator.update(f === 0 ? 0 : 1 / clip.frameRate);
-            const world = ComputeRigWorldPose(figure.rig, animator.solver.pose);
-            const inChest = (j: number): Vector3 =>
-                world.positions[j].subtract(world.positions[chest]).applyRotationQuaternion(Quaternion.Inverse(world.rotations[chest]));
-            const e = inChest(figure.getJoint(B.LeftLowerArm));
-            out.elbow.push(e);
-            out.hand.push(inChest(figure.getJoint(B.LeftHand)));
-            out.upperArm.push(e.subtract(inChest(figure.getJoint(B.LeftUpperArm))).normalize());
-            [B.LeftLowerArm, B.RightLowerArm].forEach((b, s) =>
-                out.elbowsFromHips[s].push(
-                    world.positions[figure.getJoint(b)].subtract(world.positions[hips]).applyRotationQuaternion(Quaternion.Inverse(world.rotations[hips])),
-                ),
-            );
-        }
-        animator.dispose();
-        return out;
-    }
+    /** The arms' paths on RiggedFigure, played with the fold's time constant `fastSeconds`. */
+    const play = (clip: MuscleClip, fastSeconds: number): IArmPaths =>
+        PlayArmPaths(figure, nodes, clip, (animator) => void (animator.solver.shoulderFold!.fastSeconds = fastSeconds));
 
     test("a shake the source's upper arm cancels (30 Hz): the figure's elbow and hand stay nearly still, where the rotation fold shook them", () => {
         const clip = ConvertRigPosesToMuscleClip(source, new ShoulderShake(source, 30, 3, true));

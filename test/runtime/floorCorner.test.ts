@@ -4,6 +4,20 @@ import type { HumanoidLegShape } from "../../src/runtime/legShape.js";
 import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
+/** A rig solver on the VRM sample, its leg shape, and its left hip and ankle as its T-pose holds them (the leg hanging straight down). */
+async function leftLegOnVrm(): Promise<{
+    target: Awaited<ReturnType<typeof LoadHumanoidAvatarFromFileAsync>>;
+    solver: HumanoidRigSolver;
+    shape: HumanoidLegShape;
+    hip: Vector3;
+    end: Vector3;
+}> {
+    const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
+    const solver = new HumanoidRigSolver(target.avatar);
+    const shape = (solver as unknown as { _legShape: HumanoidLegShape })._legShape;
+    return { target, solver, shape, hip: solver.positions[solver.ik.upperJoint(0)], end: solver.positions[solver.ik.endJoint(0)] };
+}
+
 // A held foot rolling onto its toes while the leg's shape pushes it down (its knee bent as the
 // source's asks for the foot a little further away than the clip puts it): the floor limit keeps
 // it out of the floor, and opens as the heel rises. Found on a CMU skipping take onto the VRM
@@ -11,12 +25,7 @@ import { dataFile, describeWithData } from "../helpers/data.js";
 // a CMU walk onto the KayKit mannequin.
 describeWithData("the leg shape's floor limit as a rolling foot's clearance opens", () => {
     test("moves the foot without a step in its velocity (the limit's corner crossed within a frame before)", async () => {
-        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
-        const solver = new HumanoidRigSolver(target.avatar);
-        const shape = (solver as unknown as { _legShape: HumanoidLegShape })._legShape;
-        // The solver's forward kinematics hold its T-pose: the left leg hangs straight down.
-        const hip = solver.positions[solver.ik.upperJoint(0)];
-        const end = solver.positions[solver.ik.endJoint(0)];
+        const { target, solver, shape, hip, end } = await leftLegOnVrm();
         const reach = Vector3.Distance(hip, end);
         const up = target.avatar.frame.up;
         // The goal 3 cm short of the leg's reach: the shape's push down saturates at its slack.
@@ -53,11 +62,7 @@ describeWithData("the leg shape's floor limit as a rolling foot's clearance open
     }, 60_000);
 
     test("does not lift a held foot the leg's shape does not push (the rounding stays within the depth the limit allows)", async () => {
-        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
-        const solver = new HumanoidRigSolver(target.avatar);
-        const shape = (solver as unknown as { _legShape: HumanoidLegShape })._legShape;
-        const hip = solver.positions[solver.ik.upperJoint(0)];
-        const end = solver.positions[solver.ik.endJoint(0)];
+        const { target, solver, shape, hip, end } = await leftLegOnVrm();
         solver.footFloorHold[0] = 1;
         // The goal where the leg reaches (no push), and a little short of it (a push down within the limit).
         for (const short of [0, 0.0005, 0.001]) {
