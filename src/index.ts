@@ -184,7 +184,7 @@ export { BvhPoseSource, ConvertBvhToMuscleClip } from "./io/bvhClip.js";
 export { AnimationGroupPoseSource, ConvertAnimationGroupToMuscleClip, DEFAULT_CLIP_RATE, MIN_KEY_RATE } from "./io/animationGroupClip.js";
 export { SolveTwoBonePositionsToRef } from "./ik/twoBone.js";
 export { HumanoidLimbIK, type ILimbIKStatus } from "./ik/limbIK.js";
-export { ELBOW_OVERSHOOT_DEG, JointLimits, SOFT_LIMIT_KNEE } from "./ik/jointLimits.js";
+export { ELBOW_OVERSHOOT_DEG, JointLimits, KNEE_OVERSHOOT_DEG, SOFT_LIMIT_KNEE } from "./ik/jointLimits.js";
 export { JointLimitShapes, SerializeJointLimits, type IBoneLimitShape } from "./ik/jointLimitShapes.js";
 export {
     DEFAULT_JOINT_LIMIT_MARGIN_DEG,

@@ -2,8 +2,9 @@ import { HumanoidError } from "../errors.js";
 import { HumanBone, HumanBoneFromName, HUMAN_BONE_COUNT } from "./humanBones.js";
 
 /**
- * Which bones joint limits hold: `"hinges"` (knees and elbows, which then never bend backwards),
- * `"all"` (every bone below the hips), `"none"`.
+ * Which bones joint limits hold: `"hinges"` (knees and elbows, which then bend backwards no
+ * further than their give, `KNEE_OVERSHOOT_DEG` and `ELBOW_OVERSHOOT_DEG`), `"all"` (every bone
+ * below the hips), `"none"`.
  */
 export type JointLimitBoneSet = "hinges" | "all" | "none";
 

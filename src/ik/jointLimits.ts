@@ -18,12 +18,21 @@ export { SOFT_LIMIT_KNEE };
  * elbows): as many arms do (0 to 10 degrees is within the normal range, more in children), and as
  * mocap often has them. Held exactly at straight, an arm the source straightened past it stopped
  * there within a frame, and its hand jerked: 2.7-3.0 times the source's on a child's catch onto
- * three characters of normal build (1.2-1.3 with this give). The knees stay held at straight:
- * the feet's IK bends a straight knee its pole's way, and a knee given past straight turned that
- * way round within a frame (the same catch onto KayKit's mannequin: its worst bone 4.0 -> 8.9
- * times the source's jerk).
+ * three characters of normal build (1.2-1.3 with this give).
  */
 export const ELBOW_OVERSHOOT_DEG = 5;
+
+/**
+ * How far past straight a knee may go, degrees ({@link JointLimits.overshoot}'s default for both
+ * knees): many knees straighten a few degrees past straight (children's most of all), and mocap
+ * has them so. Held exactly at straight, a leg the source swung through straight into a
+ * hyperextended knee stopped within a frame, and the feet's IK, aiming the straight leg at the
+ * source's ankle, swung its thigh: the knee joint jerked 2.4-3.2 times the source's on three
+ * children's takes onto three characters of normal build (1.1-1.9 with this give). The feet's IK
+ * carries a knee given past straight through straight when it must bend it (see
+ * `SolveTwoBonePositionsToRef`), and the pass after IK keeps it within its give.
+ */
+export const KNEE_OVERSHOOT_DEG = 5;
 
 /** {@link JointLimits.changed} marks a bone the limits turned by more than 0.01 degrees: `1 - cos(angle / 2)` above this. */
 const CHANGED_EPSILON = 1 - Math.cos((0.01 * Math.PI) / 180 / 2);
@@ -58,7 +67,12 @@ const scratchLocalSide = new Quaternion();
 const angleSlots = new Float64Array(4);
 /** The polygon's reach toward a direction (`softLimitCanonicalToRef`; an array: no number crosses a call). */
 const reachSlot = new Float64Array(1);
-/** The overshoot given past a polygon, radians (`_overshootInPlace`; an array: no number crosses a call). */
+/**
+ * How a direction past its polygon is limited (an array: no number crosses a call), radians: [0]
+ * above 0, the give `h` (`_overshootInPlace`: `h tanh(e / h)` past); [0] below 0, the give's reach
+ * `-h` (a direction within it is kept as it is, one beyond it moved onto it: the pass after IK);
+ * 0, the clamp.
+ */
 const overshootSlot = new Float64Array(1);
 /** A share of the way to a range's end, eased in place (`_easeShareInPlace`). */
 const easeSlot = new Float64Array(1);
@@ -96,14 +110,17 @@ export class JointLimits implements ICanonicalRotationLimiter {
      * Per human bone, how far past its polygon {@link giveCanonicalToRef} lets its direction go
      * (radians; times {@link overshootShare}): a direction outside by an angle `e` goes past the
      * nearest one inside by `h tanh(e / h)`, along the great circle toward where it was asked to
-     * point. 0 for none (the clamp's result). Default: both elbows {@link ELBOW_OVERSHOOT_DEG},
-     * every other bone 0. Writable. The twist is clamped as before.
+     * point. 0 for none (the clamp's result). The pass after IK ({@link clampLocalToRef}) keeps a
+     * direction within `h` past the polygon as it is. Default: both elbows
+     * {@link ELBOW_OVERSHOOT_DEG}, both knees {@link KNEE_OVERSHOOT_DEG}, every other bone 0.
+     * Writable. The twist is clamped as before.
      */
     public readonly overshoot = new Float64Array(HUMAN_BONE_COUNT);
     /**
      * Per human bone, the share of its {@link overshoot} given this frame, 0 to 1 (default 1). The
-     * rig solver lowers the elbows' by their arms' IK weights: the arm's IK bends a straight limb
-     * its pole's way, so an elbow past straight would turn round within a frame.
+     * rig solver lowers the elbows' by their arms' IK weights (an arm's IK gives its elbow the
+     * hand's reach; the feet's IK carries a knee past straight through straight when it must bend
+     * it, see `SolveTwoBonePositionsToRef`, and the knees keep their share).
      */
     public readonly overshootShare = new Float64Array(HUMAN_BONE_COUNT).fill(1);
     /** The avatar's limit shapes. */
@@ -140,6 +157,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this._soft = tables.soft;
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (!this.shapes.bones[b]) this.enabled[b] = 0;
         this.overshoot[HumanBone.LeftLowerArm] = this.overshoot[HumanBone.RightLowerArm] = (ELBOW_OVERSHOOT_DEG * Math.PI) / 180;
+        this.overshoot[HumanBone.LeftLowerLeg] = this.overshoot[HumanBone.RightLowerLeg] = (KNEE_OVERSHOOT_DEG * Math.PI) / 180;
     }
 
     /** Whether any bone is held. */
@@ -223,6 +241,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         let swingMoved = false;
         if (!inCap) swingMoved = polygon.clampDirectionToRef(d, scratchDirOut);
         if (swingMoved && overshootSlot[0] > 0) JointLimits._overshootInPlace(d, scratchDirOut, overshootSlot);
+        else if (swingMoved && overshootSlot[0] < 0) swingMoved = JointLimits._withinReachInPlace(d, scratchDirOut, overshootSlot);
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
             this._remember(bone, out);
@@ -266,6 +285,29 @@ export class JointLimits implements ICanonicalRotationLimiter {
         out.x = out.x * ck + ux * sk;
         out.y = out.y * ck + uy * sk;
         out.z = out.z * ck + uz * sk;
+    }
+
+    /**
+     * A clamped direction `out` (unit, the nearest inside to the unit direction `d`) within the
+     * give's reach `-h[0]` (radians) of `d`: the give's result when `d` is no further past than
+     * that (returns false: `d` stays), else `out` moved toward `d` by the reach (returns true):
+     * `d` projected onto the polygon widened by the reach, which keeps what it returns.
+     */
+    private static _withinReachInPlace(d: Vector3, out: Vector3, h: Float64Array): boolean {
+        const reach = -h[0];
+        const c = d.x * out.x + d.y * out.y + d.z * out.z;
+        if (c >= Math.cos(reach)) return false;
+        const ux = d.x - out.x * c;
+        const uy = d.y - out.y * c;
+        const uz = d.z - out.z * c;
+        const s = Math.sqrt(ux * ux + uy * uy + uz * uz);
+        if (!(s > 1e-12)) return true;
+        const ck = Math.cos(reach);
+        const sk = Math.sin(reach) / s;
+        out.x = out.x * ck + ux * sk;
+        out.y = out.y * ck + uy * sk;
+        out.z = out.z * ck + uz * sk;
+        return true;
     }
 
     /** The bone's direction `d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t)` (either sign of q), written out. */
@@ -478,7 +520,11 @@ export class JointLimits implements ICanonicalRotationLimiter {
      * iteration. Measured from the joint's T-pose local rotation `L0` in the bone's canonical axes
      * (`Q = K (L0^-1 L) K^-1`, `K = c0^-1 W0`: exactly the muscle-space `Q_b` while the joints
      * between the bone and its human parent keep their T-pose), clamped by
-     * {@link clampCanonicalToRef}, and turned back (`L' = L0 K^-1 Q' K`). Writes `local` itself
+     * {@link clampCanonicalToRef}, and turned back (`L' = L0 K^-1 Q' K`). A bone with a give
+     * ({@link overshoot} times {@link overshootShare}, `h`) counts as inside within `h` past its
+     * polygon, and one further past is moved to `h` past (the polygon widened by `h`, which keeps
+     * the give's results: an elbow or knee past straight stays as decode gave it or the IK carried
+     * it). Writes `local` itself
      * (copied) when inside, when the bone is not held or not mapped; returns whether it changed.
      * `out` may be `local`. Allocation-free; never throws.
      * @param bone the human bone
@@ -549,7 +595,10 @@ export class JointLimits implements ICanonicalRotationLimiter {
         q.y = y;
         q.z = z;
         q.w = w;
-        if (!this.clampCanonicalToRef(bone, q, q)) {
+        // Within the bone's give past its polygon (an elbow or knee past straight, as decode gave
+        // it or the IK carried it) it stays; beyond, it is moved onto the give's reach.
+        overshootSlot[0] = -this.overshoot[bone] * this.overshootShare[bone];
+        if (!this._clampToRef(bone, q, q)) {
             if (out !== local) out.copyFrom(local);
             return false;
         }

@@ -43,7 +43,10 @@ const scratch = new Float64Array(5);
  * chain's own line (root to end), turned onto the root-target line by the shortest rotation
  * between the two lines, plus, for any bend the chain must add, `pole` (any vector; its part across
  * the line is used): a straight chain bends the pole's way, a bent one keeps its plane, and a goal
- * passing the chain's line flips nothing. Reaching the end where it is changes nothing.
+ * passing the chain's line flips nothing. Reaching the end where it is changes nothing. A chain
+ * bent against the pole (a knee or elbow past straight) that must bend more goes through straight
+ * toward the pole rather than turning round: its middle joint's offset is the one the added bend
+ * leaves, shorter than asked, and the end stops on the line past the target while it is.
  *
  * Allocation-free. `outB` and `outC` must not alias the inputs.
  * @param a root joint position (world)
@@ -56,7 +59,7 @@ const scratch = new Float64Array(5);
  * @param stretch the most the chain may lengthen, as a share of its length (0.05 = 5%)
  * @param softStart where the soft curve starts, metres (clamped to [(1 - stretch) L, L]); default (1 - stretch) L
  * @param outB the middle joint's new position
- * @param outC the end's new position (equals `target` when reached)
+ * @param outC the end's new position: `target` when reached, else on the line to it (short of it out of reach, past it while a chain goes through straight)
  * @returns the length factor k applied to both bones (1 = rest length, at most 1 + stretch; below 1 when a near-straight pose's target is nearer than its reach)
  */
 export function SolveTwoBonePositionsToRef(
@@ -256,6 +259,13 @@ export function SolveTwoBonePositionsInPlace(
     py -= dy * dot;
     pz -= dz * dot;
     const pl = Math.sqrt(px * px + py * py + pz * pz);
+    // How far the middle joint sits against the pole (a joint given past straight), 0 to 1: the
+    // smoothstep of its offset's part against the pole over the offset's length.
+    let against = 0;
+    if (added > 0 && pl > 1e-9 && y0 > 0) {
+        const u = -(bx * px + by * py + bz * pz) / (pl * y0);
+        if (u > 0) against = u < 1 ? u * u * (3 - 2 * u) : 1;
+    }
     if (pl > 1e-9) {
         const k = added / pl;
         bx += px * k;
@@ -267,6 +277,13 @@ export function SolveTwoBonePositionsInPlace(
     by -= dy * dot;
     bz -= dz * dot;
     let bl = Math.sqrt(bx * bx + by * by + bz * bz);
+    // A joint against the pole that must bend more goes through straight toward the pole: its
+    // offset as the added bend leaves it (shorter than the bend asked for, through zero), not the
+    // bend's full length on whichever side that offset ends (which turned it round within a frame
+    // where the added bend passed twice its offset). Blended in by `against`; the end then lies on
+    // the target's line past the target (the limb straighter than the target asks, for those frames).
+    let y = yNew;
+    if (against > 0) y = yNew + ((bl < yNew ? bl : yNew) - yNew) * against;
     if (!(bl > 1e-9 * upperLength)) {
         bx = pl > 1e-9 ? px : 0;
         by = pl > 1e-9 ? py : 0;
@@ -291,8 +308,13 @@ export function SolveTwoBonePositionsInPlace(
     bx *= inv;
     by *= inv;
     bz *= inv;
-    const x = xNew;
-    const y = yNew;
+    let x = xNew;
+    if (y < yNew) {
+        const x1 = l1 * l1 - y * y;
+        const x2 = l2 * l2 - y * y;
+        x = x1 > 0 ? Math.sqrt(x1) : 0;
+        reach = x + (x2 > 0 ? Math.sqrt(x2) : 0);
+    }
     outB.x = a.x + dx * x + bx * y;
     outB.y = a.y + dy * x + by * y;
     outB.z = a.z + dz * x + bz * y;

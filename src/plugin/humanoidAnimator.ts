@@ -71,8 +71,8 @@ export interface IHumanoidAnimatorOptions {
     /**
      * Joint limits (docs/runtime.md, joint limits), applied after decode and again after IK:
      * `true` (default) the avatar's own set (its `jointLimits.bones`; unless it says otherwise the
-     * knees and elbows, which then never bend backwards), `"all"` every bone, `false` or `"none"`
-     * none, or a list of bones. The animator's {@link HumanoidRigSolver.jointLimits}.
+     * knees and elbows, which then bend backwards no further than their 5-degree give), `"all"`
+     * every bone, `false` or `"none"` none, or a list of bones. The animator's {@link HumanoidRigSolver.jointLimits}.
      */
     jointLimits?: boolean | JointLimitBoneSet | readonly (string | HumanBone)[];
 }

@@ -72,6 +72,40 @@ describe("two-bone IK near a straight limb", () => {
         }
     });
 
+    test("a knee past straight whose goal asks for more bend goes through straight toward the pole: no turn round within a frame", () => {
+        // The pose's knee swings from 5 degrees forward (toward the pole) to 5 past straight and
+        // back over a second at 120 fps (a child's knee through hyperextension, as decode's give
+        // keeps it); its goal 0.5% to 2% of the leg nearer (another body's proportions: a short-
+        // legged character's bent knees). Bending such a knee more its pole's way took it round
+        // to the pole's side within a frame where the added bend passed twice its offset.
+        for (const nearer of [0.005, 0.01, 0.02]) {
+            const poseZ: number[] = [];
+            const solvedZ: number[] = [];
+            let poseStep = 0;
+            let solvedStep = 0;
+            for (let i = 0; i <= 120; i++) {
+                const angle = (5 * Math.cos((2 * Math.PI * i) / 120) * Math.PI) / 180;
+                const { knee, ankle, reach } = legPose(angle);
+                const target = new Vector3(0, 1 - reach + nearer * (L1 + L2), 0);
+                SolveTwoBonePositionsToRef(hip, knee, ankle, target, pole, L1, L2, STRETCH, reach, nb, nc);
+                // The end stays on the goal's line, at or past the goal (never short of it).
+                expect(Math.hypot(nc.x, nc.z)).toBeLessThan(1e-9);
+                expect(1 - nc.y).toBeGreaterThanOrEqual(1 - target.y - 1e-9);
+                // Toward the pole the goal is reached; against it the knee is never further back than the pose's.
+                if (angle >= 0) expect(Vector3.Distance(nc, target)).toBeLessThan(1e-9);
+                else expect(nb.z).toBeGreaterThanOrEqual(knee.z - 1e-9);
+                poseZ.push(knee.z);
+                solvedZ.push(nb.z);
+                if (i > 0) {
+                    poseStep = Math.max(poseStep, Math.abs(poseZ[i] - poseZ[i - 1]));
+                    solvedStep = Math.max(solvedStep, Math.abs(solvedZ[i] - solvedZ[i - 1]));
+                }
+            }
+            // The old solve's largest step was 14.5 times the pose's knee's (2% nearer); this one's under 2.
+            expect(solvedStep).toBeLessThan(2.5 * poseStep);
+        }
+    });
+
     test("a straight pose's goal a little nearer shortens the bones before it bends the knee, smoothly", () => {
         // Straight leg, goal 0 to 1% of the leg nearer: the knee's bend grows smoothly from 0 (a
         // rigid solve turns it as the square root of the distance: 5 degrees for the first 0.1%).
