@@ -31,7 +31,9 @@ describe("ScaleHipsRollToRef", () => {
             fc.property(unitQuaternion, fc.double({ min: 0, max: 0.999, noNaN: true }), (q, share) => {
                 const out = new Quaternion();
                 const line = lineOf(q);
-                fc.pre(Math.hypot(line.x, line.z) > 1e-3 && line.y !== 0);
+                // A rise of a few denormals (a quaternion with components of 1e-323) reads as 0 in
+                // the written-out line and not in Babylon's: level either way, left out.
+                fc.pre(Math.hypot(line.x, line.z) > 1e-3 && Math.abs(line.y) > 1e-12);
                 expect(ScaleHipsRollToRef(q, Float64Array.of(share), out)).toBe(true);
                 expect(Math.abs(out.length() - 1)).toBeLessThan(1e-9);
                 const scaled = lineOf(out);
