@@ -27,7 +27,7 @@ export const ELBOW_OVERSHOOT_DEG = 5;
  * knees): many knees straighten a few degrees past straight (children's most of all), and mocap
  * has them so. Held exactly at straight, a leg the source swung through straight into a
  * hyperextended knee stopped within a frame, and the feet's IK, aiming the straight leg at the
- * source's ankle, swung its thigh: the knee joint jerked 2.4-3.2 times the source's on three
+ * source's ankle, swung its thigh: the knee joint jerked 2.3-3.2 times the source's on three
  * children's takes onto three characters of normal build (1.1-1.9 with this give). The feet's IK
  * carries a knee given past straight through straight when it must bend it (see
  * `SolveTwoBonePositionsToRef`), and the pass after IK keeps it within its give.

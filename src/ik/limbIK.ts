@@ -58,7 +58,7 @@ export interface ILimbIKStatus {
     stretch: number;
     /** Distance left between the end and its goal (metres, rig space); 0 when reached. */
     error: number;
-    /** The goal was beyond what the limb may reach (error above 0.01% of the limb's length). */
+    /** The end stopped off its goal by more than 0.01% of the limb's length: the goal beyond what the limb may reach, or, for a few frames, a knee or elbow past straight going through straight (`SolveTwoBonePositionsToRef`). */
     unreachable: boolean;
 }
 

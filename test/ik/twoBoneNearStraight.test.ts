@@ -91,9 +91,13 @@ describe("two-bone IK near a straight limb", () => {
                 // The end stays on the goal's line, at or past the goal (never short of it).
                 expect(Math.hypot(nc.x, nc.z)).toBeLessThan(1e-9);
                 expect(1 - nc.y).toBeGreaterThanOrEqual(1 - target.y - 1e-9);
-                // Toward the pole the goal is reached; against it the knee is never further back than the pose's.
+                // Toward the pole the goal is reached; against it the knee is never further back
+                // than the pose's, and the end never more than half a per cent of the leg past the goal.
                 if (angle >= 0) expect(Vector3.Distance(nc, target)).toBeLessThan(1e-9);
-                else expect(nb.z).toBeGreaterThanOrEqual(knee.z - 1e-9);
+                else {
+                    expect(nb.z).toBeGreaterThanOrEqual(knee.z - 1e-9);
+                    expect(Vector3.Distance(nc, target)).toBeLessThan(0.005 * (L1 + L2));
+                }
                 poseZ.push(knee.z);
                 solvedZ.push(nb.z);
                 if (i > 0) {
@@ -101,8 +105,20 @@ describe("two-bone IK near a straight limb", () => {
                     solvedStep = Math.max(solvedStep, Math.abs(solvedZ[i] - solvedZ[i - 1]));
                 }
             }
-            // The old solve's largest step was 14.5 times the pose's knee's (2% nearer); this one's under 2.
+            // The old solve's largest step was 2.5, 14.5 and 0.7 times the pose's knee's (0.5%, 1%
+            // and 2% nearer); this one's 1.4, 2.1 and 1.4.
             expect(solvedStep).toBeLessThan(2.5 * poseStep);
+        }
+        // A goal that asks for much more bend than the knee is past straight is reached (the knee
+        // bent its pole's way, as before the change).
+        for (const deg of [-5, -3, -1]) {
+            const { knee, ankle, reach } = legPose((deg * Math.PI) / 180);
+            for (const nearer of [0.1, 0.2]) {
+                const target = new Vector3(0, 1 - reach + nearer * (L1 + L2), 0);
+                SolveTwoBonePositionsToRef(hip, knee, ankle, target, pole, L1, L2, STRETCH, reach, nb, nc);
+                expect(Vector3.Distance(nc, target)).toBeLessThan(1e-9);
+                expect(nb.z).toBeGreaterThan(0);
+            }
         }
     });
 
@@ -162,6 +178,38 @@ describe("two-bone IK near a straight limb", () => {
                 expect(k).toBeLessThanOrEqual(1 + STRETCH);
                 expect(k).toBeGreaterThan(0.975);
             }
+        }
+    });
+
+    test("a chain against its pole of unequal bones (its middle joint behind the root, or its end between the root and the middle joint) keeps its bones' lengths, its end on the goal's line, and moves continuously as it turns against the pole", () => {
+        let seed = 11;
+        const rand = (): number => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+        const root = new Vector3(0, 0, 0);
+        const polePlus = new Vector3(0, 0, 1);
+        for (let n = 0; n < 400; n++) {
+            const l1 = 0.1 + 0.5 * rand();
+            const l2 = 0.1 + 0.5 * rand();
+            // A pose bent by some angle, its middle joint a little against the pole (-z) and sideways.
+            const bend = 0.2 + 2.5 * rand();
+            const side = 0.3 * (rand() - 0.5);
+            const mid = new Vector3(l1 * Math.sin(side), -l1 * Math.cos(bend / 2), 0);
+            // The end below the middle joint on the vertical through the root, the lower bone its length.
+            const end = new Vector3(0, mid.y - Math.sqrt(Math.max(0, l2 * l2 - mid.x * mid.x)), 0);
+            const target = new Vector3(0, -(Math.abs(l1 - l2) * 1.01 + rand() * (l1 + l2) * 0.98), 0);
+            const outs: Vector3[] = [];
+            for (const against of [0, 1e-9, 1e-7, 0.01, 0.1]) {
+                const b = mid.add(new Vector3(0, 0, -against * l1));
+                const ob = new Vector3();
+                const oc = new Vector3();
+                const k = SolveTwoBonePositionsToRef(root, b, end, target, polePlus, l1, l2, 0, Infinity, ob, oc);
+                expect(Number.isFinite(ob.x + ob.y + ob.z + oc.x + oc.y + oc.z)).toBe(true);
+                expect(Math.abs(Vector3.Distance(root, ob) - l1 * k)).toBeLessThan(1e-9);
+                expect(Math.abs(Vector3.Distance(ob, oc) - l2 * k)).toBeLessThan(1e-9);
+                expect(Math.hypot(oc.x, oc.z)).toBeLessThan(1e-9);
+                outs.push(ob);
+            }
+            // A hair against the pole moves the middle joint a hair (no jump where the blend begins).
+            for (let i = 1; i < 3; i++) expect(Vector3.Distance(outs[i], outs[0])).toBeLessThan(1e-5 * (l1 + l2));
         }
     });
 
