@@ -69,7 +69,7 @@ const angleSlots = new Float64Array(4);
 const reachSlot = new Float64Array(1);
 /**
  * How a direction past its polygon is limited (an array: no number crosses a call), radians: [0]
- * above 0, the give `h` (`_overshootInPlace`: `h tanh(e / h)` past); [0] below 0, the give's reach
+ * above 0, the give `h` (`_pastPolygonInPlace`: `h tanh(e / h)` past); [0] below 0, the give's reach
  * `-h` (a direction within it is kept as it is, one beyond it moved onto it: the pass after IK);
  * 0, the clamp.
  */
@@ -240,8 +240,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         }
         let swingMoved = false;
         if (!inCap) swingMoved = polygon.clampDirectionToRef(d, scratchDirOut);
-        if (swingMoved && overshootSlot[0] > 0) JointLimits._overshootInPlace(d, scratchDirOut, overshootSlot);
-        else if (swingMoved && overshootSlot[0] < 0) swingMoved = JointLimits._withinReachInPlace(d, scratchDirOut, overshootSlot);
+        if (swingMoved && overshootSlot[0] !== 0) swingMoved = JointLimits._pastPolygonInPlace(d, scratchDirOut, overshootSlot);
         if (!twistMoved && !swingMoved) {
             if (out !== q) out.copyFrom(q);
             this._remember(bone, out);
@@ -267,43 +266,26 @@ export class JointLimits implements ICanonicalRotationLimiter {
     }
 
     /**
-     * A clamped direction `out` (unit, the nearest inside to the unit direction `d`) moved on
-     * toward `d` by `h tanh(e / h)` of the angle `e` between them (`h` in `h[0]`, radians, above 0):
-     * `out cos k + u sin k`, `u` the unit direction across `out` toward `d`.
+     * A clamped direction `out` (unit, the nearest inside to the unit direction `d`, `e` the angle
+     * between them) moved on toward `d` past the polygon as `h[0]` says (radians; see
+     * `overshootSlot`): above 0 by the give `h tanh(e / h)`; below 0, all the way to `d` where `e`
+     * is within the give's reach `-h` (returns false: the swing stays as asked) and by the reach
+     * beyond it (`d` projected onto the polygon widened by the reach, which keeps what it returns). The move is
+     * `out cos k + u sin k`, `u` the unit direction across `out` toward `d`. Returns whether the
+     * swing differs from `d`'s.
      */
-    private static _overshootInPlace(d: Vector3, out: Vector3, h: Float64Array): void {
+    private static _pastPolygonInPlace(d: Vector3, out: Vector3, h: Float64Array): boolean {
+        const give = h[0];
         const c = d.x * out.x + d.y * out.y + d.z * out.z;
-        const ux = d.x - out.x * c;
-        const uy = d.y - out.y * c;
-        const uz = d.z - out.z * c;
-        const s = Math.sqrt(ux * ux + uy * uy + uz * uz);
-        if (!(s > 1e-12)) return;
-        const e = Math.atan2(s, c);
-        const k = h[0] * Math.tanh(e / h[0]);
-        const ck = Math.cos(k);
-        const sk = Math.sin(k) / s;
-        out.x = out.x * ck + ux * sk;
-        out.y = out.y * ck + uy * sk;
-        out.z = out.z * ck + uz * sk;
-    }
-
-    /**
-     * A clamped direction `out` (unit, the nearest inside to the unit direction `d`) within the
-     * give's reach `-h[0]` (radians) of `d`: the give's result when `d` is no further past than
-     * that (returns false: `d` stays), else `out` moved toward `d` by the reach (returns true):
-     * `d` projected onto the polygon widened by the reach, which keeps what it returns.
-     */
-    private static _withinReachInPlace(d: Vector3, out: Vector3, h: Float64Array): boolean {
-        const reach = -h[0];
-        const c = d.x * out.x + d.y * out.y + d.z * out.z;
-        if (c >= Math.cos(reach)) return false;
+        if (give < 0 && c >= Math.cos(-give)) return false;
         const ux = d.x - out.x * c;
         const uy = d.y - out.y * c;
         const uz = d.z - out.z * c;
         const s = Math.sqrt(ux * ux + uy * uy + uz * uz);
         if (!(s > 1e-12)) return true;
-        const ck = Math.cos(reach);
-        const sk = Math.sin(reach) / s;
+        const k = give > 0 ? give * Math.tanh(Math.atan2(s, c) / give) : -give;
+        const ck = Math.cos(k);
+        const sk = Math.sin(k) / s;
         out.x = out.x * ck + ux * sk;
         out.y = out.y * ck + uy * sk;
         out.z = out.z * ck + uz * sk;
