@@ -64,7 +64,7 @@ export {
     ResolveJointLabel,
     ApplyHumanBoneMapOverrides,
 } from "./humanoid/boneMap.js";
-export { HumanoidAvatar, BuildHumanoidAvatar, type IHumanoidAvatarOptions, type BoneMapSource } from "./humanoid/avatar.js";
+export { HumanoidAvatar, BuildHumanoidAvatar, HumanoidAvatarWithoutBones, type IHumanoidAvatarOptions, type BoneMapSource } from "./humanoid/avatar.js";
 export { ParseBvh, BVH_MAX_FRAMES, type BvhChannel, type IBvhFile, type IBvhJoint } from "./io/bvh.js";
 export {
     CreateRigFromBvh,

@@ -1,7 +1,7 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
 import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES as LIMIT_CLIP_FRAMES, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_WARNINGS } from "../limits.js";
-import type { HumanoidAvatar } from "../humanoid/avatar.js";
+import { HumanoidAvatarWithoutBones, type HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { GetRigJointLabel, GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
 import { CanonicalPointToRef, EncodeHumanPose } from "../muscle/encode.js";
@@ -29,6 +29,7 @@ import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { SmoothCurveGroupWithinBands, SmoothWithinBand } from "./smoothing.js";
 import { RigPoseDenoiser } from "./poseDenoise.js";
 import { ShoulderSideWatch } from "./shoulderSideWatch.js";
+import { FindReversedCollarbones, ReversedCollarboneWarning } from "./reversedCollarbones.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
 import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
@@ -146,12 +147,14 @@ const FOOT_BONES = [
  * Converts a clip to a {@link MuscleClip}: samples it on a fixed-rate grid, encodes every frame on
  * the avatar (muscles, body, IK goals), derives root motion and foot contacts, and reduces every
  * curve within the tolerance. Throws a {@link HumanoidError} for bad options or an empty clip;
- * what cannot convert losslessly is listed in the clip's `warnings`.
- * @param avatar the avatar of the skeleton the source animates
+ * what cannot convert losslessly is listed in the clip's `warnings`. A take whose collarbones are
+ * turned past a quarter turn on most frames is encoded as if its skeleton had no shoulder there
+ * (`FindReversedCollarbones`, with a warning).
+ * @param sourceAvatar the avatar of the skeleton the source animates
  * @param source the clip
  * @param options rate, tolerance, loop, name, progress
  */
-export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRigPoseSource, options: IMuscleClipConvertOptions = {}): MuscleClip {
+export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source: IRigPoseSource, options: IMuscleClipConvertOptions = {}): MuscleClip {
     const what = `${source.source}${source.name ? ` (${source.name})` : ""}`;
     const rate = options.frameRate ?? source.frameRate;
     if (!(rate > 0 && rate <= MAX_FRAME_RATE)) {
@@ -180,6 +183,15 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
     if (frameCount > MAX_CLIP_FRAMES) {
         throw new HumanoidError("CONVERT", `${what}: ${frameCount} frames at ${rate} fps is more than ${MAX_CLIP_FRAMES}`);
     }
+    // Collarbones turned past a quarter turn on most frames: the take is encoded as if its
+    // skeleton had no shoulder there (see `FindReversedCollarbones`).
+    const reversed = FindReversedCollarbones(sourceAvatar, source, frameCount, rate, duration);
+    const avatar = reversed.length
+        ? HumanoidAvatarWithoutBones(
+              sourceAvatar,
+              reversed.map((r) => r.bone),
+          )
+        : sourceAvatar;
     const setup = MuscleSetup.For(avatar);
     const rig = avatar.rig;
     const pose = GetRigRestPose(rig);
@@ -359,7 +371,13 @@ export function ConvertRigPosesToMuscleClip(avatar: HumanoidAvatar, source: IRig
         muscleUnit: "angle",
         proportions: SourceProportions(setup, trunkSteadyPoint),
         toleranceDeg,
-        warnings: CapWarnings([...source.warnings, ...watch.warnings(), ...(sideWarning ? [sideWarning] : []), ...(pointWarning ? [pointWarning] : [])]),
+        warnings: CapWarnings([
+            ...source.warnings,
+            ...reversed.map(ReversedCollarboneWarning),
+            ...watch.warnings(),
+            ...(sideWarning ? [sideWarning] : []),
+            ...(pointWarning ? [pointWarning] : []),
+        ]),
     });
 }
 

@@ -11,7 +11,9 @@ const B = HumanBone;
  * the chest's own turn carries its T-pose line. No body does that; a take does when its shoulders'
  * labels are swapped, or when its collarbones are turned half a turn against a rest pose that
  * points them the other way (one of the AnimatedDrawings project's takes of a child skipping: every
- * frame, its arms crossed over on every character it played on), or when its arms were mapped the
+ * frame, its arms crossed over on every character it played on; on most of a take's frames,
+ * conversion now leaves such collarbones out, `FindReversedCollarbones`, and the arms stay on
+ * their own sides), or when its arms were mapped the
  * wrong way round (a rest pose with both arms in one place mapped so, before the mapping paired
  * such arms by their names). Nothing in muscle space can undo
  * it, so conversion says so (`ConvertRigPosesToMuscleClip`'s warnings) rather than making a clip

@@ -3,7 +3,7 @@ import { HumanoidError } from "../errors.js";
 import { AutoMapHumanoid, LEGS_BELOW_SPINE_MIN_DEG } from "./autoMap.js";
 import { AngleBetweenDeg, type IBodyFrame } from "./bodyFrame.js";
 import { ApplyHumanBoneMapOverrides, ParseHumanBoneMap, SerializeHumanBoneMap, type HumanBoneMapJson } from "./boneMap.js";
-import { HumanBone, HumanBoneNames, HumanBoneParents, HUMAN_BONE_COUNT, RequiredHumanBones } from "./humanBones.js";
+import { HumanBone, HumanBoneNames, HumanBoneParents, HumanBoneRequired, HUMAN_BONE_COUNT, RequiredHumanBones } from "./humanBones.js";
 import { ComputeRigWorldPose, GetRigJointLabel, GetRigRestPose, ValidateRig, type IRig, type IRigPose, type IRigWorldPose } from "./rig.js";
 import { CheckMuscleSettings } from "../muscle/setup.js";
 import { CheckJointLimitSettings, type IJointLimitSettings } from "./jointLimitSettings.js";
@@ -154,6 +154,44 @@ export class HumanoidAvatar {
     public serializeBoneMap(): string {
         return SerializeHumanBoneMap(this.rig, this._boneToJoint, this.rig.source);
     }
+}
+
+/**
+ * The same avatar with some optional bones left out of its map: the same rig, reference T-pose,
+ * body frame and settings, the joints of the bones left out becoming joints between mapped bones
+ * (they keep their T-pose when decoded; encoding hands their turn to the mapped bones below).
+ * Conversion uses it for a take whose collarbones point where no muscle can follow
+ * (`FindReversedCollarbones`).
+ * @param avatar the avatar to start from (not modified)
+ * @param bones optional bones to leave out (bones not mapped are ignored)
+ * @returns a new avatar, or `avatar` itself when none of `bones` is mapped
+ * @throws HumanoidError `BAD_OPTION` when one of `bones` is required
+ */
+export function HumanoidAvatarWithoutBones(avatar: HumanoidAvatar, bones: readonly HumanBone[]): HumanoidAvatar {
+    const required = bones.filter((b) => HumanBoneRequired[b]);
+    if (required.length) {
+        throw new HumanoidError(
+            "BAD_OPTION",
+            `${avatar.name}: required bones cannot be left out of the map: ${required.map((b) => HumanBoneNames[b]).join(", ")}`,
+        );
+    }
+    const map = avatar.getBoneToJoint();
+    if (!bones.some((b) => map[b] >= 0)) return avatar;
+    for (const b of bones) map[b] = -1;
+    const sources = Array.from({ length: HUMAN_BONE_COUNT }, (_, b) => (map[b] >= 0 ? avatar.getBoneSource(b) : undefined));
+    const doubtful = new Map([...avatar.doubtful].filter(([b]) => map[b] >= 0));
+    return new HumanoidAvatar({
+        rig: avatar.rig,
+        boneToJoint: map,
+        sources,
+        referencePose: avatar.referencePose,
+        frame: avatar.frame,
+        tPoseSource: avatar.tPoseSource,
+        tPoseCorrections: [...avatar.tPoseCorrections],
+        warnings: [...avatar.warnings],
+        doubtful,
+        muscleSettings: { ...avatar.muscleSettings },
+    });
 }
 
 /** Checks a final map: required bones, joints used once, human parents above their children. */

@@ -127,7 +127,14 @@ function bodyFrame(rec: IMotionRecording, frame: number, right: Vector3, up: Vec
     const rul = at(rec, frame, a.getJoint(B.RightUpperLeg), new Vector3());
     const lua = at(rec, frame, a.getJoint(B.LeftUpperArm), new Vector3());
     const rua = at(rec, frame, a.getJoint(B.RightUpperArm), new Vector3());
-    const left = lul.subtract(rul).normalize().add(lua.subtract(rua).normalize()).normalize();
+    const hips = lul.subtract(rul).normalize();
+    const arms = lua.subtract(rua).normalize();
+    // Arms on the wrong sides of the chest (a broken take: collarbones turned half a turn, labels
+    // swapped) would leave the sum no direction: past across the hips' line the arms' line counts
+    // less, none at 120 degrees from it, and reversed beyond (all of it reversed when opposite), so
+    // such a take faces as its chest does. Continuous; as before up to across.
+    const along = Vector3.Dot(hips, arms);
+    const left = hips.add(arms.scaleInPlace(along < 0 ? 1 + 2 * along : 1)).normalize();
     const u = lua.add(rua).subtract(lul).subtract(rul);
     u.subtractInPlace(left.scale(Vector3.Dot(u, left))).normalize();
     up.copyFrom(u);
