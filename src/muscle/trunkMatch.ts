@@ -35,6 +35,8 @@ const chordPosed = new Vector3();
 const segment = new Vector3();
 const wanted = new Vector3();
 const trunkTurn = new Quaternion();
+/** Where the hips' piece (hip joints' middle to spine joint) would end turned as the source's chord over its shares (canonical, own units). */
+const hipsEnd = new Vector3();
 
 /** The point of a trunk path (`trunkRest` or `trunkPosed`) at `trunkAt[at]` along it (clamped to its ends), into `out`. */
 function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
@@ -52,6 +54,31 @@ function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
 }
 
 /**
+ * The turn (shortest rotation) of the source's chord from `trunkAt[0]` to `trunkAt[1]` along its
+ * path, from its T-pose (`trunkRest`) to its pose (`trunkPosed`), into `out`. False (and `out` as
+ * it was) when either chord has no length.
+ */
+function chordTurnToRef(out: Quaternion): boolean {
+    trunkPointToRef(trunkRest, 1, chordRest);
+    trunkPointToRef(trunkRest, 0, tmpV);
+    chordRest.subtractInPlace(tmpV);
+    trunkPointToRef(trunkPosed, 1, chordPosed);
+    trunkPointToRef(trunkPosed, 0, tmpV);
+    chordPosed.subtractInPlace(tmpV);
+    const lr = Math.sqrt(chordRest.x * chordRest.x + chordRest.y * chordRest.y + chordRest.z * chordRest.z);
+    const lp = Math.sqrt(chordPosed.x * chordPosed.x + chordPosed.y * chordPosed.y + chordPosed.z * chordPosed.z);
+    if (!(lr > 1e-12 && lp > 1e-12)) return false;
+    chordRest.x /= lr;
+    chordRest.y /= lr;
+    chordRest.z /= lr;
+    chordPosed.x /= lp;
+    chordPosed.y /= lp;
+    chordPosed.z /= lp;
+    QuaternionFromUnitVectorsToRef(chordRest, chordPosed, out);
+    return true;
+}
+
+/**
  * Turns the trunk's segments as the source's trunk turns over the same share of its length. The
  * source's trunk is the path through its trunk joints (`source`: their T-pose offsets, canonical,
  * source scales), posed by the muscles' own rotations of its trunk bones (`raw`, `TRUNK_BONES` order, before missing bones fold in); this
@@ -65,6 +92,18 @@ function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
  * turns cancel only along a trunk whose joints sit where the source's do; turned bone by bone,
  * RiggedFigure's trunk (its spine joint 0.32 centre-of-mass heights above its hips, the zombie
  * mocap's 0.09) carried the jitter to its head 3 times the source's.
+ *
+ * The first piece, from the hip joints' middle to the spine joint, moves with the hips and does
+ * not turn. Where this spine joint sits at a higher share than the source's, the source's path
+ * over that piece's shares turns with the source's spine bone, and that turn has nowhere to go: the
+ * source's spine moves its chest point with it and its chest and upper chest turn back so that
+ * the neck keeps still, while ours moved the chest point by less and the turns back carried on to
+ * the neck and arms (a child's robot walk: its chest point 3.3 thousandths of the trunk in a frame,
+ * ours 1.6; the X Bot's neck 1.3 and RiggedFigure's hands 2.5 times the source's jerk). So the first
+ * segment above it is aimed, from its joint, at where the piece turned as its chord and the segment
+ * as its own would end: its end, and every joint above, lands at the source's path point of its
+ * share (scaled) as the hips' piece would have carried it. With the source's spine joint at the
+ * same share or higher the piece's chord does not turn, and nothing changes.
  */
 export function MatchTrunkToSource(setup: MuscleSetup, q: Quaternion[], raw: readonly Quaternion[], source: Float64Array): void {
     // A clip made on this skeleton (or one laid out alike): the chords are the segments, nothing to turn.
@@ -105,8 +144,19 @@ export function MatchTrunkToSource(setup: MuscleSetup, q: Quaternion[], raw: rea
         QuaternionMultiplyToRef(tmpQ, q[b], trunkDecoded[i]);
         tmpQ.copyFrom(trunkDecoded[i]);
     }
-    // Each segment from bone i's joint to the next mapped bone's: turned as the source's chord over the same shares.
+    // The hips' piece, from the hip joints' middle to the spine joint, moves with the hips. Where
+    // the source's path turns over its shares (its spine joint sits lower than this one's share),
+    // `hipsEnd` is where that piece would end turned as its chord: the first segment above is aimed
+    // so that its own end lands where the two chords' turns put it (see the note above).
     let along = Math.sqrt(own[0] * own[0] + own[1] * own[1] + own[2] * own[2]);
+    hipsEnd.x = own[0];
+    hipsEnd.y = own[1];
+    hipsEnd.z = own[2];
+    trunkAt[0] = 0;
+    trunkAt[1] = (along / ownLength) * length;
+    if (along > 1e-12 && chordTurnToRef(trunkTurn)) hipsEnd.applyRotationQuaternionInPlace(trunkTurn);
+    let first = true;
+    // Each segment from bone i's joint to the next mapped bone's: turned as the source's chord over the same shares.
     tmpQ2.set(0, 0, 0, 1); // the turned Dc of the bone below
     for (let i = 0; i < 5; i++) {
         const b = TRUNK_BONES[i];
@@ -123,31 +173,29 @@ export function MatchTrunkToSource(setup: MuscleSetup, q: Quaternion[], raw: rea
             trunkAt[0] = (along / ownLength) * length;
             trunkAt[1] = ((along + piece) / ownLength) * length;
             along += piece;
-            trunkPointToRef(trunkRest, 1, chordRest);
-            trunkPointToRef(trunkRest, 0, tmpV);
-            chordRest.subtractInPlace(tmpV);
-            trunkPointToRef(trunkPosed, 1, chordPosed);
-            trunkPointToRef(trunkPosed, 0, tmpV);
-            chordPosed.subtractInPlace(tmpV);
-            const lr = Math.sqrt(chordRest.x * chordRest.x + chordRest.y * chordRest.y + chordRest.z * chordRest.z);
-            const lp = Math.sqrt(chordPosed.x * chordPosed.x + chordPosed.y * chordPosed.y + chordPosed.z * chordPosed.z);
-            if (piece > 1e-12 && lr > 1e-12 && lp > 1e-12) {
-                chordRest.x /= lr;
-                chordRest.y /= lr;
-                chordRest.z /= lr;
-                chordPosed.x /= lp;
-                chordPosed.y /= lp;
-                chordPosed.z /= lp;
-                QuaternionFromUnitVectorsToRef(chordRest, chordPosed, trunkTurn);
+            if (piece > 1e-12 && chordTurnToRef(trunkTurn)) {
                 // wanted = turn * T-pose direction; now = Dc * T-pose direction
                 segment.x /= piece;
                 segment.y /= piece;
                 segment.z /= piece;
                 segment.applyRotationQuaternionToRef(trunkTurn, wanted);
+                if (first) {
+                    // From the spine joint (where the hips put it) at hipsEnd + wanted * piece.
+                    const ax = hipsEnd.x + wanted.x * piece - own[0];
+                    const ay = hipsEnd.y + wanted.y * piece - own[1];
+                    const az = hipsEnd.z + wanted.z * piece - own[2];
+                    const al = Math.sqrt(ax * ax + ay * ay + az * az);
+                    if (al > 1e-9 * piece) {
+                        wanted.x = ax / al;
+                        wanted.y = ay / al;
+                        wanted.z = az / al;
+                    }
+                }
                 segment.applyRotationQuaternionInPlace(trunkDecoded[i]);
                 QuaternionFromUnitVectorsToRef(segment, wanted, trunkTurn);
                 QuaternionNormalizeInPlace(QuaternionMultiplyToRef(trunkTurn, trunkDecoded[i], turned));
             }
+            first = false;
         }
         // Q = (turned Dc below)^-1 * turned Dc
         QuaternionConjugateToRef(tmpQ2, tmpQ);
