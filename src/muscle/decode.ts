@@ -15,7 +15,7 @@ import { BodyFrameToRef, CenterOfMassToRef } from "./kinematics.js";
 import { ALL_MUSCLE_COUNT, BoneMuscles } from "./muscles.js";
 import { MuscleSetup, TRUNK_BONES } from "./setup.js";
 import { HasTranslationDof, TRANSLATION_DOF_COUNT, TranslationDofBones, TranslationDofOffsetToRef } from "./translationDof.js";
-import { MatchTrunkToSource, TRUNK_NUMBERS } from "./trunkMatch.js";
+import { MatchTrunkToSource, TRUNK_NUMBERS, type TrunkPlaceLowPass } from "./trunkMatch.js";
 import { FoldMissingShouldersFastInPlace, type MissingShoulderFold } from "./shoulderFold.js";
 import { MatchShoulderLine, SHOULDER_NUMBERS } from "./shoulderLine.js";
 import { MatchCollarboneShakeInPlace, type CollarboneShake } from "./collarboneShake.js";
@@ -266,7 +266,10 @@ export interface ICanonicalRotationLimiter {
  * as a rotation), a missing shoulder's fast turns move the elbow by place instead, its slow ones
  * carried in `shoulderFold` from one call to the next (see `FoldMissingShouldersFastInPlace`).
  * With `collarboneShake` (optional, default none), a mapped shoulder's socket moves as fast as the
- * source's did, its elbow put back by the upper arm (see `MatchCollarboneShakeInPlace`).
+ * source's did, its elbow put back by the upper arm (see `MatchCollarboneShakeInPlace`). With
+ * `trunkPlace` as well as `sourceTrunk` (optional, default none), the fast part of the turn of the
+ * piece between the hip joints and the spine joint goes on to the spine, so that the trunk's
+ * joints keep the source's places (see `MatchTrunkToSource`).
  */
 export function DecodeHumanPose(
     avatar: HumanoidAvatar,
@@ -277,6 +280,7 @@ export function DecodeHumanPose(
     sourceShoulders?: Float64Array | null,
     shoulderFold?: MissingShoulderFold | null,
     collarboneShake?: CollarboneShake | null,
+    trunkPlace?: TrunkPlaceLowPass | null,
 ): IRigPose {
     const setup = MuscleSetup.For(avatar);
     const { world, pos, dc, q } = setup.work;
@@ -316,7 +320,7 @@ export function DecodeHumanPose(
         shoulderRaw[1].copyFrom(shoulderFold && shoulderFold.applied[1] ? shoulderFold.slow[1] : q[B.RightShoulder]);
     }
     // The trunk's segments turned as the source's trunk turns (see `MatchTrunkToSource`), before the limits.
-    if (matchSource) MatchTrunkToSource(setup, q, trunkRaw, sourceTrunk);
+    if (matchSource) MatchTrunkToSource(setup, q, trunkRaw, sourceTrunk, trunkPlace);
     // The shoulders' turns as the source's collarbones hang from this character's chest (after the
     // trunk's step, which turned them back to keep their world turns), for the sockets' shake.
     if (collarboneShake && matchShoulders) {

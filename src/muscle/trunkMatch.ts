@@ -37,6 +37,55 @@ const wanted = new Vector3();
 const trunkTurn = new Quaternion();
 /** Where the hips' piece (hip joints' middle to spine joint) would end turned as the source's chord over its shares (canonical, own units). */
 const hipsEnd = new Vector3();
+/** The first segment's direction by place (see {@link MatchTrunkToSource}), and the turn to it from its chord's. */
+const aimed = new Vector3();
+const placeTurn = new Quaternion();
+
+/**
+ * Time constant of the low-pass that splits the hips' piece's turn (see {@link MatchTrunkToSource}),
+ * seconds: what that turn does faster than this, the first segment above it takes by place; what
+ * it holds longer, by its chord's direction only. A tenth of a second: a bend held (a lean, a reach
+ * down) keeps the trunk's shape, and a step's sway and mocap's jitter keep the source's places.
+ */
+export const TRUNK_PLACE_SECONDS = 0.1;
+
+/**
+ * What decode needs to hand the fast part of the hips' piece's turn on to the spine (see
+ * {@link MatchTrunkToSource}): the slow part of the first segment's turn from its chord's direction
+ * to its direction by place, carried from one decode to the next, and how far it follows this
+ * decode's. Made per character; owned by the caller, as the solver does. Allocation-free.
+ */
+export class TrunkPlaceLowPass {
+    /** How far the slow part follows the next decode's, 0 to 1 (in an array: no number is handed to a call on the per-frame path). Set by {@link noteStep}. */
+    public readonly follow = Float64Array.of(1);
+    /** Time constant, seconds (default {@link TRUNK_PLACE_SECONDS}; 0: the slow part follows all the way, the trunk turns by its chords only). */
+    public fastSeconds = TRUNK_PLACE_SECONDS;
+    /** The slow part of the turn (canonical, the hips' frame). */
+    public readonly slow = new Quaternion();
+    /** 1 once {@link slow} holds a turn (0: the next decode starts it at its own turn, so nothing goes by place). */
+    public readonly known = new Uint8Array(1);
+
+    /**
+     * Sets how far the slow part follows the next decode's: from the time step, `1 - exp(-step /
+     * fastSeconds)`, or with no step (a pose set on its own) all the way, so nothing goes by place.
+     * @param step the time step since the last decode in `step[0]`, seconds (over a zero step the slow part stays), or null for none
+     */
+    public noteStep(step: Float64Array | null): void {
+        const f = this.follow;
+        if (!step) {
+            f[0] = 1;
+            return;
+        }
+        const dt = step[0];
+        const t = this.fastSeconds;
+        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+    }
+
+    /** Forgets the slow part (after a jump in time or place): the next decode starts it afresh. */
+    public reset(): void {
+        this.known[0] = 0;
+    }
+}
 
 /** The point of a trunk path (`trunkRest` or `trunkPosed`) at `trunkAt[at]` along it (clamped to its ends), into `out`. */
 function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
@@ -51,6 +100,30 @@ function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
     out.x = path[a] + (path[b] - path[a]) * t;
     out.y = path[a + 1] + (path[b + 1] - path[a + 1]) * t;
     out.z = path[a + 2] + (path[b + 2] - path[a + 2]) * t;
+}
+
+/**
+ * Takes the slow part out of `turn` (the first segment's turn from its chord's direction to its
+ * direction by place): the low-pass's slow part follows `turn` by `place.follow` (a normalized
+ * lerp on its hemisphere: the turns are small), and `turn` becomes `turn * slow^-1`, its fast part.
+ * On the first decode after a reset the slow part starts at `turn`, so nothing goes by place.
+ */
+function fastPartInPlace(place: TrunkPlaceLowPass, turn: Quaternion): void {
+    const s = place.slow;
+    if (!place.known[0]) {
+        s.copyFrom(turn);
+        place.known[0] = 1;
+    } else {
+        const f = place.follow[0];
+        const sign = s.x * turn.x + s.y * turn.y + s.z * turn.z + s.w * turn.w < 0 ? -1 : 1;
+        s.x += f * (sign * turn.x - s.x);
+        s.y += f * (sign * turn.y - s.y);
+        s.z += f * (sign * turn.z - s.z);
+        s.w += f * (sign * turn.w - s.w);
+        QuaternionNormalizeInPlace(s);
+    }
+    QuaternionConjugateToRef(s, tmpQ);
+    QuaternionMultiplyToRef(turn, tmpQ, turn);
 }
 
 /**
@@ -99,13 +172,30 @@ function chordTurnToRef(out: Quaternion): boolean {
  * source's spine moves its chest point with it and its chest and upper chest turn back so that
  * the neck keeps still, while ours moved the chest point by less and the turns back carried on to
  * the neck and arms (a child's robot walk: its chest point 3.3 thousandths of the trunk in a frame,
- * ours 1.6; the X Bot's neck 1.3 and RiggedFigure's hands 2.5 times the source's jerk). So the first
- * segment above it is aimed, from its joint, at where the piece turned as its chord and the segment
- * as its own would end: its end, and every joint above, lands at the source's path point of its
- * share (scaled) as the hips' piece would have carried it. With the source's spine joint at the
- * same share or higher the piece's chord does not turn, and nothing changes.
+ * ours 1.6; the X Bot's neck 1.3 and RiggedFigure's hands 2.5 times the source's jerk). By place,
+ * the first segment above it is aimed, from its joint, at where the piece turned as its chord and
+ * the segment as its own would end: its end, and every joint above, lands at the source's path
+ * point of its share (scaled) as the hips' piece would have carried it. With `place` (a low-pass
+ * carried from one decode to the next) the segment takes only the fast part of its turn from its
+ * chord's direction to that one ({@link TRUNK_PLACE_SECONDS}): a bend held keeps the chords' shape,
+ * which the whole turn bent into the first bone (KayKit's sneak onto the X Bot, its head from the
+ * hips joint 3.7 -> 9.2 degrees off the source's; the child's jump onto RiggedFigure with every
+ * limit pushed its spine into its range, head 1.42 -> 1.67 times the jerk without limits). Without
+ * `place` (a pose decoded on its own) the segments turn by their chords only. With the source's
+ * spine joint at the same share or higher the piece's chord does not turn, and nothing changes.
+ * @param setup the character's muscle setup
+ * @param q every human bone's decoded canonical rotation (changed in place: the trunk's bones, and the children off it)
+ * @param raw the trunk bones' rotations as the muscles give them (`TRUNK_BONES` order)
+ * @param source the source's trunk layout (`TRUNK_NUMBERS` numbers)
+ * @param place optional: the low-pass that hands the hips' piece's fast turn on (default none)
  */
-export function MatchTrunkToSource(setup: MuscleSetup, q: Quaternion[], raw: readonly Quaternion[], source: Float64Array): void {
+export function MatchTrunkToSource(
+    setup: MuscleSetup,
+    q: Quaternion[],
+    raw: readonly Quaternion[],
+    source: Float64Array,
+    place?: TrunkPlaceLowPass | null,
+): void {
     // A clip made on this skeleton (or one laid out alike): the chords are the segments, nothing to turn.
     const layout = setup.clipTrunkOffsets;
     let same = true;
@@ -179,16 +269,19 @@ export function MatchTrunkToSource(setup: MuscleSetup, q: Quaternion[], raw: rea
                 segment.y /= piece;
                 segment.z /= piece;
                 segment.applyRotationQuaternionToRef(trunkTurn, wanted);
-                if (first) {
-                    // From the spine joint (where the hips put it) at hipsEnd + wanted * piece.
+                if (first && place) {
+                    // By place: from the spine joint (where the hips put it) at hipsEnd + wanted * piece.
                     const ax = hipsEnd.x + wanted.x * piece - own[0];
                     const ay = hipsEnd.y + wanted.y * piece - own[1];
                     const az = hipsEnd.z + wanted.z * piece - own[2];
                     const al = Math.sqrt(ax * ax + ay * ay + az * az);
                     if (al > 1e-9 * piece) {
-                        wanted.x = ax / al;
-                        wanted.y = ay / al;
-                        wanted.z = az / al;
+                        aimed.x = ax / al;
+                        aimed.y = ay / al;
+                        aimed.z = az / al;
+                        QuaternionFromUnitVectorsToRef(wanted, aimed, placeTurn);
+                        fastPartInPlace(place, placeTurn);
+                        wanted.applyRotationQuaternionInPlace(placeTurn);
                     }
                 }
                 segment.applyRotationQuaternionInPlace(trunkDecoded[i]);

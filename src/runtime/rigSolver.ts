@@ -24,6 +24,7 @@ import {
 } from "../math/hotMath.js";
 import { MissingShoulderFold } from "../muscle/shoulderFold.js";
 import { CollarboneShake } from "../muscle/collarboneShake.js";
+import { TrunkPlaceLowPass } from "../muscle/trunkMatch.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
@@ -263,6 +264,12 @@ export class HumanoidRigSolver {
      */
     public readonly collarboneShake: CollarboneShake | null;
     /**
+     * The low-pass that hands the fast part of the hips' piece's turn on to the spine
+     * (`TrunkPlaceLowPass`, `MatchTrunkToSource`; docs/runtime.md, the trunk's layout); its
+     * `fastSeconds` 0 turns the trunk by its chords only. Forgotten with {@link shoulderFold}.
+     */
+    public readonly trunkPlace = new TrunkPlaceLowPass();
+    /**
      * Whether {@link decode} moves the body and goals by the stride's carry (the animator sets it
      * for the `"clip"` root motion, where the body goes where the clip puts it); false: the carry
      * is only reported in {@link carry}, for the caller to move the ground by. Default true.
@@ -342,6 +349,7 @@ export class HumanoidRigSolver {
         if (step) this._body.noteFrameStep(step);
         if (this.shoulderFold) this.shoulderFold.noteStep(step ?? null);
         if (this.collarboneShake) this.collarboneShake.noteStep(step ?? null);
+        this.trunkPlace.noteStep(step ?? null);
         const setup = this._setup;
         this.footCorrections[0].setAll(0);
         this.footCorrections[1].setAll(0);
@@ -406,6 +414,7 @@ export class HumanoidRigSolver {
             this._sourceLayouts.shoulders,
             this.shoulderFold,
             this.collarboneShake,
+            this.trunkPlace,
         );
         // The pelvis's roll, `"legs"`: a pelvis wider than the source's, scaled, raises one hip
         // joint over the other by more as it rolls, and the legs hanging from them must bend or
@@ -645,6 +654,7 @@ export class HumanoidRigSolver {
         this._body.resetSmoothing();
         if (this.shoulderFold) this.shoulderFold.reset();
         if (this.collarboneShake) this.collarboneShake.reset();
+        this.trunkPlace.reset();
     }
 
     /**
