@@ -104,6 +104,7 @@ export function ReversedCollarboneWarning(found: IReversedCollarbone): string {
     return (
         `the ${side} collarbone (${HumanBoneNames[found.bone]}) is turned more than 90 degrees from its T-pose in ${found.frames} of the ${found.looked} frames looked at, ` +
         `where no shoulder's muscles can follow: the take is converted as if its skeleton had no ${side} shoulder bone (its turn goes to the ${side} upper arm, ` +
-        `which keeps its direction from the chest; a character's ${side} collarbone stays in its T-pose)`
+        `which keeps its direction from the chest, so where the take's ${side} arm hangs from the other side of the chest the character's crosses in front of it; ` +
+        `a character's ${side} collarbone stays in its T-pose)`
     );
 }

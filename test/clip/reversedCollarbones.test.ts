@@ -11,7 +11,6 @@ import {
     GetRigRestPose,
     HumanBone,
     SampleCharacters,
-    type IRigPose,
     type IRigPoseSource,
 } from "../../src/index.js";
 import { HumanoidAvatarWithoutBones } from "../../src/humanoid/avatar.js";
@@ -22,6 +21,7 @@ import { BvhPoseSource } from "../../src/io/bvhClip.js";
 import { RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
 import { MeasureRetargetQuality } from "../../src/quality/metrics.js";
 import { JointPathJerk } from "../helpers/jointJerk.js";
+import { ChangedPoseSource } from "../helpers/poseSources.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -43,25 +43,17 @@ describe("collarbones turned past a quarter turn", () => {
      */
     const turned = (from: number): IRigPoseSource => {
         const half = new Quaternion();
-        return {
-            name: "turned",
-            source: "test",
-            warnings: [],
-            frameRate: walk.frameRate,
-            durationSeconds: walk.durationSeconds,
-            samplePoseToRef(t: number, pose: IRigPose): void {
-                walk.samplePoseToRef(t, pose);
-                if (Math.round(t * walk.frameRate) < from) return;
-                Quaternion.RotationAxisToRef(Vector3.Up(), Math.PI + ((20 * Math.PI) / 180) * Math.sin(4 * Math.PI * t), half);
-                for (let k = 0; k < 2; k++) {
-                    // The collarbone turned, the upper arm turned back: the arm keeps its turn in the world.
-                    const s = pose.rotations[shoulders[k]];
-                    const a = pose.rotations[arms[k]];
-                    a.copyFrom(Quaternion.Inverse(s).multiply(Quaternion.Inverse(half)).multiply(s).multiply(a));
-                    s.copyFrom(half.multiply(s));
-                }
-            },
-        };
+        return ChangedPoseSource(walk, "turned", (t, pose) => {
+            if (Math.round(t * walk.frameRate) < from) return;
+            Quaternion.RotationAxisToRef(Vector3.Up(), Math.PI + ((20 * Math.PI) / 180) * Math.sin(4 * Math.PI * t), half);
+            for (let k = 0; k < 2; k++) {
+                // The collarbone turned, the upper arm turned back: the arm keeps its turn in the world.
+                const s = pose.rotations[shoulders[k]];
+                const a = pose.rotations[arms[k]];
+                a.copyFrom(Quaternion.Inverse(s).multiply(Quaternion.Inverse(half)).multiply(s).multiply(a));
+                s.copyFrom(half.multiply(s));
+            }
+        });
     };
 
     test("the built-in walk: none found, no warning", () => {

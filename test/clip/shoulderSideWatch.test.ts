@@ -1,16 +1,9 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import {
-    BuildHumanoidAvatar,
-    BuildSampleRig,
-    ConvertRigPosesToMuscleClip,
-    HumanBone,
-    SampleCharacters,
-    type IRigPose,
-    type IRigPoseSource,
-} from "../../src/index.js";
+import { BuildHumanoidAvatar, BuildSampleRig, ConvertRigPosesToMuscleClip, HumanBone, SampleCharacters } from "../../src/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import { ConvertFileToMuscleClipsAsync } from "../../src/node/convertFile.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { ChangedPoseSource } from "../helpers/poseSources.js";
 
 // Arms on the wrong sides of the chest are a broken take (swapped labels, collarbones turned half a
 // turn against the rest pose, a rest pose with both arms in one place): conversion says so
@@ -32,18 +25,10 @@ describe("conversion warns when a take's arms are on the wrong sides of its ches
         const shoulders = [HumanBone.LeftShoulder, HumanBone.RightShoulder].map((b) => avatar.getJoint(b));
         expect(Math.min(...shoulders)).toBeGreaterThanOrEqual(0);
         const half = Quaternion.RotationAxis(Vector3.Up(), Math.PI);
-        const source: IRigPoseSource = {
-            name: "crossed",
-            source: "test",
-            warnings: [],
-            frameRate: walk.frameRate,
-            durationSeconds: walk.durationSeconds,
-            samplePoseToRef(t: number, pose: IRigPose): void {
-                walk.samplePoseToRef(t, pose);
-                if (Math.round(t * walk.frameRate) < 20) return;
-                for (const j of shoulders) pose.rotations[j].copyFrom(half.multiply(pose.rotations[j]));
-            },
-        };
+        const source = ChangedPoseSource(walk, "crossed", (t, pose) => {
+            if (Math.round(t * walk.frameRate) < 20) return;
+            for (const j of shoulders) pose.rotations[j].copyFrom(half.multiply(pose.rotations[j]));
+        });
         const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
         const frames = clip.frameCount;
         const found = wrongSides(clip.warnings);
