@@ -117,6 +117,7 @@ export { MirrorMuscleClip } from "./clip/mirrorClip.js";
 export { DecodeHumanPose, CreateReferenceRigPose, type ICanonicalRotationLimiter } from "./muscle/decode.js";
 export { MissingShoulderFold, SHOULDER_FAST_SECONDS, ShoulderLowPass } from "./muscle/shoulderFold.js";
 export { CollarboneShake } from "./muscle/collarboneShake.js";
+export { TrunkPlaceLowPass, TRUNK_PLACE_SECONDS } from "./muscle/trunkMatch.js";
 export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
 export {
     SwingTwistDecompose,

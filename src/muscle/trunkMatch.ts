@@ -37,12 +37,12 @@ const wanted = new Vector3();
 const trunkTurn = new Quaternion();
 /** Where the hips' piece (hip joints' middle to spine joint) would end turned as the source's chord over its shares (canonical, own units). */
 const hipsEnd = new Vector3();
-/** The first segment's direction by place (see {@link MatchTrunkToSource}), and the turn to it from its chord's. */
+/** The first segment's direction by place (see `MatchTrunkToSource`), and the turn to it from its chord's. */
 const aimed = new Vector3();
 const placeTurn = new Quaternion();
 
 /**
- * Time constant of the low-pass that splits the hips' piece's turn (see {@link MatchTrunkToSource}),
+ * Time constant of the low-pass that splits the hips' piece's turn (see `MatchTrunkToSource`),
  * seconds: what that turn does faster than this, the first segment above it takes by place; what
  * it holds longer, by its chord's direction only. A tenth of a second: a bend held (a lean, a reach
  * down) keeps the trunk's shape, and a step's sway and mocap's jitter keep the source's places.
@@ -51,7 +51,7 @@ export const TRUNK_PLACE_SECONDS = 0.1;
 
 /**
  * What decode needs to hand the fast part of the hips' piece's turn on to the spine (see
- * {@link MatchTrunkToSource}): the slow part of the first segment's turn from its chord's direction
+ * `MatchTrunkToSource`): the slow part of the first segment's turn from its chord's direction
  * to its direction by place, carried from one decode to the next, and how far it follows this
  * decode's. Made per character; owned by the caller, as the solver does. Allocation-free.
  */
