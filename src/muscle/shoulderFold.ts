@@ -35,6 +35,7 @@ import { HumanBone } from "../humanoid/humanBones.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
 import { SHOULDER_NUMBERS } from "./shoulderLine.js";
+import { NoteLowPassStep } from "../math/lowPassStep.js";
 
 const B = HumanBone;
 
@@ -113,14 +114,7 @@ export abstract class ShoulderLowPass {
      * @param step the time step since the last decode in `step[0]`, seconds (over a zero step, such as a paused clip, the slow parts stay), or null for none
      */
     public noteStep(step: Float64Array | null): void {
-        const f = this.follow;
-        if (!step) {
-            f[0] = 1;
-            return;
-        }
-        const dt = step[0];
-        const t = this.fastSeconds;
-        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+        NoteLowPassStep(this, step);
     }
 
     /** Forgets the slow parts (after a jump in time or place): the next decode starts them afresh. */

@@ -4,6 +4,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace } from "../math/hotMath.js";
 import { TRUNK_BONES, type MuscleSetup } from "./setup.js";
+import { NoteLowPassStep } from "../math/lowPassStep.js";
 
 const B = HumanBone;
 const tmpQ = new Quaternion();
@@ -71,14 +72,7 @@ export class TrunkPlaceLowPass {
      * @param step the time step since the last decode in `step[0]`, seconds (over a zero step the slow part stays), or null for none
      */
     public noteStep(step: Float64Array | null): void {
-        const f = this.follow;
-        if (!step) {
-            f[0] = 1;
-            return;
-        }
-        const dt = step[0];
-        const t = this.fastSeconds;
-        f[0] = !(t > 0) ? 1 : dt > 0 ? (dt < Infinity ? 1 - Math.exp(-dt / t) : 1) : 0;
+        NoteLowPassStep(this, step);
     }
 
     /** Forgets the slow part (after a jump in time or place): the next decode starts it afresh. */
