@@ -20,6 +20,7 @@ import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames } from "../humanoid/humanBones.js";
 import { ComputeRigWorldPose, GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
+import { MuscleSetup } from "../muscle/setup.js";
 
 /** At most this many frames are looked at, evenly spread (the first and last among them). */
 const LOOKS = 121;
@@ -61,6 +62,7 @@ export function FindReversedCollarbones(
 ): IReversedCollarbone[] {
     const sides: Array<{ bone: HumanBone; shoulder: number; arm: number; parent: number; rest: Vector3; count: number }> = [];
     const world = avatar.referenceWorld;
+    const setup = MuscleSetup.For(avatar);
     for (const [bone, upper] of [
         [HumanBone.LeftShoulder, HumanBone.LeftUpperArm],
         [HumanBone.RightShoulder, HumanBone.RightUpperArm],
@@ -68,16 +70,8 @@ export function FindReversedCollarbones(
         const shoulder = avatar.getJoint(bone);
         const arm = avatar.getJoint(upper);
         if (shoulder < 0 || arm < 0) continue;
-        // The bone the shoulder hangs from: its nearest mapped trunk bone (the rig's own parent when none is).
-        let parent = -1;
-        for (const b of [HumanBone.UpperChest, HumanBone.Chest, HumanBone.Spine]) {
-            if (avatar.getJoint(b) >= 0) {
-                parent = avatar.getJoint(b);
-                break;
-            }
-        }
-        if (parent < 0) parent = avatar.rig.joints[shoulder].parent;
-        if (parent < 0) continue;
+        // The bone the shoulder hangs from: its nearest mapped human parent.
+        const parent = setup.joint[setup.parentBone[bone]];
         const rest = world.positions[arm].subtract(world.positions[shoulder]).applyRotationQuaternionInPlace(world.rotations[parent].conjugate());
         if (!(rest.lengthSquared() > 0)) continue;
         sides.push({ bone, shoulder, arm, parent, rest, count: 0 });

@@ -230,15 +230,17 @@ export function MatchTrunkToSource(
     }
     // The hips' piece, from the hip joints' middle to the spine joint, moves with the hips. Where
     // the source's path turns over its shares (its spine joint sits lower than this one's share),
-    // `hipsEnd` is where that piece would end turned as its chord: the first segment above is aimed
-    // so that its own end lands where the two chords' turns put it (see the note above).
+    // `hipsEnd` is where that piece would end turned as its chord: with `place`, the first segment
+    // above is aimed so that its own end lands where the two chords' turns put it (see the note above).
     let along = Math.sqrt(own[0] * own[0] + own[1] * own[1] + own[2] * own[2]);
-    hipsEnd.x = own[0];
-    hipsEnd.y = own[1];
-    hipsEnd.z = own[2];
-    trunkAt[0] = 0;
-    trunkAt[1] = (along / ownLength) * length;
-    if (along > 1e-12 && chordTurnToRef(trunkTurn)) hipsEnd.applyRotationQuaternionInPlace(trunkTurn);
+    if (place) {
+        hipsEnd.x = own[0];
+        hipsEnd.y = own[1];
+        hipsEnd.z = own[2];
+        trunkAt[0] = 0;
+        trunkAt[1] = (along / ownLength) * length;
+        if (along > 1e-12 && chordTurnToRef(trunkTurn)) hipsEnd.applyRotationQuaternionInPlace(trunkTurn);
+    }
     let first = true;
     // Each segment from bone i's joint to the next mapped bone's: turned as the source's chord over the same shares.
     tmpQ2.set(0, 0, 0, 1); // the turned Dc of the bone below

@@ -150,6 +150,12 @@ function expectedDirections(source: HumanoidAvatar, target: HumanoidAvatar, pose
     return { chord, aimed };
 }
 
+/** Where the trunk segment starting at `bone` points for decoded rotations `dc` (canonical). */
+function segmentDirection(avatar: HumanoidAvatar, dc: Quaternion[], bone: HumanBone): Vector3 {
+    const chain = chainOf(avatar);
+    return chain[chain.findIndex((c) => c.bone === bone) + 1].offset.applyRotationQuaternion(dc[bone]);
+}
+
 const angleDeg = (a: Vector3, b: Vector3): number =>
     (Math.acos(Math.max(-1, Math.min(1, Vector3.Dot(a.normalizeToNew(), b.normalizeToNew())))) * 180) / Math.PI;
 const turnDeg = (a: Quaternion, b: Quaternion): number => (2 * Math.acos(Math.min(1, Math.abs(Quaternion.Dot(a, b)))) * 180) / Math.PI;
@@ -178,12 +184,10 @@ describeWithData("trunk segments turned as the source's trunk (IClipProportions.
                 const pose = randomPose(next);
                 const plain = decode(target, pose);
                 const matched = decode(target, pose, trunk);
-                const chain = chainOf(target);
                 for (const [bone, want] of expectedDirections(source, target, pose).chord) {
-                    const k = chain.findIndex((c) => c.bone === bone);
-                    const got = chain[k + 1].offset.applyRotationQuaternion(matched.dc[bone]);
+                    const got = segmentDirection(target, matched.dc, bone);
                     expect(angleDeg(got, want)).toBeLessThan(1e-4);
-                    moved = Math.max(moved, angleDeg(got, chain[k + 1].offset.applyRotationQuaternion(plain.dc[bone])));
+                    moved = Math.max(moved, angleDeg(got, segmentDirection(target, plain.dc, bone)));
                 }
                 // Only the trunk's segments change: the head, the upper arms and the legs keep their decoded turns.
                 for (const bone of [
@@ -215,7 +219,7 @@ describeWithData("trunk segments turned as the source's trunk (IClipProportions.
             const next = random(from.length * 17 + onto.length);
             const place = new TrunkPlaceLowPass();
             const step = Float64Array.of(1 / 30);
-            const spineDirection = (dc: Quaternion[]): Vector3 => chainOf(target)[1].offset.applyRotationQuaternion(dc[spine]);
+            const spineDirection = (dc: Quaternion[]): Vector3 => segmentDirection(target, dc, spine);
             let byPlace = 0;
             for (let n = 0; n < 10; n++) {
                 const a = randomPose(next);
@@ -239,11 +243,9 @@ describeWithData("trunk segments turned as the source's trunk (IClipProportions.
                 expect(angleDeg(spineDirection(matched), want)).toBeLessThan(1e-4);
                 byPlace = Math.max(byPlace, angleDeg(want, second.chord.get(spine)!));
                 // The segments above keep their chords' directions.
-                const chain = chainOf(target);
                 for (const [bone, dir] of second.chord) {
                     if (bone === spine) continue;
-                    const k = chain.findIndex((c) => c.bone === bone);
-                    expect(angleDeg(chain[k + 1].offset.applyRotationQuaternion(matched[bone]), dir)).toBeLessThan(1e-4);
+                    expect(angleDeg(segmentDirection(target, matched, bone), dir)).toBeLessThan(1e-4);
                 }
                 // Held for 2 s: the slow part has caught up, the chords' directions again.
                 for (let h = 0; h < 60; h++) decode(target, b, trunk, place);
