@@ -39,6 +39,11 @@ export function CreateStudioScene(canvas: HTMLCanvasElement, labelBox: HTMLEleme
     scene.clearColor = new Color4(0.95, 0.96, 0.98, 1);
     const camera = new ArcRotateCamera("camera", Math.PI / 2, Math.PI / 2.4, 5, new Vector3(0, 0.8, 0), scene);
     camera.attachControl(canvas, true);
+    // Left and right arrows step the timeline (panels/timeline.ts); the camera's keyboard input
+    // turned the view round at the same time, so a frame-by-frame look at a pose was seen from a
+    // new angle each frame. Up and down still turn it.
+    camera.keysLeft = [];
+    camera.keysRight = [];
     camera.wheelPrecision = 60;
     camera.minZ = 0.05;
     new HemisphericLight("light", new Vector3(0.2, 1, 0.4), scene);

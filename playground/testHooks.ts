@@ -24,6 +24,8 @@ export function InstallTestHooks(studio: Studio): void {
             return j >= 0 ? t.nodes[j].rotationQuaternion!.asArray() : [];
         },
         hipsPosition: (target: number): number[] => targets[target].nodes[targets[target].avatar.getJoint(HumanBone.Hips)].getAbsolutePosition().asArray(),
+        /** The view's camera: [alpha, beta] (radians) and its radius. */
+        camera: (): number[] => [studio.view.camera.alpha, studio.view.camera.beta, studio.view.camera.radius],
     };
 }
 

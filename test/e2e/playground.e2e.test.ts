@@ -17,6 +17,7 @@ interface IStudio {
     targets(): Array<{ name: string; error: string; boneMap: { bones: Record<string, string | null> } }>;
     boneRotation(target: number, bone: string): number[];
     hipsPosition(target: number): number[];
+    camera(): number[];
     surfaceFit(): {
         state: string;
         done: number;
@@ -147,6 +148,29 @@ describe("the playground in a real browser", () => {
         expect(h1).not.toEqual(h0); // the thigh swings: it plays
         expect(await page.textContent("#status")).toContain(name);
         await page.screenshot({ path: join(ARTIFACTS, "playground-bvh.png") });
+    });
+
+    test("the arrow keys step the clip a frame at a time and leave the view where it is", async () => {
+        await page.click("#canvas");
+        if (await studio(page, (s) => s.playing())) await page.keyboard.press("Space");
+        await page.keyboard.press("Home");
+        await frames(page, 2);
+        const t0 = await studio(page, (s) => s.time());
+        const view0 = await studio(page, (s) => s.camera());
+        for (let k = 0; k < 5; k++) {
+            await page.keyboard.press("ArrowRight");
+            await frames(page, 2);
+        }
+        const t1 = await studio(page, (s) => s.time());
+        // Five frames of the clip on (a frame is 1/120 to 1/30 s), and the camera did not turn with them.
+        expect(t1 - t0).toBeGreaterThan(5 / 121);
+        expect(t1 - t0).toBeLessThan(5 / 29);
+        expect(await studio(page, (s) => s.camera())).toEqual(view0);
+        await page.keyboard.press("ArrowLeft");
+        await frames(page, 2);
+        expect(await studio(page, (s) => s.time())).toBeLessThan(t1);
+        expect(await studio(page, (s) => s.camera())).toEqual(view0);
+        await page.click("#play");
     });
 
     test("a character file dropped on the page is added and plays the source", async () => {
