@@ -35,7 +35,7 @@ import { HumanBone } from "../humanoid/humanBones.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef } from "../math/hotMath.js";
 import type { MuscleSetup } from "./setup.js";
 import { SHOULDER_NUMBERS } from "./shoulderLine.js";
-import { NoteLowPassStep } from "../math/lowPassStep.js";
+import { FollowTurnInPlace, NoteLowPassStep } from "../math/lowPassStep.js";
 
 const B = HumanBone;
 
@@ -243,25 +243,8 @@ export function FoldMissingShouldersFastInPlace(setup: MuscleSetup, q: Quaternio
             fold.known[s] = 1;
             continue;
         }
-        // The slow turn follows the pose's (a normalized lerp on the same side of the sphere).
-        const sign = slow.x * raw.x + slow.y * raw.y + slow.z * raw.z + slow.w * raw.w < 0 ? -1 : 1;
-        let x = slow.x + (raw.x * sign - slow.x) * follow;
-        let y = slow.y + (raw.y * sign - slow.y) * follow;
-        let z = slow.z + (raw.z * sign - slow.z) * follow;
-        let w = slow.w + (raw.w * sign - slow.w) * follow;
-        const length = Math.sqrt(x * x + y * y + z * z + w * w);
-        if (!(length > 0)) {
-            slow.copyFrom(raw);
-            continue;
-        }
-        x /= length;
-        y /= length;
-        z /= length;
-        w /= length;
-        slow.x = x;
-        slow.y = y;
-        slow.z = z;
-        slow.w = w;
+        // The slow turn follows the pose's.
+        FollowTurnInPlace(slow, raw, fold.follow);
         // The socket's move by the fast part: the collarbone turned by the shoulder's whole turn,
         // less turned by its slow part (canonical, in the frame of the bone the arms hang from,
         // metres on this character).

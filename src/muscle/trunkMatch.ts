@@ -4,7 +4,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { QuaternionConjugateToRef, QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace } from "../math/hotMath.js";
 import { TRUNK_BONES, type MuscleSetup } from "./setup.js";
-import { NoteLowPassStep } from "../math/lowPassStep.js";
+import { FollowTurnInPlace, NoteLowPassStep } from "../math/lowPassStep.js";
 
 const B = HumanBone;
 const tmpQ = new Quaternion();
@@ -98,8 +98,8 @@ function trunkPointToRef(path: Float64Array, at: number, out: Vector3): void {
 
 /**
  * Takes the slow part out of `turn` (the first segment's turn from its chord's direction to its
- * direction by place): the low-pass's slow part follows `turn` by `place.follow` (a normalized
- * lerp on its hemisphere: the turns are small), and `turn` becomes `turn * slow^-1`, its fast part.
+ * direction by place): the low-pass's slow part follows `turn` by `place.follow`
+ * (`FollowTurnInPlace`), and `turn` becomes `turn * slow^-1`, its fast part.
  * On the first decode after a reset the slow part starts at `turn`, so nothing goes by place.
  */
 function fastPartInPlace(place: TrunkPlaceLowPass, turn: Quaternion): void {
@@ -107,15 +107,7 @@ function fastPartInPlace(place: TrunkPlaceLowPass, turn: Quaternion): void {
     if (!place.known[0]) {
         s.copyFrom(turn);
         place.known[0] = 1;
-    } else {
-        const f = place.follow[0];
-        const sign = s.x * turn.x + s.y * turn.y + s.z * turn.z + s.w * turn.w < 0 ? -1 : 1;
-        s.x += f * (sign * turn.x - s.x);
-        s.y += f * (sign * turn.y - s.y);
-        s.z += f * (sign * turn.z - s.z);
-        s.w += f * (sign * turn.w - s.w);
-        QuaternionNormalizeInPlace(s);
-    }
+    } else FollowTurnInPlace(s, turn, place.follow);
     QuaternionConjugateToRef(s, tmpQ);
     QuaternionMultiplyToRef(turn, tmpQ, turn);
 }
