@@ -132,6 +132,7 @@ export { BuildSampleRig, SampleCharacters, type ISampleCharacterSpec, type Sampl
 export {
     MuscleClip,
     FootContact,
+    FOOT_CONTACT_BITS,
     MuscleCurveKind,
     MuscleCurveNames,
     MuscleCurveKinds,
@@ -177,6 +178,7 @@ export {
     type IMuscleClipConvertOptions,
 } from "./clip/convert.js";
 export { CONTACT_HEIGHT, CONTACT_SPEED, CONTACT_MIN_SECONDS, CONTACT_DRAG_SHARE, GROUND_WINDOW_SECONDS, GROUND_PERCENTILE } from "./clip/footContacts.js";
+export { CONTACT_END_MARGIN, CONTACT_END_HALF_WINDOW } from "./clip/contactEnds.js";
 export { ParseMuscleClip } from "./clip/clipFile.js";
 export { SerializeMuscleClipToJson, ParseMuscleClipJson } from "./clip/clipFileJson.js";
 export { SerializeMuscleClipToBinary, ParseMuscleClipBinary } from "./clip/clipFileBinary.js";

@@ -7,8 +7,8 @@ import { CLIP_SHOULDER_OFFSET_COUNT, CLIP_TRUNK_OFFSET_COUNT, type IClipProporti
 import {
     AbsentCurve,
     ClipFileError,
+    ContactFlagsOfVersion,
     ContactRuns,
-    CONTACT_FEET,
     CurveCountOfVersion,
     MUSCLE_CLIP_MAGIC,
     MUSCLE_CLIP_OLDEST_VERSION,
@@ -130,7 +130,8 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
  * float32 a key, 1 for a float32 step and then each key's whole multiple of the step less the
  * previous key's, zigzag LEB128 (curves with a `step`, as the converter makes them; version 1
  * files have float32s and no encoding byte); last, per foot, the contact runs (count, then gap and
- * length of each, LEB128). About 2.5 bytes a key for a converted clip.
+ * length of each, LEB128), and from version 10 the runs of the feet's still ends in the same way
+ * (left ankle, right ankle, left toes, right toes: `CONTACT_ENDS`). About 2.5 bytes a key for a converted clip.
  */
 export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     ValidateMuscleClip(`${QuoteForMessage(clip.name || "clip")}: cannot be written`, clip, "FILE_WRITE");
@@ -186,7 +187,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
         }
         writeValues(w, c);
     }
-    for (const [, bit] of CONTACT_FEET) {
+    for (const [, bit] of ContactFlagsOfVersion(MUSCLE_CLIP_VERSION)) {
         const runs = ContactRuns(clip.contacts, bit);
         w.varint(runs.length);
         let end = 0;
@@ -366,7 +367,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     }
     while (curves.length < MUSCLE_CLIP_CURVE_COUNT) curves.push(AbsentCurve());
     const contacts = new Uint8Array(frameCount);
-    for (const [foot, bit] of CONTACT_FEET) {
+    for (const [foot, bit] of ContactFlagsOfVersion(version)) {
         const runs = r.varint(`${foot} contact count`, frameCount);
         let end = 0;
         for (let i = 0; i < runs; i++) {

@@ -7,7 +7,10 @@ import type { MuscleCurveUnit } from "./muscleCurveUnit.js";
 import {
     AbsentCurve,
     ClipFileError,
+    ContactFlagsOfVersion,
     ContactRuns,
+    CONTACT_ENDS,
+    CONTACT_ENDS_VERSION,
     CONTACT_FEET,
     CurveCountOfVersion,
     LEG_DIRECTIONS,
@@ -77,7 +80,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
               }
             : {}),
         warnings: clip.warnings,
-        contacts: Object.fromEntries(CONTACT_FEET.map(([name, bit]) => [name, ContactRuns(clip.contacts, bit)])),
+        contacts: Object.fromEntries(ContactFlagsOfVersion(MUSCLE_CLIP_VERSION).map(([name, bit]) => [name, ContactRuns(clip.contacts, bit)])),
     };
     const text = (k: string, v: unknown): string =>
         k === "proportions" ? JSON.stringify(v).replaceAll(JSON.stringify(NEGATIVE_ZERO), "-0") : JSON.stringify(v);
@@ -141,14 +144,22 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     if (!(Number.isInteger(frameCount) && frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES)) {
         throw ClipFileError(source, `frameCount must be a whole number from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
     }
-    // Contacts: {leftFoot: [[start, end], ...], rightFoot: [...]}, inclusive, within the clip.
+    // Contacts: {leftFoot: [[start, end], ...], rightFoot: [...]}, inclusive, within the clip; from
+    // version 10 also the feet's still ends (leftAnkleStill..., each optional: none when left out).
     const contacts = new Uint8Array(frameCount);
     const c = o.contacts;
     if (typeof c !== "object" || c === null || Array.isArray(c)) throw ClipFileError(source, "contacts must be an object {leftFoot, rightFoot}");
     const cc = c as Record<string, unknown>;
-    for (const k of Object.keys(cc)) if (!CONTACT_FEET.some(([n]) => n === k)) throw ClipFileError(source, `contacts: unknown key '${k}'`);
-    for (const [name, bit] of CONTACT_FEET) {
+    const flagNames = ContactFlagsOfVersion(o.version as number);
+    for (const k of Object.keys(cc)) {
+        if (flagNames.some(([n]) => n === k)) continue;
+        if (CONTACT_ENDS.some(([n]) => n === k))
+            throw ClipFileError(source, `contacts.${k} is a version ${CONTACT_ENDS_VERSION} key, the file says version ${o.version}`);
+        throw ClipFileError(source, `contacts: unknown key '${k}'`);
+    }
+    for (const [name, bit] of flagNames) {
         const runs = cc[name];
+        if (runs === undefined && !CONTACT_FEET.some(([n]) => n === name)) continue;
         if (!Array.isArray(runs)) throw ClipFileError(source, `contacts.${name} must be a list of [start, end] frame ranges`);
         // Ranges in order, apart: so the file cannot ask for more work than it has frames.
         let after = 0;

@@ -2,7 +2,15 @@
 // hold (`ValidateMuscleClip`, which every reader and writer runs), and the curves of older versions.
 import { HumanoidError, type HumanoidErrorCode } from "../errors.js";
 import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE } from "../limits.js";
-import { FootContact, MuscleClip, MuscleCurveNames, MUSCLE_CLIP_CURVE_COUNT, MUSCLE_CLIP_CURVE_COUNT_V1, MUSCLE_CLIP_CURVE_COUNT_V3 } from "./muscleClip.js";
+import {
+    FootContact,
+    FOOT_CONTACT_BITS,
+    MuscleClip,
+    MuscleCurveNames,
+    MUSCLE_CLIP_CURVE_COUNT,
+    MUSCLE_CLIP_CURVE_COUNT_V1,
+    MUSCLE_CLIP_CURVE_COUNT_V3,
+} from "./muscleClip.js";
 import { type IMuscleCurve } from "./curve.js";
 import {
     CLIP_LEG_DIRECTION_MAX_Y,
@@ -36,9 +44,13 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * is set, see `MuscleCurveUnit`); older files hold muscle values. Version 9 added the source's
  * shoulder layout (`proportions.shoulderOffsets`, binary flag bit 9); older files play without it
  * (the shoulders turn as the muscles say, not so that the line between the upper-arm joints turns
- * as the source's did).
+ * as the source's did). Version 10 added each planted foot's still end (`FootContact.LeftAnkleStill`
+ * and the rest: JSON `contacts.leftAnkleStill`..., binary four more lists of runs after the feet's);
+ * older files know no end, and planting holds the end the foot's pitch stands on.
  */
-export const MUSCLE_CLIP_VERSION = 9;
+export const MUSCLE_CLIP_VERSION = 10;
+/** The first file version with the feet's still ends ({@link CONTACT_ENDS}). */
+export const CONTACT_ENDS_VERSION = 10;
 /** The oldest file version this library reads. */
 export const MUSCLE_CLIP_OLDEST_VERSION = 1;
 /** Source proportions a file may give: each over the source's scale, within these (no humanoid is outside them). */
@@ -57,6 +69,25 @@ export const CONTACT_FEET = [
     ["leftFoot", FootContact.Left],
     ["rightFoot", FootContact.Right],
 ] as const;
+
+/** The still-end flags of planted feet by their names in a JSON clip (version {@link CONTACT_ENDS_VERSION} on), each with its foot's flag. */
+export const CONTACT_ENDS = [
+    ["leftAnkleStill", FootContact.LeftAnkleStill, FootContact.Left],
+    ["rightAnkleStill", FootContact.RightAnkleStill, FootContact.Right],
+    ["leftToesStill", FootContact.LeftToesStill, FootContact.Left],
+    ["rightToesStill", FootContact.RightToesStill, FootContact.Right],
+] as const;
+
+/** Per foot, its two still-end flags (a frame may have one, not both). */
+const BOTH_ENDS = [
+    ["left", FootContact.LeftAnkleStill | FootContact.LeftToesStill],
+    ["right", FootContact.RightAnkleStill | FootContact.RightToesStill],
+] as const;
+
+/** The contact flags a file of a version stores as runs, by name, in the order the binary form has them. */
+export function ContactFlagsOfVersion(version: number): readonly (readonly [string, FootContact])[] {
+    return version >= CONTACT_ENDS_VERSION ? [...CONTACT_FEET, ...CONTACT_ENDS.map(([name, bit]) => [name, bit] as const)] : CONTACT_FEET;
+}
 
 /** One clip error naming the file and the field. */
 export function ClipFileError(source: string, what: string, code: HumanoidErrorCode = "CLIP_PARSE"): HumanoidError {
@@ -180,6 +211,18 @@ export function ValidateMuscleClip(source: string, clip: MuscleClip, code: Human
         }
     });
     if (clip.contacts.length !== clip.frameCount) throw bad(source, `contacts cover ${clip.contacts.length} frames, the clip has ${clip.frameCount}`);
+    for (let f = 0; f < clip.frameCount; f++) {
+        const c = clip.contacts[f];
+        if (c & ~FOOT_CONTACT_BITS)
+            throw bad(source, `contacts: frame ${f} has flags 0x${c.toString(16)}, beyond the known 0x${FOOT_CONTACT_BITS.toString(16)}`);
+        for (const [name, bit, foot] of CONTACT_ENDS) {
+            if (c & bit && !(c & foot))
+                throw bad(source, `contacts.${name}: frame ${f} is not in a contact of its foot (${foot === FootContact.Left ? "leftFoot" : "rightFoot"})`);
+        }
+        for (const [side, both] of BOTH_ENDS) {
+            if ((c & both) === both) throw bad(source, `contacts: frame ${f} has both still ends of the ${side} foot (${side}AnkleStill and ${side}ToesStill)`);
+        }
+    }
     return clip;
 }
 

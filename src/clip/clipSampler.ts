@@ -201,7 +201,9 @@ export class MuscleClipSampler {
      * flags; a position within `CONTACT_FRAME_SNAP` of one counts as on it). A contact thus
      * spans exactly from its first frame to its last, whatever the rate the clip is shown at: the
      * clip's foot, interpolated between a contact frame and the next one off the ground, is
-     * already arriving or leaving. Clamped, never wrapped (the player wraps a loop's time).
+     * already arriving or leaving. A held foot's still end (`FootContact.LeftAnkleStill`...) is
+     * the nearer frame's, so a switch between the ends falls where the frames meet. Clamped, never
+     * wrapped (the player wraps a loop's time).
      * @internal
      */
     public contactsHeldAtSlot(): number {
@@ -211,7 +213,9 @@ export class MuscleClipSampler {
         const flags = this.clip.contacts;
         if (Math.abs(frame - near) < CONTACT_FRAME_SNAP) return flags[near];
         const below = Math.floor(frame);
-        return flags[below] & flags[below + 1];
+        const feet = flags[below] & flags[below + 1] & 3;
+        // Each held foot's two end bits: bit 0 -> 4 and 16, bit 1 -> 8 and 32 (times 20).
+        return feet | (flags[near] & (feet * 20));
     }
 
     /** The frame position of {@link frameSlot}, clamped to the clip, into `_at`. */

@@ -31,6 +31,7 @@ import { RigPoseDenoiser } from "./poseDenoise.js";
 import { ShoulderSideWatch } from "./shoulderSideWatch.js";
 import { FindReversedCollarbones, ReversedCollarboneWarning } from "./reversedCollarbones.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
+import { DetectContactEnds } from "./contactEnds.js";
 import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
@@ -358,6 +359,7 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
     group.forEach((c, i) => (curves[c] = groupCurves[i]));
     const loop = options.loop ?? loops(setup, samples, frameCount);
     const ground = DetectFootContacts(feet, frameCount, rate);
+    DetectContactEnds(feet, ground.contacts, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
         source: source.source,

@@ -84,7 +84,13 @@ export const MuscleCurveKinds: readonly MuscleCurveKind[] = MuscleCurveNames.map
  */
 export const CONTACT_FRAME_SNAP = 1e-6;
 
-/** Foot-contact flags of a frame: bit 0 left foot, bit 1 right foot. */
+/**
+ * Foot-contact flags of a frame: bit 0 left foot, bit 1 right foot planted; while a foot is
+ * planted, bits 2 to 5 may say which end of it the source turns about (its still end, see
+ * `DetectContactEnds`): the ankle, or the toes. Neither set: not known (a contact's first frames,
+ * until one end is clearly the stiller; files of version 9 or older), and planting holds the end
+ * the foot's own pitch stands on.
+ */
 export enum FootContact {
     /** No foot on the ground. */
     None = 0,
@@ -92,7 +98,18 @@ export enum FootContact {
     Left = 1,
     /** The right foot is planted. */
     Right = 2,
+    /** The left foot is planted and turns about its ankle (the heel lifts or the toes swing round it). */
+    LeftAnkleStill = 4,
+    /** The right foot is planted and turns about its ankle. */
+    RightAnkleStill = 8,
+    /** The left foot is planted and turns about its toes (the heel comes up or swings round them). */
+    LeftToesStill = 16,
+    /** The right foot is planted and turns about its toes. */
+    RightToesStill = 32,
 }
+
+/** Every {@link FootContact} bit a frame may hold. */
+export const FOOT_CONTACT_BITS = 63;
 
 /** What {@link MuscleClip} is made from. */
 export interface IMuscleClipInit {

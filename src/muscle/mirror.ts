@@ -89,7 +89,10 @@ export function MirrorRootInPlace(root: Float64Array): void {
     root[2] = -root[2];
 }
 
-/** Foot contact flags (bit 0 left, bit 1 right) of the mirrored motion: the bits swap. */
+/**
+ * Foot contact flags (`FootContact`: bit 0 left, bit 1 right, then each foot's still end, left
+ * then right) of the mirrored motion: each left bit and its right twin swap.
+ */
 export function MirrorContacts(flags: number): number {
-    return ((flags & 1) << 1) | ((flags & 2) >> 1);
+    return ((flags & 0x15) << 1) | ((flags & 0x2a) >> 1);
 }

@@ -10,6 +10,26 @@ export function WithProportions(clip: MuscleClip, proportions: IClipProportions 
     return new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], proportions });
 }
 
+/**
+ * A copy of a clip whose every contact has still ends (`FootContact.LeftAnkleStill`...): the ankle
+ * over its first half, the toes over the rest (the sample walk's clip, made by a keyframed walk,
+ * has none), so that what carries the ends has some to carry.
+ */
+export function WithContactEnds(clip: MuscleClip): MuscleClip {
+    const contacts = clip.contacts.slice();
+    for (let s = 0; s < 2; s++) {
+        const foot = 1 << s;
+        for (let f = 0; f < contacts.length; f++) {
+            if (!(contacts[f] & foot)) continue;
+            let e = f;
+            while (e + 1 < contacts.length && contacts[e + 1] & foot) e++;
+            for (let g = f; g <= e; g++) contacts[g] |= g - f < (e - f + 1) / 2 ? 4 << s : 16 << s;
+            f = e;
+        }
+    }
+    return new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], contacts });
+}
+
 /** A copy of a clip whose proportions lack the given optional keys (as a file from before them reads). */
 export function WithoutProportionKeys(clip: MuscleClip, ...keys: ReadonlyArray<keyof IClipProportions>): MuscleClip {
     const proportions: Record<string, unknown> = { ...clip.proportions! };

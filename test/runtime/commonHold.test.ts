@@ -78,7 +78,7 @@ describeWithData("planting: a figure sliding over the floor on both feet keeps i
         const slid = ConvertRigPosesToMuscleClip(source, window(drift));
         expect(Array.from(slid.contacts)).toEqual(Array.from(still.contacts));
         // Both feet down from the second frame to past the drift (the jump leaves at 1.8 s).
-        expect(slid.contacts.slice(2, Math.round(1.6 * slid.frameRate)).every((c) => c === 3)).toBe(true);
+        expect(slid.contacts.slice(2, Math.round(1.6 * slid.frameRate)).every((c) => (c & 3) === 3)).toBe(true);
 
         const target = "bvh/animated_drawings/hist_mixamo_Standard_Walk.bvh";
         const rig = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(target), "utf8"), target)).rig;
@@ -152,7 +152,7 @@ describeWithData("planting: the body follows a steady slide of both held feet wi
         async (target) => {
             const { still, slid } = await driftingIdle(0.5);
             expect(Array.from(slid.contacts)).toEqual(Array.from(still.contacts));
-            expect(slid.contacts.every((c) => c === 3)).toBe(true);
+            expect(slid.contacts.every((c) => (c & 3) === 3)).toBe(true);
             const { avatar } = await LoadHumanoidAvatarFromFileAsync(dataFile(target));
             const scene = new Scene(new NullEngine());
             const nodes = CreateTransformNodesFromRig(avatar.rig, scene).nodes;

@@ -6,6 +6,7 @@ import {
     ConvertBvhToMuscleClip,
     ConvertRigPosesToMuscleClip,
     CreateRigFromBvh,
+    FootContact,
     HumanoidAnimator,
     HumanoidClipPlayer,
     MuscleClipSampler,
@@ -16,6 +17,7 @@ import {
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
+import { WithContactEnds } from "../helpers/clips.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -351,5 +353,29 @@ describe("contacts held between frames", () => {
         // Clamped to the clip.
         expect(at(-3)).toBe(flags[0]);
         expect(at(walk.frameCount + 5)).toBe(flags[walk.frameCount - 1]);
+    });
+
+    test("a held foot's still end between two frames is the nearer frame's (a switch of ends falls where the frames meet)", () => {
+        const ended = WithContactEnds(walk);
+        const sampler = new MuscleClipSampler(ended);
+        const flags = ended.contacts;
+        const at = (frame: number): number => {
+            sampler.frameSlot[0] = frame;
+            return sampler.contactsHeldAtSlot();
+        };
+        let switches = 0;
+        for (let f = 0; f + 1 < ended.frameCount; f++) {
+            expect(at(f)).toBe(flags[f]);
+            const feet = flags[f] & flags[f + 1] & (FootContact.Left | FootContact.Right);
+            // Each held foot's two end flags (left: 4 and 16, right: 8 and 32).
+            const ends =
+                (feet & FootContact.Left ? FootContact.LeftAnkleStill | FootContact.LeftToesStill : 0) |
+                (feet & FootContact.Right ? FootContact.RightAnkleStill | FootContact.RightToesStill : 0);
+            expect(at(f + 0.25)).toBe(feet | (flags[f] & ends));
+            expect(at(f + 0.75)).toBe(feet | (flags[f + 1] & ends));
+            if (feet && (flags[f] & ends) !== (flags[f + 1] & ends)) switches++;
+        }
+        // Every contact of the walk switches from ankle to toes once.
+        expect(switches).toBeGreaterThan(4);
     });
 });

@@ -24,7 +24,7 @@ describeWithData("lift-off: a foot the clip holds still lifts off on the clip's 
     it("KayKit's Walking_A onto the KayKit mannequin (its own legs): the left foot, planted over the first two frames (the same pose), leaves as the clip's does", async () => {
         const walk = await walkAsync();
         // The clip as this test knows it: the left foot in contact on frames 0 and 1 only.
-        expect(Array.from(walk.contacts.subarray(0, 3))).toEqual([FootContact.Left, FootContact.Left, 0]);
+        expect(Array.from(walk.contacts.subarray(0, 3), (c) => c & (FootContact.Left | FootContact.Right))).toEqual([FootContact.Left, FootContact.Left, 0]);
         const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"));
         try {
             const nodes = target.loaded.binding!.nodes;

@@ -1,4 +1,4 @@
-import { WithProportions } from "../helpers/clips.js";
+import { WithContactEnds, WithProportions } from "../helpers/clips.js";
 import fc from "fast-check";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -9,6 +9,9 @@ import {
     ConvertRigPosesToMuscleClip,
     CreateReferenceRigPose,
     DecodeHumanPose,
+    FootContact,
+    FOOT_CONTACT_BITS,
+    MirrorContacts,
     HumanBone,
     HumanoidClipPlayer,
     HumanPose,
@@ -70,7 +73,22 @@ function numbers(p: HumanPose): number[] {
 }
 
 const sampleAvatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
-const walk = ConvertRigPosesToMuscleClip(sampleAvatar, new SampleWalkSource(sampleAvatar, 2.2, 30));
+/** The sample walk, its contacts given still ends (it has none of its own) so that their swap shows. */
+const walk = WithContactEnds(ConvertRigPosesToMuscleClip(sampleAvatar, new SampleWalkSource(sampleAvatar, 2.2, 30)));
+
+/** Each `FootContact` flag of one side and its twin of the other. */
+const TWINS = [
+    [FootContact.Left, FootContact.Right],
+    [FootContact.LeftAnkleStill, FootContact.RightAnkleStill],
+    [FootContact.LeftToesStill, FootContact.RightToesStill],
+] as const;
+
+/** Contact flags with every flag swapped for its twin, flag by flag (the oracle of `MirrorContacts`). */
+function swapSides(flags: number): number {
+    let out = 0;
+    for (const [l, r] of TWINS) out |= (flags & l ? r : 0) | (flags & r ? l : 0);
+    return out;
+}
 
 describe("mirroring in muscle space", () => {
     test("mirror twice is the identity (poses, to the bit) and the in-place mirror is HumanPose.MirrorToRef", () => {
@@ -83,6 +101,14 @@ describe("mirroring in muscle space", () => {
             }),
             { numRuns: 200, seed: 4 },
         );
+    });
+
+    test("MirrorContacts swaps each left flag for its right twin (the feet and their still ends), and twice is the identity", () => {
+        for (let c = 0; c <= FOOT_CONTACT_BITS; c++) {
+            expect(MirrorContacts(c)).toBe(swapSides(c));
+            expect(MirrorContacts(MirrorContacts(c))).toBe(c);
+        }
+        expect(MirrorContacts(FootContact.Left | FootContact.LeftToesStill)).toBe(FootContact.Right | FootContact.RightToesStill);
     });
 
     test("a mirrored clip samples as the mirrored samples; mirrored twice its curves and contacts are the clip's", () => {
@@ -117,10 +143,10 @@ describe("mirroring in muscle space", () => {
             expect(mroot.x).toBeCloseTo(-root.x, 6);
             expect(mroot.z).toBeCloseTo(root.z, 6);
             const c = a.contactsAtFrame(f);
-            expect(b.contactsAtFrame(f)).toBe(((c & 1) << 1) | ((c & 2) >> 1));
+            expect(b.contactsAtFrame(f)).toBe(swapSides(c));
         }
-        // The walk has contacts on both feet: the swap is seen.
-        expect(walk.contacts.some((c) => c === 1)).toBe(true);
+        // The walk has contacts on both feet, and both ends of each: the swap is seen.
+        for (const [l, r] of TWINS) expect([l, r].every((bit) => walk.contacts.some((c) => c & bit))).toBe(true);
     });
 
     test("play(clip, { mirror: true }) plays the mirror image: pose, root motion and contacts", () => {
@@ -143,7 +169,7 @@ describe("mirroring in muscle space", () => {
                 expect(mirrored.rootDelta[1]).toBeCloseTo(plain.rootDelta[1], 9);
                 expect(mirrored.rootDelta[2]).toBeCloseTo(-plain.rootDelta[2], 9);
                 expect(mirrored.groundRoot[0]).toBeCloseTo(-plain.groundRoot[0], 9);
-                expect(mirrored.contacts).toBe(((plain.contacts & 1) << 1) | ((plain.contacts & 2) >> 1));
+                expect(mirrored.contacts).toBe(swapSides(plain.contacts));
                 // The source's trunk layout as the mirrored clip's file would give it.
                 for (let k = 15; k < 30; k++)
                     expect(mirrored.proportions[k]).toBeCloseTo((k - 15) % 3 === 0 ? -plain.proportions[k] : plain.proportions[k], 12);

@@ -1,0 +1,185 @@
+import {
+    BuildHumanoidAvatar,
+    ConvertBvhToMuscleClip,
+    FootContact,
+    ParseMuscleClipBinary,
+    ParseMuscleClipJson,
+    SerializeMuscleClipToBinary,
+    SerializeMuscleClipToJson,
+} from "../../src/index.js";
+import { CONTACT_END_MARGIN, DetectContactEnds } from "../../src/clip/contactEnds.js";
+import type { IFootTracks } from "../../src/clip/footContacts.js";
+import { LoadRigFromFileAsync } from "../../src/node/index.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+const RATE = 120;
+const N = 60;
+
+/** Both feet's ankle and toes tracks (canonical avatar scales), the right foot standing still at x = 0.2; the left foot's from `left(f)`. */
+function tracks(left: (f: number) => [number[], number[]], toes = true): IFootTracks {
+    const points = [0, 1].map(() => [new Float32Array(3 * N), new Float32Array(3 * N)]);
+    for (let f = 0; f < N; f++) {
+        const [a, t] = left(f);
+        points[0][0].set(a, 3 * f);
+        points[0][1].set(t, 3 * f);
+        points[1][0].set([0.2, 0.05, 0], 3 * f);
+        points[1][1].set([0.2, 0.01, 0.1], 3 * f);
+    }
+    return {
+        points: [[points[0][0], toes ? points[0][1] : null], points[1]],
+        restHeight: [
+            [0.05, 0.01],
+            [0.05, 0.01],
+        ],
+    };
+}
+
+/** Per frame, the left foot's end as a letter: A ankle, T toes, ? not known, . not planted (the frames' flags checked on the way). */
+function leftEnds(contacts: Uint8Array): string {
+    return Array.from(contacts, (c) => {
+        expect(c & (FootContact.LeftAnkleStill | FootContact.LeftToesStill)).not.toBe(FootContact.LeftAnkleStill | FootContact.LeftToesStill);
+        if (!(c & FootContact.Left)) {
+            expect(c & (FootContact.LeftAnkleStill | FootContact.LeftToesStill)).toBe(0);
+            return ".";
+        }
+        return c & FootContact.LeftToesStill ? "T" : c & FootContact.LeftAnkleStill ? "A" : "?";
+    }).join("");
+}
+
+/** A point moved along x by speeds (avatar scales a second) summed up to frame f. */
+function along(speed: (g: number) => number, f: number): number {
+    let x = 0;
+    for (let g = 1; g <= f; g++) x += (speed(g - 1) + speed(g)) / 2 / RATE;
+    return x;
+}
+
+describe("the still end of a planted foot, from the source (DetectContactEnds)", () => {
+    it("a heel spin (the toes sweeping round an ankle that stays) turns about the ankle from the first frame", () => {
+        // The toes 0.1 from the ankle, turning 0.05 radian a frame: 0.6 avatar scales a second.
+        const feet = tracks((f) => [
+            [0, 0.05, 0],
+            [0.1 * Math.sin(0.05 * f), 0.01, 0.1 * Math.cos(0.05 * f)],
+        ]);
+        const contacts = new Uint8Array(N).fill(FootContact.Left);
+        DetectContactEnds(feet, contacts, RATE);
+        expect(leftEnds(contacts)).toBe("A".repeat(N));
+        // The right foot is not planted: nothing is added to it.
+        expect(contacts.every((c) => (c & (FootContact.Right | FootContact.RightAnkleStill | FootContact.RightToesStill)) === 0)).toBe(true);
+    });
+
+    it("a toe roll (the ankle slowing down to rest, then the heel coming forward over toes that stop): the going-over is placed where the two speeds cross, not where they part by the margin", () => {
+        // The toes slow from 0.4 to 0 over the contact, the ankle speeds up from 0 to 0.4: they
+        // cross at frame 29.5; the margin is passed from frame 37.
+        const toes = (g: number): number => 0.4 * (1 - g / (N - 1));
+        const ankle = (g: number): number => (0.4 * g) / (N - 1);
+        expect(ankle(37) - toes(37)).toBeGreaterThan(CONTACT_END_MARGIN);
+        expect(ankle(36) - toes(36)).toBeLessThan(CONTACT_END_MARGIN);
+        const feet = tracks((f) => [
+            [along(ankle, f), 0.05, 0],
+            [along(toes, f), 0.01, 0.1],
+        ]);
+        const contacts = new Uint8Array(N).fill(FootContact.Left);
+        DetectContactEnds(feet, contacts, RATE);
+        const ends = leftEnds(contacts);
+        const firstToes = ends.indexOf("T");
+        expect(ends).toBe("A".repeat(firstToes) + "T".repeat(N - firstToes));
+        expect(firstToes).toBeGreaterThanOrEqual(29);
+        expect(firstToes).toBeLessThanOrEqual(31);
+    });
+
+    it("the first choice in a contact is written back to where the two speeds parted: a flat foot whose heel starts to rise turns about its toes from the rise's first frame", () => {
+        // Frames 0-29 flat and still; from frame 30 the ankle speeds up (0.01 avatar scale a
+        // second more each frame), the toes stay: the margin is passed only from frame 40.
+        const ankle = (g: number): number => (g > 30 ? 0.01 * (g - 30) : 0);
+        const feet = tracks((f) => [
+            [along(ankle, f), 0.05, 0],
+            [0, 0.01, 0.1],
+        ]);
+        const contacts = new Uint8Array(N).fill(FootContact.Left);
+        DetectContactEnds(feet, contacts, RATE);
+        const ends = leftEnds(contacts);
+        // The ankle's first move (frames 30 to 31) is in frame 30's central speed, and in the
+        // window of 2 frames either side from frame 28.
+        expect(ends).toBe("?".repeat(28) + "T".repeat(N - 28));
+    });
+
+    it("ends moving alike (a flat foot sliding) are not known; nor is a foot without toes", () => {
+        const slide = tracks((f) => [
+            [0.3 * (f / RATE), 0.05, 0],
+            [0.3 * (f / RATE), 0.01, 0.1],
+        ]);
+        const contacts = new Uint8Array(N).fill(FootContact.Left);
+        DetectContactEnds(slide, contacts, RATE);
+        expect(leftEnds(contacts)).toBe("?".repeat(N));
+        const spin = (f: number): [number[], number[]] => [
+            [0, 0.05, 0],
+            [0.1 * Math.sin(0.05 * f), 0.01, 0.1 * Math.cos(0.05 * f)],
+        ];
+        const toeless = new Uint8Array(N).fill(FootContact.Left);
+        DetectContactEnds(tracks(spin, false), toeless, RATE);
+        expect(leftEnds(toeless)).toBe("?".repeat(N));
+    });
+
+    it("each contact decides afresh: not known until one end is clearly stiller, never carried over a gap", () => {
+        // Frames 0-19 a heel spin; 20-29 in the air, the whole foot going along x at 0.3 avatar
+        // scales a second; 30-39 down, sliding on as it was; 40-59 on its toes, the heel swinging
+        // round them.
+        const turned = 0.05 * 19;
+        const slid = (f: number): number => 0.3 * ((f - 19) / RATE);
+        const feet = tracks((f) => {
+            if (f < 20)
+                return [
+                    [0, 0.05, 0],
+                    [0.1 * Math.sin(0.05 * f), 0.01, 0.1 * Math.cos(0.05 * f)],
+                ];
+            const t: number[] = [0.1 * Math.sin(turned) + slid(Math.min(f, 40)), 0.01, 0.1 * Math.cos(turned)];
+            if (f <= 40) return [[slid(f), 0.05, 0], t];
+            const a = turned + 0.05 * (f - 40);
+            return [[t[0] - 0.1 * Math.sin(a), 0.05, t[2] - 0.1 * Math.cos(a)], t];
+        });
+        const contacts = new Uint8Array(N);
+        for (let f = 0; f < N; f++) if (f < 20 || f >= 30) contacts[f] = FootContact.Left;
+        DetectContactEnds(feet, contacts, RATE);
+        const ends = leftEnds(contacts);
+        expect(ends.slice(0, 30)).toBe("A".repeat(20) + ".".repeat(10));
+        // The ankle chosen in the contact before is not carried over: the slide is not known, up
+        // to where the heel's swing shows in the speeds' window (the toes chosen are written back
+        // to where the ankle's speed passed the toes').
+        expect(ends.slice(30)).toMatch(/^\?{5,}T+$/);
+        expect(ends.slice(42)).toBe("T".repeat(N - 42));
+    });
+});
+
+describeWithData("the still ends of a real walk", () => {
+    it("the CMU walk pushes off its toes: every contact of a foot longer than 0.2 s ends on its toes, and both files keep the ends", async () => {
+        const loaded = await LoadRigFromFileAsync(dataFile("bvh/cmu_cgspeed/cmu_walk.bvh"));
+        try {
+            const avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap });
+            const clip = ConvertBvhToMuscleClip(loaded.bvh!, avatar);
+            let contacts = 0;
+            for (const [foot, ankle, toes] of [
+                [FootContact.Left, FootContact.LeftAnkleStill, FootContact.LeftToesStill],
+                [FootContact.Right, FootContact.RightAnkleStill, FootContact.RightToesStill],
+            ]) {
+                for (let f = 0; f < clip.frameCount; f++) {
+                    const c = clip.contacts[f];
+                    if (!(c & foot)) expect(c & (ankle | toes)).toBe(0);
+                    expect(c & (ankle | toes)).not.toBe(ankle | toes);
+                    // A contact's last frame (not the clip's): its toes are the still end.
+                    if (c & foot && f + 1 < clip.frameCount && !(clip.contacts[f + 1] & foot)) {
+                        let start = f;
+                        while (start > 0 && clip.contacts[start - 1] & foot) start--;
+                        if (start === 0 || f - start + 1 < 0.2 * clip.frameRate) continue;
+                        contacts++;
+                        expect(c & toes).toBe(toes);
+                    }
+                }
+            }
+            expect(contacts).toBeGreaterThanOrEqual(4);
+            expect(Array.from(ParseMuscleClipBinary(SerializeMuscleClipToBinary(clip), "w.bin").contacts)).toEqual(Array.from(clip.contacts));
+            expect(Array.from(ParseMuscleClipJson(SerializeMuscleClipToJson(clip), "w.json").contacts)).toEqual(Array.from(clip.contacts));
+        } finally {
+            loaded.dispose();
+        }
+    }, 120_000);
+});
