@@ -1,6 +1,6 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { MuscleClip } from "../clip/muscleClip.js";
+import { FootContact, type MuscleClip } from "../clip/muscleClip.js";
 import { CLIP_PROPORTION_COUNT } from "../clip/clipProportions.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
 import { HumanoidError } from "../errors.js";
@@ -165,7 +165,11 @@ export class HumanoidClipPlayer {
     public readonly shownRoot = new Float64Array(3);
     /** The accumulated root (the character's place on the ground since the start): x, z, yaw, canonical, avatar scales. */
     public readonly groundRoot = new Float64Array(3);
-    /** `FootContact` flags of the last update (from the base layer). */
+    /**
+     * `FootContact` flags of the last update (from the base layer): a foot is down where it is down
+     * in clips of at least half the layer's weight, and its still end (ankle or toes) is the one
+     * that weighs more among them, when clips of at least half the weight know one.
+     */
     public contacts = 0;
     /**
      * Frames per second, as shown, of the clip the contacts of the last update came from most: its
@@ -461,6 +465,11 @@ export class HumanoidClipPlayer {
         sr.fill(0);
         let left = 0;
         let right = 0;
+        // The weight of the clips whose held foot's still end is its ankle, and its toes.
+        let leftAnkle = 0;
+        let leftToes = 0;
+        let rightAnkle = 0;
+        let rightToes = 0;
         let looped = false;
 
         // Yaws blend as offsets from the strongest clip's, each within half a turn of it (two
@@ -493,8 +502,12 @@ export class HumanoidClipPlayer {
             LocalSecondsInto(s, num, 2);
             sampler.frameSlot[0] = num[2] * s.clip.frameRate;
             const c = s.mirror ? MirrorContacts(sampler.contactsHeldAtSlot()) : sampler.contactsHeldAtSlot();
-            if (c & 1) left += w;
-            if (c & 2) right += w;
+            if (c & FootContact.Left) left += w;
+            if (c & FootContact.Right) right += w;
+            if (c & FootContact.LeftAnkleStill) leftAnkle += w;
+            if (c & FootContact.LeftToesStill) leftToes += w;
+            if (c & FootContact.RightAnkleStill) rightAnkle += w;
+            if (c & FootContact.RightToesStill) rightToes += w;
             if (s.wraps !== 0) looped = true;
         }
         if (moving > 0 && moving < 1) {
@@ -505,7 +518,16 @@ export class HumanoidClipPlayer {
         this.looped = looped;
         BlendLayerProportionsToRef(rl, this.proportions);
         sr[2] += yaw0;
-        this.contacts = (left >= 0.5 ? 1 : 0) | (right >= 0.5 ? 2 : 0);
+        let contacts = 0;
+        if (left >= 0.5) {
+            contacts |= FootContact.Left;
+            if (leftAnkle + leftToes >= 0.5) contacts |= leftToes > leftAnkle ? FootContact.LeftToesStill : FootContact.LeftAnkleStill;
+        }
+        if (right >= 0.5) {
+            contacts |= FootContact.Right;
+            if (rightAnkle + rightToes >= 0.5) contacts |= rightToes > rightAnkle ? FootContact.RightToesStill : FootContact.RightAnkleStill;
+        }
+        this.contacts = contacts;
         // The ground root moves by the delta (in its own frame); a jump re-anchors it on the shown root.
         const gr = this.groundRoot;
         this._hadRoot = true;

@@ -1,3 +1,7 @@
+import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { HumanoidAvatar } from "../../src/humanoid/avatar.js";
+import { HumanBone } from "../../src/humanoid/humanBones.js";
+import { MuscleSetup } from "../../src/muscle/setup.js";
 import type { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
 
 /** A clip player as foot planting reads it, its fields writable by the test. */
@@ -33,4 +37,21 @@ export function PlantingPlayerStub(frameRate: number): IPlantingPlayerStub {
         },
     };
     return Object.assign(stub, { player: stub as unknown as HumanoidClipPlayer });
+}
+
+/**
+ * A foot of an avatar at rest as planting sees it (canonical frame, the avatar's own scales, from
+ * its T-pose ground): its ankle, and its toes' (or its tip's) offset from the ankle.
+ * @param side 0 left, 1 right
+ */
+export function FootAtRest(avatar: HumanoidAvatar, side: 0 | 1): { ankle: Vector3; toeOffset: Vector3 } {
+    const setup = MuscleSetup.For(avatar);
+    const ref = avatar.referenceWorld.positions;
+    const canon = (j: number): Vector3 =>
+        ref[j]
+            .subtract(setup.groundOrigin)
+            .applyRotationQuaternion(setup.c0Inverse)
+            .scale(1 / setup.scale);
+    const ankle = canon(setup.joint[side === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot]);
+    return { ankle, toeOffset: canon(setup.footTip[side]).subtract(ankle) };
 }

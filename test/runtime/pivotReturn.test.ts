@@ -1,11 +1,9 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { HumanBone } from "../../src/humanoid/humanBones.js";
-import { MuscleSetup } from "../../src/muscle/setup.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import { HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
 import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
-import { PlantingPlayerStub } from "../helpers/plantingPlayer.js";
+import { FootAtRest, PlantingPlayerStub } from "../helpers/plantingPlayer.js";
 
 // A held foot that leaves the ground while its contact still holds: found on a circle walk (the
 // AnimatedDrawings project's `sst` takes) onto RiggedFigure, whose feet jerked 4-5 times the
@@ -16,16 +14,7 @@ describeWithData("planting: a held foot leaving the ground keeps the point it st
         const solver = new HumanoidRigSolver(target.avatar);
         const planting = new HumanoidFootPlanting(target.avatar);
         // The right foot's toe offset from its ankle at rest (canonical, pose units: this solver's scale).
-        const setup = MuscleSetup.For(target.avatar);
-        const ref = target.avatar.referenceWorld.positions;
-        const canon = (j: number): Vector3 =>
-            ref[j]
-                .subtract(setup.groundOrigin)
-                .applyRotationQuaternion(setup.c0Inverse)
-                .scale(1 / setup.scale);
-        const ankleJoint = setup.joint[HumanBone.RightFoot];
-        const off = canon(setup.footTip[1]).subtract(canon(ankleJoint));
-        const restAnkle = canon(ankleJoint);
+        const { ankle: restAnkle, toeOffset: off } = FootAtRest(target.avatar, 1);
         const toeRest = restAnkle.add(off);
         const stub = PlantingPlayerStub(120);
         const pitch = (deg: number): Quaternion => Quaternion.RotationAxis(new Vector3(1, 0, 0), (deg * Math.PI) / 180);
