@@ -87,9 +87,9 @@ export const CONTACT_FRAME_SNAP = 1e-6;
 /**
  * Foot-contact flags of a frame: bit 0 left foot, bit 1 right foot planted; while a foot is
  * planted, bits 2 to 5 may say which end of it the source turns about (its still end, see
- * `DetectContactEnds`): the ankle, or the toes. Neither set: not known (a contact's first frames,
- * until one end is clearly the stiller; files of version 9 or older), and planting holds the end
- * the foot's own pitch stands on.
+ * `DetectContactEnds`): the ankle, or the toes. Neither set: not known (a contact's frames before
+ * its two ends' speeds part, as while a flat foot stands; files of version 9 or older), and
+ * planting holds the end the foot's own pitch stands on.
  */
 export enum FootContact {
     /** No foot on the ground. */
@@ -98,7 +98,7 @@ export enum FootContact {
     Left = 1,
     /** The right foot is planted. */
     Right = 2,
-    /** The left foot is planted and turns about its ankle (the heel lifts or the toes swing round it). */
+    /** The left foot is planted and turns about its ankle (a heel spin: the toes lift or swing round it). */
     LeftAnkleStill = 4,
     /** The right foot is planted and turns about its ankle. */
     RightAnkleStill = 8,

@@ -88,8 +88,8 @@ const PIVOT_RETURN_HIGH = 0.02;
  * (`FootContact.LeftToesStill`..., written at conversion), the point held across the ground is that
  * end rather than the one the foot's pitch stands on (`PIVOT_SPAN`), and it goes over to the other
  * end within this time, seconds (the contacts place a switch where the source's two ends move
- * alike, so a short going-over steps nothing). The height the foot is lifted to the floor by stays
- * the pitch's. The CMU twirl onto a VRM spins on its heel where the character's toes stood lower:
+ * alike, so a short going-over steps nothing). The floor lifts the foot by its lower end whichever
+ * end is held. The CMU twirl onto a VRM spins on its heel where the character's toes stood lower:
  * held on its toes, the foot was 3.1 times the source's jerk (1.7 with the source's end). At once
  * instead of over 0.02 s: 6 fewer of the 34 unseen takes' 136 pairs met the thresholds (121 of
  * 127, measured before a contact's first end was written back too).
@@ -366,20 +366,20 @@ export class HumanoidFootPlanting {
                 const endKnown = (ends & (FootContact.LeftToesStill | FootContact.LeftAnkleStill)) !== 0;
                 const target = ends & FootContact.LeftToesStill ? 1 : 0;
                 let end = this._end[s];
-                let share = this._endShare[s];
+                let endWeight = this._endShare[s];
                 if (!this._lastValid[s]) {
                     end = target;
-                    share = endKnown ? 1 : 0;
+                    endWeight = endKnown ? 1 : 0;
                 } else {
                     const most = dt / END_SWITCH_SECONDS;
                     // Not weighing in yet, the end is where the clip says at once.
-                    if (endKnown) end = share === 0 ? target : end + (target - end > most ? most : target - end < -most ? -most : target - end);
-                    const toShare = endKnown ? 1 : 0;
-                    share += toShare - share > most ? most : toShare - share < -most ? -most : toShare - share;
+                    if (endKnown) end = endWeight === 0 ? target : end + (target - end > most ? most : target - end < -most ? -most : target - end);
+                    const toWeight = endKnown ? 1 : 0;
+                    endWeight += toWeight - endWeight > most ? most : toWeight - endWeight < -most ? -most : toWeight - endWeight;
                 }
                 this._end[s] = end;
-                this._endShare[s] = share;
-                across = toward + (end - toward) * share;
+                this._endShare[s] = endWeight;
+                across = toward + (end - toward) * endWeight;
                 pivot.x += (toe.x - goal.x) * across;
                 pivot.y += (toe.y - goal.y) * toward;
                 pivot.z += (toe.z - goal.z) * across;

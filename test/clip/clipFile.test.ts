@@ -1236,7 +1236,7 @@ describe("the feet's still ends in files (version 10)", () => {
             contacts[frame] |= flags;
             expectBothWritersToRefuse(withContacts(contacts), message);
         }
-        // Read from a file: the JSON names the runs' keys, the binary the same.
+        // Read from a file: the JSON names the runs' keys (the binary reader, below, the same).
         const o = JSON.parse(SerializeMuscleClipToJson(clip));
         o.contacts.leftToesStill = [[air, air]];
         const e = errorOf(() => ParseMuscleClipJson(JSON.stringify(o), "bad.muscle.json"));
@@ -1245,6 +1245,26 @@ describe("the feet's still ends in files (version 10)", () => {
         o.contacts.leftToesStill = [[left, left]];
         o.contacts.leftAnkleStill = [[left, left]];
         expect(errorOf(() => ParseMuscleClipJson(JSON.stringify(o), "bad.muscle.json")).message).toMatch(/has both still ends of the left foot/);
+    });
+
+    it("binary: an end outside its foot's contact in a file is refused naming the frame; a version 9 file reads with no ends", () => {
+        // The sample walk's clip has no ends: its file ends with four empty lists (one byte each).
+        const bin = SerializeMuscleClipToBinary(clip);
+        expect(Array.from(bin.subarray(bin.length - 4))).toEqual([0, 0, 0, 0]);
+        const air = clip.contacts.findIndex((c) => c === 0);
+        expect(air).toBeGreaterThan(0);
+        expect(air).toBeLessThan(128);
+        // The left toes' list (the third): one run, its gap from frame 0 and its length 1 (LEB128, one byte each).
+        const bad = Uint8Array.from([...bin.subarray(0, bin.length - 4), 0, 0, 1, air, 1, 0]);
+        const e = errorOf(() => ParseMuscleClipBinary(bad, "bad.muscle.bin"));
+        expect(e.code).toBe("CLIP_PARSE");
+        expect(e.message).toBe(`bad.muscle.bin: contacts.leftToesStill: frame ${air} is not in a contact of its foot (leftFoot)`);
+        // A version 9 file: the same bytes without the four lists.
+        const v9 = withoutContactEndBytes(bin);
+        new DataView(v9.buffer, v9.byteOffset, v9.byteLength).setUint16(4, 9, true);
+        expect(Array.from(ParseMuscleClipBinary(v9, "old.muscle.bin").contacts)).toEqual(Array.from(clip.contacts));
+        // ... and a version 10 file cut before them is truncated.
+        expect(errorOf(() => ParseMuscleClipBinary(withoutContactEndBytes(bin), "cut.muscle.bin")).message).toMatch(/truncated/);
     });
 
     it("JSON: an end in a version 9 file gives one clear error naming the key; a version 9 file reads with no ends", () => {

@@ -103,6 +103,38 @@ describe("the still end of a planted foot, from the source (DetectContactEnds)",
         expect(ends).toBe("?".repeat(28) + "T".repeat(N - 28));
     });
 
+    it("a choice is never written back out of its contact: the speeds that parted before the foot came down stay the air's", () => {
+        // Both feet's toes still, their ankles moving 0.3 avatar scales a second: the two speeds
+        // part from the first frame. The left foot is down throughout (looked at first, its
+        // speeds fill the frames before the right foot's contact), the right only from frame 30.
+        const heel = (f: number, x: number): [number[], number[]] => [
+            [x + 0.3 * (f / RATE), 0.05, 0],
+            [x, 0.01, 0.1],
+        ];
+        const feet = tracks((f) => heel(f, 0));
+        for (let f = 0; f < N; f++) {
+            const [a, t] = heel(f, 0.2);
+            feet.points[1][0]!.set(a, 3 * f);
+            feet.points[1][1]!.set(t, 3 * f);
+        }
+        const contacts = new Uint8Array(N).fill(FootContact.Left);
+        for (let f = 30; f < N; f++) contacts[f] |= FootContact.Right;
+        DetectContactEnds(feet, contacts, RATE);
+        expect(leftEnds(contacts)).toBe("T".repeat(N));
+        const right = Array.from(contacts, (c) =>
+            c & FootContact.Right
+                ? c & FootContact.RightToesStill
+                    ? "T"
+                    : c & FootContact.RightAnkleStill
+                      ? "A"
+                      : "?"
+                : c & (FootContact.RightToesStill | FootContact.RightAnkleStill)
+                  ? "!"
+                  : ".",
+        ).join("");
+        expect(right).toBe(".".repeat(30) + "T".repeat(N - 30));
+    });
+
     it("ends moving alike (a flat foot sliding) are not known; nor is a foot without toes", () => {
         const slide = tracks((f) => [
             [0.3 * (f / RATE), 0.05, 0],
