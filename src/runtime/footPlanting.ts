@@ -4,6 +4,7 @@ import { CONTACT_SPEED } from "../clip/footContacts.js";
 import { FootContact } from "../clip/muscleClip.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { Vector3CopyToRef } from "../math/hotMath.js";
+import { CanonicalPointToRef } from "../muscle/encode.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import type { HumanoidClipPlayer } from "./clipPlayer.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
@@ -225,11 +226,7 @@ export class HumanoidFootPlanting {
     constructor(avatar: HumanoidAvatar) {
         const setup = MuscleSetup.For(avatar);
         const ref = avatar.referenceWorld.positions;
-        const canon = (j: number): Vector3 =>
-            ref[j]
-                .subtract(setup.groundOrigin)
-                .applyRotationQuaternion(setup.c0Inverse)
-                .scale(1 / setup.scale);
+        const canon = (j: number): Vector3 => CanonicalPointToRef(setup, ref[j], new Vector3());
         // The front of each foot: its toes, or where it has none mapped its own tip (`MuscleSetup.footTip`).
         this._toeOffset = FEET.map((foot, s) => (setup.footTip[s] >= 0 ? canon(setup.footTip[s]).subtract(canon(setup.joint[foot])) : null));
         this._restHeight = FEET.map((foot, s) => [canon(setup.joint[foot]).y, setup.footTip[s] >= 0 ? canon(setup.footTip[s]).y : 0]);

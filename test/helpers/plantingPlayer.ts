@@ -1,6 +1,7 @@
-import type { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../../src/humanoid/avatar.js";
 import { HumanBone } from "../../src/humanoid/humanBones.js";
+import { CanonicalPointToRef } from "../../src/muscle/encode.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import type { HumanoidClipPlayer } from "../../src/runtime/clipPlayer.js";
 
@@ -47,11 +48,7 @@ export function PlantingPlayerStub(frameRate: number): IPlantingPlayerStub {
 export function FootAtRest(avatar: HumanoidAvatar, side: 0 | 1): { ankle: Vector3; toeOffset: Vector3 } {
     const setup = MuscleSetup.For(avatar);
     const ref = avatar.referenceWorld.positions;
-    const canon = (j: number): Vector3 =>
-        ref[j]
-            .subtract(setup.groundOrigin)
-            .applyRotationQuaternion(setup.c0Inverse)
-            .scale(1 / setup.scale);
+    const canon = (j: number): Vector3 => CanonicalPointToRef(setup, ref[j], new Vector3());
     const ankle = canon(setup.joint[side === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot]);
     return { ankle, toeOffset: canon(setup.footTip[side]).subtract(ankle) };
 }
