@@ -465,7 +465,13 @@ export function DecodeHumanPose(
         QuaternionConjugateToRef(world[hp], tmpQ2);
         QuaternionMultiplyToRef(tmpQ2, tmpQ, result.rotations[hips]);
         comTarget.subtractInPlace(pos[hp]).applyRotationQuaternionToRef(tmpQ2, tmpV);
-        tmpV.divideToRef(setup.worldScale[hp], result.positions[hips]);
+        // Written out (`tmpV.divideToRef`): Babylon's method, not inlined into this large function
+        // and not yet optimized itself, boxed its three quotients (see src/math/hotMath.ts).
+        const ws = setup.worldScale[hp];
+        const hipsAt = result.positions[hips];
+        hipsAt.x = tmpV.x / ws.x;
+        hipsAt.y = tmpV.y / ws.y;
+        hipsAt.z = tmpV.z / ws.z;
     } else {
         result.rotations[hips].copyFrom(tmpQ);
         Vector3CopyToRef(comTarget, result.positions[hips]);
