@@ -84,9 +84,12 @@ const BOTH_ENDS = [
     ["right", FootContact.RightAnkleStill | FootContact.RightToesStill],
 ] as const;
 
+/** The contact flags a file from version {@link CONTACT_ENDS_VERSION} on stores as runs, by name, in the binary form's order. */
+const CONTACT_FLAGS_WITH_ENDS: readonly (readonly [string, FootContact])[] = [...CONTACT_FEET, ...CONTACT_ENDS.map(([name, bit]) => [name, bit] as const)];
+
 /** The contact flags a file of a version stores as runs, by name, in the order the binary form has them. */
 export function ContactFlagsOfVersion(version: number): readonly (readonly [string, FootContact])[] {
-    return version >= CONTACT_ENDS_VERSION ? [...CONTACT_FEET, ...CONTACT_ENDS.map(([name, bit]) => [name, bit] as const)] : CONTACT_FEET;
+    return version >= CONTACT_ENDS_VERSION ? CONTACT_FLAGS_WITH_ENDS : CONTACT_FEET;
 }
 
 /** One clip error naming the file and the field. */

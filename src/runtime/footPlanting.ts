@@ -371,8 +371,9 @@ export class HumanoidFootPlanting {
                     const most = dt / END_SWITCH_SECONDS;
                     // Not weighing in yet, the end is where the clip says at once.
                     if (endKnown) end = endWeight === 0 ? target : end + (target - end > most ? most : target - end < -most ? -most : target - end);
-                    const toWeight = endKnown ? 1 : 0;
-                    endWeight += toWeight - endWeight > most ? most : toWeight - endWeight < -most ? -most : toWeight - endWeight;
+                    // Toward 1 while known, 0 while not.
+                    if (endKnown) endWeight = endWeight + most < 1 ? endWeight + most : 1;
+                    else endWeight = endWeight - most > 0 ? endWeight - most : 0;
                 }
                 this._end[s] = end;
                 this._endShare[s] = endWeight;

@@ -2,6 +2,7 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { MuscleClip } from "../../src/clip/muscleClip.js";
 import { ClipProportionsToArray, type IClipProportions } from "../../src/clip/clipProportions.js";
 import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
+import { ContactRuns } from "../../src/clip/clipFileRules.js";
 import { HumanPose } from "../../src/muscle/humanPose.js";
 import type { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 
@@ -18,13 +19,8 @@ export function WithProportions(clip: MuscleClip, proportions: IClipProportions 
 export function WithContactEnds(clip: MuscleClip): MuscleClip {
     const contacts = clip.contacts.slice();
     for (let s = 0; s < 2; s++) {
-        const foot = 1 << s;
-        for (let f = 0; f < contacts.length; f++) {
-            if (!(contacts[f] & foot)) continue;
-            let e = f;
-            while (e + 1 < contacts.length && contacts[e + 1] & foot) e++;
+        for (const [f, e] of ContactRuns(clip.contacts, 1 << s)) {
             for (let g = f; g <= e; g++) contacts[g] |= g - f < (e - f + 1) / 2 ? 4 << s : 16 << s;
-            f = e;
         }
     }
     return new MuscleClip({ ...clip, curves: [...clip.curves], warnings: [...clip.warnings], contacts });

@@ -330,16 +330,18 @@ describeWithData("a released foot's IK weight on a child's jump onto the X Bot",
 });
 
 describe("contacts held between frames", () => {
+    /** The sampler's contacts held at a frame position. */
+    const heldAt = (sampler: MuscleClipSampler, frame: number): number => {
+        sampler.frameSlot[0] = frame;
+        return sampler.contactsHeldAtSlot();
+    };
     const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
     const walk = ConvertRigPosesToMuscleClip(avatar, new SampleWalkSource(avatar, 2.2, 30));
 
     test("a foot is down between two frames only when it is down on both; on a frame, as that frame says", () => {
         const sampler = new MuscleClipSampler(walk);
         const flags = walk.contacts;
-        const at = (frame: number): number => {
-            sampler.frameSlot[0] = frame;
-            return sampler.contactsHeldAtSlot();
-        };
+        const at = (frame: number): number => heldAt(sampler, frame);
         let edges = 0;
         for (let f = 0; f + 1 < walk.frameCount; f++) {
             expect(at(f)).toBe(flags[f]);
@@ -359,10 +361,7 @@ describe("contacts held between frames", () => {
         const ended = WithContactEnds(walk);
         const sampler = new MuscleClipSampler(ended);
         const flags = ended.contacts;
-        const at = (frame: number): number => {
-            sampler.frameSlot[0] = frame;
-            return sampler.contactsHeldAtSlot();
-        };
+        const at = (frame: number): number => heldAt(sampler, frame);
         let switches = 0;
         for (let f = 0; f + 1 < ended.frameCount; f++) {
             expect(at(f)).toBe(flags[f]);
