@@ -296,33 +296,46 @@ describeWithData("a released foot's IK weight on a child's jump onto the X Bot",
             const animator = new HumanoidAnimator(target.avatar, target.loaded.binding!.nodes, { rootMotion: "clip" });
             animator.play(clip, { loop: false });
             const w: number[][] = [[], []];
+            // The two eases the weight combines: the hold's (planting's) and the height's (the body placement's, read for this test).
+            const hold: number[][] = [[], []];
+            const near: number[][] = [[], []];
+            const ground = (animator.solver as unknown as { _body: { ground: Float64Array } })._body.ground;
             const releasing: boolean[][] = [[], []];
             for (let f = 0; f < clip.frameCount; f++) {
                 animator.update(f === 0 ? 0 : 1 / clip.frameRate);
                 for (const s of [0, 1]) {
                     w[s].push(animator.solver.appliedPositionWeights[s]);
+                    hold[s].push(animator.solver.footGoalHold[s]);
+                    near[s].push(ground[s]);
                     const g = animator.solver.footGrounded[s];
                     releasing[s].push(g > 0 && g < 1);
                 }
             }
             // The release eases the hold out along a quintic over the blend's N frames, whose third
             // difference is at most 60 / N^3 a frame; the weight combines it with the height's own
-            // ease (their products add a few times that: 2.3 here). Where the two met, the larger
-            // of them had a kink: 13 times it.
+            // ease, and their product adds a few times that: 2.3 when contacts ended as their feet
+            // reached the contact speed, 4.2 since they end as the feet start to leave (the child's
+            // take-offs let go five frames sooner, as the height's ease falls too). Where the two
+            // met, the larger of them had a kink: 13 times it then, 9.2 times now, and more than
+            // twice the product's either way (below).
             const n = animator.planting.blendSeconds * clip.frameRate;
-            const d3 = (s: number, f: number): number => Math.abs(w[s][f] - 3 * w[s][f - 1] + 3 * w[s][f - 2] - w[s][f - 3]);
+            const d3 = (v: readonly number[], f: number): number => Math.abs(v[f] - 3 * v[f - 1] + 3 * v[f - 2] - v[f - 3]);
             let worst = 0;
+            let kinked = 0;
             let frames = 0;
             for (const s of [0, 1]) {
+                const larger = hold[s].map((h, f) => Math.max(h, near[s][f]));
                 for (let f = 3; f < clip.frameCount; f++) {
                     if (!releasing[s][f - 1]) continue;
                     frames++;
-                    worst = Math.max(worst, d3(s, f));
+                    worst = Math.max(worst, d3(w[s], f));
+                    kinked = Math.max(kinked, d3(larger, f));
                 }
             }
             animator.dispose();
             expect(frames).toBeGreaterThan(50);
-            expect(worst).toBeLessThan(4 * (60 / n ** 3));
+            expect(worst).toBeLessThan(5 * (60 / n ** 3));
+            expect(worst).toBeLessThan(0.5 * kinked);
         } finally {
             target.loaded.dispose();
         }

@@ -1,0 +1,129 @@
+import { Logger } from "@babylonjs/core/Misc/logger.js";
+import { CONTACT_DRAG_SHARE, FootContact } from "../../src/index.js";
+import { CONTACT_SPEED, DetectFootContacts, type IFootTracks } from "../../src/clip/footContacts.js";
+import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
+import { dataFile, describeWithData } from "../helpers/data.js";
+
+Logger.LogLevels = Logger.ErrorLogLevel;
+
+/** A quarter of the contact speed: a foot faster than this and speeding up is leaving (avatar scales a second). */
+const LEAVING = CONTACT_SPEED / 4;
+
+/**
+ * The left foot's ankle (0.08 up) and toes (0.02 up, 0.15 ahead), both at their T-pose heights,
+ * standing from the first frame and moving along x at `speed(t)` (avatar scales a second, `t`
+ * seconds) while low, lifted 0.3 from `liftAt` seconds; the right foot 0.3 up throughout.
+ */
+function tracks(rate: number, seconds: number, speed: (t: number) => number, liftAt: number): IFootTracks {
+    const frames = Math.round(seconds * rate);
+    const left = [new Float32Array(3 * frames), new Float32Array(3 * frames)];
+    const right = [new Float32Array(3 * frames), new Float32Array(3 * frames)];
+    let x = 0;
+    for (let f = 0; f < frames; f++) {
+        const t = f / rate;
+        // The path by the trapezoid rule over the frame before.
+        if (f > 0) x += (speed(t - 1 / rate) + speed(t)) / 2 / rate;
+        const up = t >= liftAt ? 0.3 : 0;
+        for (let p = 0; p < 2; p++) {
+            left[p].set([x - 0.1, (p === 0 ? 0.08 : 0.02) + up, p === 0 ? 0 : 0.15], 3 * f);
+            right[p].set([0.1, (p === 0 ? 0.08 : 0.02) + 0.3, p === 0 ? 0 : 0.15], 3 * f);
+        }
+    }
+    return {
+        points: [left, right],
+        restHeight: [
+            [0.08, 0.02],
+            [0.08, 0.02],
+        ],
+    };
+}
+
+/** The left foot's contact runs, [first, last] frames each. */
+function leftRuns(contacts: Uint8Array): number[][] {
+    const runs: number[][] = [];
+    contacts.forEach((c, f) => {
+        const down = (c & FootContact.Left) !== 0;
+        if (!down) return;
+        if (runs.length && runs[runs.length - 1][1] === f - 1) runs[runs.length - 1][1] = f;
+        else runs.push([f, f]);
+    });
+    return runs;
+}
+
+describe("foot contacts end where the foot starts to leave", () => {
+    it("a foot speeding up along the floor is let go once it is past a quarter of the contact speed, not when it reaches the contact speed", () => {
+        for (const rate of [30, 120]) {
+            // Still for 1 s, then speeding up at 2 scales a second squared: past a quarter of the
+            // contact speed 62.5 ms later, past the contact speed itself (where the contact ended before) 0.25 s later.
+            const a = 2;
+            const speed = (t: number): number => (t > 1 ? a * (t - 1) : 0);
+            const runs = leftRuns(DetectFootContacts(tracks(rate, 2, speed, 1.6), 2 * rate, rate).contacts);
+            expect(runs.length).toBe(1);
+            expect(runs[0][0]).toBe(0);
+            // Its last frame is the last one slower than a quarter of the contact speed, within a
+            // frame (speeds are central differences).
+            const last = runs[0][1];
+            expect(Math.abs(last - (1 + LEAVING / a) * rate)).toBeLessThanOrEqual(1);
+            expect(speed((last + 2) / rate)).toBeGreaterThan(LEAVING);
+            expect(speed((last + 2) / rate)).toBeLessThan(CONTACT_SPEED);
+        }
+    });
+
+    it("a foot lifted from rest ends its contact where it rises, as before", () => {
+        const rate = 60;
+        const runs = leftRuns(
+            DetectFootContacts(
+                tracks(rate, 2, () => 0, 1.5),
+                2 * rate,
+                rate,
+            ).contacts,
+        );
+        expect(runs).toEqual([[0, 1.5 * rate - 2]]);
+    });
+
+    it("a foot slow and speeding up over its whole contact keeps at least half of it", () => {
+        const rate = 30;
+        // Speeding up from rest at 0.4 scales a second squared from frame 0: past a quarter of the
+        // contact speed after 0.31 s, at the contact speed after 1.25 s (about 37 frames down).
+        const speed = (t: number): number => 0.4 * t;
+        const contacts = DetectFootContacts(tracks(rate, 2, speed, 1.8), 2 * rate, rate).contacts;
+        const runs = leftRuns(contacts);
+        expect(runs.length).toBe(1);
+        const still = Array.from({ length: 2 * rate }, (_, f) => f).filter((f) => speed(f / rate) < CONTACT_SPEED).length;
+        const kept = runs[0][1] - runs[0][0] + 1;
+        expect(kept).toBeGreaterThanOrEqual(Math.floor(still / 2) - 1);
+        // ... and is let go before its speed reached the contact speed (half of it ended so).
+        expect(kept).toBeLessThan(still - 5);
+    });
+
+    it("the frames a foot leaves over still count in its slide: the drag check weighs the whole contact as found", () => {
+        const rate = 60;
+        const leg = 0.8;
+        // Sliding at 0.05 scales a second for 1 s, then speeding up under the contact speed:
+        // 0.05 of its slide before it starts to leave, past CONTACT_DRAG_SHARE of a leg (0.08) with it.
+        const speed = (t: number): number => (t < 1 ? 0.05 : 0.05 + 1.2 * (t - 1));
+        const feet = { ...tracks(rate, 2, speed, 1.7), legLength: leg };
+        expect(CONTACT_DRAG_SHARE * leg).toBeCloseTo(0.08, 9);
+        expect(leftRuns(DetectFootContacts(feet, 2 * rate, rate).contacts)).toEqual([]);
+        // Without the leg's length it is kept, and ends as it starts to leave.
+        const kept = leftRuns(DetectFootContacts({ ...feet, legLength: undefined }, 2 * rate, rate).contacts);
+        expect(kept.length).toBe(1);
+        expect(speed(kept[0][1] / rate)).toBeLessThanOrEqual(LEAVING + 1.2 / rate);
+    });
+});
+
+describeWithData("a contact let go as its foot starts to leave, on real files", () => {
+    it("Bandai's run onto the VRM sample: limbs closer to the source's and its knees and feet smoother (0.33 degree and 1.33 times the source's jerk when contacts held the leaving foot)", async () => {
+        const p = await MeasureQualityPairAsync(dataFile("bvh/bandai/dataset-1_run_normal_001.bvh"), dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
+        expect(p.ours.poseErrorDeg).toBeLessThan(0.25);
+        expect(p.ours.boneJerkMax).toBeLessThan(1.2);
+        // Still held: skating a fifth of AnimatorAvatar's at most.
+        expect(p.ours.footSkate).toBeLessThanOrEqual(0.2 * p.animatorAvatar!.footSkate);
+    }, 120_000);
+
+    it("the child's jump onto the X Bot: its feet let go at each take-off without a step (1.28 and 1.22 times the source's jerk when contacts held the leaving foot)", async () => {
+        const p = await MeasureQualityPairAsync(dataFile("bvh/animated_drawings/fair1_jumping_8yo.bvh"), dataFile("glb/mixamo_xbot.glb"));
+        expect(p.ours.boneJerkRatio.leftFoot).toBeLessThan(1.2);
+        expect(p.ours.boneJerkRatio.rightFoot).toBeLessThan(1.2);
+    }, 120_000);
+});
