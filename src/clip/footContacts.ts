@@ -185,7 +185,7 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
  * never below `minRun` frames left. A foot stays under {@link CONTACT_SPEED} for some frames as
  * it leaves (a heel rising about its toes, toes rolling off), and planting held it still to the
  * last of them while the source's foot already moved away (CMU's pick-up, 120 fps: its toes at
- * 0.15 to 0.42 avatar scales a second over the five frames before its contact ended), then let
+ * 0.15 to 0.43 avatar scales a second over the six frames before its contact ended), then let
  * it go with a step in its acceleration (onto a VRM, the knee 2.03 times the source's jerk, 1.53
  * ending so). Trimmed only over frames each faster than the one before (as `landedRuns` trims a
  * contact's start), a speed that dipped for a frame kept the frames before the dip held: within
