@@ -1,6 +1,7 @@
 /**
  * What is drawn over the figures every frame: the name labels, the stick figures, and each
- * character's centre of mass, body orientation, IK goals and foot contacts.
+ * character's centre of mass, body orientation, IK goals, foot contacts and the point each
+ * planted foot is held at.
  */
 import { Color3 } from "@babylonjs/core/Maths/math.color.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -43,7 +44,17 @@ export function MountOverlay(studio: Studio): IStudioPanel {
             t.debug.forEach((m, k) => {
                 m.isVisible = !!a && (k === 0 ? settings.show.body : settings.show.goals);
                 if (!a || !setup) return;
-                if (k === 0) {
+                if (k >= 5) {
+                    // Where a planted foot is held across the ground: its ankle, its toes (or its
+                    // tip), or between while the hold goes over (the source's still end, or the
+                    // end its pitch stands on).
+                    const s = k - 5;
+                    const tip = setup.footTip[s];
+                    m.isVisible = m.isVisible && a.planting.planted[s] && tip >= 0;
+                    if (!m.isVisible) return;
+                    const ankle = t.nodes[setup.joint[s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot]].getAbsolutePosition();
+                    Vector3.LerpToRef(ankle, t.nodes[tip].getAbsolutePosition(), a.planting.heldAlong[s], m.position);
+                } else if (k === 0) {
                     // Centre of mass: the pose's body position on the character (rig space), then the world.
                     a.player.pose.bodyPosition.scaleToRef(setup.scale, tmp).applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);
                     m.position.copyFrom(Vector3.TransformCoordinates(tmp, rigToWorld(t)));

@@ -16,6 +16,8 @@ export interface IStudioMaterials {
     readonly planted: StandardMaterial;
     readonly free: StandardMaterial;
     readonly sliding: StandardMaterial;
+    /** The point a planted foot is held at (its ankle, its toes, or between). */
+    readonly held: StandardMaterial;
 }
 
 /** What the rest of the studio draws into. */
@@ -65,6 +67,7 @@ export function CreateStudioScene(canvas: HTMLCanvasElement, labelBox: HTMLEleme
         planted: material("planted", new Color3(0.1, 0.7, 0.2)),
         free: material("free", new Color3(0.75, 0.75, 0.75)),
         sliding: material("sliding", new Color3(0.9, 0.1, 0.1)),
+        held: material("held", new Color3(0.05, 0.35, 0.45)),
     };
     const labels = new Labels(labelBox, { canvas, engine, scene, camera });
     return { canvas, engine, scene, camera, materials, labels };

@@ -67,6 +67,7 @@ export interface ITarget {
     rigSpace?: TransformNode;
     /** For loaded characters: the inverse of the root's world matrix when loaded (rig space is that world). */
     rootBindInverse: Matrix;
+    /** Debug marks: [0] the centre of mass, [1..4] the goals (feet, then hands), [5], [6] the point each planted foot is held at. */
     debug: Mesh[];
     /** The body-orientation arrow. */
     facing?: LinesMesh;
@@ -218,13 +219,19 @@ export class Studio {
         // Seen from the front, +X is on the screen's left: the source there, the characters to its right.
         target.root.position.x = -this.targets.length * SLOT;
         target.animator = this._makeAnimator(target.avatar, target.nodes, target.root, target.rigSpace);
-        // Debug marks: centre of mass, four goals, two feet.
+        // Debug marks: centre of mass, four goals (two feet, two hands), and the point each planted
+        // foot is held at (the overlay puts it between the foot's ankle and toes).
         const size = 0.05;
         target.debug.push(CreateSphere(`com-${t.name}`, { diameter: size * 1.4 }, scene));
         target.debug[0].material = materials.com;
         for (let g = 0; g < 4; g++) {
             const s = CreateSphere(`goal-${t.name}-${g}`, { diameter: size }, scene);
             s.material = g < 2 ? materials.free : materials.goal;
+            target.debug.push(s);
+        }
+        for (let side = 0; side < 2; side++) {
+            const s = CreateSphere(`held-${t.name}-${side}`, { diameter: size * 0.6 }, scene);
+            s.material = materials.held;
             target.debug.push(s);
         }
         for (const m of target.debug) m.renderingGroupId = 1;

@@ -1,5 +1,5 @@
 /** What the browser tests read (test/e2e/playground.e2e.test.ts): `window.__studio` and `window.__ready`. */
-import { HumanBone, HumanBoneNames } from "../src/index.js";
+import { HumanBone, HumanBoneNames, MuscleSetup } from "../src/index.js";
 import type { Studio } from "./studio.js";
 
 declare global {
@@ -24,6 +24,19 @@ export function InstallTestHooks(studio: Studio): void {
             return j >= 0 ? t.nodes[j].rotationQuaternion!.asArray() : [];
         },
         hipsPosition: (target: number): number[] => targets[target].nodes[targets[target].avatar.getJoint(HumanBone.Hips)].getAbsolutePosition().asArray(),
+        /** Per foot of a character: whether it is planted, where along it it is held (0 ankle, 1 toes), whether its mark is shown, and the mark's, ankle's and toes' (or tip's) world positions. */
+        held: (target: number) => {
+            const t = targets[target];
+            const setup = MuscleSetup.For(t.avatar);
+            return [0, 1].map((s) => ({
+                planted: t.animator?.planting.planted[s] ?? false,
+                along: t.animator?.planting.heldAlong[s] ?? 0,
+                visible: t.debug[5 + s].isVisible,
+                mark: t.debug[5 + s].position.asArray(),
+                ankle: t.nodes[setup.joint[s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot]].getAbsolutePosition().asArray(),
+                tip: setup.footTip[s] >= 0 ? t.nodes[setup.footTip[s]].getAbsolutePosition().asArray() : null,
+            }));
+        },
         /** The view's camera: [alpha, beta] (radians) and its radius. */
         camera: (): number[] => [studio.view.camera.alpha, studio.view.camera.beta, studio.view.camera.radius],
     };

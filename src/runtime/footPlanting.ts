@@ -168,14 +168,20 @@ export class HumanoidFootPlanting {
     public readonly planted = [false, false];
     /** Per foot: the ground point held (canonical ground frame, avatar scales). */
     public readonly anchors = [new Vector3(), new Vector3()];
+    /**
+     * Per foot (left, right): where along the foot the point held across the ground is, as of the
+     * last update: 0 its ankle, 1 its toes (or, without toes, its own tip), between while the hold
+     * goes over from one to the other (see `END_SWITCH_SECONDS`): the end the clip says the source
+     * turns about, else the end the foot's pitch stands on. Read it while {@link planted}; the
+     * playground marks that point.
+     */
+    public readonly heldAlong = [0, 0];
     private readonly _toeOffset: (Vector3 | null)[];
     private readonly _restHeight: number[][];
     /** The avatar's scale (metres). */
     private readonly _scale: number;
     /** Per foot: how far the point stood on is from the ankle toward the toes (0 to 1), last update. */
     private readonly _toward = [0, 0];
-    /** Per foot: how far the point held across the ground is from the ankle toward the toes (0 to 1), last update (see `END_SWITCH_SECONDS`). */
-    private readonly _across = [0, 0];
     /** Per foot: where the source's still end is along the foot (0 ankle, 1 toes; going over between), last update. */
     private readonly _end = [0, 0];
     /** Per foot: how much the source's end weighs in the held point against the pitch's (0 to 1), last update. */
@@ -394,7 +400,7 @@ export class HumanoidFootPlanting {
             const last = this._lastPivot[s];
             // The pivot's move along the foot since the last update (ground frame): the toe offset
             // turned onto the ground, times the change of how far toward the toes it is held.
-            const moved = this._lastValid[s] ? across - this._across[s] : 0;
+            const moved = this._lastValid[s] ? across - this.heldAlong[s] : 0;
             shift.setAll(0);
             if (moved !== 0) {
                 shift.x = (toe.x - goal.x) * moved;
@@ -402,7 +408,7 @@ export class HumanoidFootPlanting {
                 turnToRef(shift, num, 0, shift);
             }
             this._toward[s] = toward;
-            this._across[s] = across;
+            this.heldAlong[s] = across;
             // The pivot's velocity on the ground as shown (clip path plus correction, less its move
             // along the foot), per second.
             const known = this._lastValid[s] && dt > 0;

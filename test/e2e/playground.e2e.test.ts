@@ -17,6 +17,7 @@ interface IStudio {
     targets(): Array<{ name: string; error: string; boneMap: { bones: Record<string, string | null> } }>;
     boneRotation(target: number, bone: string): number[];
     hipsPosition(target: number): number[];
+    held(target: number): Array<{ planted: boolean; along: number; visible: boolean; mark: number[]; ankle: number[]; tip: number[] | null }>;
     camera(): number[];
     surfaceFit(): {
         state: string;
@@ -106,6 +107,33 @@ describe("the playground in a real browser", () => {
         // Short labels say what is on screen.
         expect(await page.textContent("#labels")).toContain("source:");
         await page.screenshot({ path: join(ARTIFACTS, "playground.png") });
+    });
+
+    test("a planted foot's mark shows where it is held: on the foot between its ankle and toes, none on a foot in the air", async () => {
+        let planted = 0;
+        let free = 0;
+        for (let i = 0; i < 40; i++) {
+            for (const feet of await studio(page, (s) => [s.held(0), s.held(1)])) {
+                for (const foot of feet) {
+                    if (!foot.planted) {
+                        free++;
+                        expect(foot.visible).toBe(false);
+                        continue;
+                    }
+                    planted++;
+                    expect(foot.visible).toBe(true);
+                    expect(foot.tip).not.toBeNull();
+                    expect(foot.along).toBeGreaterThanOrEqual(0);
+                    expect(foot.along).toBeLessThanOrEqual(1);
+                    const on = foot.ankle.map((a, c) => a + (foot.tip![c] - a) * foot.along);
+                    expect(distance(foot.mark, on)).toBeLessThan(1e-4);
+                }
+            }
+            await frames(page, 2);
+        }
+        // The sample walk puts each foot down about half the time.
+        expect(planted).toBeGreaterThan(20);
+        expect(free).toBeGreaterThan(20);
     });
 
     test("space pauses; moving a muscle slider poses the character (the bone turns)", async () => {

@@ -30,12 +30,12 @@ describeWithData("planting holds the end of the foot the source turns about", ()
     /**
      * Plays the VRM sample's right foot through `frames` updates at 120 fps, each frame's ankle and
      * rotation (canonical, pose units) and contact flags from `frame`; per frame, where its ankle and
-     * toes are shown (after planting).
+     * toes are shown (after planting) and where along the foot planting says it holds it (`heldAlong`).
      */
     async function playFootAsync(
         frames: number,
         frame: (f: number, rest: { ankle: Vector3; toeOffset: Vector3 }) => { ankle: Vector3; rotation: Quaternion; contacts: number; step?: number },
-    ): Promise<{ ankle: Vector3[]; toes: Vector3[]; toeOffset: Vector3 }> {
+    ): Promise<{ ankle: Vector3[]; toes: Vector3[]; toeOffset: Vector3; along: number[] }> {
         const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
         try {
             const solver = new HumanoidRigSolver(target.avatar);
@@ -44,6 +44,7 @@ describeWithData("planting holds the end of the foot the source turns about", ()
             const stub = PlantingPlayerStub(RATE);
             const ankle: Vector3[] = [];
             const toes: Vector3[] = [];
+            const along: number[] = [];
             for (let f = 0; f < frames; f++) {
                 const k = frame(f, { ankle: restAnkle, toeOffset });
                 stub.contacts = k.contacts;
@@ -55,8 +56,9 @@ describeWithData("planting holds the end of the foot the source turns about", ()
                 planting.update(stub.player, solver);
                 ankle.push(solver.goalPositions[1].clone());
                 toes.push(solver.goalPositions[1].add(toeOffset.applyRotationQuaternion(k.rotation)));
+                along.push(planting.heldAlong[1]);
             }
-            return { ankle, toes, toeOffset };
+            return { ankle, toes, toeOffset, along };
         } finally {
             target.loaded.dispose();
         }
@@ -71,11 +73,13 @@ describeWithData("planting holds the end of the foot the source turns about", ()
         const spin = (ends: number) => (f: number, rest: { ankle: Vector3 }) => ({ ankle: rest.ankle, rotation: spun(0.05 * f), contacts: BOTH | ends });
         const told = await playFootAsync(24, spin(FootContact.RightAnkleStill));
         for (let f = 1; f < 24; f++) expect(across(told.ankle[f], told.ankle[0])).toBeLessThan(1e-6);
+        expect(told.along.every((a) => a === 0)).toBe(true);
         // The toes lower than the ankle by more than the span over which the pitch's end goes over.
         const drop = -told.toeOffset.applyRotationQuaternion(pitch(8)).y + told.toeOffset.y;
         expect(drop).toBeGreaterThan(0.004);
         const untold = await playFootAsync(24, spin(0));
         for (let f = 1; f < 24; f++) expect(across(untold.toes[f], untold.toes[0])).toBeLessThan(1e-6);
+        expect(untold.along.every((a) => a === 1)).toBe(true);
         // ... so the ankle swings round them: by 23 frames of 0.05 radian, most of the foot's length.
         expect(across(untold.ankle[23], untold.ankle[0])).toBeGreaterThan(0.5 * Math.hypot(told.toeOffset.x, told.toeOffset.z));
     }, 60_000);
@@ -102,6 +106,12 @@ describeWithData("planting holds the end of the foot the source turns about", ()
         // it would be over by frame 15, and the check on frame 16 below would fail).
         // Over by 0.02 s of shown time (frame 12 and two more that take time: 15, 16): the toes stay from then on.
         for (let f = 17; f < 30; f++) expect(across(played.toes[f], played.toes[16])).toBeLessThan(1e-6);
+        // ... as planting says: the ankle to frame 11, then going over (not over the zero steps), the toes from frame 16.
+        expect(played.along.slice(0, 12).every((a) => a === 0)).toBe(true);
+        expect(played.along[12]).toBeGreaterThan(0);
+        expect(played.along[14]).toBe(played.along[12]);
+        expect(played.along[15]).toBeLessThan(1);
+        expect(played.along.slice(16).every((a) => a === 1)).toBe(true);
         // Not at once: on frame 16 the foot still turned about a point short of its toes (the
         // toes moved by a sixth of the foot times the turn of a frame); held there at once, they stayed from frame 12.
         expect(across(played.toes[16], played.toes[15])).toBeGreaterThan(1e-4);
