@@ -49,11 +49,13 @@ export function MountOverlay(studio: Studio): IStudioPanel {
                     // tip), or between while the hold goes over (the source's still end, or the
                     // end its pitch stands on).
                     const s = k - 5;
-                    const tip = setup.footTip[s];
-                    m.isVisible = m.isVisible && a.planting.planted[s] && tip >= 0;
+                    m.isVisible = m.isVisible && a.planting.planted[s];
                     if (!m.isVisible) return;
+                    // A foot with neither toes nor a tip of its own is held at its ankle.
+                    const tip = setup.footTip[s];
                     const ankle = t.nodes[setup.joint[s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot]].getAbsolutePosition();
-                    Vector3.LerpToRef(ankle, t.nodes[tip].getAbsolutePosition(), a.planting.heldAlong[s], m.position);
+                    if (tip < 0) m.position.copyFrom(ankle);
+                    else Vector3.LerpToRef(ankle, t.nodes[tip].getAbsolutePosition(), a.planting.heldAlong[s], m.position);
                 } else if (k === 0) {
                     // Centre of mass: the pose's body position on the character (rig space), then the world.
                     a.player.pose.bodyPosition.scaleToRef(setup.scale, tmp).applyRotationQuaternionInPlace(setup.c0).addInPlace(setup.groundOrigin);

@@ -172,8 +172,9 @@ export class HumanoidFootPlanting {
      * Per foot (left, right): where along the foot the point held across the ground is, as of the
      * last update: 0 its ankle, 1 its toes (or, without toes, its own tip), between while the hold
      * goes over from one to the other (see `END_SWITCH_SECONDS`): the end the clip says the source
-     * turns about, else the end the foot's pitch stands on. Read it while {@link planted}; the
-     * playground marks that point.
+     * turns about, else the end the foot's pitch stands on; always 0 for a foot with neither. Read
+     * it while {@link planted}, and do not write it (planting reads it back on the next update);
+     * the playground marks that point.
      */
     public readonly heldAlong = [0, 0];
     private readonly _toeOffset: (Vector3 | null)[];

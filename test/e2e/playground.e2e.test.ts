@@ -122,6 +122,7 @@ describe("the playground in a real browser", () => {
                     }
                     planted++;
                     expect(foot.visible).toBe(true);
+                    // Both sample characters have toes.
                     expect(foot.tip).not.toBeNull();
                     expect(foot.along).toBeGreaterThanOrEqual(0);
                     expect(foot.along).toBeLessThanOrEqual(1);
