@@ -34,10 +34,11 @@ export interface IFootTracks {
  * {@link CONTACT_SPEED}). The clip's ground under a frame is the {@link GROUND_PERCENTILE} of
  * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
  * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled,
- * each run starts where its foot has landed, (given the legs' length) a run whose foot slides
- * further than {@link CONTACT_DRAG_SHARE} of a leg is dropped: the foot is dragged, not planted,
- * and each run left is held only between its foot's first and last still frames (where it has
- * landed and where it starts to leave).
+ * each run starts past the frames over which its foot still slows down, (given the legs' length)
+ * a run whose foot slides further than {@link CONTACT_DRAG_SHARE} of a leg is dropped: the foot
+ * is dragged, not planted, and each run left is held only from its foot's first frame no faster
+ * than a quarter of {@link CONTACT_SPEED} to its last (where it has landed and where it starts to
+ * leave; the end cut first, then the start, each by at most half of what is left).
  * Also the clip's floor as a whole (`MuscleClip.groundHeight`), avatar scales.
  * @param feet the foot points of every frame
  * @param frameCount frames
@@ -156,9 +157,9 @@ function groundLevels(v: Float64Array, w: number, stride: number): Float64Array 
 }
 
 /**
- * A foot in contact slower than this has landed (avatar scales per second, a quarter of
+ * A foot in contact no faster than this has landed (avatar scales per second, a quarter of
  * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame, and
- * `stillRuns` holds a contact from its first such frame to its last.
+ * `stillRuns` holds a contact from its first such frame to its last, within its caps.
  */
 const LANDED_SPEED = CONTACT_SPEED / 4;
 
@@ -169,7 +170,7 @@ const LANDED_SPEED = CONTACT_SPEED / 4;
  * gliding (a keyframed foot that slides to a stop, a 30 fps take whose stop falls over several
  * frames) is not held until it stops: a hold from the first low frame stopped it at once, a step
  * in its velocity the source does not have (KayKit's sneak, its landing foot at half the contact
- * speed).
+ * speed). After the drag check, `stillRuns` may move the start further, past a speed that rose.
  */
 function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {
@@ -193,11 +194,11 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
  * already moved away (CMU's pick-up, 120 fps: its toes at 0.15 to 0.43 avatar scales a second over
  * the six frames before its contact ended), then let it go with a step in its acceleration (onto
  * a VRM, the knee 2.03 times the source's jerk, 1.53 ending so). At the start, `landedRuns` stops
- * where the foot's speed rises for a frame, and a foot that lands and glides on (a twirl's toes)
- * was held from there (the same pick-up 1.07 -> 1.00 with the start's trim too). Trimmed only
- * over frames each faster than the one before (as `landedRuns` does), a speed that dipped for a
- * frame kept the frames before the dip held: within 1% of the figures of this rule, a little worse
- * on every set.
+ * where the foot's speed rises for a frame, and a foot that lands and glides on (the CMU walk's
+ * heel, about 0.4 avatar scales a second for seven frames after it touched) was held from there
+ * (the same pick-up 1.07 -> 1.00 with the start's cut too). The end's cut made only over frames
+ * each faster than the one before (the mirror of `landedRuns`) kept the frames before a one-frame
+ * dip held: within 1% of the figures of this rule, a little worse on every set.
  */
 function stillRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {

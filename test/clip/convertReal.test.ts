@@ -174,10 +174,10 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
         const checks1: Array<[number, number]> = [
             [48, L],
             // The foot behind pushes off its toes while the one ahead has touched down but still
-            // slides forward (the left heel about 0.4 avatar scales a second until frame 149): each
-            // is held only from its first frame no faster than a quarter of the contact speed to its
-            // last, and neither is at frames 80 and 144 (both were, before contacts were cut to
-            // their still frames).
+            // slides forward (at 80 the right foot; at 144 the left heel, about 0.4 avatar scales a
+            // second until frame 149): each is held only from its first frame no faster than a
+            // quarter of the contact speed to its last, so neither is held at 80 and 144 (both
+            // were at the session's start; one each with the end's cut alone).
             [74, L],
             [80, 0],
             [112, R],

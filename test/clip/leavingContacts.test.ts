@@ -72,19 +72,20 @@ describe("foot contacts are held from where the foot has landed to where it star
 
     it("a foot that lands gliding is held from its first frame under a quarter of the contact speed, past a frame where it sped up", () => {
         const rate = 60;
-        // Lands at 1 s at 0.45 avatar scales a second, slowing at 1.5 a second squared, with a
+        // Lands at 1 s at 0.45 avatar scales a second, slowing at 1.444 a second squared, with a
         // bump 0.1 s in (its speed rising for a few frames: where landing's own trim stops);
-        // under a quarter of the contact speed 0.217 s after landing.
+        // under a quarter of the contact speed 0.225 s after landing (13.5 frames: between two).
         const land = 1;
+        const slowing = 1.444;
         const speed = (t: number): number => {
             const u = t - land;
-            return u < 0 ? 0.45 : Math.max(0, 0.45 - 1.5 * u) + 0.15 * Math.exp(-(((u - 0.1) / 0.03) ** 2));
+            return u < 0 ? 0.45 : Math.max(0, 0.45 - slowing * u) + 0.15 * Math.exp(-(((u - 0.1) / 0.03) ** 2));
         };
         expect(speed(land + 0.1)).toBeGreaterThan(speed(land + 0.07));
         const runs = leftRuns(DetectFootContacts(tracks(rate, 3, speed, 2.5, land), 3 * rate, rate).contacts);
         expect(runs.length).toBe(1);
         const first = runs[0][0];
-        expect(Math.abs(first - (land + (0.45 - LEAVING) / 1.5) * rate)).toBeLessThanOrEqual(1);
+        expect(Math.abs(first - (land + (0.45 - LEAVING) / slowing) * rate)).toBeLessThanOrEqual(1);
         expect(speed((first - 1) / rate)).toBeGreaterThan(LEAVING);
         expect(runs[0][1]).toBe(2.5 * rate - 2);
     });
