@@ -34,11 +34,9 @@ export interface IFootTracks {
  * {@link CONTACT_SPEED}). The clip's ground under a frame is the {@link GROUND_PERCENTILE} of
  * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
  * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled,
- * each run starts past the frames over which its foot still slows down, (given the legs' length)
- * a run whose foot slides further than {@link CONTACT_DRAG_SHARE} of a leg is dropped: the foot
- * is dragged, not planted, and each run left is held only from its foot's first frame no faster
- * than a quarter of {@link CONTACT_SPEED} to its last (where it has landed and where it starts to
- * leave; the end cut first, then the start, each by at most half of what is left).
+ * each run starts where its foot has landed, (given the legs' length) a run whose foot slides
+ * further than {@link CONTACT_DRAG_SHARE} of a leg is dropped: the foot is dragged, not planted,
+ * and each run left ends where its foot starts to leave.
  * Also the clip's floor as a whole (`MuscleClip.groundHeight`), avatar scales.
  * @param feet the foot points of every frame
  * @param frameCount frames
@@ -92,10 +90,10 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
         dragged[1] = dropDrags(feetFlags[1], feet.points[1], feetFlags[0], feet.points[0], body, most);
     }
     for (let s = 0; s < 2; s++) {
-        // Each contact held only between its foot's still frames, once the drags are weighed over
-        // the whole contact as found (the frames it lands and leaves over count in its slide, as before).
+        // Each contact ends where its foot starts to leave, once the drags are weighed over the
+        // whole contact as found (the frames it leaves over count in its slide, as before).
         const kept = dragged[s] === feetFlags[s] ? feetFlags[s].slice() : dragged[s];
-        stillRuns(kept, speeds[s], minRun);
+        leavingRuns(kept, speeds[s], minRun);
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
         for (let f = 0; f < frameCount; f++) if (kept[f]) contacts[f] |= bit;
     }
@@ -158,8 +156,8 @@ function groundLevels(v: Float64Array, w: number, stride: number): Float64Array 
 
 /**
  * A foot in contact no faster than this has landed (avatar scales per second, a quarter of
- * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame, and
- * `stillRuns` holds a contact from its first such frame to its last, within its caps.
+ * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame, nor
+ * `leavingRuns` its end before one (within their caps).
  */
 const LANDED_SPEED = CONTACT_SPEED / 4;
 
@@ -170,7 +168,7 @@ const LANDED_SPEED = CONTACT_SPEED / 4;
  * gliding (a keyframed foot that slides to a stop, a 30 fps take whose stop falls over several
  * frames) is not held until it stops: a hold from the first low frame stopped it at once, a step
  * in its velocity the source does not have (KayKit's sneak, its landing foot at half the contact
- * speed). After the drag check, `stillRuns` may move the start further, past a speed that rose.
+ * speed).
  */
 function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {
@@ -182,34 +180,27 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
 }
 
 /**
- * Holds each contact only from its foot's first frame no faster than {@link LANDED_SPEED} to its
- * last: first its end, where the foot starts to leave (dropping at most half the run, as it is
- * after `landedRuns`, and leaving at least `minRun` frames), then its start in the same way
- * within what is left; where a cap stops a trim, the frame it ends on is still faster. The frames
- * need not speed up or slow down: a foot that slides steadily between the two speeds at an end
- * loses up to half of the contact there.
- *
- * A foot stays under {@link CONTACT_SPEED} for some frames as it leaves (a heel rising about its
- * toes, toes rolling off), and planting held it still to the last of them while the source's foot
- * already moved away (CMU's pick-up, 120 fps: its toes at 0.15 to 0.43 avatar scales a second over
- * the six frames before its contact ended), then let it go with a step in its acceleration (onto
- * a VRM, the knee 2.03 times the source's jerk, 1.53 ending so). At the start, `landedRuns` stops
- * where the foot's speed rises for a frame, and a foot that lands and glides on (the CMU walk's
- * heel, about 0.4 avatar scales a second for seven frames after it touched) was held from there
- * (the same pick-up 1.07 -> 1.00 with the start's cut too). The end's cut made only over frames
- * each faster than the one before (the mirror of `landedRuns`) kept the frames before a one-frame
- * dip held: within 1% of the figures of this rule, a little worse on every set.
+ * Ends each contact where its foot starts to leave: at its last frame no faster than
+ * {@link LANDED_SPEED}, the faster frames after it let go, dropping at most half the run (as it
+ * is after `landedRuns`) and leaving at least `minRun` frames; where that cap stops it, the last
+ * frame kept is still faster. A foot stays under {@link CONTACT_SPEED} for some frames as it leaves
+ * (a heel rising about its toes, toes rolling off), and planting held it still to the last of
+ * them while the source's foot already moved away (CMU's pick-up, 120 fps: its toes at 0.15 to
+ * 0.43 avatar scales a second over the six frames before its contact ended), then let it go with
+ * a step in its acceleration (onto a VRM, the knee 2.03 times the source's jerk, 1.53 ending so).
+ * The frames need not speed up: a foot that slides steadily between the two speeds to the end
+ * loses up to half of the contact too. A variant that trimmed only over frames each faster than
+ * the one before (the mirror of `landedRuns`) kept the frames before a one-frame dip held: within
+ * 1% of the figures of this rule, a little worse on every set. The same cut at the start (a foot
+ * that touched down and glided on past a frame where its speed rose, where `landedRuns` stops)
+ * measured better still but floats the feet of `"com"` proportions: see docs/fidelity-log.md.
  */
-function stillRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
+function leavingRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {
         const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
         let end = e;
         while (e - end < most && speed[end - 1] > LANDED_SPEED) end--;
         flags.fill(0, end, e);
-        const first = Math.min(Math.floor((end - f) / 2), end - f - minRun);
-        let start = f;
-        while (start - f < first && speed[start] > LANDED_SPEED) start++;
-        flags.fill(0, f, start);
     });
 }
 
