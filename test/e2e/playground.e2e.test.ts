@@ -132,8 +132,8 @@ describe("the playground in a real browser", () => {
             }
             await frames(page, 2);
         }
-        // The sample walk puts each foot down about half the time.
-        expect(planted).toBeGreaterThan(20);
+        // The sample walk (30 fps) holds a foot for 4 to 10 of its 67 frames: some samples of each.
+        expect(planted).toBeGreaterThan(5);
         expect(free).toBeGreaterThan(20);
     });
 
