@@ -91,11 +91,11 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
     }
     for (let s = 0; s < 2; s++) {
         // Each contact ends where its foot starts to leave, once the drags are weighed over the
-        // whole contact as found (the frames it leaves over count in its slide, as before).
-        const kept = dragged[s] === feetFlags[s] ? feetFlags[s].slice() : dragged[s];
-        leavingRuns(kept, speeds[s], minRun);
+        // whole contact as found (the frames it leaves over count in its slide, as before; the
+        // flags as found are not read again, so they are cut in place).
+        leavingRuns(dragged[s], speeds[s], minRun);
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
-        for (let f = 0; f < frameCount; f++) if (kept[f]) contacts[f] |= bit;
+        for (let f = 0; f < frameCount; f++) if (dragged[s][f]) contacts[f] |= bit;
     }
     // The clip's floor as a whole: the same percentile over every frame (0 when no foot is mapped).
     const finite = Array.from(lowest)

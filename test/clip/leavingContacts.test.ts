@@ -1,5 +1,6 @@
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { CONTACT_DRAG_SHARE, FootContact } from "../../src/index.js";
+import { ContactRuns } from "../../src/clip/clipFileRules.js";
 import { CONTACT_SPEED, DetectFootContacts, type IFootTracks } from "../../src/clip/footContacts.js";
 import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
@@ -39,16 +40,7 @@ function tracks(rate: number, seconds: number, speed: (t: number) => number, lif
 }
 
 /** The left foot's contact runs, [first, last] frames each. */
-function leftRuns(contacts: Uint8Array): number[][] {
-    const runs: number[][] = [];
-    contacts.forEach((c, f) => {
-        const down = (c & FootContact.Left) !== 0;
-        if (!down) return;
-        if (runs.length && runs[runs.length - 1][1] === f - 1) runs[runs.length - 1][1] = f;
-        else runs.push([f, f]);
-    });
-    return runs;
-}
+const leftRuns = (contacts: Uint8Array): [number, number][] => ContactRuns(contacts, FootContact.Left);
 
 describe("foot contacts end where the foot starts to leave", () => {
     it("a foot speeding up along the floor is let go once it is past a quarter of the contact speed, not when it reaches the contact speed", () => {
