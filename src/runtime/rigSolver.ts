@@ -362,7 +362,10 @@ export class HumanoidRigSolver {
             ps[3] = (setup.hipWidth - sp[2] * ps[0]) / 2;
         } else {
             ps[0] = setup.scale;
-            ps[1] = setup.ankleHeight / setup.scale;
+            // The ankle's height above the ground maps onto this avatar's own, as with "legs"
+            // (Mecanim's feet bottom height): scaled by the centre of mass, a source's ankle lower
+            // than this avatar's, for its scale, put the foot goals under the floor.
+            ps[1] = sp[1] >= 0 ? sp[1] : setup.ankleHeight / setup.scale;
             ps[3] = 0;
         }
         // The body's heading (its turn about up, the twist of its rotation about up), which the
