@@ -32,7 +32,6 @@ import { ShoulderSideWatch } from "./shoulderSideWatch.js";
 import { FindReversedCollarbones, ReversedCollarboneWarning } from "./reversedCollarbones.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
 import { DetectContactEnds } from "./contactEnds.js";
-import { FloorRise } from "./floorRise.js";
 import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
@@ -318,13 +317,6 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
             }
         }
     }
-    // Contacts (on the foot points as recorded), and the body lowered as the floor under its
-    // planted feet rises above the clip's floor (`FloorRise`) before its curves are keyed.
-    const ground = DetectFootContacts(feet, frameCount, rate);
-    DetectContactEnds(feet, ground.contacts, rate);
-    const rise = FloorRise(feet, ground.contacts, frameCount, rate, ground.groundHeight);
-    const bodyHeight = samples[CURVE_BODY_POSITION + 1];
-    for (let f = 0; f < frameCount; f++) bodyHeight[f] -= rise[f];
     // The trunk's steadiest point (from its hip joints' middle, 0, to its top, 1).
     const trunkSteadyPoint = SteadiestSegmentPoint(trunk.mid, trunk.top, frameCount);
     // Each curve on key frames of its own; the trunk's on shared ones when its jitter cancels
@@ -366,6 +358,8 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
     );
     group.forEach((c, i) => (curves[c] = groupCurves[i]));
     const loop = options.loop ?? loops(setup, samples, frameCount);
+    const ground = DetectFootContacts(feet, frameCount, rate);
+    DetectContactEnds(feet, ground.contacts, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
         source: source.source,
