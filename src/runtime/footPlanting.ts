@@ -207,6 +207,9 @@ export class HumanoidFootPlanting {
     /** Per foot: how far the height's ease onto the floor has gone (0 to 1), and the height correction it started from. */
     private readonly _floorIn = [1, 1];
     private readonly _floorFrom = [0, 0];
+    /** Per foot: the clearance handed to the solver on the last update, and as the foot touched down (pose units; see the clearance's ease in `_update`). */
+    private readonly _clearanceShown = [0, 0];
+    private readonly _clearanceFrom = [0, 0];
     /** Per foot: whether the ease-in has run a frame since touch-down. */
     private readonly _eased = [true, true];
     /** Per foot: the pivot on the ground and the correction of the last update (for speeds), and whether they are set. */
@@ -282,6 +285,8 @@ export class HumanoidFootPlanting {
             this._in[s] = 1;
             this._floorIn[s] = 1;
             this._floorFrom[s] = 0;
+            this._clearanceShown[s] = 0;
+            this._clearanceFrom[s] = 0;
             this._releaseLeft[s] = 0;
             this._releaseFromHold[s] = false;
             this._releaseEnd[s].setAll(0);
@@ -457,6 +462,7 @@ export class HumanoidFootPlanting {
                     // A foot down from the first frame shown is on the floor at once (nothing to ease from).
                     this._floorIn[s] = this._lastValid[s] ? 0 : 1;
                     this._floorFrom[s] = corr.y;
+                    this._clearanceFrom[s] = this._clearanceShown[s];
                     this._goalHold[2 + s] = this._goalHold[s];
                 } else {
                     // The point stood on moved along the foot: the held point moves with it, so the
@@ -551,20 +557,24 @@ export class HumanoidFootPlanting {
                     this._liftRate[s] = rise > 0 ? rise : 0;
                 } else if (!this._lastValid[s]) this._liftRate[s] = 0;
                 this._liftClearance[s] = clear;
-            } else if (this._releaseFromHold[s]) {
+                // Handed on eased in from what it was as the foot touched down, with the height's
+                // ease (a smootherstep over FLOOR_EASE_SECONDS). After a release the clearance
+                // stays capped at the release's last value (0 after most) while the foot is in the
+                // air, and the leg shape's floor limit, on before a contact begins (the ground
+                // share below), let go of it by the whole of the foot's clearance on the frame it
+                // touched down (CMU's tantrum onto the VRM: 9-12 mm at frame 249, the knee popping
+                // sideways by 2-4 mm). Taken as the foot's own in the air instead, the limit
+                // followed every landing foot down (the ballet onto the VRM 1.21 -> 1.36 times the
+                // source's jerk).
+                const x = this._floorIn[s];
+                const from = this._clearanceFrom[s];
+                clear = from + (clear - from) * x * x * x * (x * (6 * x - 15) + 10);
+            } else {
                 const u = 1 - this._releaseLeft[s];
                 const most = this._liftClearance[s] + this._liftRate[s] * this._releaseSeconds[s] * (u - 0.5 * u * u);
-                // Weighed out with the release's own ease (below): after it the foot's clearance
-                // is its own, and a foot coming down to land is let down to the floor by what it
-                // is above it. Capped for good at the release's end, the limit held a landing foot
-                // at that stale clearance (0 after most releases) and let it go by the whole of its
-                // clearance on the frame it touched down (CMU's tantrum onto the VRM: 9 mm, its knee
-                // 2.5 times the source's jerk there).
-                if (clear > most) {
-                    const r = this._releaseLeft[s];
-                    clear += (most - clear) * r * r * r * (r * (6 * r - 15) + 10);
-                }
+                if (clear > most) clear = most;
             }
+            this._clearanceShown[s] = clear;
             solver.footClearance[s] = (clear > 0 ? clear : 0) * ps[0];
             // How firmly the foot is held, for the solver: 1 while planted, easing out with the release.
             let held = 1;
