@@ -45,4 +45,38 @@ describeWithData("planting: the clearance over a release", () => {
         expect(clearance[39]).toBeLessThan(clearance[19] + 0.5 * (held * 120) * 0.2 + 1e-9);
         target.loaded.dispose();
     }, 60_000);
+
+    test("a foot that lands above the floor after a release: its clearance eases in from what it was in the air (it stepped by the whole of it)", async () => {
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("vrm/VRM1_skeleton_only_mtoon_UV_test.vrm"));
+        const solver = new HumanoidRigSolver(target.avatar);
+        const planting = new HumanoidFootPlanting(target.avatar);
+        const stub = PlantingPlayerStub(120);
+        const clearance: number[] = [];
+        const landed = 0.012;
+        for (let f = 0; f < 100; f++) {
+            // The right foot held on the floor for 20 frames, lifted 3 cm over the next 20, down
+            // to 12 mm above the floor by frame 60, where it touches down and stays.
+            stub.contacts = f < 20 ? 3 : f < 60 ? 1 : 3;
+            const up = f < 20 ? 0 : f < 40 ? (0.03 * (f - 20)) / 20 : f < 60 ? 0.03 - ((0.03 - landed) * (f - 40)) / 20 : landed;
+            for (let s = 0; s < 2; s++) {
+                solver.goalPositions[s].set(s ? -0.1 : 0.1, solver.positionScale[1] + (s === 1 ? up : 0), 0);
+                solver.goalRotations[s].set(0, 0, 0, 1);
+            }
+            planting.update(stub.player, solver);
+            clearance.push(solver.footClearance[1]);
+        }
+        const scale = solver.positionScale[0];
+        // Held at 12 mm up (the floor lifts a foot below it, never lowers one above), in metres;
+        // the floor's rounding takes 2 mm off.
+        expect(clearance[99]).toBeGreaterThan(0.75 * landed * scale);
+        expect(clearance[99]).toBeLessThan(1.01 * landed * scale);
+        // In the air before it lands, the clearance stays what the release left it (under 2 mm).
+        expect(clearance[59]).toBeLessThan(0.002 * scale);
+        // From there to its own over the height's ease (0.1 s, 12 frames): a smootherstep's
+        // steepest frame is under a sixth of the way (the whole way in the touch-down's frame before).
+        let most = 0;
+        for (let f = 60; f < 100; f++) most = Math.max(most, Math.abs(clearance[f] - clearance[f - 1]));
+        expect(most).toBeLessThan((clearance[99] - clearance[59]) / 6);
+        target.loaded.dispose();
+    }, 60_000);
 });
