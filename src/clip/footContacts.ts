@@ -36,7 +36,8 @@ export interface IFootTracks {
  * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled,
  * each run starts where its foot has landed, (given the legs' length) a run whose foot slides
  * further than {@link CONTACT_DRAG_SHARE} of a leg is dropped: the foot is dragged, not planted,
- * and each run left ends where its foot starts to leave.
+ * and each run left is held only between its foot's first and last still frames (where it has
+ * landed and where it starts to leave).
  * Also the clip's floor as a whole (`MuscleClip.groundHeight`), avatar scales.
  * @param feet the foot points of every frame
  * @param frameCount frames
@@ -90,10 +91,10 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
         dragged[1] = dropDrags(feetFlags[1], feet.points[1], feetFlags[0], feet.points[0], body, most);
     }
     for (let s = 0; s < 2; s++) {
-        // Each contact ends where its foot starts to leave, once the drags are weighed over the
-        // whole contact as found (the frames it leaves over count in its slide, as before; the
-        // flags as found are not read again, so they are cut in place).
-        leavingRuns(dragged[s], speeds[s], minRun);
+        // Each contact held only between its foot's still frames, once the drags are weighed over
+        // the whole contact as found (the frames it lands and leaves over count in its slide, as
+        // before; the flags as found are not read again, so they are cut in place).
+        stillRuns(dragged[s], speeds[s], minRun);
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
         for (let f = 0; f < frameCount; f++) if (dragged[s][f]) contacts[f] |= bit;
     }
@@ -156,8 +157,8 @@ function groundLevels(v: Float64Array, w: number, stride: number): Float64Array 
 
 /**
  * A foot in contact no faster than this has landed (avatar scales per second, a quarter of
- * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame, nor
- * `leavingRuns` its end before one (within their caps).
+ * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame, and
+ * `stillRuns` holds a contact from its first such frame to its last (within their caps).
  */
 const LANDED_SPEED = CONTACT_SPEED / 4;
 
@@ -180,27 +181,34 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
 }
 
 /**
- * Ends each contact where its foot starts to leave: at its last frame no faster than
- * {@link LANDED_SPEED}, the faster frames after it let go, dropping at most half the run (as it
- * is after `landedRuns`) and leaving at least `minRun` frames; where that cap stops it, the last
- * frame kept is still faster. A foot stays under {@link CONTACT_SPEED} for some frames as it leaves
- * (a heel rising about its toes, toes rolling off), and planting held it still to the last of
- * them while the source's foot already moved away (CMU's pick-up, 120 fps: its toes at 0.15 to
- * 0.43 avatar scales a second over the six frames before its contact ended), then let it go with
- * a step in its acceleration (onto a VRM, the knee 2.03 times the source's jerk, 1.53 ending so).
- * The frames need not speed up: a foot that slides steadily between the two speeds to the end
- * loses up to half of the contact too. A variant that trimmed only over frames each faster than
- * the one before (the mirror of `landedRuns`) kept the frames before a one-frame dip held: within
- * 1% of the figures of this rule, a little worse on every set. The same cut at the start (a foot
- * that touched down and glided on past a frame where its speed rose, where `landedRuns` stops)
- * measured better still but floats the feet of `"com"` proportions: see docs/fidelity-log.md.
+ * Holds each contact only from its foot's first frame no faster than {@link LANDED_SPEED} to its
+ * last: first its end, where the foot starts to leave (dropping at most half the run, as it is
+ * after `landedRuns`, and leaving at least `minRun` frames), then its start in the same way
+ * within what is left; where a cap stops a trim, the frame it ends on is still faster. The frames
+ * need not speed up or slow down: a foot that slides steadily between the two speeds at an end
+ * loses up to half of the contact there.
+ *
+ * A foot stays under {@link CONTACT_SPEED} for some frames as it leaves (a heel rising about its
+ * toes, toes rolling off), and planting held it still to the last of them while the source's foot
+ * already moved away (CMU's pick-up, 120 fps: its toes at 0.15 to 0.43 avatar scales a second over
+ * the six frames before its contact ended), then let it go with a step in its acceleration (onto
+ * a VRM, the knee 2.03 times the source's jerk, 1.53 ending so). At the start, `landedRuns` stops
+ * where the foot's speed rises for a frame, and a foot that lands and glides on (a twirl's toes)
+ * was held from there (the same pick-up 1.07 -> 1.00 with the start's trim too). Trimmed only
+ * over frames each faster than the one before (as `landedRuns` does), a speed that dipped for a
+ * frame kept the frames before the dip held: within 1% of the figures of this rule, a little worse
+ * on every set.
  */
-function leavingRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
+function stillRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {
         const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
         let end = e;
         while (e - end < most && speed[end - 1] > LANDED_SPEED) end--;
         flags.fill(0, end, e);
+        const first = Math.min(Math.floor((end - f) / 2), end - f - minRun);
+        let start = f;
+        while (start - f < first && speed[start] > LANDED_SPEED) start++;
+        flags.fill(0, f, start);
     });
 }
 

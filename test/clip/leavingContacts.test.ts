@@ -11,11 +11,12 @@ Logger.LogLevels = Logger.ErrorLogLevel;
 const LEAVING = CONTACT_SPEED / 4;
 
 /**
- * The left foot's ankle (0.08 up) and toes (0.02 up, 0.15 ahead), both at their T-pose heights,
- * standing from the first frame and moving along x at `speed(t)` (avatar scales a second, `t`
- * seconds) while low, lifted 0.3 from `liftAt` seconds; the right foot 0.3 up throughout.
+ * The left foot's ankle (0.08 up) and toes (0.02 up, 0.15 ahead), at their T-pose heights from
+ * `landAt` seconds (default: standing from the first frame) and moving along x at `speed(t)`
+ * (avatar scales a second, `t` seconds), lifted 0.3 before `landAt` and from `liftAt`; the right
+ * foot 0.3 up throughout.
  */
-function tracks(rate: number, seconds: number, speed: (t: number) => number, liftAt: number): IFootTracks {
+function tracks(rate: number, seconds: number, speed: (t: number) => number, liftAt: number, landAt = 0): IFootTracks {
     const frames = Math.round(seconds * rate);
     const left = [new Float32Array(3 * frames), new Float32Array(3 * frames)];
     const right = [new Float32Array(3 * frames), new Float32Array(3 * frames)];
@@ -24,7 +25,7 @@ function tracks(rate: number, seconds: number, speed: (t: number) => number, lif
         const t = f / rate;
         // The path by the trapezoid rule over the frame before.
         if (f > 0) x += (speed(t - 1 / rate) + speed(t)) / 2 / rate;
-        const up = t >= liftAt ? 0.3 : 0;
+        const up = t < landAt || t >= liftAt ? 0.3 : 0;
         for (let p = 0; p < 2; p++) {
             left[p].set([x - 0.1, (p === 0 ? 0.08 : 0.02) + up, p === 0 ? 0 : 0.15], 3 * f);
             right[p].set([0.1, (p === 0 ? 0.08 : 0.02) + 0.3, p === 0 ? 0 : 0.15], 3 * f);
@@ -42,7 +43,7 @@ function tracks(rate: number, seconds: number, speed: (t: number) => number, lif
 /** The left foot's contact runs, [first, last] frames each. */
 const leftRuns = (contacts: Uint8Array): [number, number][] => ContactRuns(contacts, FootContact.Left);
 
-describe("foot contacts end where the foot starts to leave", () => {
+describe("foot contacts are held from where the foot has landed to where it starts to leave", () => {
     it("a foot speeding up along the floor is let go once it is past a quarter of the contact speed, not when it reaches the contact speed", () => {
         for (const rate of [30, 120]) {
             // Still for 1 s, then speeding up at 2 scales a second squared: past a quarter of the
@@ -59,6 +60,25 @@ describe("foot contacts end where the foot starts to leave", () => {
             expect(speed((last + 2) / rate)).toBeGreaterThan(LEAVING);
             expect(speed((last + 2) / rate)).toBeLessThan(CONTACT_SPEED);
         }
+    });
+
+    it("a foot that lands gliding is held from its first frame under a quarter of the contact speed, past a frame where it sped up", () => {
+        const rate = 60;
+        // Lands at 1 s at 0.45 avatar scales a second, slowing at 1.5 a second squared, with a
+        // bump 0.1 s in (its speed rising for a few frames: where landing's own trim stops);
+        // under a quarter of the contact speed 0.217 s after landing.
+        const land = 1;
+        const speed = (t: number): number => {
+            const u = t - land;
+            return u < 0 ? 0.45 : Math.max(0, 0.45 - 1.5 * u) + 0.15 * Math.exp(-(((u - 0.1) / 0.03) ** 2));
+        };
+        expect(speed(land + 0.1)).toBeGreaterThan(speed(land + 0.07));
+        const runs = leftRuns(DetectFootContacts(tracks(rate, 3, speed, 2.5, land), 3 * rate, rate).contacts);
+        expect(runs.length).toBe(1);
+        const first = runs[0][0];
+        expect(Math.abs(first - (land + (0.45 - LEAVING) / 1.5) * rate)).toBeLessThanOrEqual(1);
+        expect(speed((first - 1) / rate)).toBeGreaterThan(LEAVING);
+        expect(runs[0][1]).toBe(2.5 * rate - 2);
     });
 
     it("a foot lifted from rest ends its contact where it rises, as before", () => {
