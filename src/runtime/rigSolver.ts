@@ -151,8 +151,8 @@ export class HumanoidRigSolver {
     public lowerBodyForFeet = true;
     /**
      * Per foot, 0 to 1: how firmly the foot is held on the ground this frame (foot planting sets it:
-     * 1 while planted, easing to 0 after lift-off). The stride's carry and the feet's common hold
-     * weigh each foot by it. Default 0.
+     * 1 while planted, easing to 0 after lift-off). The feet's common hold weighs each foot by it.
+     * Default 0.
      */
     public readonly footGrounded = new Float64Array(2);
     /**
@@ -161,7 +161,8 @@ export class HumanoidRigSolver {
      * touch-down, from what it was then, and eased out over the release from what it was at
      * lift-off). It matters with `"legs"` proportions, where a foot off the ground follows its goal
      * less the higher it is, unless it is held, and for the feet's rotations of a body past
-     * `FOOT_FRAME_TILT_FROM_DEG` of tilt (a held foot keeps the heading's frame). A foot landing
+     * `FOOT_FRAME_TILT_FROM_DEG` of tilt (a held foot keeps the heading's frame), and the stride's
+     * carry weighs each foot by it (`HumanoidStrideCarry`). A foot landing
      * above the floor, where its goal's weight is partial, stepped onto the goal in the frame it
      * landed while this stepped to 1 (a child's dab onto the KayKit mannequin: the ankle 2.5 cm in
      * a frame). Default 0.
@@ -245,7 +246,7 @@ export class HumanoidRigSolver {
      * ([0], [1]) and since the last {@link resetCarry} ([2], [3]). A pelvis wider than the
      * source's, scaled, turning over a held foot carries its hip round that foot further than the
      * source's; the body goes with the hip (minus the change of the held feet's stance offsets,
-     * weighed by {@link footGrounded}), so the leg keeps the source's lean and the figure's stride
+     * weighed by {@link footGoalHold}), so the leg keeps the source's lean and the figure's stride
      * is its own (docs/runtime.md, the stride's carry). With {@link carryBody} the body and every
      * goal move by the total; otherwise the caller moves the ground by each step (the animator adds
      * it to the root's travel). 0 with `"com"` proportions or nothing held.
@@ -387,7 +388,6 @@ export class HumanoidRigSolver {
         share[0] = (yawLength - FOOT_FRAME_TO_COS) / (FOOT_FRAME_FROM_COS - FOOT_FRAME_TO_COS);
         share[0] = share[0] > 0 ? (share[0] < 1 ? share[0] : 1) : 0;
         share[0] = share[0] * share[0] * (3 - 2 * share[0]);
-        this._carry.noteStep(step ?? null);
         this._carry.update(this, human, this._legs);
         const carried = this.carryBody && (this.carry[2] !== 0 || this.carry[3] !== 0);
         if (carried) {

@@ -7,17 +7,6 @@ const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
 /**
- * Seconds over which a foot that lands comes into the carry (a smootherstep from the weight it
- * had, 0 from the air, to its hold):
- * taken in at once, the body's velocity stepped by what the pelvis's turn carried it at the moment
- * the foot landed (a spin, its pelvis turning fast, onto a VRM: the hips 1.85 times the source's
- * jerk and the head 3.3, 0.67 and 1.55 with this ease; onto KayKit's mannequin, whose wider stance
- * carries more, 7 times the source's jerk, 3 with it). What the ease leaves out of the carry is
- * left out for good: a stride a little shorter, the leg leaning a little more, over 50 ms.
- */
-export const CARRY_EASE_SECONDS = 0.05;
-
-/**
  * The stride's carry of a {@link HumanoidRigSolver} (docs/runtime.md, the stride's carry): how far
  * the body moves over the held feet that the clip's own path does not have.
  *
@@ -28,9 +17,16 @@ export const CARRY_EASE_SECONDS = 0.05;
  * and the leg leaned by that (the giant walk onto the KayKit mannequin: thighs 6 degrees off the
  * source's, the spinning kick's 8 and its shin 10.6, the stance hip 0.7 leg from the held foot
  * where the source's is 0.09). The body moves instead, by minus the change of the held feet's
- * offsets, weighed by how firmly each was held on the last update (`footGrounded`, eased in over
- * `CARRY_EASE_SECONDS` after the foot lands), over the
- * larger of 1 and the weights' sum (two held feet turning opposite ways cancel). Taken on the
+ * offsets, weighed by how firmly each foot's goal held it on the last update (planting's
+ * `footGoalHold`: eased in over the height's ease after the foot lands, a smootherstep over
+ * `FLOOR_EASE_SECONDS` from the hold it had, and out with the release), over the larger of 1 and
+ * the weights' sum (two held feet turning opposite ways cancel). The hip swings round the foot
+ * only as firmly as the goal holds the foot there; until then the leg's own shape moves the foot
+ * with the hip. Taken in as the foot was planted (at once, then through an ease of its own over
+ * 50 ms), the body's velocity turned round within a few frames at every landing of a spin: the
+ * CMU twirl onto the VRM 1.31 times the source's jerk, 1.26 with the goal's hold; onto the KayKit
+ * mannequin 3.53, 3.05 (its limb directions 1.50 -> 1.66 degrees: a stride a little shorter over
+ * the ease, the leg leaning a little more). Taken on the
  * ground the feet are held on (turned by the solver's `groundYaw` from the pose's frame) and given
  * back in the pose's frame. In a walk it carries the figure forward in both stances (the pelvis
  * turns one way over each foot, and the feet are on opposite sides): a longer stride than the
@@ -44,49 +40,16 @@ export class HumanoidStrideCarry {
     public readonly carry = new Float64Array(4);
     /** The left foot's stance offset of the last update (ground frame x, z, pose units; the right's is its negative), and whether it is known ([2]). */
     private readonly _last = new Float64Array(3);
-    /** Per foot, how far its ease into the carry has gone (0 to 1, 1 when none runs; see `CARRY_EASE_SECONDS`): back to 0 when its hold rises; [2] this update's share of the ease. */
-    private readonly _in = new Float64Array(3).fill(1);
-    /** Per foot, the weight of the last update ([0], [1]), what the running ease began from ([2], [3]) and the last update's hold ([4], [5]). */
-    private readonly _weight = new Float64Array(6);
-    /** The step array of {@link noteStep}, or null. */
-    private _step: Float64Array | null = null;
 
     /**
      * One decode's step into {@link carry} [0], [1], added to its total [2], [3]. No step (and the
      * offset forgotten) without a stance offset (`"com"`, or the source's pelvis scaled), without
      * foot IK, or for a pose or ground turn that is not finite.
-     * @param solver the owning solver: its `positionScale` (this decode's), `positionWeights`, `footGrounded` (the last update's) and `groundYaw`
+     * @param solver the owning solver: its `positionScale` (this decode's), `positionWeights`, `footGoalHold` (the last update's) and `groundYaw`
      * @param human the pose being decoded (canonical frame): its body and hips rotations
      * @param legs whether this decode scales by the legs (`"legs"` with the source's proportions known)
      */
     public update(solver: HumanoidRigSolver, human: HumanPose, legs: boolean): void {
-        // Each foot's weight: how firmly it is held, but where that rose since the last update
-        // (a touch-down, also one while an ease still runs), eased from the weight it had to it
-        // over CARRY_EASE_SECONDS (a smootherstep, on by this update's share of the ease: the
-        // step's, `noteStep`, all of it with no step known). From what it was, not from 0: a release that ran up to the next touch-down
-        // never let go of the foot entirely (its hold eased out to 1e-6, not 0), and an ease that
-        // began only from 0 never began (a child's dab onto the mannequin, spinning as it lands: the body's velocity
-        // stepped, its head 5 times the source's jerk). The share is kept in the array: held in a
-        // local across the loop, it was boxed on every update.
-        const e = this._in;
-        const w = this._weight;
-        const step = this._step;
-        e[2] = step === null ? 1 : step[0] > 0 ? step[0] / CARRY_EASE_SECONDS : 0;
-        // (Every number in the arrays: locals of these across the loop were boxed: 168 bytes an update.)
-        for (let g = 0; g < 2; g++) {
-            // The hold rose since the last update (a touch-down): a new ease from the weight now.
-            if ((solver.footGrounded[g] > 0 ? solver.footGrounded[g] : 0) > w[4 + g]) {
-                e[g] = 0;
-                w[2 + g] = w[g];
-            }
-            w[4 + g] = solver.footGrounded[g] > 0 ? solver.footGrounded[g] : 0;
-            if (e[g] < 1) {
-                e[g] += e[2];
-                if (e[g] > 1) e[g] = 1;
-                w[g] = w[2 + g] + (w[4 + g] - w[2 + g]) * e[g] * e[g] * e[g] * (e[g] * (6 * e[g] - 15) + 10);
-                if (w[g] > w[4 + g]) w[g] = w[4 + g];
-            } else w[g] = w[4 + g];
-        }
         const c = this.carry;
         c[0] = 0;
         c[1] = 0;
@@ -117,8 +80,9 @@ export class HumanoidStrideCarry {
             return;
         }
         if (last[2]) {
-            const wl = w[0];
-            const wr = w[1];
+            const hold = solver.footGoalHold;
+            const wl = hold[0] > 0 ? (hold[0] < 1 ? hold[0] : 1) : 0;
+            const wr = hold[1] > 0 ? (hold[1] < 1 ? hold[1] : 1) : 0;
             const n = wl + wr > 1 ? wl + wr : 1;
             // Minus the held offsets' change, w_l d + w_r (-d), on the ground; back to the pose's frame.
             const gx = (-(wl - wr) * (lx - last[0])) / n;
@@ -133,15 +97,6 @@ export class HumanoidStrideCarry {
         last[2] = 1;
     }
 
-    /**
-     * The time step the next {@link update} eases held feet in by, in `step[0]` (seconds; kept, not
-     * copied), or null for none known (a foot held is in at once). Handed over apart from the
-     * update, as the body placement's frame step is (its `noteFrameStep`).
-     */
-    public noteStep(step: Float64Array | null): void {
-        this._step = step;
-    }
-
     /** Takes no step at the next {@link update} (after a jump in time or place); the total stays. */
     public skipStep(): void {
         this._last[2] = 0;
@@ -151,7 +106,5 @@ export class HumanoidStrideCarry {
     public reset(): void {
         this.carry.fill(0);
         this._last[2] = 0;
-        this._in.fill(1);
-        this._weight.fill(0);
     }
 }
