@@ -207,7 +207,7 @@ export class HumanoidFootPlanting {
     /** Per foot: how far the height's ease onto the floor has gone (0 to 1), and the height correction it started from. */
     private readonly _floorIn = [1, 1];
     private readonly _floorFrom = [0, 0];
-    /** Per foot: the clearance handed to the solver on the last update, and as the foot touched down (pose units; see the clearance's ease in `_update`). */
+    /** Per foot: the clearance worked out on the last update (pose units, before the solver's clamp at 0 and its scale to metres), and its value as the foot touched down, which the hold's clearance eases in from (see `_update`). */
     private readonly _clearanceShown = [0, 0];
     private readonly _clearanceFrom = [0, 0];
     /** Per foot: whether the ease-in has run a frame since touch-down. */
@@ -551,12 +551,6 @@ export class HumanoidFootPlanting {
             // the source's jerk at lift-off, 1.97 with the rise let slow down).
             let clear = lowestUp + corr.y;
             if (this.planted[s]) {
-                // Its rise over this update (kept as it was over one that takes no time).
-                if (known) {
-                    const rise = this._liftClearance[s] < Infinity ? (clear - this._liftClearance[s]) / dt : 0;
-                    this._liftRate[s] = rise > 0 ? rise : 0;
-                } else if (!this._lastValid[s]) this._liftRate[s] = 0;
-                this._liftClearance[s] = clear;
                 // Handed on eased in from what it was as the foot touched down, with the height's
                 // ease (a smootherstep over FLOOR_EASE_SECONDS). After a release the clearance
                 // stays capped at the release's last value (0 after most) while the foot is in the
@@ -568,7 +562,14 @@ export class HumanoidFootPlanting {
                 // source's jerk).
                 const x = this._floorIn[s];
                 const from = this._clearanceFrom[s];
-                clear = from + (clear - from) * x * x * x * (x * (6 * x - 15) + 10);
+                if (x < 1) clear = from + (clear - from) * x * x * x * (x * (6 * x - 15) + 10);
+                // Its rise over this update (kept as it was over one that takes no time), as handed
+                // on: a hold shorter than the ease lets go of it from there, with no step.
+                if (known) {
+                    const rise = this._liftClearance[s] < Infinity ? (clear - this._liftClearance[s]) / dt : 0;
+                    this._liftRate[s] = rise > 0 ? rise : 0;
+                } else if (!this._lastValid[s]) this._liftRate[s] = 0;
+                this._liftClearance[s] = clear;
             } else {
                 const u = 1 - this._releaseLeft[s];
                 const most = this._liftClearance[s] + this._liftRate[s] * this._releaseSeconds[s] * (u - 0.5 * u * u);
