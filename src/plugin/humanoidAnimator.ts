@@ -59,7 +59,7 @@ export interface IHumanoidAnimatorOptions {
     /**
      * How the clip's positions scale to this character: `"legs"` (default) scales stride, foot
      * goals and root travel by the legs and seats the body on them; `"com"` is Mecanim's
-     * centre-of-mass scaling. See docs/runtime.md.
+     * centre-of-mass scaling (foot heights from the ankle). See docs/runtime.md.
      */
     proportions?: ProportionMode;
     /**

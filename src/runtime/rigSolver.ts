@@ -37,8 +37,9 @@ export const DEFAULT_LIMB_STRETCH = 0.05;
  * - `"legs"` (default): stride, foot goals and root travel scale by the legs (the character's leg
  *   length over the source's), and the body sits where the character's own legs put it under the
  *   feet, so a short-legged character walks with bent knees and planted feet;
- * - `"com"`: Mecanim's rule: everything scales by the centre-of-mass height, and the body is
- *   lowered only when the feet could not reach otherwise.
+ * - `"com"`: Mecanim's rule: everything scales by the centre-of-mass height (a foot goal's height
+ *   from the ankle, the source's ankle height taken off and the character's put back, as with
+ *   `"legs"`), and the body is lowered only when the feet could not reach otherwise.
  */
 export type ProportionMode = "legs" | "com";
 
@@ -179,9 +180,10 @@ export class HumanoidRigSolver {
     public readonly footGroundShare = new Float64Array(2).fill(1);
     /**
      * Per foot (left, right): how far above the floor the lower of its ankle and toes is after
-     * planting (each from its T-pose height), metres, and while a release eases out no more than
-     * on the hold's last update (so the limit it sets goes with {@link footFloorHold}, not with a
-     * foot rising fast); set by planting with {@link footGrounded}, so that "legs" never pushes a
+     * planting (each from its T-pose height), metres; eased in from touch-down over the height's
+     * ease from what it was in the air, and while a release eases out no more than on the hold's
+     * last update (so the limit it sets goes with {@link footFloorHold}, not with a foot landing
+     * or rising fast); set by planting with {@link footGrounded}, so that "legs" never pushes a
      * held foot into the floor. Infinity when not set.
      */
     public readonly footClearance = new Float64Array(2).fill(Infinity);

@@ -24,8 +24,8 @@ const tmpQ = new Quaternion();
  * only as firmly as the goal holds the foot there; until then the leg's own shape moves the foot
  * with the hip. Taken in as the foot was planted (at once, then through an ease of its own over
  * 50 ms), the body's velocity turned round within a few frames at every landing of a spin: the
- * CMU twirl onto the VRM 1.31 times the source's jerk, 1.26 with the goal's hold; onto the KayKit
- * mannequin 3.53, 3.05 (its limb directions 1.50 -> 1.66 degrees: a stride a little shorter over
+ * CMU twirl onto the VRM 1.31 times the source's jerk with that ease, 1.26 with the goal's hold;
+ * onto the KayKit mannequin 3.53 and 3.05 (its limb directions 1.50 -> 1.66 degrees: a stride a little shorter over
  * the ease, the leg leaning a little more). Taken on the
  * ground the feet are held on (turned by the solver's `groundYaw` from the pose's frame) and given
  * back in the pose's frame. In a walk it carries the figure forward in both stances (the pelvis
