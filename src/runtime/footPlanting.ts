@@ -421,6 +421,10 @@ export class HumanoidFootPlanting {
             const lc = this._lastCorrection[s];
             let vx = known ? (pg.x + corr.x - last.x - lc.x - shift.x) / dt : 0;
             let vz = known ? (pg.z + corr.z - last.z - lc.z - shift.z) / dt : 0;
+            // The height's ease onto the floor since touch-down (a smootherstep of `_floorIn` over
+            // FLOOR_EASE_SECONDS; 1 when not planted): the floor lift, the clearance handed on and
+            // the goal's hold all come in by it.
+            let floorEase = 1;
             if (contact) {
                 const anchor = this.anchors[s];
                 let ease = this._ease[s];
@@ -494,9 +498,9 @@ export class HumanoidFootPlanting {
                 // clip has it. The lift is a smooth max(0, -height) (rounded over FLOOR_ROUNDING).
                 const vStep = landing ? this._floorIn[s] : this._floorIn[s] + dt / FLOOR_EASE_SECONDS;
                 const vx1 = (this._floorIn[s] = vStep < 1 ? vStep : 1);
-                const fw = vx1 * vx1 * vx1 * (vx1 * (6 * vx1 - 15) + 10);
+                floorEase = vx1 * vx1 * vx1 * (vx1 * (6 * vx1 - 15) + 10);
                 const lift = (Math.sqrt(lowestUp * lowestUp + FLOOR_ROUNDING * FLOOR_ROUNDING) - lowestUp - FLOOR_ROUNDING) * 0.5;
-                corr.y = this._floorFrom[s] * (1 - fw) + lift * fw;
+                corr.y = this._floorFrom[s] * (1 - floorEase) + lift * floorEase;
                 // The correction's rate over this update, for a release to start with (kept as it
                 // was over an update that takes no time; none yet at a touch-down).
                 const hr = this._holdRate[s];
@@ -560,9 +564,8 @@ export class HumanoidFootPlanting {
                 // sideways by 2-4 mm). Taken as the foot's own in the air instead, the limit
                 // followed every landing foot down (the ballet onto the VRM 1.21 -> 1.36 times the
                 // source's jerk).
-                const x = this._floorIn[s];
                 const from = this._clearanceFrom[s];
-                if (x < 1) clear = from + (clear - from) * x * x * x * (x * (6 * x - 15) + 10);
+                if (floorEase < 1) clear = from + (clear - from) * floorEase;
                 // Its rise over this update (kept as it was over one that takes no time), as handed
                 // on: a hold shorter than the ease lets go of it from there, with no step.
                 if (known) {
@@ -585,8 +588,7 @@ export class HumanoidFootPlanting {
             // was at lift-off.
             const gh = this._goalHold;
             if (this.planted[s]) {
-                const x = this._floorIn[s];
-                gh[s] = gh[2 + s] + (1 - gh[2 + s]) * x * x * x * (x * (6 * x - 15) + 10);
+                gh[s] = gh[2 + s] + (1 - gh[2 + s]) * floorEase;
             } else {
                 const u = this._releaseLeft[s];
                 held = this._releaseFromHold[s] ? u * u * u * (u * (6 * u - 15) + 10) : 0;
