@@ -371,6 +371,9 @@ export class HumanoidAnimator {
         // How much each foot stands on the ground by the clip's contacts, eased over the contact blend.
         this._groundSpan[0] = this.planting.blendSeconds;
         player.groundSharesToRef(this._groundSpan, 0, solver.footGroundShare);
+        // The stride's carry weighs each foot by that share while planting holds the feet.
+        if (this.footPlanting) solver.footCarryWeight.set(solver.footGroundShare);
+        else solver.footCarryWeight.fill(0);
         // The stride's carry moves the body where the body goes where the clip puts it, and else
         // the ground under it (before planting holds the feet on that ground).
         solver.carryBody = player.rootMotion === "clip";
@@ -419,6 +422,7 @@ export class HumanoidAnimator {
         // A pose has no contacts: every foot's height is the pose's, and none is held (what
         // planting left from a clip played before would keep its floor limit on the legs).
         this.solver.footGroundShare.fill(1);
+        this.solver.footCarryWeight.fill(0);
         this.solver.clearFootHolds();
         // A pose set directly is no step of the motion: no stride's carry.
         this.solver.carryBody = false;

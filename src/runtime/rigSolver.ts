@@ -162,8 +162,7 @@ export class HumanoidRigSolver {
      * touch-down, from what it was then, and eased out over the release from what it was at
      * lift-off). It matters with `"legs"` proportions, where a foot off the ground follows its goal
      * less the higher it is, unless it is held, and for the feet's rotations of a body past
-     * `FOOT_FRAME_TILT_FROM_DEG` of tilt (a held foot keeps the heading's frame), and the stride's
-     * carry weighs each foot by it (`HumanoidStrideCarry`). A foot landing
+     * `FOOT_FRAME_TILT_FROM_DEG` of tilt (a held foot keeps the heading's frame). A foot landing
      * above the floor, where its goal's weight is partial, stepped onto the goal in the frame it
      * landed while this stepped to 1 (a child's dab onto the KayKit mannequin: the ankle 2.5 cm in
      * a frame). Default 0.
@@ -178,6 +177,16 @@ export class HumanoidRigSolver {
      * shape). Default 1: every foot's height the clip's.
      */
     public readonly footGroundShare = new Float64Array(2).fill(1);
+    /**
+     * Per foot, 0 to 1: how much the stride's carry weighs it ({@link carry}, `HumanoidStrideCarry`):
+     * how much it stands on the ground by the clip's contacts while planting holds the feet. The
+     * animator sets it before each decode: {@link footGroundShare} with planting on, 0 with it
+     * off (a foot that is not held has no hip to swing round it). It comes in over the contact
+     * blend before a contact begins, so the body starts to swing round a landing foot as the
+     * source's foot comes down and the foot lands still (docs/runtime.md, the stride's carry).
+     * Default 0: no carry.
+     */
+    public readonly footCarryWeight = new Float64Array(2);
     /**
      * Per foot (left, right): how far above the floor the lower of its ankle and toes is after
      * planting (each from its T-pose height), metres; eased in from touch-down over the height's
@@ -248,7 +257,7 @@ export class HumanoidRigSolver {
      * ([0], [1]) and since the last {@link resetCarry} ([2], [3]). A pelvis wider than the
      * source's, scaled, turning over a held foot carries its hip round that foot further than the
      * source's; the body goes with the hip (minus the change of the held feet's stance offsets,
-     * weighed by {@link footGoalHold}), so the leg keeps the source's lean and the figure's stride
+     * weighed by {@link footCarryWeight}), so the leg keeps the source's lean and the figure's stride
      * is its own (docs/runtime.md, the stride's carry). With {@link carryBody} the body and every
      * goal move by the total; otherwise the caller moves the ground by each step (the animator adds
      * it to the root's travel). 0 with `"com"` proportions or nothing held.

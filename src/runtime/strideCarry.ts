@@ -17,16 +17,23 @@ const tmpQ = new Quaternion();
  * and the leg leaned by that (the giant walk onto the KayKit mannequin: thighs 6 degrees off the
  * source's, the spinning kick's 8 and its shin 10.6, the stance hip 0.7 leg from the held foot
  * where the source's is 0.09). The body moves instead, by minus the change of the held feet's
- * offsets, weighed by how firmly each foot's goal held it on the last update (planting's
- * `footGoalHold`: eased in over the height's ease after the foot lands, a smootherstep over
- * `FLOOR_EASE_SECONDS` from the hold it had, and out with the release), over the larger of 1 and
- * the weights' sum (two held feet turning opposite ways cancel). The hip swings round the foot
- * only as firmly as the goal holds the foot there; until then the leg's own shape moves the foot
- * with the hip. Taken in as the foot was planted (at once, then through an ease of its own over
- * 50 ms), the body's velocity turned round within a few frames at every landing of a spin: the
- * CMU twirl onto the VRM 1.31 times the source's jerk with that ease, 1.26 with the goal's hold;
- * onto the KayKit mannequin 3.53 and 3.05 (its limb directions 1.50 -> 1.66 degrees: a stride a little shorter over
- * the ease, the leg leaning a little more). Taken on the
+ * offsets, each weighed by how much the foot stands on the ground by the clip's contacts while
+ * planting holds the feet (the solver's `footCarryWeight`: the ground share, which comes in over
+ * the contact blend, 0.2 s, before a contact begins and goes out over it after one ends), over the
+ * larger of 1 and the weights' sum (two held feet turning opposite ways cancel). Coming in before
+ * the touch-down, the body starts to swing round a landing foot as the source's foot comes down,
+ * so the foot arrives still and the body's velocity turns over the whole ease. Weighed by
+ * planting's hold of the foot's goal instead (which eases in over 0.1 s after the touch-down), a
+ * spin's landing foot arrived moving with its offset's swing (a CMU twirl onto the KayKit mannequin:
+ * 1.5 avatar scales a second by the median, 0.64 now), planting stopped it within 33 ms while the carry came
+ * in over 0.1 s, and the leg took the difference (3.05 times the source's jerk, its right foot
+ * 4.5; 1.69 and its head 2.4 now, the head's the carry's own turn of the body's velocity at each
+ * step of the spin). The price: a foot coming down while the other still stands on a turning
+ * pelvis takes some of that foot's carry away before it lands (CMU's spinning kick onto the
+ * mannequin, its standing thigh 7.8 -> 9.9 degrees off the source's; a run, whose foot in the air
+ * always weighs in part, leans its standing leg more too). Taken in at once as the
+ * foot was planted, or through an ease of the carry's own over 50 ms, the body's velocity turned
+ * round within a few frames at every landing of a spin. Taken on the
  * ground the feet are held on (turned by the solver's `groundYaw` from the pose's frame) and given
  * back in the pose's frame. In a walk it carries the figure forward in both stances (the pelvis
  * turns one way over each foot, and the feet are on opposite sides): a longer stride than the
@@ -45,7 +52,7 @@ export class HumanoidStrideCarry {
      * One decode's step into {@link carry} [0], [1], added to its total [2], [3]. No step (and the
      * offset forgotten) without a stance offset (`"com"`, or the source's pelvis scaled), without
      * foot IK, or for a pose or ground turn that is not finite.
-     * @param solver the owning solver: its `positionScale` (this decode's), `positionWeights`, `footGoalHold` (the last update's) and `groundYaw`
+     * @param solver the owning solver: its `positionScale` (this decode's), `positionWeights`, `footCarryWeight` (this decode's) and `groundYaw`
      * @param human the pose being decoded (canonical frame): its body and hips rotations
      * @param legs whether this decode scales by the legs (`"legs"` with the source's proportions known)
      */
@@ -80,9 +87,9 @@ export class HumanoidStrideCarry {
             return;
         }
         if (last[2]) {
-            const hold = solver.footGoalHold;
-            const wl = hold[0] > 0 ? (hold[0] < 1 ? hold[0] : 1) : 0;
-            const wr = hold[1] > 0 ? (hold[1] < 1 ? hold[1] : 1) : 0;
+            const share = solver.footCarryWeight;
+            const wl = share[0] > 0 ? (share[0] < 1 ? share[0] : 1) : 0;
+            const wr = share[1] > 0 ? (share[1] < 1 ? share[1] : 1) : 0;
             const n = wl + wr > 1 ? wl + wr : 1;
             // Minus the held offsets' change, w_l d + w_r (-d), on the ground; back to the pose's frame.
             const gx = (-(wl - wr) * (lx - last[0])) / n;
