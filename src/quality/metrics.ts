@@ -83,6 +83,15 @@ export interface IRetargetQuality extends IRetargetQualitySummary {
     goalErrorPerFrame: Float32Array;
 }
 
+/**
+ * Where the limb directions' heading frames go over from each character's own heading to the
+ * source's for both: the cosine of half a body's tilt (its up's swing from up) at which the target
+ * keeps its own (lying, 90 degrees, and less) and at which it takes the source's (120 degrees and
+ * more), the lesser of the two bodies' counting; see `poseErrorDeg`.
+ */
+const HEADING_OWN_COS = Math.SQRT1_2;
+const HEADING_FROM_SOURCE_COS = 0.5;
+
 /** A source segment shorter than this share of its T-pose length counts as having no direction (a figure scaled to a point); see `poseErrorDeg`. */
 const DEGENERATE_SEGMENT_SHARE = 1e-3;
 
@@ -292,6 +301,7 @@ export function MeasureRetargetQuality(
     const ff = new Vector3();
     const axes = new Matrix();
     const frameQ = new Quaternion();
+    const frameT = new Quaternion();
     /** The body frame of a recording at a frame as a rotation in canonical axes (right, up, forward as columns). */
     const frameRotation = (rec: IMotionRecording, setup: MuscleSetup, f: number, out: Quaternion): Quaternion => {
         bodyFrame(rec, f, fr, fu, ff);
@@ -310,14 +320,31 @@ export function MeasureRetargetQuality(
     const sRest = restFrame(source);
     const tRest = restFrame(target);
     /**
-     * Canonical -> heading frame: the turn about up that undoes where the body faces, the twist
-     * about up of its frame's turn from the T-pose (well defined lying down or crawling too, where
-     * the frame's forward points at the floor).
+     * Canonical -> heading frame of both characters at a frame into `sHeading` and `tHeading`: the
+     * turn about up that undoes where each body faces, the twist about up of its frame's turn from
+     * the T-pose (well defined lying down or crawling too, where the frame's forward points at the
+     * floor). The twist of a turn q is atan2(q.y, q.w), and |(q.y, q.w)| is the cosine of half the
+     * body's tilt (how far its up has swung from up): turned upside down the twist has no value
+     * (none at all half a turn about a level axis, as at the top of a cartwheel or a handspring),
+     * and near it the least difference between two bodies' frames (an arms' line a little higher
+     * on one) turns one heading far from the other: a cartwheel onto RiggedFigure read 17 to 91
+     * degrees on limbs that pointed within 2 degrees of the source's. So the target's heading goes
+     * over to the source's as either body tilts from lying to a third of a turn past it (90 to 120
+     * degrees: a smoothstep of the lesser cosine of the half tilt between cos 45 and cos 60
+     * degrees); upright to lying each character keeps its own, as before.
      */
-    const heading = (rec: IMotionRecording, setup: MuscleSetup, rest: Quaternion, f: number, out: Quaternion): Quaternion => {
-        frameRotation(rec, setup, f, frameQ).multiplyInPlace(rest);
-        const yaw = 2 * Math.atan2(frameQ.y, frameQ.w);
-        return Quaternion.RotationAxisToRef(Vector3.UpReadOnly, -yaw, out).multiplyInPlace(setup.c0Inverse);
+    const headings = (f: number): void => {
+        frameRotation(source, ss, f, frameQ).multiplyInPlace(sRest);
+        frameRotation(target, ts, f, frameT).multiplyInPlace(tRest);
+        const ys = 2 * Math.atan2(frameQ.y, frameQ.w);
+        // The target's heading from the source's, the difference wrapped into a half turn either way.
+        let d = 2 * Math.atan2(frameT.y, frameT.w) - ys;
+        d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+        const c = Math.min(Math.hypot(frameQ.y, frameQ.w), Math.hypot(frameT.y, frameT.w));
+        const x = Math.max(0, Math.min(1, (c - HEADING_FROM_SOURCE_COS) / (HEADING_OWN_COS - HEADING_FROM_SOURCE_COS)));
+        const own = x * x * (3 - 2 * x);
+        Quaternion.RotationAxisToRef(Vector3.UpReadOnly, -ys, sHeading).multiplyInPlace(ss.c0Inverse);
+        Quaternion.RotationAxisToRef(Vector3.UpReadOnly, -(ys + own * d), tHeading).multiplyInPlace(ts.c0Inverse);
     };
     // A source segment of no length has no direction (a clip that scales its figure down to a
     // point, as KayKit's spawns start): such frames are left out of that segment's mean, for every
@@ -331,8 +358,7 @@ export function MeasureRetargetQuality(
     for (let f = 0; f < frames; f++) {
         // A source shown at no size (scaled to nothing, its poses turned anyhow) has no pose.
         if (hidden[f]) continue;
-        heading(source, ss, sRest, f, sHeading);
-        heading(target, ts, tRest, f, tHeading);
+        headings(f);
         segments.forEach(([, a, b], k) => {
             at(source, f, sa.getJoint(b), v).subtractInPlace(at(source, f, sa.getJoint(a), w));
             if (!(v.length() > DEGENERATE_SEGMENT_SHARE * sourceRestLength[k])) return;
