@@ -204,8 +204,11 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
         } catch (e) {
             warnings.push(`the stick figures could not be drawn: ${(e as Error).message}`);
         }
-        // The source's own sliding, and the proportions: what the thresholds depend on.
-        const sourceSelf = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, measure);
+        // The source's own sliding and planted heights (from its clip's floor), and the proportions: what the thresholds depend on.
+        const sourceSelf = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, {
+            ...measure,
+            floorHeight: clip.groundHeight * MuscleSetup.For(source.avatar).scale,
+        });
         const sourceFootSkate = sourceSelf.footSkate;
         const sourceContactHeight = sourceSelf.contactHeightError;
         const ratio = (a: HumanoidAvatar): number => MuscleSetup.For(a).legLength / MuscleSetup.For(a).scale;

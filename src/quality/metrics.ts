@@ -160,6 +160,15 @@ export interface IRetargetQualityOptions {
      * lengths) or `"com"` (in centre-of-mass heights).
      */
     proportions?: ProportionMode;
+    /**
+     * Where the target recording's floor is: metres above its character's T-pose ground (the lowest
+     * foot joint of its reference pose), along its up. Planted feet's heights are taken from
+     * there. Default 0: the T-pose ground. A source measured against itself passes its clip's
+     * floor (`groundHeight` times its avatar's scale): a BVH's zero pose hangs anywhere (the CMU
+     * takes' a leg and more below where their feet stand), and from there its own planted
+     * heights, the report's allowance for the character's, read 1.1-1.2 legs.
+     */
+    floorHeight?: number;
 }
 
 /**
@@ -178,6 +187,7 @@ export function MeasureRetargetQuality(
     options: IRetargetQualityOptions = {},
 ): IRetargetQuality {
     const mode = options.proportions ?? "legs";
+    const floor = options.floorHeight !== undefined && Number.isFinite(options.floorHeight) ? options.floorHeight : 0;
     const frames = Math.min(source.positions.length, target.positions.length, clip.frameCount);
     const rate = target.frameRate;
     const ta = target.avatar;
@@ -213,7 +223,7 @@ export function MeasureRetargetQuality(
             let h = Infinity;
             let speed = Infinity;
             footPoints[s].forEach((j, p) => {
-                h = Math.min(h, Vector3.Dot(at(target, f, j, v).subtractInPlace(ts.groundOrigin), up) - restHeight(j));
+                h = Math.min(h, Vector3.Dot(at(target, f, j, v).subtractInPlace(ts.groundOrigin), up) - restHeight(j) - floor);
                 if (f > 0) {
                     const t = tracks[s][p];
                     v.set(t[3 * f] - t[3 * f - 3], t[3 * f + 1] - t[3 * f - 2], t[3 * f + 2] - t[3 * f - 1]);
