@@ -196,19 +196,17 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
                 warnings.push(`AnimatorAvatar could not retarget: ${(e as Error).message}`);
             }
         }
-        // The stick figures: the source's floor where its clip's feet stand (see the clip's groundHeight).
+        // The source's floor, where its clip's feet stand (the clip's groundHeight), metres above its T-pose ground.
+        const sourceFloorOffset = clip.groundHeight * MuscleSetup.For(source.avatar).scale;
+        // The stick figures: the source's drawn on that floor.
         let filmstrip: string | undefined;
         try {
-            const sourceFloorOffset = clip.groundHeight * MuscleSetup.For(source.avatar).scale;
             filmstrip = RenderFilmstripSvg(sourceMotion, oursMotion, theirsMotion, { sourceFloorOffset });
         } catch (e) {
             warnings.push(`the stick figures could not be drawn: ${(e as Error).message}`);
         }
         // The source's own sliding and planted heights (from its clip's floor), and the proportions: what the thresholds depend on.
-        const sourceSelf = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, {
-            ...measure,
-            floorHeight: clip.groundHeight * MuscleSetup.For(source.avatar).scale,
-        });
+        const sourceSelf = MeasureRetargetQuality(sourceMotion, sourceMotion, clip, { ...measure, floorHeight: sourceFloorOffset });
         const sourceFootSkate = sourceSelf.footSkate;
         const sourceContactHeight = sourceSelf.contactHeightError;
         const ratio = (a: HumanoidAvatar): number => MuscleSetup.For(a).legLength / MuscleSetup.For(a).scale;

@@ -16,7 +16,7 @@ import { TranslationDofBones } from "../muscle/translationDof.js";
 import { HumanoidClipPlayer, type IClipPlayOptions, type RootMotionMode } from "../runtime/clipPlayer.js";
 import { type HumanBodyPart } from "../runtime/bodyParts.js";
 import { type HumanoidClipState } from "../runtime/clipLayer.js";
-import { DEFAULT_CONTACT_BLEND_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
+import { DEFAULT_CONTACT_BLEND_SECONDS, FLOOR_EASE_SECONDS, HumanoidFootPlanting } from "../runtime/footPlanting.js";
 import { DEFAULT_LIMB_STRETCH, HumanoidRigSolver, type ProportionMode } from "../runtime/rigSolver.js";
 import { HumanoidLookAt } from "../runtime/lookAt.js";
 import { HumanoidWorldGoals } from "../runtime/worldGoals.js";
@@ -371,9 +371,15 @@ export class HumanoidAnimator {
         // How much each foot stands on the ground by the clip's contacts, eased over the contact blend.
         this._groundSpan[0] = this.planting.blendSeconds;
         player.groundSharesToRef(this._groundSpan, 0, solver.footGroundShare);
-        // The stride's carry weighs each foot by that share while planting holds the feet.
-        if (this.footPlanting) solver.footCarryWeight.set(solver.footGroundShare);
-        else solver.footCarryWeight.fill(0);
+        // The stride's carry weighs each foot by that share while planting is on, eased over at
+        // least the height's ease (a blend of 0 makes the share a step, which turned the body's
+        // velocity round in a frame at every landing of a spin).
+        if (!this.footPlanting) solver.footCarryWeight.fill(0);
+        else if (this.planting.blendSeconds >= FLOOR_EASE_SECONDS) solver.footCarryWeight.set(solver.footGroundShare);
+        else {
+            this._groundSpan[0] = FLOOR_EASE_SECONDS;
+            player.groundSharesToRef(this._groundSpan, 0, solver.footCarryWeight);
+        }
         // The stride's carry moves the body where the body goes where the clip puts it, and else
         // the ground under it (before planting holds the feet on that ground).
         solver.carryBody = player.rootMotion === "clip";

@@ -71,7 +71,7 @@ export interface IRetargetQuality extends IRetargetQualitySummary {
     boneJerkRatio: Record<string, number>;
     /** The bone of {@link JERK_WATCHED_BONES} with the largest jerk ratio (its name), "" when none is mapped on both. */
     boneJerkWorst: string;
-    /** Per frame: height of the lowest point of each foot above its T-pose height, metres ([left, right]). */
+    /** Per frame: height of the lowest point of each foot above its T-pose height, metres ([left, right]), less the recording's floor (`floorHeight`). */
     footHeight: [Float32Array, Float32Array];
     /** Per frame: horizontal speed of the standing point of each foot, m/s ([left, right]). */
     footSpeed: [Float32Array, Float32Array];
@@ -166,7 +166,8 @@ export interface IRetargetQualityOptions {
      * there. Default 0: the T-pose ground. A source measured against itself passes its clip's
      * floor (`groundHeight` times its avatar's scale): a BVH's zero pose hangs anywhere (the CMU
      * takes' a leg and more below where their feet stand), and from there its own planted
-     * heights, the report's allowance for the character's, read 1.1-1.2 legs.
+     * heights, the report's allowance for the character's, read 1.1-1.2 legs. A value that is not
+     * finite counts as 0.
      */
     floorHeight?: number;
 }

@@ -179,12 +179,15 @@ export class HumanoidRigSolver {
     public readonly footGroundShare = new Float64Array(2).fill(1);
     /**
      * Per foot, 0 to 1: how much the stride's carry weighs it ({@link carry}, `HumanoidStrideCarry`):
-     * how much it stands on the ground by the clip's contacts while planting holds the feet. The
-     * animator sets it before each decode: {@link footGroundShare} with planting on, 0 with it
-     * off (a foot that is not held has no hip to swing round it). It comes in over the contact
-     * blend before a contact begins, so the body starts to swing round a landing foot as the
-     * source's foot comes down and the foot lands still (docs/runtime.md, the stride's carry).
-     * Default 0: no carry.
+     * how much it stands on the ground by the clip's contacts, whether or not planting holds it yet
+     * (during a cross-fade planting holds a foot once its contacts weigh half). The animator sets
+     * it before each decode: {@link footGroundShare} with planting on (eased over at least
+     * `FLOOR_EASE_SECONDS`, 0.1 s, when the contact blend is shorter), 0 with it off (a foot that is
+     * not held has no hip to swing round it). It comes in over the contact blend before a contact
+     * begins, so the body starts to swing round a landing foot as the source's foot comes down and
+     * the foot lands still (docs/runtime.md, the stride's carry). A caller that drives a solver and
+     * `HumanoidFootPlanting` itself sets it the same way (until 2026-12-06 the carry read planting's
+     * {@link footGoalHold}). Default 0: no carry.
      */
     public readonly footCarryWeight = new Float64Array(2);
     /**

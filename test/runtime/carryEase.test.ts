@@ -82,20 +82,25 @@ describeWithData("the stride's carry comes in before a foot lands", () => {
     async function landingSpeeds(
         bvh: string,
         options: { footPlanting?: boolean } = {},
-    ): Promise<{ speeds: number[]; weights: number[][]; shares: number[][] }> {
+        blendSeconds?: number,
+        updatesPerFrame = 1,
+    ): Promise<{ speeds: number[]; weights: number[][]; shares: number[][]; carried: number }> {
         const clip = (await ConvertFileToMuscleClipsAsync(dataFile(bvh)))[0].clip;
         const loaded = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/kaykit_mannequin/manny_med_mod.gltf"));
         const a = new HumanoidAnimator(loaded.avatar, loaded.loaded.binding!.nodes, { rootMotion: "clip", ...options });
+        if (blendSeconds !== undefined) a.planting.blendSeconds = blendSeconds;
         a.play(clip, { loop: false });
         const scale = MuscleSetup.For(loaded.avatar).scale;
-        const dt = 1 / clip.frameRate;
+        const dt = 1 / clip.frameRate / updatesPerFrame;
         const last: Array<[number, number] | null> = [null, null];
         const was = [false, false];
         const speeds: number[] = [];
         const weights: number[][] = [];
         const shares: number[][] = [];
-        for (let f = 0; f < clip.frameCount; f++) {
+        let carried = 0;
+        for (let f = 0; f < clip.frameCount * updatesPerFrame; f++) {
             a.update(f === 0 ? 0 : dt);
+            carried = Math.max(carried, Math.hypot(a.solver.carry[2], a.solver.carry[3]));
             const ps = a.solver.positionScale;
             weights.push(Array.from(a.solver.footCarryWeight));
             shares.push(Array.from(a.solver.footGroundShare));
@@ -110,7 +115,7 @@ describeWithData("the stride's carry comes in before a foot lands", () => {
             }
         }
         loaded.loaded.dispose();
-        return { speeds, weights, shares };
+        return { speeds, weights, shares, carried };
     }
 
     test("the zombie walk onto the KayKit mannequin (a pelvis wide for its legs): its feet land as slowly as a still foot moves", async () => {
@@ -127,7 +132,24 @@ describeWithData("the stride's carry comes in before a foot lands", () => {
     }, 60_000);
 
     test("planting off: no foot is held, so no carry", async () => {
-        const { weights } = await landingSpeeds("bvh/animated_drawings/fair1_zombie_8yo.bvh", { footPlanting: false });
+        const { weights, carried } = await landingSpeeds("bvh/animated_drawings/fair1_zombie_8yo.bvh", { footPlanting: false });
         for (const w of weights) expect(w).toEqual([0, 0]);
+        expect(carried).toBe(0);
+    }, 60_000);
+
+    test("a contact blend of 0 (the ground share a step): the weight still comes in over the height's ease", async () => {
+        // Four updates a frame: over FLOOR_EASE_SECONDS (0.1 s) a smootherstep rises at most 1.875
+        // times its mean rate, under 0.2 an update at 30 fps; the share itself steps by 1.
+        const { weights, shares, carried } = await landingSpeeds("bvh/animated_drawings/fair1_zombie_8yo.bvh", {}, 0, 4);
+        expect(carried).toBeGreaterThan(0);
+        let weightStep = 0;
+        let shareStep = 0;
+        for (let f = 1; f < weights.length; f++)
+            for (let s = 0; s < 2; s++) {
+                weightStep = Math.max(weightStep, Math.abs(weights[f][s] - weights[f - 1][s]));
+                shareStep = Math.max(shareStep, Math.abs(shares[f][s] - shares[f - 1][s]));
+            }
+        expect(shareStep).toBe(1);
+        expect(weightStep).toBeLessThan(0.2);
     }, 60_000);
 });
