@@ -1,5 +1,6 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { QuaternionFromUnitVectorsToRef } from "../math/hotMath.js";
+import { TwistAngleNear } from "../math/swingTwist.js";
 import { type MuscleClip } from "../clip/muscleClip.js";
 import { ClipProportionsToArray } from "../clip/clipProportions.js";
 import { POINT_FIGURE_SHARE } from "../clip/convert.js";
@@ -348,9 +349,8 @@ export function MeasureRetargetQuality(
         frameRotation(source, ss, f, frameQ).multiplyInPlace(sRest);
         frameRotation(target, ts, f, frameT).multiplyInPlace(tRest);
         const ys = 2 * Math.atan2(frameQ.y, frameQ.w);
-        // The target's heading from the source's, the difference wrapped into a half turn either way.
-        let d = 2 * Math.atan2(frameT.y, frameT.w) - ys;
-        d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+        // The target's heading from the source's: its twist on the turn nearest the source's.
+        const d = TwistAngleNear(frameT, Vector3.UpReadOnly, ys) - ys;
         const c = Math.min(Math.hypot(frameQ.y, frameQ.w), Math.hypot(frameT.y, frameT.w));
         const x = Math.max(0, Math.min(1, (c - HEADING_FROM_SOURCE_COS) / (HEADING_OWN_COS - HEADING_FROM_SOURCE_COS)));
         const own = x * x * (3 - 2 * x);
