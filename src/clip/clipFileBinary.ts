@@ -121,10 +121,10 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
  * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
  * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk present;
  * bit 6 leg directions present; bit 7 trunk layout present; bit 8 muscle curves in angle units;
- * bit 9 shoulder layout present), f64 frame rate, u32 frame count, f64
+ * bit 9 shoulder layout present; bit 10 foot length present), f64 frame rate, u32 frame count, f64
  * tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y,
  * z, [thigh share], [trunk length, trunk steady point], [thigh direction x, y, z, shin direction
- * x, y, z], [15 trunk offsets], [12 shoulder offsets]] (bits 3, 5, 6, 7 and 9 only with the proportions), name, source and
+ * x, y, z], [15 trunk offsets], [12 shoulder offsets], [foot length]] (bits 3, 5, 6, 7, 9 and 10 only with the proportions), name, source and
  * warnings (LEB128 length + UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order)
  * the key count, the key frames as differences (LEB128) and the values: a u8 encoding, 0 for a
  * float32 a key, 1 for a float32 step and then each key's whole multiple of the step less the
@@ -143,6 +143,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
     const thighDirection = clip.proportions?.thighDirection;
     const trunkOffsets = clip.proportions?.trunkOffsets;
     const shoulderOffsets = clip.proportions?.shoulderOffsets;
+    const footLength = clip.proportions?.footLength;
     w.u16(
         (clip.loop ? 1 : 0) |
             (clip.groundHeight !== 0 ? 2 : 0) |
@@ -153,7 +154,8 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             (thighDirection !== undefined ? 64 : 0) |
             (trunkOffsets !== undefined ? 128 : 0) |
             (clip.muscleUnit === "angle" ? 256 : 0) |
-            (shoulderOffsets !== undefined ? 512 : 0),
+            (shoulderOffsets !== undefined ? 512 : 0) |
+            (footLength !== undefined ? 1024 : 0),
     );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
@@ -172,6 +174,7 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
         if (thighDirection !== undefined) for (const x of [...thighDirection, ...clip.proportions.shinDirection!]) w.f64(x);
         if (trunkOffsets !== undefined) for (const x of trunkOffsets) w.f64(x);
         if (shoulderOffsets !== undefined) for (const x of shoulderOffsets) w.f64(x);
+        if (footLength !== undefined) w.f64(footLength);
     }
     w.string(clip.name);
     w.string(clip.source);
@@ -292,7 +295,23 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     const flags = r.u16("the flags");
     if (
         flags &
-        ~(version >= 9 ? 1023 : version >= 8 ? 511 : version >= 7 ? 255 : version >= 6 ? 127 : version >= 5 ? 63 : version >= 3 ? 31 : version >= 2 ? 7 : 3)
+        ~(version >= 11
+            ? 2047
+            : version >= 9
+              ? 1023
+              : version >= 8
+                ? 511
+                : version >= 7
+                  ? 255
+                  : version >= 6
+                    ? 127
+                    : version >= 5
+                      ? 63
+                      : version >= 3
+                        ? 31
+                        : version >= 2
+                          ? 7
+                          : 3)
     )
         throw ClipFileError(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     if (flags & 8 && !(flags & 4)) throw ClipFileError(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
@@ -300,6 +319,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
     if (flags & 64 && !(flags & 4)) throw ClipFileError(source, "flags: leg directions (bit 6) without the proportions (bit 2)");
     if (flags & 128 && !(flags & 4)) throw ClipFileError(source, "flags: a trunk layout (bit 7) without the proportions (bit 2)");
     if (flags & 512 && !(flags & 4)) throw ClipFileError(source, "flags: a shoulder layout (bit 9) without the proportions (bit 2)");
+    if (flags & 1024 && !(flags & 4)) throw ClipFileError(source, "flags: a foot length (bit 10) without the proportions (bit 2)");
     const frameRate = r.f64("the frame rate");
     const frameCount = r.u32("the frame count");
     if (!(frameCount >= 1 && frameCount <= MAX_CLIP_FRAMES))
@@ -323,6 +343,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
                       : {}),
                   ...(flags & 128 ? { trunkOffsets: Array.from({ length: CLIP_TRUNK_OFFSET_COUNT }, () => r.f64("the trunk offsets")) } : {}),
                   ...(flags & 512 ? { shoulderOffsets: Array.from({ length: CLIP_SHOULDER_OFFSET_COUNT }, () => r.f64("the shoulder offsets")) } : {}),
+                  ...(flags & 1024 ? { footLength: r.f64("the foot length") } : {}),
               }
             : null;
     const name = r.string("the name");

@@ -76,6 +76,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
                       ...(clip.proportions.shoulderOffsets !== undefined
                           ? { shoulderOffsets: clip.proportions.shoulderOffsets.map((x) => (Object.is(x, -0) ? NEGATIVE_ZERO : x)) }
                           : {}),
+                      ...(clip.proportions.footLength !== undefined ? { footLength: clip.proportions.footLength } : {}),
                   },
               }
             : {}),
@@ -227,7 +228,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
  * The `proportions` object of a JSON clip: exactly `{legLength, ankleHeight, hipWidth,
  * footDirection}`, `thighShare` from version 3 on, `trunkLength` and `trunkSteadyPoint` from
  * version 5 on, `thighDirection` and `shinDirection` from version 6 on, `trunkOffsets` (a list
- * of numbers) from version 7 on and `shoulderOffsets` (a list of numbers) from version 9 on (their ranges and counts, and that the trunk and the leg have both
+ * of numbers) from version 7 on, `shoulderOffsets` (a list of numbers) from version 9 on and `footLength` from version 11 on (their ranges and counts, and that the trunk and the leg have both
  * or neither, are checked with the clip).
  */
 function jsonProportions(source: string, v: unknown, version: number): IClipProportions {
@@ -242,6 +243,7 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         if (k === "trunkOffsets" && version < 7) throw ClipFileError(source, `proportions.trunkOffsets is a version 7 key, the file says version ${version}`);
         if (k === "shoulderOffsets" && version < 9)
             throw ClipFileError(source, `proportions.shoulderOffsets is a version 9 key, the file says version ${version}`);
+        if (k === "footLength" && version < 11) throw ClipFileError(source, `proportions.footLength is a version 11 key, the file says version ${version}`);
         if (
             !Object.hasOwn(PROPORTION_RANGE, k) &&
             !Object.hasOwn(TRUNK_RANGE, k) &&
@@ -249,11 +251,12 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
             k !== "footDirection" &&
             k !== "thighShare" &&
             k !== "trunkOffsets" &&
-            k !== "shoulderOffsets"
+            k !== "shoulderOffsets" &&
+            k !== "footLength"
         )
             throw ClipFileError(source, `proportions: unknown key '${k}'`);
     }
-    for (const k of ["thighShare", ...Object.keys(TRUNK_RANGE)])
+    for (const k of ["thighShare", "footLength", ...Object.keys(TRUNK_RANGE)])
         if (k in o && typeof o[k] !== "number") throw ClipFileError(source, `proportions.${k} must be a number`);
     for (const k of Object.keys(PROPORTION_RANGE)) if (typeof o[k] !== "number") throw ClipFileError(source, `proportions.${k} must be a number`);
     const vector = (k: string): [number, number, number] | undefined => {
@@ -288,5 +291,6 @@ function jsonProportions(source: string, v: unknown, version: number): IClipProp
         ...(shinDirection ? { shinDirection } : {}),
         ...(trunkOffsets !== undefined ? { trunkOffsets } : {}),
         ...(shoulderOffsets !== undefined ? { shoulderOffsets } : {}),
+        ...(typeof o.footLength === "number" ? { footLength: o.footLength } : {}),
     };
 }

@@ -15,6 +15,7 @@ import { type IMuscleCurve } from "./curve.js";
 import {
     CLIP_LEG_DIRECTION_MAX_Y,
     CLIP_SHOULDER_OFFSET_COUNT,
+    CLIP_FOOT_LENGTH_RANGE,
     CLIP_THIGH_SHARE_RANGE,
     CLIP_TRUNK_LENGTH_RANGE,
     CLIP_TRUNK_OFFSET_COUNT,
@@ -46,9 +47,11 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * (the shoulders turn as the muscles say, not so that the line between the upper-arm joints turns
  * as the source's did). Version 10 added each planted foot's still end (`FootContact.LeftAnkleStill`
  * and the rest: JSON `contacts.leftAnkleStill`..., binary four more lists of runs after the feet's);
- * older files know no end, and planting holds the end the foot's pitch stands on.
+ * older files know no end, and planting holds the end the foot's pitch stands on. Version 11 added
+ * the source's foot length (`proportions.footLength`, binary flag bit 10); older files play
+ * without it (each foot goal's height is its ankle's, not the lower of its ankle and its front).
  */
-export const MUSCLE_CLIP_VERSION = 10;
+export const MUSCLE_CLIP_VERSION = 11;
 /** The first file version with the feet's still ends ({@link CONTACT_ENDS}). */
 export const CONTACT_ENDS_VERSION = 10;
 /** The oldest file version this library reads. */
@@ -141,6 +144,12 @@ export function ValidateMuscleClip(source: string, clip: MuscleClip, code: Human
             const v = clip.proportions[k as keyof typeof PROPORTION_RANGE];
             if (!(v >= lo && v <= hi)) throw bad(source, `proportions.${k} must be a number from ${lo} to ${hi} (source scales), found ${v}`);
         }
+        const footLength = clip.proportions.footLength;
+        if (footLength !== undefined && !(footLength >= CLIP_FOOT_LENGTH_RANGE[0] && footLength <= CLIP_FOOT_LENGTH_RANGE[1]))
+            throw bad(
+                source,
+                `proportions.footLength must be a number from ${CLIP_FOOT_LENGTH_RANGE[0]} to ${CLIP_FOOT_LENGTH_RANGE[1]} (source scales), found ${footLength}`,
+            );
         const share = clip.proportions.thighShare;
         if (share !== undefined && !(share >= THIGH_SHARE_RANGE[0] && share <= THIGH_SHARE_RANGE[1]))
             throw bad(source, `proportions.thighShare must be a number from ${THIGH_SHARE_RANGE[0]} to ${THIGH_SHARE_RANGE[1]}, found ${share}`);

@@ -71,6 +71,16 @@ export interface IClipProportions {
      * them, the bone its arms hang from (docs/runtime.md, the shoulders).
      */
     readonly shoulderOffsets?: readonly number[];
+    /**
+     * The length of the source's foot in its T-pose, over its scale: from its ankle joint to its
+     * toes joint (or, without toes, the foot's own tip joint), the mean of both feet. Absent in
+     * files before version 11 and for a source without a foot's front. With it the runtime sets
+     * each foot on the ground by the lower of its ankle and its front, as the source's stood
+     * (docs/runtime.md, the feet's soles): a character whose foot is shorter than the source's,
+     * for its leg, goes down as the source stands on tiptoe, so that its front stands as near the
+     * floor as the source's did.
+     */
+    readonly footLength?: number;
 }
 
 /** How many numbers {@link IClipProportions.trunkOffsets} holds: x y z of the spine, chest, upper chest, neck and head. */
@@ -80,6 +90,9 @@ export const CLIP_TRUNK_OFFSET_MAX = 2;
 
 /** The thigh share a clip may give ({@link IClipProportions.thighShare}): no humanoid leg is outside it; the converter leaves the share out otherwise. */
 export const CLIP_THIGH_SHARE_RANGE = [0.05, 0.95] as const;
+
+/** The source's foot length over its scale a clip may give ({@link IClipProportions.footLength}): no humanoid's foot is outside it; the converter leaves the length out otherwise. */
+export const CLIP_FOOT_LENGTH_RANGE = [0.005, 1] as const;
 
 /** The source's trunk length over its scale a clip may give ({@link IClipProportions.trunkLength}): no humanoid is outside it; the converter leaves the trunk out otherwise. */
 export const CLIP_TRUNK_LENGTH_RANGE = [0.05, 5] as const;
@@ -104,7 +117,7 @@ export function MirrorShoulderOffsets(offsets: readonly number[]): number[] {
 }
 
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 43;
+export const CLIP_PROPORTION_COUNT = 44;
 /** Where {@link IClipProportions.trunkOffsets} starts in the array form ({@link ClipProportionsToArray}). */
 export const CLIP_PROPORTION_TRUNK_OFFSETS = 15;
 /** Where {@link IClipProportions.shoulderOffsets} starts in the array form ({@link ClipProportionsToArray}). */
@@ -118,12 +131,14 @@ export const CLIP_SHOULDER_OFFSET_COUNT = 12;
  * and out over a cross-fade.
  */
 export const CLIP_PROPORTION_SHOULDER_SHARE = CLIP_PROPORTION_SHOULDER_OFFSETS + CLIP_SHOULDER_OFFSET_COUNT;
+/** Where the array form ({@link ClipProportionsToArray}) gives {@link IClipProportions.footLength}. */
+export const CLIP_PROPORTION_FOOT_LENGTH = CLIP_PROPORTION_SHOULDER_SHARE + 1;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
  * [2] hip width, [3..5] foot direction, [6] thigh share, [7] trunk length, [8] trunk steady point,
  * [9..11] thigh direction, [12..14] shin direction, [15..29] trunk offsets, [30..41] shoulder offsets,
- * [42] 1 with shoulder offsets (a blend's share of them, see {@link CLIP_PROPORTION_SHOULDER_SHARE}) (NaN when absent; see
+ * [42] 1 with shoulder offsets (a blend's share of them, see {@link CLIP_PROPORTION_SHOULDER_SHARE}), [43] foot length (NaN when absent; see
  * {@link IClipProportions}); all NaN when `proportions` is null. Allocation-free. Returns `out`.
  */
 export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
@@ -153,6 +168,7 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     const shouldered = !!shoulders && shoulders.length === CLIP_SHOULDER_OFFSET_COUNT;
     for (let i = 0; i < CLIP_SHOULDER_OFFSET_COUNT; i++) out[CLIP_PROPORTION_SHOULDER_OFFSETS + i] = shouldered ? shoulders[i] : NaN;
     out[CLIP_PROPORTION_SHOULDER_SHARE] = shouldered ? 1 : NaN;
+    out[CLIP_PROPORTION_FOOT_LENGTH] = proportions.footLength ?? NaN;
     return out;
 }
 

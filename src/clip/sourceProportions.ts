@@ -1,7 +1,14 @@
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { MuscleSetup } from "../muscle/setup.js";
-import { CLIP_LEG_DIRECTION_MAX_Y, CLIP_THIGH_SHARE_RANGE, CLIP_TRUNK_LENGTH_RANGE, CLIP_TRUNK_OFFSET_MAX, type IClipProportions } from "./clipProportions.js";
+import {
+    CLIP_FOOT_LENGTH_RANGE,
+    CLIP_LEG_DIRECTION_MAX_Y,
+    CLIP_THIGH_SHARE_RANGE,
+    CLIP_TRUNK_LENGTH_RANGE,
+    CLIP_TRUNK_OFFSET_MAX,
+    type IClipProportions,
+} from "./clipProportions.js";
 
 const B = HumanBone;
 
@@ -29,7 +36,26 @@ export function SourceProportions(setup: MuscleSetup, trunkSteadyPoint: number):
         ...legDirections(setup),
         ...trunkOffsets(setup),
         ...shoulderOffsets(setup),
+        ...footLength(setup),
     };
+}
+
+/**
+ * The source's foot length for a clip's proportions (`IClipProportions.footLength`): ankle joint to
+ * toes (or the foot's tip) in the T-pose over its scale, the mean of both feet; none where a foot
+ * has no front or the length is past what a file may hold.
+ */
+function footLength(setup: MuscleSetup): { footLength?: number } {
+    const ref = setup.avatar.referenceWorld.positions;
+    let sum = 0;
+    for (let s = 0; s < 2; s++) {
+        const foot = setup.joint[s === 0 ? B.LeftFoot : B.RightFoot];
+        const tip = setup.footTip[s];
+        if (foot < 0 || tip < 0) return {};
+        sum += Vector3.Distance(ref[foot], ref[tip]);
+    }
+    const length = sum / 2 / setup.scale;
+    return length >= CLIP_FOOT_LENGTH_RANGE[0] && length <= CLIP_FOOT_LENGTH_RANGE[1] ? { footLength: length } : {};
 }
 
 /**

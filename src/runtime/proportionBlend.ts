@@ -1,5 +1,6 @@
 import {
     CLIP_PROPORTION_COUNT,
+    CLIP_PROPORTION_FOOT_LENGTH,
     CLIP_PROPORTION_SHOULDER_OFFSETS,
     CLIP_PROPORTION_SHOULDER_SHARE,
     CLIP_PROPORTION_TRUNK_OFFSETS,
@@ -35,6 +36,7 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
         total += w;
         const p = s.clip.proportionValues;
         for (let i = 0; i < t; i++) props[i] += p[i] * w;
+        props[CLIP_PROPORTION_FOOT_LENGTH] += p[CLIP_PROPORTION_FOOT_LENGTH] * w;
         // The trunk's and the shoulders' layouts from the clips that have one (a file before
         // version 7 or 9 has none): a cross-fade with such a clip keeps the other's rather than none.
         if (p[t] === p[t]) {
@@ -82,6 +84,7 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
     props[6] *= inv;
     props[7] *= inv;
     props[8] *= inv;
+    props[CLIP_PROPORTION_FOOT_LENGTH] *= inv;
     // The trunk's and shoulders' layouts are left summed by weight: decode takes only their directions and shares.
     // The foot's, thigh's and shin's directions, blends of unit vectors, back to unit length.
     unitInPlace(props, 3);

@@ -36,7 +36,7 @@ import { WithContactEnds, WithoutProportionKeys, WithProportions } from "../help
 import { errorOf } from "../helpers/errors.js";
 import { DenseSplineSlopes, HermiteValueAt } from "../helpers/splineOracle.js";
 
-/** What a version 2 file keeps of a clip's proportions: all but the thigh share, the trunk, the leg directions and the trunk and shoulder layouts. */
+/** What a version 2 file keeps of a clip's proportions: all but the thigh share, the trunk, the leg directions, the trunk and shoulder layouts and the foot length. */
 function versionTwoProportions(p: IClipProportions): IClipProportions {
     const {
         thighShare: _share,
@@ -46,6 +46,7 @@ function versionTwoProportions(p: IClipProportions): IClipProportions {
         shinDirection: _shin,
         trunkOffsets: _offsets,
         shoulderOffsets: _shoulders,
+        footLength: _foot,
         ...rest
     } = p;
     return rest;
@@ -53,7 +54,12 @@ function versionTwoProportions(p: IClipProportions): IClipProportions {
 
 const avatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[1]));
 const source = new SampleWalkSource(avatar, 2.2, 30);
-const clip = ConvertRigPosesToMuscleClip(avatar, source, { loop: false });
+/**
+ * The sample walk's clip without its foot length (version 11, whose own tests are in
+ * footLengthFile.test.ts): the cases below edit files down to older versions and patch a
+ * version 10 file's bytes.
+ */
+const clip = WithoutProportionKeys(ConvertRigPosesToMuscleClip(avatar, source, { loop: false }), "footLength");
 /**
  * Fifteen trunk offsets of known values (version 7): x y z of a spine, chest, upper chest, neck
  * and head, the neck unmapped (zeros), one -0 (which both formats keep).
@@ -318,7 +324,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
             new RegExp(`unknown muscle clip version ${MUSCLE_CLIP_VERSION + 1} \\(this library reads versions 1 to ${MUSCLE_CLIP_VERSION}\\)`),
         ],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 1024 | 1006, true), b), new RegExp(`unknown flags 0x7ee for version ${MUSCLE_CLIP_VERSION}$`)],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 2048 | 1006, true), b), new RegExp(`unknown flags 0xbee for version ${MUSCLE_CLIP_VERSION}$`)],
         ["a shoulder layout in a version 8 file", (b) => (dv(b).setUint16(4, 8, true), b), /unknown flags 0x3ee for version 8$/],
         ["angle units in a version 7 file", (b) => (dv(b).setUint16(4, 7, true), dv(b).setUint16(6, 494, true), b), /unknown flags 0x1ee for version 7$/],
         ["a trunk layout in a version 6 file", (b) => (dv(b).setUint16(4, 6, true), dv(b).setUint16(6, 238, true), b), /unknown flags 0xee for version 6/],
@@ -833,8 +839,8 @@ describe("the source's trunk layout in files (version 7)", () => {
     /** Where the trunk offsets start in a binary file of `trunked` (after its ground height, proportions, thigh share, trunk and leg directions). */
     const offsetsAt = (bin: Uint8Array): number => 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8 + 16 + 48;
 
-    it("this library writes version 10 (the trunk layout since 7, the feet's still ends since 10)", () => {
-        expect(MUSCLE_CLIP_VERSION).toBe(10);
+    it("this library writes version 11 (the trunk layout since 7, the feet's still ends since 10, the foot length since 11)", () => {
+        expect(MUSCLE_CLIP_VERSION).toBe(11);
         expect(JSON.parse(SerializeMuscleClipToJson(trunked)).version).toBe(MUSCLE_CLIP_VERSION);
         const bin = SerializeMuscleClipToBinary(trunked);
         expect(new DataView(bin.buffer, bin.byteOffset, bin.byteLength).getUint16(4, true)).toBe(MUSCLE_CLIP_VERSION);

@@ -101,7 +101,7 @@ describeWithData("translation degrees of freedom on the KayKit crawl", () => {
             const got = new MuscleClipSampler(read).sampleFrameToRef(12, new HumanPose());
             for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) expect(Vector3.Distance(got.translations[t], expected.translations[t])).toBeLessThan(1e-5);
         }
-        // A version 3 file: the same clip without its translation curves (nor the version 5 trunk, the version 6 leg directions, the version 7 trunk layout, the version 8 muscle unit or the version 10 feet's still ends).
+        // A version 3 file: the same clip without its translation curves (nor the version 5 trunk, the version 6 leg directions, the version 7 trunk layout, the version 8 muscle unit, the version 10 feet's still ends or the version 11 foot length).
         const json = JSON.parse(SerializeMuscleClipToJson(clip)) as {
             version: number;
             muscleUnit?: string;
@@ -117,6 +117,7 @@ describeWithData("translation degrees of freedom on the KayKit crawl", () => {
         delete json.proportions.thighDirection;
         delete json.proportions.shinDirection;
         delete json.proportions.trunkOffsets;
+        delete json.proportions.footLength;
         for (const name of TranslationDofNames) for (const c of ["x", "y", "z"]) delete json.curves[`${name}.${c}`];
         const old = ParseMuscleClipJson(JSON.stringify(json), "crawl-v3.muscle.json");
         expect(old.hasTranslations).toBe(false);
