@@ -315,7 +315,9 @@ export class HumanoidBodyPlacement {
             SoftAtLeastOneInPlace(lift, 3);
             lift[2] = total > 0 ? shift / lift[3] : 0;
             this._smoothLift();
-            shift = lift[3];
+            // The feet's soles' move of the whole figure (the solver's `soleShift`, made smooth
+            // there), past the spring: the foot goals on the ground went by it already.
+            shift = lift[3] + this._solver.soleShift[0];
             lifted = shift;
             if (shift !== 0) {
                 before.x = up.x * shift;
@@ -383,11 +385,13 @@ export class HumanoidBodyPlacement {
     /**
      * `"legs"`: per foot, how much its goal holds by its height above the source's ankle height
      * (1 within `FOOT_IK_GROUND`, 0 from `FOOT_IK_AIR`, a smootherstep between), into
-     * {@link ground}.
+     * {@link ground}; the height before the feet's soles moved the goal with the whole figure
+     * (the solver's `soleGoalShift`).
      */
     public groundWeights(): void {
         for (let g = 0; g < 2; g++) {
-            const height = this._solver.goalPositions[g].y - this._solver.positionScale[1];
+            // (Less the feet's soles' move of the goal: the whole figure moved, not the foot within it.)
+            const height = this._solver.goalPositions[g].y - this._solver.soleGoalShift[g] - this._solver.positionScale[1];
             const x = height <= FOOT_IK_GROUND ? 0 : height >= FOOT_IK_AIR ? 1 : (height - FOOT_IK_GROUND) / (FOOT_IK_AIR - FOOT_IK_GROUND);
             this.ground[g] = 1 - x * x * x * (x * (6 * x - 15) + 10);
         }

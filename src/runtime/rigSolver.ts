@@ -6,7 +6,7 @@ import type { JointLimits } from "../ik/jointLimits.js";
 import { HumanoidLimbIK, LIMB_BONES, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
-import { CLIP_PROPORTION_COUNT, ClipLayoutViews } from "../clip/clipProportions.js";
+import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_FOOT_LENGTH, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { HasLegProportions, HipsKeptChains, ScaleHipsRollToRef, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
@@ -28,6 +28,7 @@ import { TrunkPlaceLowPass } from "../muscle/trunkMatch.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
+import { HumanoidFootSole, RiseByRotationToRef, SoleUprightShare } from "./footSole.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
@@ -106,6 +107,10 @@ const scratch = {
     weights: new Float64Array(3),
     /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
     bodyKept: new Float64Array(2),
+    /** The source's foot length over its leg's, handed to the feet's soles (NaN when not known). */
+    soleLength: new Float64Array(1),
+    /** The body's half tilt's cosine, then how upright it stands for the feet's soles (`SoleUprightShare`). */
+    soleUpright: new Float64Array(1),
 };
 /**
  * Turns {@link HumanPose}s into rig poses of one avatar, with limb IK: decode the muscles and the
@@ -255,6 +260,18 @@ export class HumanoidRigSolver {
      */
     public readonly bodyOffset = new Vector3();
     /**
+     * How far the last {@link decode} moved the whole figure up so that the feet on the ground
+     * stand on the lower of their ankles and fronts as the source's did (metres along up, negative
+     * down; `"legs"` with a clip that gives its source's foot length, else 0; docs/runtime.md, the
+     * feet's soles): a character whose foot is shorter than the source's, for its leg, goes down
+     * as the source stands on tiptoe. The foot goals on the ground went by it in `decode` (times
+     * their ground shares), the body goes by it with the feet's lift. In an array: no number
+     * boxed on the way. For inspection.
+     */
+    public readonly soleShift = new Float64Array(1);
+    /** Per foot: how far {@link decode} moved its goal up for the feet's soles ({@link soleShift} times its ground share; pose units, as {@link goalPositions}). */
+    public readonly soleGoalShift = new Float64Array(2);
+    /**
      * The stride's carry of the last {@link decode} (canonical x and z, pose units, `"legs"`): how
      * far the body moved over the held feet that the clip's own path does not have, this decode
      * ([0], [1]) and since the last {@link resetCarry} ([2], [3]). A pelvis wider than the
@@ -316,6 +333,8 @@ export class HumanoidRigSolver {
     private readonly _setup: MuscleSetup;
     /** Where the body goes over the feet by {@link proportions} (the "legs" seat, the "com" drop): see `HumanoidBodyPlacement`. */
     private readonly _body: HumanoidBodyPlacement;
+    /** The feet's soles' move of the figure (footSole.ts); see {@link soleShift}. */
+    private readonly _sole: HumanoidFootSole;
     /** How the legs keep the source's shape ("legs"): see `HumanoidLegShape`. */
     private readonly _legShape: HumanoidLegShape;
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
@@ -347,6 +366,13 @@ export class HumanoidRigSolver {
         const shake = new CollarboneShake(this._setup);
         this.collarboneShake = shake.isActive ? shake : null;
         this._body = new HumanoidBodyPlacement(this, this._setup, this._legShape);
+        const ref = avatar.referenceWorld.positions;
+        const footLength = (s: number): number => {
+            const foot = this._setup.joint[s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot];
+            const tip = this._setup.footTip[s];
+            return foot >= 0 && tip >= 0 ? Vector3.Distance(ref[foot], ref[tip]) : 0;
+        };
+        this._sole = new HumanoidFootSole([footLength(0), footLength(1)], this._setup.legLength);
         this.carry = this._carry.carry;
     }
 
@@ -497,20 +523,47 @@ export class HumanoidRigSolver {
                 // (hotMath's normalize: Babylon's hands a length to a call, which V8 boxes.)
                 QuaternionNormalizeInPlace(h);
                 const r = this.goalRotations[g];
-                QuaternionConjugateToRef(h, tmpQ);
-                QuaternionMultiplyToRef(tmpQ, r, r);
-                // H^-1 R = S T, the twist T about the source's foot direction; T' = A T A^-1.
                 const fs = scratch.footAxis;
                 fs.x = g === 1 ? -sp[3] : sp[3];
                 fs.y = sp[4];
                 fs.z = sp[5];
+                // The source's foot's front's rise from its ankle's, as the clip turns it (footSole.ts).
+                RiseByRotationToRef(r, fs, this._sole.rise, g);
+                QuaternionConjugateToRef(h, tmpQ);
+                QuaternionMultiplyToRef(tmpQ, r, r);
+                // H^-1 R = S T, the twist T about the source's foot direction; T' = A T A^-1.
                 SwingTwistDecomposeToRef(r, fs, scratch.footSwing, scratch.footTwist, scratch.footAngle, 0);
                 QuaternionMultiplyToRef(scratch.footTurn, scratch.footTwist, scratch.footTwist);
                 QuaternionConjugateToRef(scratch.footTurn, tmpQ);
                 QuaternionMultiplyToRef(scratch.footTwist, tmpQ, scratch.footTwist);
                 QuaternionMultiplyToRef(scratch.footSwing, scratch.footTwist, r);
                 QuaternionMultiplyToRef(h, r, r);
+                // And this foot's, as turned now.
+                const ft = setup.twistAxis[g === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot];
+                RiseByRotationToRef(r, ft, this._sole.rise, 2 + g);
             }
+        }
+        // The feet's soles ("legs"): the whole figure up or down so that the lower end of each foot
+        // on the ground stands as high as the source's (footSole.ts). The foot goals go by their
+        // ground shares here; the body (and a foot off the ground with it) in `prepareLegs`.
+        const sole = this.soleShift;
+        sole[0] = 0;
+        this.soleGoalShift[0] = 0;
+        this.soleGoalShift[1] = 0;
+        if (this._legs) {
+            scratch.soleLength[0] = sp[CLIP_PROPORTION_FOOT_LENGTH] / sp[0];
+            scratch.soleUpright[0] = yawLength;
+            SoleUprightShare(scratch.soleUpright, 0, scratch.soleUpright);
+            this._sole.update(scratch.soleLength, this.footGroundShare, scratch.soleUpright, step ?? null, sole);
+            const gs = this.footGroundShare;
+            const sl = gs[0] > 0 ? (gs[0] < 1 ? gs[0] : 1) : 0;
+            const sr = gs[1] > 0 ? (gs[1] < 1 ? gs[1] : 1) : 0;
+            const moved = this.soleGoalShift;
+            moved[0] = sole[0] * sp[0] * sl;
+            moved[1] = sole[0] * sp[0] * sr;
+            this.goalPositions[0].y += moved[0];
+            this.goalPositions[1].y += moved[1];
+            sole[0] *= setup.legLength;
         }
         // Stance: each foot as far from its own hip joint as the source's was from its, scaled: the
         // feet move along the line between the hip joints (the source's hips' right, canonical) by
@@ -668,6 +721,7 @@ export class HumanoidRigSolver {
         // The stride's carry takes no step across the jump; its total stays (the body keeps its
         // place through a cross-fade: `resetCarry` when the motion starts afresh).
         this._carry.skipStep();
+        this._sole.reset();
         this._body.resetSmoothing();
         if (this.shoulderFold) this.shoulderFold.reset();
         if (this.collarboneShake) this.collarboneShake.reset();

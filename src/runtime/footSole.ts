@@ -1,0 +1,231 @@
+import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
+
+/**
+ * The feet's soles: where on the ground a foot stands, by the lower of its ankle and its front.
+ *
+ * A foot goal is its ankle, and with `"legs"` proportions its height maps from the source's
+ * ankle height onto the character's (`HumanoidRigSolver.positionScale`): a flat foot stands on
+ * the floor whatever the two feet's lengths. A foot pitched down (on tiptoe, rolling over its
+ * toes) stands on its front, which drops below the ankle by the foot's length times the pitch. A
+ * character's foot shorter than the source's, for its leg, pitched as the source's, kept its
+ * front above the floor by the difference: KayKit's walk backwards stands on the balls of its
+ * feet, and RiggedFigure, whose foot is 0.13 of its leg long where KayKit's is 0.44, floated 0.08
+ * leg (7 cm) over the floor; a longer foot pushes its front into it.
+ *
+ * So each foot's height above the floor is read by its lower end, as the report reads it: the
+ * ankle's rise from its T-pose height plus min(0, r), r the rise of the foot's front from the
+ * ankle's (the foot's length times how far its direction turned up or down), in leg lengths, for
+ * the source's foot as the clip turns it and for the character's as decode turns it. Where the
+ * lower ends stand apart, the character should go down (or up) by
+ *
+ *     d = soft(r_source) - soft(r_character)          (leg lengths, per foot)
+ *
+ * soft a smooth minimum of r and 0 (`SOLE_SOFTNESS` wide): min has a corner at r = 0, where a
+ * foot goes over from its ankle to its front, and the figure would jerk there. Feet of the same
+ * length for their legs need none; a flat foot none either.
+ *
+ * **The whole figure moves, not the foot alone.** Lowering one ankle goal leaves the leg to
+ * reach it: the knee straightens, near straight by degrees for a millimetre, and the walks' knees
+ * jerked 2 to 4 times the source's at every push-off (a foot rolling over its toes; measured with
+ * the goal alone lowered, and with the body following it through the feet's lift). Instead the
+ * body and both feet move together by what the feet on the ground share, so every leg keeps the
+ * shape it had: in one foot's stance that foot's d, in a double stance the lesser move of the two
+ * (a smooth maximum of the drops), the other foot keeping what is left over it; in the air none.
+ * With each foot's ground share s (the clip's contacts, `footGroundShare`):
+ *
+ *     D = d_l s_l (1 - s_r) + d_r s_r (1 - s_l) + smax(d_l, d_r) s_l s_r
+ *
+ * A character whose feet are longer than the source's, for their legs, does not move: its
+ * fronts are kept out of the floor foot by foot by planting's floor limit, as before.
+ *
+ * **Only what lasts.** A walk's push-off rolls the foot over its toes for a tenth of a second
+ * and more; a stance on tiptoe lasts. Each foot's d goes through a critically damped low-pass at
+ * `SOLE_HZ` in the clip's time before it counts: a sustained pitch (a tiptoe walk's feet stay
+ * pitched in the air too) comes through whole, a push-off's brief roll a fraction (without it the
+ * figure's own height moved at every step: a child's skipping onto RiggedFigure 1.31 times the
+ * source's jerk, 1.00 with it). A foot that sets its heel down faster than the low-pass follows is
+ * not taken more than `SOLE_SOFTNESS` into the floor: the low-pass's drop gives way to the
+ * need's, less that, a smooth maximum of the two (followed at once, the heels coming down raised
+ * the figure as fast: a Bandai run onto the VRM sample 1.30 times the source's jerk, 1.01 before).
+ *
+ * The per-frame path: numbers go through the instance's arrays (V8 boxes a double handed to a
+ * call it does not inline). Allocation-free after construction.
+ */
+
+/**
+ * How soft the minimum of a foot's front rise and 0 is, and the maximum of the two feet's
+ * drops (leg lengths): the width of the corner where a foot goes over from standing on its
+ * ankle to standing on its front. A foot pitched a few degrees (a tenth of a leg long: its front
+ * 0.005 leg down) stays within it.
+ */
+export const SOLE_SOFTNESS = 0.02;
+
+/**
+ * The width of the smooth corners where the figure goes over from one foot's drop to the other's,
+ * or from the low-pass's to what a foot needs now (leg lengths): half the lower end's softness.
+ * Each is exact where the two agree and half this lower where they are far apart (a few
+ * millimetres on a grown-up).
+ */
+export const SOLE_CORNER = SOLE_SOFTNESS / 2;
+
+/**
+ * The low-pass of each foot's drop, hertz (critically damped): below a walk's push-off, whose
+ * roll over the toes lasts 0.1 to 0.2 s (2.5 to 5 Hz), above the half a second and more a stance
+ * on tiptoe lasts.
+ */
+export const SOLE_HZ = 2;
+
+/**
+ * The body's tilt from upright (degrees) up to which the figure moves for its feet's soles in
+ * full, and from which it does not at all (a smoothstep between): a figure lying or kneeling
+ * does not stand on its soles, and moving it down took its body into the floor (KayKit's Death_B
+ * onto the CMU skeleton, its raised feet pitched while it lies: planted feet 0.153 -> 0.185 leg).
+ */
+export const SOLE_UPRIGHT_FROM_DEG = 30;
+/** See {@link SOLE_UPRIGHT_FROM_DEG}. */
+export const SOLE_UPRIGHT_TO_DEG = 60;
+const UPRIGHT_FROM_COS = Math.cos((SOLE_UPRIGHT_FROM_DEG * Math.PI) / 360);
+const UPRIGHT_TO_COS = Math.cos((SOLE_UPRIGHT_TO_DEG * Math.PI) / 360);
+
+/**
+ * How upright a body stands for its feet's soles, 0 to 1, into `out[0]`: 1 up to
+ * {@link SOLE_UPRIGHT_FROM_DEG} of tilt, 0 from {@link SOLE_UPRIGHT_TO_DEG}, a smoothstep between.
+ * @param halfTiltCos the cosine of half the body's tilt from upright (the length of its
+ *   rotation's twist about up, `sqrt(q.y^2 + q.w^2)`), in `halfTiltCos[at]`
+ */
+export function SoleUprightShare(halfTiltCos: Float64Array, at: number, out: Float64Array): void {
+    let t = (halfTiltCos[at] - UPRIGHT_TO_COS) / (UPRIGHT_FROM_COS - UPRIGHT_TO_COS);
+    t = t > 0 ? (t < 1 ? t : 1) : 0;
+    out[0] = t * t * (3 - 2 * t);
+}
+
+/**
+ * How far a direction's point rises when a rotation turns it: (q v).y - v.y, canonical up y, for
+ * a unit quaternion q and a vector v (any length), into `out[at]`. (The vector goes as an object:
+ * its numbers handed to a call V8 does not inline would be boxed, 16 bytes each a frame.)
+ */
+export function RiseByRotationToRef(
+    q: { x: number; y: number; z: number; w: number },
+    v: { x: number; y: number; z: number },
+    out: Float64Array,
+    at: number,
+): void {
+    // q v q^-1 = v + w t + q.xyz x t, t = 2 q.xyz x v; only y is needed, and (q v).y - v.y is the rest.
+    const tx = 2 * (q.y * v.z - q.z * v.y);
+    const ty = 2 * (q.z * v.x - q.x * v.z);
+    const tz = 2 * (q.x * v.y - q.y * v.x);
+    out[at] = q.w * ty + (q.z * tx - q.x * tz);
+}
+
+/**
+ * The smooth minimum of r and 0 (`SOLE_SOFTNESS` wide), in place in `v[at]`:
+ * (r - sqrt(r^2 + s^2) + s) / 2: 0 at r = 0, about r + s / 2 far below, s / 2 less than that far
+ * above (a constant the two feet share, which their difference cancels).
+ */
+export function SoftLowerEndInPlace(v: Float64Array, at: number): void {
+    const r = v[at];
+    const s = SOLE_SOFTNESS;
+    v[at] = (r - Math.sqrt(r * r + s * s) + s) * 0.5;
+}
+
+/**
+ * The whole figure's move for its feet's soles (see the file's comment), held per solver: each
+ * foot's drop through its low-pass, and their share by the feet on the ground. The solver's
+ * `decode` writes the fronts' rises into {@link rise}, then calls {@link update}.
+ */
+export class HumanoidFootSole {
+    /**
+     * The fronts' rises from their ankles' this decode, as unit directions turn ([0] left, [1]
+     * right the source's foot as the clip turns it; [2], [3] this avatar's as decode turns it):
+     * the solver writes them ({@link RiseByRotationToRef}).
+     */
+    public readonly rise = new Float64Array(4);
+    /** Each of this avatar's feet's length over its leg's (ankle joint to toes or the foot's tip, T-pose); 0 for a foot without a front. */
+    private readonly _length = new Float64Array(2);
+    /** Each foot's drop through the low-pass: [0, 1] where it is (leg lengths), [2, 3] its rate. */
+    private readonly _state = new Float64Array(4);
+    /** Each foot's drop this decode, before the low-pass (leg lengths). */
+    private readonly _need = new Float64Array(2);
+    /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
+    private readonly _spring = new Float64Array(2);
+    private _fresh = true;
+
+    /**
+     * @param footLengths this avatar's feet's lengths (metres: ankle joint to toes or the foot's tip, T-pose; 0 without a front)
+     * @param legLength this avatar's leg length (metres)
+     */
+    constructor(footLengths: readonly number[], legLength: number) {
+        for (let g = 0; g < 2; g++) this._length[g] = legLength > 0 && footLengths[g] > 0 ? footLengths[g] / legLength : 0;
+    }
+
+    /** The low-pass starts afresh at the next update (a jump in time or place). */
+    public reset(): void {
+        this._fresh = true;
+    }
+
+    /**
+     * This decode's move of the whole figure along up (source leg lengths; negative down) into
+     * `out[0]`, from {@link rise}.
+     * @param sourceLength the source's foot length over its leg's (NaN or 0 when not known: no drop, eased out)
+     * @param share each foot's ground share (0 to 1, the solver's `footGroundShare`)
+     * @param upright how upright the body stands ([0], 0 to 1, {@link SoleUprightShare}): the move
+     *   is taken by it (a figure lying or kneeling does not stand on its soles)
+     * @param step the time step (seconds) in `step[0]`, or `null` when none is known: the low-pass
+     *   steps by it, holds over a zero step and starts afresh without one
+     * @param out receives the move
+     */
+    public update(sourceLength: Float64Array, share: Float64Array, upright: Float64Array, step: Float64Array | null, out: Float64Array): void {
+        const rise = this.rise;
+        const need = this._need;
+        // Only a character whose feet are shorter than the source's, for their legs, goes down
+        // (d <= 0 however its feet pitch); longer feet keep their fronts out of the floor by
+        // planting's floor limit, foot by foot, as before (raising the whole figure for one foot
+        // on its front lifted the other off the floor, or with the lesser raise of two feet
+        // down, moved it at every step: a walk onto the KayKit mannequin, whose foot is 0.44 of
+        // its leg long, 2.6 -> 4.3 times the source's jerk at a knee).
+        const known = sourceLength[0] > 0 && this._length[0] + this._length[1] < 2 * sourceLength[0];
+        for (let g = 0; g < 2; g++) {
+            if (!known || !(this._length[g] > 0)) {
+                need[g] = 0;
+                continue;
+            }
+            rise[g] *= sourceLength[0];
+            rise[2 + g] *= this._length[g];
+            SoftLowerEndInPlace(rise, g);
+            SoftLowerEndInPlace(rise, 2 + g);
+            need[g] = rise[g] - rise[2 + g];
+        }
+        const st = this._state;
+        const dt = step ? step[0] : 0;
+        if (this._fresh || !step || !(dt >= 0 && dt < Infinity) || !Number.isFinite(st[0] + st[1] + st[2] + st[3])) {
+            // Afresh, or no time known (a pose set directly): nothing to smooth.
+            st[0] = need[0];
+            st[1] = need[1];
+            st[2] = 0;
+            st[3] = 0;
+            this._fresh = false;
+        } else if (dt > 0) {
+            const p = this._spring;
+            p[0] = 2 * Math.PI * SOLE_HZ;
+            p[1] = dt;
+            CriticallyDampedStepInPlace(st, 0, 2, need, 0, 2, p);
+        }
+        // The feet on the ground's share of the two drops (see the file's comment).
+        const sl = share[0] > 0 ? (share[0] < 1 ? share[0] : 1) : 0;
+        const sr = share[1] > 0 ? (share[1] < 1 ? share[1] : 1) : 0;
+        // Never much past what the foot needs now: a foot that sets its heel down faster than the
+        // low-pass follows would be taken into the floor. The low-pass's drop until it is
+        // `SOLE_SOFTNESS` past the need, then the need's, less that (a smooth maximum of the two).
+        // Exact where the two agree (a steady stance, a flat foot): less its value there.
+        const e = SOLE_CORNER;
+        const m = SOLE_SOFTNESS;
+        const at = (Math.sqrt(m * m + e * e) - m) * 0.5;
+        let x = need[0] - m - st[0];
+        const a = st[0] + (x + Math.sqrt(x * x + e * e)) * 0.5 - at;
+        x = need[1] - m - st[1];
+        const b = st[1] + (x + Math.sqrt(x * x + e * e)) * 0.5 - at;
+        // Both feet down: the lesser drop (a smooth maximum, exact where the two agree).
+        const both = (a + b + Math.sqrt((a - b) * (a - b) + e * e) - e) * 0.5;
+        out[0] = (a * sl * (1 - sr) + b * sr * (1 - sl) + both * sl * sr) * upright[0];
+    }
+}
