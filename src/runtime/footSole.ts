@@ -26,7 +26,7 @@ import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
  *
  * **The whole figure moves, not the foot alone.** Lowering one ankle goal leaves the leg to
  * reach it: the knee straightens, near straight by degrees for a millimetre, and the walks' knees
- * jerked 2 to 4 times the source's at every push-off (a foot rolling over its toes; measured with
+ * jerked up to 4.5 times the source's at every push-off (a foot rolling over its toes; measured with
  * the goal alone lowered, and with the body following it through the feet's lift). Instead the
  * body and both feet move together by what the feet on the ground share, so every leg keeps the
  * shape it had: in one foot's stance that foot's d, in a double stance the lesser move of the two
@@ -182,7 +182,7 @@ export class HumanoidFootSole {
         // planting's floor limit, foot by foot, as before (raising the whole figure for one foot
         // on its front lifted the other off the floor, or with the lesser raise of two feet
         // down, moved it at every step: a walk onto the KayKit mannequin, whose foot is 0.44 of
-        // its leg long, 2.6 -> 4.3 times the source's jerk at a knee).
+        // its leg long, its worst bone 2.6 -> 4.3 times the source's jerk).
         const known = sourceLength[0] > 0 && this._length[0] + this._length[1] < 2 * sourceLength[0];
         for (let g = 0; g < 2; g++) {
             if (!known || !(this._length[g] > 0)) {
