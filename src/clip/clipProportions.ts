@@ -117,7 +117,7 @@ export function MirrorShoulderOffsets(offsets: readonly number[]): number[] {
 }
 
 /** Length of the array form of {@link IClipProportions} ({@link ClipProportionsToArray}). */
-export const CLIP_PROPORTION_COUNT = 44;
+export const CLIP_PROPORTION_COUNT = 45;
 /** Where {@link IClipProportions.trunkOffsets} starts in the array form ({@link ClipProportionsToArray}). */
 export const CLIP_PROPORTION_TRUNK_OFFSETS = 15;
 /** Where {@link IClipProportions.shoulderOffsets} starts in the array form ({@link ClipProportionsToArray}). */
@@ -133,12 +133,19 @@ export const CLIP_SHOULDER_OFFSET_COUNT = 12;
 export const CLIP_PROPORTION_SHOULDER_SHARE = CLIP_PROPORTION_SHOULDER_OFFSETS + CLIP_SHOULDER_OFFSET_COUNT;
 /** Where the array form ({@link ClipProportionsToArray}) gives {@link IClipProportions.footLength}. */
 export const CLIP_PROPORTION_FOOT_LENGTH = CLIP_PROPORTION_SHOULDER_SHARE + 1;
+/**
+ * Where the array form ({@link ClipProportionsToArray}) gives the share of the pose that comes
+ * from clips with a foot length: 1 for a clip with one, NaN without; a layer's blend of clips
+ * gives their weights' share (`BlendLayerProportionsToRef`), which eases the feet's soles in and
+ * out over a cross-fade with a file before version 11.
+ */
+export const CLIP_PROPORTION_FOOT_SHARE = CLIP_PROPORTION_FOOT_LENGTH + 1;
 
 /**
  * A clip's proportions as numbers, for the per-frame path: [0] leg length, [1] ankle height,
  * [2] hip width, [3..5] foot direction, [6] thigh share, [7] trunk length, [8] trunk steady point,
  * [9..11] thigh direction, [12..14] shin direction, [15..29] trunk offsets, [30..41] shoulder offsets,
- * [42] 1 with shoulder offsets (a blend's share of them, see {@link CLIP_PROPORTION_SHOULDER_SHARE}), [43] foot length (NaN when absent; see
+ * [42] 1 with shoulder offsets (a blend's share of them, see {@link CLIP_PROPORTION_SHOULDER_SHARE}), [43] foot length, [44] 1 with a foot length (a blend's share of them, see {@link CLIP_PROPORTION_FOOT_SHARE}) (NaN when absent; see
  * {@link IClipProportions}); all NaN when `proportions` is null. Allocation-free. Returns `out`.
  */
 export function ClipProportionsToArray(proportions: IClipProportions | null, out: Float64Array): Float64Array {
@@ -169,6 +176,7 @@ export function ClipProportionsToArray(proportions: IClipProportions | null, out
     for (let i = 0; i < CLIP_SHOULDER_OFFSET_COUNT; i++) out[CLIP_PROPORTION_SHOULDER_OFFSETS + i] = shouldered ? shoulders[i] : NaN;
     out[CLIP_PROPORTION_SHOULDER_SHARE] = shouldered ? 1 : NaN;
     out[CLIP_PROPORTION_FOOT_LENGTH] = proportions.footLength ?? NaN;
+    out[CLIP_PROPORTION_FOOT_SHARE] = proportions.footLength !== undefined ? 1 : NaN;
     return out;
 }
 

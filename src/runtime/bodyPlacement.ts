@@ -88,6 +88,8 @@ export class HumanoidBodyPlacement {
     public readonly clipHips = new Vector3();
     /** Per foot, how much its goal holds by its height ({@link groundWeights}). */
     public readonly ground = new Float64Array(2);
+    /** The last time step kept ({@link noteStep}, {@link noteFrameStep}; seconds, 0 when none), in an array: the feet's soles step by it when decode is given none. */
+    public readonly keptStep = new Float64Array(1);
     private readonly _solver: HumanoidRigSolver;
     private readonly _setup: MuscleSetup;
     private readonly _legShape: HumanoidLegShape;
@@ -161,6 +163,7 @@ export class HumanoidBodyPlacement {
     /** Keeps `step[0]` (0 when not a positive finite number) and whether it is the decoded frame's own. */
     private _keepStep(step: Float64Array, frame: boolean): void {
         this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
+        this.keptStep[0] = this._lastStep;
         this._frameStep = frame;
     }
 
@@ -328,6 +331,17 @@ export class HumanoidBodyPlacement {
             }
         } else {
             this._liftFresh = true;
+            // No lift without the leg's shape, but the feet's soles' move still takes the body
+            // (the foot goals on the ground went by it in decode).
+            const sole = this._solver.soleShift[0];
+            if (sole !== 0) {
+                lifted = sole;
+                before.x = up.x * sole;
+                before.y = up.y * sole;
+                before.z = up.z * sole;
+                this._solver.bodyOffset.addInPlace(before);
+                this._moveBody(before);
+            }
         }
         for (let g = 0; g < 2; g++) {
             if (!(this._solver.positionWeights[g] > 0)) continue;
@@ -385,8 +399,9 @@ export class HumanoidBodyPlacement {
     /**
      * `"legs"`: per foot, how much its goal holds by its height above the source's ankle height
      * (1 within `FOOT_IK_GROUND`, 0 from `FOOT_IK_AIR`, a smootherstep between), into
-     * {@link ground}; the height before the feet's soles moved the goal with the whole figure
-     * (the solver's `soleGoalShift`).
+     * {@link ground}; the height less what decode moved the goal by for the feet's soles (the
+     * solver's `soleGoalShift`: the whole figure moved, not the foot within it; the part a foot
+     * partly off the ground takes with the body's lift is not taken off).
      */
     public groundWeights(): void {
         for (let g = 0; g < 2; g++) {

@@ -82,7 +82,7 @@ export const SOLE_HZ = 2;
  * onto the CMU skeleton, its raised feet pitched while it lies: planted feet 0.153 -> 0.185 leg).
  */
 export const SOLE_UPRIGHT_FROM_DEG = 30;
-/** See {@link SOLE_UPRIGHT_FROM_DEG}. */
+/** The body's tilt from upright (degrees) from which the figure does not move for its feet's soles (see {@link SOLE_UPRIGHT_FROM_DEG}). */
 export const SOLE_UPRIGHT_TO_DEG = 60;
 const UPRIGHT_FROM_COS = Math.cos((SOLE_UPRIGHT_FROM_DEG * Math.PI) / 360);
 const UPRIGHT_TO_COS = Math.cos((SOLE_UPRIGHT_TO_DEG * Math.PI) / 360);
@@ -92,6 +92,8 @@ const UPRIGHT_TO_COS = Math.cos((SOLE_UPRIGHT_TO_DEG * Math.PI) / 360);
  * {@link SOLE_UPRIGHT_FROM_DEG} of tilt, 0 from {@link SOLE_UPRIGHT_TO_DEG}, a smoothstep between.
  * @param halfTiltCos the cosine of half the body's tilt from upright (the length of its
  *   rotation's twist about up, `sqrt(q.y^2 + q.w^2)`), in `halfTiltCos[at]`
+ * @param at where in `halfTiltCos` it is
+ * @param out receives the share in `out[0]` (may be `halfTiltCos` itself)
  */
 export function SoleUprightShare(halfTiltCos: Float64Array, at: number, out: Float64Array): void {
     let t = (halfTiltCos[at] - UPRIGHT_TO_COS) / (UPRIGHT_FROM_COS - UPRIGHT_TO_COS);
@@ -103,6 +105,10 @@ export function SoleUprightShare(halfTiltCos: Float64Array, at: number, out: Flo
  * How far a direction's point rises when a rotation turns it: (q v).y - v.y, canonical up y, for
  * a unit quaternion q and a vector v (any length), into `out[at]`. (The vector goes as an object:
  * its numbers handed to a call V8 does not inline would be boxed, 16 bytes each a frame.)
+ * @param q the rotation (unit)
+ * @param v the direction (or any vector)
+ * @param out receives the rise in `out[at]`
+ * @param at where in `out`
  */
 export function RiseByRotationToRef(
     q: { x: number; y: number; z: number; w: number },
@@ -121,6 +127,8 @@ export function RiseByRotationToRef(
  * The smooth minimum of r and 0 (`SOLE_SOFTNESS` wide), in place in `v[at]`:
  * (r - sqrt(r^2 + s^2) + s) / 2: 0 at r = 0, about r + s / 2 far below, s / 2 less than that far
  * above (a constant the two feet share, which their difference cancels).
+ * @param v holds r in `v[at]`, replaced by its soft lower end
+ * @param at where in `v`
  */
 export function SoftLowerEndInPlace(v: Float64Array, at: number): void {
     const r = v[at];
@@ -137,7 +145,9 @@ export class HumanoidFootSole {
     /**
      * The fronts' rises from their ankles' this decode, as unit directions turn ([0] left, [1]
      * right the source's foot as the clip turns it; [2], [3] this avatar's as decode turns it):
-     * the solver writes them ({@link RiseByRotationToRef}).
+     * the solver writes them ({@link RiseByRotationToRef}) before each {@link update}, which
+     * works on them in place (scaled by the feet's lengths over their legs, through the soft lower
+     * end).
      */
     public readonly rise = new Float64Array(4);
     /** Each of this avatar's feet's length over its leg's (ankle joint to toes or the foot's tip, T-pose); 0 for a foot without a front. */
@@ -164,9 +174,11 @@ export class HumanoidFootSole {
     }
 
     /**
-     * This decode's move of the whole figure along up (source leg lengths; negative down) into
+     * This decode's move of the whole figure along up (source leg lengths; never up) into
      * `out[0]`, from {@link rise}.
-     * @param sourceLength the source's foot length over its leg's (NaN or 0 when not known: no drop, eased out)
+     * @param source the source's foot length over its leg's ([0]; NaN or 0 when not known) and
+     *   the share of the pose that comes from clips that give it ([1], 0 to 1; a cross-fade from
+     *   a file before version 11 eases the drop in and out by it)
      * @param share each foot's ground share (0 to 1, the solver's `footGroundShare`)
      * @param upright how upright the body stands ([0], 0 to 1, {@link SoleUprightShare}): the move
      *   is taken by it (a figure lying or kneeling does not stand on its soles)
@@ -174,26 +186,33 @@ export class HumanoidFootSole {
      *   steps by it, holds over a zero step and starts afresh without one
      * @param out receives the move
      */
-    public update(sourceLength: Float64Array, share: Float64Array, upright: Float64Array, step: Float64Array | null, out: Float64Array): void {
+    public update(source: Float64Array, share: Float64Array, upright: Float64Array, step: Float64Array | null, out: Float64Array): void {
         const rise = this.rise;
         const need = this._need;
-        // Only a character whose feet are shorter than the source's, for their legs, goes down
-        // (d <= 0 however its feet pitch); longer feet keep their fronts out of the floor by
-        // planting's floor limit, foot by foot, as before (raising the whole figure for one foot
-        // on its front lifted the other off the floor, or with the lesser raise of two feet
-        // down, moved it at every step: a walk onto the KayKit mannequin, whose foot is 0.44 of
-        // its leg long, its worst bone 2.6 -> 4.3 times the source's jerk).
-        const known = sourceLength[0] > 0 && this._length[0] + this._length[1] < 2 * sourceLength[0];
+        // Only a character whose feet are shorter than the source's, for their legs, goes down;
+        // longer feet keep their fronts out of the floor by planting's floor limit, foot by foot,
+        // as before (raising the whole figure for one foot on its front lifted the other off the
+        // floor, or with the lesser raise of two feet down, moved it at every step: a walk onto
+        // the KayKit mannequin, whose foot is 0.44 of its leg long, its worst bone 2.6 -> 4.3
+        // times the source's jerk).
+        const length = source[0];
+        const known = length > 0 && this._length[0] + this._length[1] < 2 * length;
+        const given = known && source[1] > 0 ? (source[1] < 1 ? source[1] : 1) : 0;
         for (let g = 0; g < 2; g++) {
-            if (!known || !(this._length[g] > 0)) {
+            if (!(given > 0) || !(this._length[g] > 0)) {
                 need[g] = 0;
                 continue;
             }
-            rise[g] *= sourceLength[0];
+            rise[g] *= length;
             rise[2 + g] *= this._length[g];
             SoftLowerEndInPlace(rise, g);
             SoftLowerEndInPlace(rise, 2 + g);
-            need[g] = rise[g] - rise[2 + g];
+            // Never up, even where the two T-poses pitch the feet otherwise (the character's
+            // front then dropping more than the source's, a shorter foot though it is: KayKit's
+            // pitched T-pose foot onto the VRM sample's flat one went up 0.059 leg lying). A
+            // corner at 0 only where the two cross, which the low-pass smooths.
+            const d = (rise[g] - rise[2 + g]) * given;
+            need[g] = d < 0 ? d : 0;
         }
         const st = this._state;
         const dt = step ? step[0] : 0;
@@ -216,14 +235,19 @@ export class HumanoidFootSole {
         // Never much past what the foot needs now: a foot that sets its heel down faster than the
         // low-pass follows would be taken into the floor. The low-pass's drop until it is
         // `SOLE_SOFTNESS` past the need, then the need's, less that (a smooth maximum of the two).
-        // Exact where the two agree (a steady stance, a flat foot): less its value there.
+        // Exact where the two agree (a steady stance, a flat foot): less its value there. Not
+        // where no clip gives the length any more: the drop then eases out through the low-pass.
         const e = SOLE_CORNER;
         const m = SOLE_SOFTNESS;
         const at = (Math.sqrt(m * m + e * e) - m) * 0.5;
-        let x = need[0] - m - st[0];
-        const a = st[0] + (x + Math.sqrt(x * x + e * e)) * 0.5 - at;
-        x = need[1] - m - st[1];
-        const b = st[1] + (x + Math.sqrt(x * x + e * e)) * 0.5 - at;
+        let a = st[0];
+        let b = st[1];
+        if (given > 0) {
+            let x = need[0] - m - a;
+            a += (x + Math.sqrt(x * x + e * e)) * 0.5 - at;
+            x = need[1] - m - b;
+            b += (x + Math.sqrt(x * x + e * e)) * 0.5 - at;
+        }
         // Both feet down: the lesser drop (a smooth maximum, exact where the two agree).
         const both = (a + b + Math.sqrt((a - b) * (a - b) + e * e) - e) * 0.5;
         out[0] = (a * sl * (1 - sr) + b * sr * (1 - sl) + both * sl * sr) * upright[0];

@@ -1,6 +1,7 @@
 import {
     CLIP_PROPORTION_COUNT,
     CLIP_PROPORTION_FOOT_LENGTH,
+    CLIP_PROPORTION_FOOT_SHARE,
     CLIP_PROPORTION_SHOULDER_OFFSETS,
     CLIP_PROPORTION_SHOULDER_SHARE,
     CLIP_PROPORTION_TRUNK_OFFSETS,
@@ -14,7 +15,8 @@ import type { HumanoidLayer } from "./clipLayer.js";
  * `props` (`CLIP_PROPORTION_COUNT` numbers): the foot's, thigh's and shin's directions back to unit
  * length, the trunk's layout left summed by weight (decode takes only its directions and shares)
  * and the shoulders' averaged, each from the clips that have one, a mirrored clip's turned over,
- * with the share of the layer's weight those clips hold (`CLIP_PROPORTION_SHOULDER_SHARE`); NaN
+ * with the share of the layer's weight those clips hold (`CLIP_PROPORTION_SHOULDER_SHARE`), the
+ * foot length likewise (`CLIP_PROPORTION_FOOT_SHARE`); NaN
  * where no clip says. The clip player's, each update. Allocation-free.
  * @param layer the layer
  * @param props receives the blend
@@ -24,6 +26,7 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
     let total = 0;
     let trunked = 0;
     let shouldered = 0;
+    let footed = 0;
     const t = CLIP_PROPORTION_TRUNK_OFFSETS;
     const te = CLIP_PROPORTION_TRUNK_OFFSETS + CLIP_TRUNK_OFFSET_COUNT;
     const sh = CLIP_PROPORTION_SHOULDER_OFFSETS;
@@ -36,7 +39,11 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
         total += w;
         const p = s.clip.proportionValues;
         for (let i = 0; i < t; i++) props[i] += p[i] * w;
-        props[CLIP_PROPORTION_FOOT_LENGTH] += p[CLIP_PROPORTION_FOOT_LENGTH] * w;
+        // The foot length from the clips that give one (a file before version 11 has none).
+        if (p[CLIP_PROPORTION_FOOT_LENGTH] === p[CLIP_PROPORTION_FOOT_LENGTH]) {
+            footed += w;
+            props[CLIP_PROPORTION_FOOT_LENGTH] += p[CLIP_PROPORTION_FOOT_LENGTH] * w;
+        }
         // The trunk's and the shoulders' layouts from the clips that have one (a file before
         // version 7 or 9 has none): a cross-fade with such a clip keeps the other's rather than none.
         if (p[t] === p[t]) {
@@ -84,7 +91,14 @@ export function BlendLayerProportionsToRef(layer: HumanoidLayer, props: Float64A
     props[6] *= inv;
     props[7] *= inv;
     props[8] *= inv;
-    props[CLIP_PROPORTION_FOOT_LENGTH] *= inv;
+    // The foot length's mean over the clips that give one, and those clips' share of the layer.
+    if (footed > 0) {
+        props[CLIP_PROPORTION_FOOT_LENGTH] /= footed;
+        props[CLIP_PROPORTION_FOOT_SHARE] = footed * inv;
+    } else {
+        props[CLIP_PROPORTION_FOOT_LENGTH] = NaN;
+        props[CLIP_PROPORTION_FOOT_SHARE] = NaN;
+    }
     // The trunk's and shoulders' layouts are left summed by weight: decode takes only their directions and shares.
     // The foot's, thigh's and shin's directions, blends of unit vectors, back to unit length.
     unitInPlace(props, 3);

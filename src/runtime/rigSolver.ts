@@ -6,7 +6,7 @@ import type { JointLimits } from "../ik/jointLimits.js";
 import { HumanoidLimbIK, LIMB_BONES, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
-import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_FOOT_LENGTH, ClipLayoutViews } from "../clip/clipProportions.js";
+import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_FOOT_LENGTH, CLIP_PROPORTION_FOOT_SHARE, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { HasLegProportions, HipsKeptChains, ScaleHipsRollToRef, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
@@ -107,8 +107,8 @@ const scratch = {
     weights: new Float64Array(3),
     /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
     bodyKept: new Float64Array(2),
-    /** The source's foot length over its leg's, handed to the feet's soles (NaN when not known). */
-    soleLength: new Float64Array(1),
+    /** Handed to the feet's soles: the source's foot length over its leg's (NaN when not known) and the share of the pose from clips that give it. */
+    soleSource: new Float64Array(2),
     /** The body's half tilt's cosine, then how upright it stands for the feet's soles (`SoleUprightShare`). */
     soleUpright: new Float64Array(1),
 };
@@ -382,7 +382,7 @@ export class HumanoidRigSolver {
      * @param human the pose (canonical frame, source avatar scales)
      * @param step if given, the time step since the last frame, seconds, in `step[0]` (the player's
      *   `step`): `"legs"` smooths where the body is seated by it (the trunk's steady point, the feet's
-     *   lift), and holds them still over a zero step. Without it, the last {@link solveIK}'s step,
+     *   lift, the feet's soles: {@link soleShift}), and holds them still over a zero step. Without it, the last {@link solveIK}'s step,
      *   and none (nothing smoothed) when that was 0. A missing shoulder's low-pass ({@link shoulderFold})
      *   steps by it too; without it, that shoulder folds in as a rotation only.
      */
@@ -550,11 +550,15 @@ export class HumanoidRigSolver {
         sole[0] = 0;
         this.soleGoalShift[0] = 0;
         this.soleGoalShift[1] = 0;
-        if (this._legs) {
-            scratch.soleLength[0] = sp[CLIP_PROPORTION_FOOT_LENGTH] / sp[0];
+        if (this._legs && sp[3] === sp[3] && (this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
+            const src = scratch.soleSource;
+            src[0] = sp[CLIP_PROPORTION_FOOT_LENGTH] / sp[0];
+            src[1] = sp[CLIP_PROPORTION_FOOT_SHARE];
             scratch.soleUpright[0] = yawLength;
             SoleUprightShare(scratch.soleUpright, 0, scratch.soleUpright);
-            this._sole.update(scratch.soleLength, this.footGroundShare, scratch.soleUpright, step ?? null, sole);
+            // Without the frame's step, the last solveIK's (as the body's lift), none when that was 0.
+            const kept = this._body.keptStep;
+            this._sole.update(src, this.footGroundShare, scratch.soleUpright, step ?? (kept[0] > 0 ? kept : null), sole);
             const gs = this.footGroundShare;
             const sl = gs[0] > 0 ? (gs[0] < 1 ? gs[0] : 1) : 0;
             const sr = gs[1] > 0 ? (gs[1] < 1 ? gs[1] : 1) : 0;
@@ -564,6 +568,8 @@ export class HumanoidRigSolver {
             this.goalPositions[0].y += moved[0];
             this.goalPositions[1].y += moved[1];
             sole[0] *= setup.legLength;
+        } else {
+            this._sole.reset();
         }
         // Stance: each foot as far from its own hip joint as the source's was from its, scaled: the
         // feet move along the line between the hip joints (the source's hips' right, canonical) by

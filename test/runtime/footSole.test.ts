@@ -67,7 +67,7 @@ describe("the feet's soles: the numbers", () => {
 
 describe("the feet's soles: the figure's move", () => {
     /** A sole of a character whose feet are 0.13 of its leg long (leg 1 m), the source's 0.44 of its. */
-    const source = Float64Array.of(0.44);
+    const source = Float64Array.of(0.44, 1);
     const make = (): HumanoidFootSole => new HumanoidFootSole([0.13, 0.13], 1);
     /** One update: both feet pitched so that a unit direction's front rises by `pitch` (the same turn on both skeletons), shares and step as given. */
     function update(sole: HumanoidFootSole, pitch: [number, number], share: [number, number], step: number | null, length = source): number {
@@ -151,14 +151,14 @@ describe("the feet's soles: the figure's move", () => {
     });
 
     test("no source foot length (a file before version 11), or a character's foot without a front: no move", () => {
-        expect(update(make(), [-0.5, -0.5], [1, 1], null, Float64Array.of(NaN))).toBe(0);
+        expect(update(make(), [-0.5, -0.5], [1, 1], null, Float64Array.of(NaN, NaN))).toBe(0);
         expect(update(new HumanoidFootSole([0, 0], 1), [-0.5, -0.5], [1, 1], null)).toBe(0);
     });
 });
 
 describeWithData("the feet's soles on real files", () => {
-    /** Mean height of the planted feet's lower ends (ankle or toes, each from its T-pose height) over the clip's contact frames, leg lengths; and the largest step of the hips' height between frames. */
-    async function planted(clip: MuscleClip, character: string): Promise<{ height: number; sole: number }> {
+    /** Mean height of the planted feet's lower ends (ankle or toes, each from its T-pose height) over the clip's contact frames, leg lengths; per frame the hips' height and the sole's move (metres). */
+    async function planted(clip: MuscleClip, character: string): Promise<{ height: number; sole: number; hips: number[]; moves: number[] }> {
         const loaded = await LoadHumanoidAvatarFromFileAsync(dataFile(character));
         const av = loaded.avatar;
         const setup = MuscleSetup.For(av);
@@ -168,28 +168,39 @@ describeWithData("the feet's soles on real files", () => {
         const nodes = loaded.loaded.binding!.nodes;
         const points = [0, 1].map((s) => [av.getJoint(s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot), setup.footTip[s]]);
         const rest = (j: number): number => Vector3.Dot(av.referenceWorld.positions[j].subtract(setup.groundOrigin), up);
+        const heightOf = (j: number): number => {
+            const n = nodes[j];
+            n.computeWorldMatrix(true);
+            return Vector3.Dot(n.getAbsolutePosition().subtract(setup.groundOrigin), up);
+        };
         let sum = 0;
         let count = 0;
         let sole = 0;
+        const hips: number[] = [];
+        const moves: number[] = [];
         for (let f = 0; f < clip.frameCount; f++) {
             a.update(f === 0 ? 0 : 1 / clip.frameRate);
             sole = Math.min(sole, a.solver.soleShift[0]);
+            moves.push(a.solver.soleShift[0]);
+            hips.push(heightOf(av.getJoint(HumanBone.Hips)));
             for (let s = 0; s < 2; s++) {
                 if (!(clip.contacts[f] & (s === 0 ? 1 : 2))) continue;
-                const h = Math.min(
-                    ...points[s].map((j) => {
-                        const n = nodes[j];
-                        n.computeWorldMatrix(true);
-                        return Vector3.Dot(n.getAbsolutePosition().subtract(setup.groundOrigin), up) - rest(j);
-                    }),
-                );
-                sum += Math.abs(h);
+                sum += Math.abs(Math.min(...points[s].map((j) => heightOf(j) - rest(j))));
                 count++;
             }
         }
         a.dispose();
         loaded.loaded.dispose();
-        return { height: sum / count / setup.legLength, sole: sole / setup.legLength };
+        return { height: sum / count / setup.legLength, sole: sole / setup.legLength, hips, moves };
+    }
+
+    /** Where the sole moves the figure most, the hips' height less the run without it, over that move. */
+    function bodyShare(now: { hips: number[]; moves: number[] }, before: { hips: number[] }): number {
+        let f = 0;
+        now.moves.forEach((m, i) => {
+            if (m < now.moves[f]) f = i;
+        });
+        return (now.hips[f] - before.hips[f]) / now.moves[f];
     }
 
     test("KayKit's walk backwards (on tiptoe) onto RiggedFigure (a foot 0.13 of its leg long, KayKit's 0.44): its planted feet on the floor", async () => {
@@ -203,7 +214,17 @@ describeWithData("the feet's soles on real files", () => {
         expect(before.sole).toBe(0);
         expect(now.height).toBeLessThan(0.03);
         expect(now.sole).toBeLessThan(-0.03);
-    }, 60_000);
+        // The whole figure goes down: the hips by the sole's move (where it is largest), not the feet alone.
+        expect(bodyShare(now, before)).toBeGreaterThan(0.8);
+        expect(bodyShare(now, before)).toBeLessThan(1.2);
+        // So without the thigh share and leg directions (the leg's shape fit off: no lift).
+        const plain = WithoutProportionKeys(clip, "thighShare", "thighDirection", "shinDirection");
+        const plainNow = await planted(plain, "glb/khronos_RiggedFigure.glb");
+        const plainBefore = await planted(WithoutProportionKeys(plain, "footLength"), "glb/khronos_RiggedFigure.glb");
+        expect(plainNow.sole).toBeLessThan(-0.03);
+        expect(bodyShare(plainNow, plainBefore)).toBeGreaterThan(0.8);
+        expect(bodyShare(plainNow, plainBefore)).toBeLessThan(1.2);
+    }, 120_000);
 });
 
 describe("the feet's soles: only a body standing up", () => {
@@ -228,11 +249,50 @@ describe("the feet's soles: only a body standing up", () => {
         const sole = new HumanoidFootSole([0.13, 0.13], 1);
         sole.rise.set([-0.5, 0, -0.5, 0]);
         const full = new Float64Array(1);
-        sole.update(Float64Array.of(0.44), Float64Array.of(1, 0), Float64Array.of(1), null, full);
+        sole.update(Float64Array.of(0.44, 1), Float64Array.of(1, 0), Float64Array.of(1), null, full);
         sole.rise.set([-0.5, 0, -0.5, 0]);
         const half = new Float64Array(1);
-        sole.update(Float64Array.of(0.44), Float64Array.of(1, 0), Float64Array.of(0.5), null, half);
+        sole.update(Float64Array.of(0.44, 1), Float64Array.of(1, 0), Float64Array.of(0.5), null, half);
         expect(full[0]).toBeLessThan(-0.1);
         expect(half[0]).toBeCloseTo(full[0] / 2, 12);
+    });
+});
+
+describe("the feet's soles: never up, and eased over a cross-fade", () => {
+    test("a character's front dropping more than the source's (its T-pose foot pitched otherwise): no move up", () => {
+        const sole = new HumanoidFootSole([0.13, 0.13], 1);
+        // The source's foot turned level from its pitched T-pose (its front up), the character's pitched down.
+        sole.rise.set([0.2, 0.2, -0.9, -0.9]);
+        const out = new Float64Array(1);
+        sole.update(Float64Array.of(0.44, 1), Float64Array.of(1, 1), Float64Array.of(1), null, out);
+        expect(out[0]).toBe(0);
+    });
+
+    test("the share of the pose from clips that give the length scales the drop; with none it eases out through the low-pass", () => {
+        const run = (given: number, step: number | null): number => {
+            const sole = new HumanoidFootSole([0.13, 0.13], 1);
+            sole.rise.set([-0.5, 0, -0.5, 0]);
+            const out = new Float64Array(1);
+            sole.update(Float64Array.of(0.44, given), Float64Array.of(1, 0), Float64Array.of(1), step === null ? null : Float64Array.of(step), out);
+            return out[0];
+        };
+        const full = run(1, null);
+        expect(full).toBeLessThan(-0.1);
+        expect(run(0.25, null)).toBeCloseTo(full * 0.25, 3);
+        expect(run(NaN, null)).toBe(0);
+        // Held, then the length goes away (a cross-fade to a file before version 11): no step to none.
+        const sole = new HumanoidFootSole([0.13, 0.13], 1);
+        const out = new Float64Array(1);
+        const step = Float64Array.of(1 / 60);
+        const update = (given: number): number => {
+            sole.rise.set([-0.5, 0, -0.5, 0]);
+            sole.update(Float64Array.of(0.44, given), Float64Array.of(1, 0), Float64Array.of(1), step, out);
+            return out[0];
+        };
+        let before = update(1);
+        for (let i = 0; i < 60; i++) before = update(1);
+        const after = update(NaN);
+        expect(after).toBeLessThan(before * 0.9);
+        expect(Math.abs(after - before)).toBeLessThan(0.05 * Math.abs(before));
     });
 });
