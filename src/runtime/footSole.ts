@@ -16,13 +16,15 @@ import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
  * ankle's rise from its T-pose height plus min(0, r), r the rise of the foot's front from the
  * ankle's (the foot's length times how far its direction turned up or down), in leg lengths, for
  * the source's foot as the clip turns it and for the character's as decode turns it. Where the
- * lower ends stand apart, the character should go down (or up) by
+ * character's lower end stands higher, it should go down by
  *
- *     d = soft(r_source) - soft(r_character)          (leg lengths, per foot)
+ *     d = min(0, soft(r_source) - soft(r_character))          (leg lengths, per foot)
  *
  * soft a smooth minimum of r and 0 (`SOLE_SOFTNESS` wide): min has a corner at r = 0, where a
  * foot goes over from its ankle to its front, and the figure would jerk there. Feet of the same
- * length for their legs need none; a flat foot none either.
+ * length for their legs need none; a flat foot none either. Never up: a source whose T-pose foot
+ * pitches otherwise than the character's could ask for it (KayKit's pitched foot onto the VRM
+ * sample's flat one, lying: 0.059 leg).
  *
  * **The whole figure moves, not the foot alone.** Lowering one ankle goal leaves the leg to
  * reach it: the knee straightens, near straight by degrees for a millimetre, and the walks' knees
@@ -36,7 +38,10 @@ import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
  *     D = d_l s_l (1 - s_r) + d_r s_r (1 - s_l) + smax(d_l, d_r) s_l s_r
  *
  * A character whose feet are longer than the source's, for their legs, does not move: its
- * fronts are kept out of the floor foot by foot by planting's floor limit, as before.
+ * fronts are kept out of the floor foot by foot by planting's floor limit, as before. The move
+ * is taken by how upright the body stands ({@link SoleUprightShare}: a figure lying or kneeling
+ * is not on its soles), and over a cross-fade with a clip that does not give its source's foot
+ * length (a file before version 11) by the share of the clips that do.
  *
  * **Only what lasts.** A walk's push-off rolls the foot over its toes for a tenth of a second
  * and more; a stance on tiptoe lasts. Each foot's d goes through a critically damped low-pass at
@@ -53,10 +58,10 @@ import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
  */
 
 /**
- * How soft the minimum of a foot's front rise and 0 is, and the maximum of the two feet's
- * drops (leg lengths): the width of the corner where a foot goes over from standing on its
- * ankle to standing on its front. A foot pitched a few degrees (a tenth of a leg long: its front
- * 0.005 leg down) stays within it.
+ * How soft the minimum of a foot's front rise and 0 is (leg lengths): the width of the corner
+ * where a foot goes over from standing on its ankle to standing on its front. A foot pitched a
+ * few degrees (a tenth of a leg long: its front 0.005 leg down) stays within it. Also how far past
+ * what a foot needs now the low-pass's drop may go.
  */
 export const SOLE_SOFTNESS = 0.02;
 

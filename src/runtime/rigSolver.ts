@@ -269,7 +269,7 @@ export class HumanoidRigSolver {
      * boxed on the way. For inspection.
      */
     public readonly soleShift = new Float64Array(1);
-    /** Per foot: how far {@link decode} moved its goal up for the feet's soles ({@link soleShift} times its ground share; pose units, as {@link goalPositions}). */
+    /** Per foot: how far {@link decode} moved its goal along up for the feet's soles ({@link soleShift} times its ground share, 0 or less; pose units, as {@link goalPositions}). */
     public readonly soleGoalShift = new Float64Array(2);
     /**
      * The stride's carry of the last {@link decode} (canonical x and z, pose units, `"legs"`): how
@@ -543,8 +543,8 @@ export class HumanoidRigSolver {
                 RiseByRotationToRef(r, ft, this._sole.rise, 2 + g);
             }
         }
-        // The feet's soles ("legs"): the whole figure up or down so that the lower end of each foot
-        // on the ground stands as high as the source's (footSole.ts). The foot goals go by their
+        // The feet's soles ("legs"): the whole figure down so that the lower end of each foot on
+        // the ground stands as high as the source's (footSole.ts). The foot goals go by their
         // ground shares here; the body (and a foot off the ground with it) in `prepareLegs`.
         const sole = this.soleShift;
         sole[0] = 0;
