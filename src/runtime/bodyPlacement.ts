@@ -296,11 +296,23 @@ export class HumanoidBodyPlacement {
             // sum becomes 1 + w_l w_r). Without it the need fell to 0 in the air and came back
             // within the few frames a landing foot falls through its weight's band (a jump's: 8
             // frames at 120 fps), and the body moved by it in mid-air (see `_smoothLift`).
+            //
+            // A foot off the ground by the clip's contacts counts only as far as the other foot is
+            // off the ground too: w (s + (1 - s)(1 - s_other)), s the feet's ground shares. In one
+            // foot's stance the body is that leg's need alone, in the air and in a double stance as
+            // before. A low swinging foot (a sneak's, a crouch's) counted by its height alone, and
+            // the body sat between what the stance leg and the swinging leg needed: the stance
+            // foot then gave up its leg shape's slack and floated (KayKit's crouch onto six
+            // characters 0.03-0.08 leg over the floor, more than its source's own; pure contacts
+            // kept the lift 0.2 s into a child's jump, the twenty-eighth session).
             this.groundWeights();
             const w = this.ground;
             const pw = this._solver.positionWeights;
-            const wl = pw[0] > 0 && w[0] > 0 ? w[0] : 0;
-            const wr = pw[1] > 0 && w[1] > 0 ? w[1] : 0;
+            const gs = this._solver.footGroundShare;
+            const gl = gs[0] > 0 ? (gs[0] < 1 ? gs[0] : 1) : 0;
+            const gr = gs[1] > 0 ? (gs[1] < 1 ? gs[1] : 1) : 0;
+            const wl = pw[0] > 0 && w[0] > 0 ? w[0] * (gl + (1 - gl) * (1 - gr)) : 0;
+            const wr = pw[1] > 0 && w[1] > 0 ? w[1] * (gr + (1 - gr) * (1 - gl)) : 0;
             const legs = (pw[0] > 0 ? 1 : 0) + (pw[1] > 0 ? 1 : 0);
             const air = legs > 0 ? ((pw[0] > 0 ? 1 - wl : 1) * (pw[1] > 0 ? 1 - wr : 1)) / legs : 0;
             let shift = 0;
