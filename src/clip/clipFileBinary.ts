@@ -117,6 +117,14 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
 }
 
 /**
+ * The flag bits each file version may set, by version (index 0 unused): bits 0-1 from version 1,
+ * 2 from 2, 3-4 from 3, 5 from 5, 6 from 6, 7 from 7, 8 from 8, 9 from 9, 10 from 11 (see
+ * {@link SerializeMuscleClipToBinary}). One entry a version up to `MUSCLE_CLIP_VERSION`: a version
+ * without its entry refuses every flag (the file tests read every version).
+ */
+const KNOWN_FLAGS = [0, 3, 7, 31, 31, 63, 127, 255, 511, 1023, 1023, 2047] as const;
+
+/**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
  * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
  * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk present;
@@ -293,27 +301,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
             `unknown muscle clip version ${version} (this library reads versions ${MUSCLE_CLIP_OLDEST_VERSION} to ${MUSCLE_CLIP_VERSION})`,
         );
     const flags = r.u16("the flags");
-    if (
-        flags &
-        ~(version >= 11
-            ? 2047
-            : version >= 9
-              ? 1023
-              : version >= 8
-                ? 511
-                : version >= 7
-                  ? 255
-                  : version >= 6
-                    ? 127
-                    : version >= 5
-                      ? 63
-                      : version >= 3
-                        ? 31
-                        : version >= 2
-                          ? 7
-                          : 3)
-    )
-        throw ClipFileError(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
+    if (flags & ~KNOWN_FLAGS[version]) throw ClipFileError(source, `unknown flags 0x${flags.toString(16)} for version ${version}`);
     if (flags & 8 && !(flags & 4)) throw ClipFileError(source, "flags: a thigh share (bit 3) without the proportions (bit 2)");
     if (flags & 32 && !(flags & 4)) throw ClipFileError(source, "flags: a trunk (bit 5) without the proportions (bit 2)");
     if (flags & 64 && !(flags & 4)) throw ClipFileError(source, "flags: leg directions (bit 6) without the proportions (bit 2)");

@@ -46,15 +46,9 @@ export function SourceProportions(setup: MuscleSetup, trunkSteadyPoint: number):
  * has no front or the length is past what a file may hold.
  */
 function footLength(setup: MuscleSetup): { footLength?: number } {
-    const ref = setup.avatar.referenceWorld.positions;
-    let sum = 0;
-    for (let s = 0; s < 2; s++) {
-        const foot = setup.joint[s === 0 ? B.LeftFoot : B.RightFoot];
-        const tip = setup.footTip[s];
-        if (foot < 0 || tip < 0) return {};
-        sum += Vector3.Distance(ref[foot], ref[tip]);
-    }
-    const length = sum / 2 / setup.scale;
+    const [left, right] = setup.footLength;
+    if (!(left > 0 && right > 0)) return {};
+    const length = (left + right) / 2 / setup.scale;
     return length >= CLIP_FOOT_LENGTH_RANGE[0] && length <= CLIP_FOOT_LENGTH_RANGE[1] ? { footLength: length } : {};
 }
 

@@ -161,6 +161,8 @@ export class MuscleSetup {
      * no toes mapped, held at its ankle, slid its front over the floor as its heel came up.
      */
     public readonly footTip: readonly [number, number];
+    /** Each foot's length (left, right): from its ankle joint to its front ({@link footTip}) in the T-pose, metres; 0 for a foot without a front. */
+    public readonly footLength: readonly [number, number];
     /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */
     public readonly axisY: Vector3[];
     /** Z swing axis (unit, canonical, perpendicular to the twist axis and to {@link axisY}) of every human bone. */
@@ -361,6 +363,9 @@ export class MuscleSetup {
                   ? FootTipChild(rig, children, ref.positions, this.joint[foot], f, (c) => this.boneOfJoint[c] >= 0)
                   : -1;
         this.footTip = [tipJoint(B.LeftFoot, B.LeftToes), tipJoint(B.RightFoot, B.RightToes)];
+        const lengthOf = (foot: HumanBone, s: number): number =>
+            this.joint[foot] >= 0 && this.footTip[s] >= 0 ? Vector3.Distance(ref.positions[this.joint[foot]], ref.positions[this.footTip[s]]) : 0;
+        this.footLength = [lengthOf(B.LeftFoot, 0), lengthOf(B.RightFoot, 1)];
         const tipOf = (joint: number): Vector3 | null => {
             let best: Vector3 | null = null;
             let bestLen = 1e-6;
@@ -632,7 +637,10 @@ export class MuscleSetup {
                     [j[parent], j[B.RightShoulder]],
                     [j[B.RightShoulder], j[B.RightUpperArm]],
                 ]) {
-                    const o = ref.positions[to].subtract(ref.positions[from]).applyRotationQuaternion(this.c0Inverse).scaleInPlace(1 / this.scale);
+                    const o = ref.positions[to]
+                        .subtract(ref.positions[from])
+                        .applyRotationQuaternion(this.c0Inverse)
+                        .scaleInPlace(1 / this.scale);
                     layout.push(o.x, o.y, o.z);
                 }
             }

@@ -189,7 +189,7 @@ export function MeasureRetargetQuality(
     options: IRetargetQualityOptions = {},
 ): IRetargetQuality {
     const mode = options.proportions ?? "legs";
-    const floor = options.floorHeight !== undefined && Number.isFinite(options.floorHeight) ? options.floorHeight : 0;
+    const floor = Number.isFinite(options.floorHeight) ? (options.floorHeight as number) : 0;
     const frames = Math.min(source.positions.length, target.positions.length, clip.frameCount);
     const rate = target.frameRate;
     const ta = target.avatar;

@@ -68,8 +68,6 @@ const scratch = {
     trunkMid: new Vector3(),
     /** A spring step's numbers: [w, dt] (see `CriticallyDampedStepInPlace`). */
     springStep: new Float64Array(2),
-    /** The kept step, handed to the common hold in an array (no number boxed on the way). */
-    keptStep: new Float64Array(1),
 };
 
 /**
@@ -88,7 +86,11 @@ export class HumanoidBodyPlacement {
     public readonly clipHips = new Vector3();
     /** Per foot, how much its goal holds by its height ({@link groundWeights}). */
     public readonly ground = new Float64Array(2);
-    /** The last time step kept ({@link noteStep}, {@link noteFrameStep}; seconds, 0 when none), in an array: the feet's soles step by it when decode is given none. */
+    /**
+     * The last time step kept ({@link noteStep}, {@link noteFrameStep}; seconds, 0 when none): the
+     * next decode's low-passes step by it, and the feet's soles when decode is given none. In an
+     * array, handed on as it is (no number boxed on the way).
+     */
     public readonly keptStep = new Float64Array(1);
     private readonly _solver: HumanoidRigSolver;
     private readonly _setup: MuscleSetup;
@@ -113,8 +115,6 @@ export class HumanoidBodyPlacement {
     private readonly _trunkLow = new Float64Array(6);
     /** Whether the low-pass starts afresh at the next seat. */
     private _trunkFresh = true;
-    /** The last `solveIK`'s time step (seconds), for the next decode's low-pass. */
-    private _lastStep = 0;
 
     /**
      * @param solver the solver that owns it (its pose, limb IK, `world` and `positions` made)
@@ -162,8 +162,7 @@ export class HumanoidBodyPlacement {
 
     /** Keeps `step[0]` (0 when not a positive finite number) and whether it is the decoded frame's own. */
     private _keepStep(step: Float64Array, frame: boolean): void {
-        this._lastStep = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
-        this.keptStep[0] = this._lastStep;
+        this.keptStep[0] = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
         this._frameStep = frame;
     }
 
@@ -172,7 +171,7 @@ export class HumanoidBodyPlacement {
      * decode was given none): the seat's low-passes start afresh rather than step or hold.
      */
     private get _noTimeKnown(): boolean {
-        return !(this._lastStep > 0 || this._frameStep);
+        return !(this.keptStep[0] > 0 || this._frameStep);
     }
 
     /** Forward kinematics of the limbs and their ancestors (`HumanoidLimbIK.fkJoints`) into the solver's `world` and `positions`. */
@@ -237,7 +236,7 @@ export class HumanoidBodyPlacement {
         d[1] = (top.y - my) * f;
         d[2] = (top.z - mz) * f;
         const lo = this._trunkLow;
-        const dt = this._lastStep;
+        const dt = this.keptStep[0];
         if (this._trunkFresh || this._noTimeKnown) {
             // Afresh, or no time known (a pose set directly): nothing to filter.
             lo[0] = d[0];
@@ -284,8 +283,11 @@ export class HumanoidBodyPlacement {
         const target = scratch.target;
         const before = scratch.shift;
         const up = this._up;
-        // The body's lift, metres along up (below): a foot off the ground goes with it.
-        let lifted = 0;
+        // The body's lift, metres along up (below): a foot off the ground goes with it. With it, past
+        // its spring and whether or not the leg's shape is fitted, the feet's soles' move of the
+        // whole figure (the solver's `soleShift`, made smooth there; the foot goals on the ground
+        // went by it in decode).
+        let lifted = this._solver.soleShift[0];
         if (this._legShape.fitLegShare()) {
             // The body up or down by what the feet on the ground need of it (their mean, the
             // nearer the ground the more), so that the legs reach the floor with the source's bends.
@@ -330,30 +332,16 @@ export class HumanoidBodyPlacement {
             SoftAtLeastOneInPlace(lift, 3);
             lift[2] = total > 0 ? shift / lift[3] : 0;
             this._smoothLift();
-            // The feet's soles' move of the whole figure (the solver's `soleShift`, made smooth
-            // there), past the spring: the foot goals on the ground went by it already.
-            shift = lift[3] + this._solver.soleShift[0];
-            lifted = shift;
-            if (shift !== 0) {
-                before.x = up.x * shift;
-                before.y = up.y * shift;
-                before.z = up.z * shift;
-                this._solver.bodyOffset.addInPlace(before);
-                this._moveBody(before);
-            }
+            lifted = lift[3] + lifted;
         } else {
             this._liftFresh = true;
-            // No lift without the leg's shape, but the feet's soles' move still takes the body
-            // (the foot goals on the ground went by it in decode).
-            const sole = this._solver.soleShift[0];
-            if (sole !== 0) {
-                lifted = sole;
-                before.x = up.x * sole;
-                before.y = up.y * sole;
-                before.z = up.z * sole;
-                this._solver.bodyOffset.addInPlace(before);
-                this._moveBody(before);
-            }
+        }
+        if (lifted !== 0) {
+            before.x = up.x * lifted;
+            before.y = up.y * lifted;
+            before.z = up.z * lifted;
+            this._solver.bodyOffset.addInPlace(before);
+            this._moveBody(before);
         }
         for (let g = 0; g < 2; g++) {
             if (!(this._solver.positionWeights[g] > 0)) continue;
@@ -389,7 +377,7 @@ export class HumanoidBodyPlacement {
     private _smoothLift(): void {
         const s = this._lift;
         const need = s[2];
-        const dt = this._lastStep;
+        const dt = this.keptStep[0];
         if (this._liftFresh || this._noTimeKnown || !Number.isFinite(s[0] + s[1])) {
             // Afresh, or no time known (a pose set directly): nothing to smooth.
             s[0] = need;
@@ -433,8 +421,7 @@ export class HumanoidBodyPlacement {
      * once, as the body drop, the lift and the trunk's steady point do.
      */
     public followCommonHold(): void {
-        const step = scratch.keptStep;
-        step[0] = this._lastStep;
+        const step = this.keptStep;
         if (!this._commonHold.update(this._solver, step, scratch.shift, this._noTimeKnown)) return;
         this._solver.bodyOffset.addInPlace(scratch.shift);
         this._moveBody(scratch.shift);
@@ -477,7 +464,7 @@ export class HumanoidBodyPlacement {
         // A zero step that is the frame's own (a paused clip) holds it still; without a step
         // known (`solveIK(0)`), afresh at the need.
         const spring = this._drop;
-        const dt = this._lastStep;
+        const dt = this.keptStep[0];
         if (this._dropFresh || this._noTimeKnown || !Number.isFinite(spring[0] + spring[1])) {
             spring[0] = drop;
             spring[1] = 0;

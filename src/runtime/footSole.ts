@@ -179,8 +179,8 @@ export class HumanoidFootSole {
     }
 
     /**
-     * This decode's move of the whole figure along up (source leg lengths; never up) into
-     * `out[0]`, from {@link rise}.
+     * This decode's move of the whole figure along up (source leg lengths; never up), from
+     * {@link rise}.
      * @param source the source's foot length over its leg's ([0]; NaN or 0 when not known) and
      *   the share of the pose that comes from clips that give it ([1], 0 to 1; a cross-fade from
      *   a file before version 11 eases the drop in and out by it)
@@ -189,7 +189,9 @@ export class HumanoidFootSole {
      *   is taken by it (a figure lying or kneeling does not stand on its soles)
      * @param step the time step (seconds) in `step[0]`, or `null` when none is known: the low-pass
      *   steps by it, holds over a zero step and starts afresh without one
-     * @param out receives the move
+     * @param out receives the move in `out[0]`, and each foot goal's share of it in `out[1]` (left)
+     *   and `out[2]` (right): the move times the foot's ground share (the body and a foot off the
+     *   ground go by the rest with the body's lift)
      */
     public update(source: Float64Array, share: Float64Array, upright: Float64Array, step: Float64Array | null, out: Float64Array): void {
         const rise = this.rise;
@@ -256,5 +258,7 @@ export class HumanoidFootSole {
         // Both feet down: the lesser drop (a smooth maximum, exact where the two agree).
         const both = (a + b + Math.sqrt((a - b) * (a - b) + e * e) - e) * 0.5;
         out[0] = (a * sl * (1 - sr) + b * sr * (1 - sl) + both * sl * sr) * upright[0];
+        out[1] = out[0] * sl;
+        out[2] = out[0] * sr;
     }
 }

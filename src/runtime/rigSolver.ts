@@ -111,6 +111,8 @@ const scratch = {
     soleSource: new Float64Array(2),
     /** The body's half tilt's cosine, then how upright it stands for the feet's soles (`SoleUprightShare`). */
     soleUpright: new Float64Array(1),
+    /** The feet's soles' move (source leg lengths) and each foot goal's share of it (`HumanoidFootSole.update`). */
+    soleMove: new Float64Array(3),
 };
 /**
  * Turns {@link HumanPose}s into rig poses of one avatar, with limb IK: decode the muscles and the
@@ -366,13 +368,7 @@ export class HumanoidRigSolver {
         const shake = new CollarboneShake(this._setup);
         this.collarboneShake = shake.isActive ? shake : null;
         this._body = new HumanoidBodyPlacement(this, this._setup, this._legShape);
-        const ref = avatar.referenceWorld.positions;
-        const footLength = (s: number): number => {
-            const foot = this._setup.joint[s === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot];
-            const tip = this._setup.footTip[s];
-            return foot >= 0 && tip >= 0 ? Vector3.Distance(ref[foot], ref[tip]) : 0;
-        };
-        this._sole = new HumanoidFootSole([footLength(0), footLength(1)], this._setup.legLength);
+        this._sole = new HumanoidFootSole(this._setup.footLength, this._setup.legLength);
         this.carry = this._carry.carry;
     }
 
@@ -558,16 +554,14 @@ export class HumanoidRigSolver {
             SoleUprightShare(scratch.soleUpright, 0, scratch.soleUpright);
             // Without the frame's step, the last solveIK's (as the body's lift), none when that was 0.
             const kept = this._body.keptStep;
-            this._sole.update(src, this.footGroundShare, scratch.soleUpright, step ?? (kept[0] > 0 ? kept : null), sole);
-            const gs = this.footGroundShare;
-            const sl = gs[0] > 0 ? (gs[0] < 1 ? gs[0] : 1) : 0;
-            const sr = gs[1] > 0 ? (gs[1] < 1 ? gs[1] : 1) : 0;
+            const move = scratch.soleMove;
+            this._sole.update(src, this.footGroundShare, scratch.soleUpright, step ?? (kept[0] > 0 ? kept : null), move);
             const moved = this.soleGoalShift;
-            moved[0] = sole[0] * sp[0] * sl;
-            moved[1] = sole[0] * sp[0] * sr;
+            moved[0] = move[1] * sp[0];
+            moved[1] = move[2] * sp[0];
             this.goalPositions[0].y += moved[0];
             this.goalPositions[1].y += moved[1];
-            sole[0] *= setup.legLength;
+            sole[0] = move[0] * setup.legLength;
         } else {
             this._sole.reset();
         }

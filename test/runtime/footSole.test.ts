@@ -72,7 +72,7 @@ describe("the feet's soles: the figure's move", () => {
     /** One update: both feet pitched so that a unit direction's front rises by `pitch` (the same turn on both skeletons), shares and step as given. */
     function update(sole: HumanoidFootSole, pitch: [number, number], share: [number, number], step: number | null, length = source): number {
         sole.rise.set([pitch[0], pitch[1], pitch[0], pitch[1]]);
-        const out = new Float64Array(1);
+        const out = new Float64Array(3);
         sole.update(length, Float64Array.from(share), Float64Array.of(1), step === null ? null : Float64Array.of(step), out);
         return out[0];
     }
@@ -248,13 +248,16 @@ describe("the feet's soles: only a body standing up", () => {
         // The sole's move goes by it.
         const sole = new HumanoidFootSole([0.13, 0.13], 1);
         sole.rise.set([-0.5, 0, -0.5, 0]);
-        const full = new Float64Array(1);
+        const full = new Float64Array(3);
         sole.update(Float64Array.of(0.44, 1), Float64Array.of(1, 0), Float64Array.of(1), null, full);
         sole.rise.set([-0.5, 0, -0.5, 0]);
-        const half = new Float64Array(1);
+        const half = new Float64Array(3);
         sole.update(Float64Array.of(0.44, 1), Float64Array.of(1, 0), Float64Array.of(0.5), null, half);
         expect(full[0]).toBeLessThan(-0.1);
         expect(half[0]).toBeCloseTo(full[0] / 2, 12);
+        // Each foot goal's share of the move: the move times the foot's ground share.
+        expect(full[1]).toBe(full[0]);
+        expect(Math.abs(full[2])).toBe(0);
     });
 });
 
@@ -263,7 +266,7 @@ describe("the feet's soles: never up, and eased over a cross-fade", () => {
         const sole = new HumanoidFootSole([0.13, 0.13], 1);
         // The source's foot turned level from its pitched T-pose (its front up), the character's pitched down.
         sole.rise.set([0.2, 0.2, -0.9, -0.9]);
-        const out = new Float64Array(1);
+        const out = new Float64Array(3);
         sole.update(Float64Array.of(0.44, 1), Float64Array.of(1, 1), Float64Array.of(1), null, out);
         expect(out[0]).toBe(0);
     });
@@ -272,7 +275,7 @@ describe("the feet's soles: never up, and eased over a cross-fade", () => {
         const run = (given: number, step: number | null): number => {
             const sole = new HumanoidFootSole([0.13, 0.13], 1);
             sole.rise.set([-0.5, 0, -0.5, 0]);
-            const out = new Float64Array(1);
+            const out = new Float64Array(3);
             sole.update(Float64Array.of(0.44, given), Float64Array.of(1, 0), Float64Array.of(1), step === null ? null : Float64Array.of(step), out);
             return out[0];
         };
@@ -282,7 +285,7 @@ describe("the feet's soles: never up, and eased over a cross-fade", () => {
         expect(run(NaN, null)).toBe(0);
         // Held, then the length goes away (a cross-fade to a file before version 11): no step to none.
         const sole = new HumanoidFootSole([0.13, 0.13], 1);
-        const out = new Float64Array(1);
+        const out = new Float64Array(3);
         const step = Float64Array.of(1 / 60);
         const update = (given: number): number => {
             sole.rise.set([-0.5, 0, -0.5, 0]);
