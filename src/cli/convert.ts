@@ -29,6 +29,8 @@ export interface IConvertCommandOptions {
     tolerance?: number;
     /** How far the source's joints may move when denoised, degrees (`IMuscleClipConvertOptions.denoiseToleranceDeg`; default the tolerance, 0 off). */
     denoise?: number;
+    /** Keep a floor that tilts under a take as it is (`IMuscleClipConvertOptions.levelFloor` false). Default false: leveled. */
+    keepFloorTilt?: boolean;
     /** File format: a muscle clip (`"json"`, `"bin"`) or a VRM Animation (`"vrma"`); default from `out`'s extension, else JSON. */
     format?: ClipFileFormat;
     /** Files converted at once, each in a worker thread (default: the machine's cores, at most the inputs). */
@@ -191,6 +193,7 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
             frameRate: options.rate,
             toleranceDeg: options.tolerance,
             denoiseToleranceDeg: options.denoise,
+            levelFloor: !options.keepFloorTilt,
             avatar: options.avatar,
             tPose: options.tPose,
             bvh: options.bvh,

@@ -176,6 +176,10 @@ program
         "how far the source's joints may move when denoised before conversion, degrees along each joint's shortest bone (default: the tolerance; 0: the source as it is)",
         parseDenoise,
     )
+    .option(
+        "--keep-floor-tilt",
+        "keep a floor that tilts under a take as it is (default: a capture floor a few degrees at most off level, which the planted feet show clearly, is leveled, with a warning)",
+    )
     .addOption(
         new Option("--format <format>", "file format: json or bin (muscle clips) or vrma (VRM Animation); default: from the -o extension, else json").choices([
             "json",
@@ -215,6 +219,7 @@ program
                 rate?: number;
                 tolerance: number;
                 denoise?: number;
+                keepFloorTilt?: boolean;
                 format?: "json" | "bin" | "vrma";
                 jobs?: number;
                 avatar?: string;
@@ -235,6 +240,7 @@ program
                         rate: opts.rate,
                         tolerance: opts.tolerance,
                         denoise: opts.denoise,
+                        keepFloorTilt: Boolean(opts.keepFloorTilt),
                         format: opts.format,
                         jobs: opts.jobs,
                         avatar: opts.avatar,

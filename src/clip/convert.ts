@@ -29,6 +29,7 @@ import { GetCurveValueStep, ReduceCurve, ReduceCurveGroup } from "./reduce.js";
 import { SmoothCurveGroupWithinBands, SmoothWithinBand } from "./smoothing.js";
 import { RigPoseDenoiser } from "./poseDenoise.js";
 import { ShoulderSideWatch } from "./shoulderSideWatch.js";
+import { FitFloorTilt, FloorTiltHeightAt } from "./floorTilt.js";
 import { FindReversedCollarbones, ReversedCollarboneWarning } from "./reversedCollarbones.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
 import { DetectContactEnds } from "./contactEnds.js";
@@ -104,6 +105,13 @@ export interface IMuscleClipConvertOptions {
      * is sampled twice, and `onProgress` counts half of each frame in each pass.
      */
     denoiseToleranceDeg?: number;
+    /**
+     * Whether a floor that tilts under the take is leveled (a capture floor a degree off level,
+     * its planted feet higher at each step): on each frame the body goes down by the floor's
+     * height under it, so that characters walk on level ground (`FitFloorTilt`, with a warning).
+     * Only a tilt the feet show clearly and under 6 degrees (a ramp or stairs stay). Default true.
+     */
+    levelFloor?: boolean;
     /** Whether the clip loops; default: when its first and last poses match (within {@link LOOP_MATCH_DEG}). */
     loop?: boolean;
     /** The clip's name; default the source's. */
@@ -304,6 +312,13 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
             }
         }
     }
+    // Foot contacts, found on the take as it is (they follow a sloping floor); where its floor
+    // tilts, the tilt is taken out of the body's height (`FitFloorTilt`) and the clip's floor found
+    // again on the leveled take.
+    let ground = DetectFootContacts(feet, frameCount, rate);
+    const floorWarning = options.levelFloor === false ? null : levelFloor(feet, ground.contacts, samples, trunk);
+    if (floorWarning) ground = DetectFootContacts(feet, frameCount, rate);
+    DetectContactEnds(feet, ground.contacts, rate);
     // What a reader refuses is never written: every sample is finite and within the clip value limit.
     for (let c = 0; c < samples.length; c++) {
         const s = samples[c];
@@ -358,8 +373,6 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
     );
     group.forEach((c, i) => (curves[c] = groupCurves[i]));
     const loop = options.loop ?? loops(setup, samples, frameCount);
-    const ground = DetectFootContacts(feet, frameCount, rate);
-    DetectContactEnds(feet, ground.contacts, rate);
     return new MuscleClip({
         name: options.name ?? source.name,
         source: source.source,
@@ -379,8 +392,33 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
             ...watch.warnings(),
             ...(sideWarning ? [sideWarning] : []),
             ...(pointWarning ? [pointWarning] : []),
+            ...(floorWarning ? [floorWarning] : []),
         ]),
     });
+}
+
+/**
+ * Takes the tilt of a take's floor out of its body's height (see `FitFloorTilt`): on each frame
+ * the body goes down by the floor's height under it (the plane at the body's place on the
+ * ground), and with it the foot points and the trunk's ends (`tracks`, three values a frame),
+ * which the clip's floor and the trunk's steadiest point are then found on. The pose is kept as
+ * it is (the goals and the hips are kept from the body). Returns the warning to give, or null
+ * where the floor is level (nothing moved).
+ */
+function levelFloor(feet: IFootTracks, contacts: Uint8Array, samples: Float32Array[], trunk: { mid: Float32Array; top: Float32Array }): string | null {
+    const tilt = FitFloorTilt(feet, contacts);
+    if (!(tilt.share > 0)) return null;
+    const n = contacts.length;
+    const tracks = [...feet.points.flat(), trunk.mid, trunk.top];
+    for (let f = 0; f < n; f++) {
+        const d = FloorTiltHeightAt(tilt, samples[CURVE_BODY_POSITION][f], samples[CURVE_BODY_POSITION + 2][f]);
+        samples[CURVE_BODY_POSITION + 1][f] -= d;
+        for (const t of tracks) if (t) t[3 * f + 1] -= d;
+    }
+    return (
+        `the floor under the take tilts ${tilt.degrees.toFixed(2)} degrees (its planted feet climb ${tilt.rise.toFixed(3)} avatar scales along it): ` +
+        `the body is lowered by the floor's height under it, so that characters walk on level ground (option levelFloor: false keeps the tilt)`
+    );
 }
 
 /**

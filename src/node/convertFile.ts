@@ -67,6 +67,7 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
         denoiseToleranceDeg: options.denoiseToleranceDeg,
         shareTrunkKeys: options.shareTrunkKeys,
         loop: options.loop,
+        levelFloor: options.levelFloor,
     };
     const loaded = await LoadRigFromFileAsync(file, { bvh: options.bvh });
     let model: Awaited<ReturnType<typeof LoadHumanoidAvatarFromFileAsync>> | undefined;

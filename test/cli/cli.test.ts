@@ -301,6 +301,20 @@ describeWithData("babylon-humanoid convert on real files", () => {
             "mixamo_xbot.Armature_Armature_walk_Armature.muscle.bin",
         ]);
     });
+
+    it("levels a take's tilted floor with a warning, and keeps it with --keep-floor-tilt", () => {
+        const walk = dataFile("bvh/cmu_cgspeed/cmu_walk.bvh");
+        const [leveled, kept] = [join(dir, "leveled.muscle.json"), join(dir, "kept.muscle.json")];
+        const r = cli("convert", walk, "-o", leveled);
+        expect(r.code).toBe(0);
+        expect(r.stdout).toMatch(/the floor under the take tilts 0\.9\d degrees/);
+        expect(cli("convert", walk, "-o", kept, "--keep-floor-tilt").code).toBe(0);
+        const [a, b] = [leveled, kept].map((f) => ParseMuscleClipJson(readFileSync(f, "utf8"), f));
+        expect(a.warnings.some((w) => w.includes("floor under the take"))).toBe(true);
+        expect(b.warnings.some((w) => w.includes("floor under the take"))).toBe(false);
+        // The leveled take's floor is found again (its feet's lowest tenth stands elsewhere).
+        expect(a.groundHeight).not.toBe(b.groundHeight);
+    });
 });
 
 describe("bulk conversion: --shard and --manifest", () => {
