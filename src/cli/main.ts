@@ -381,6 +381,7 @@ program
     )
     .option("--rate <hz>", "frames per second of the written keys (default: each clip's own rate)", parsePositive("--rate", 10000))
     .option("--bone-map <file>", "a bone map JSON for the character that overrides the automatic one")
+    .option("--keep-floor-tilt", "keep a motion file's tilted capture floor as it is (default: leveled as convert does, with a warning)")
     .addOption(new Option("--t-pose <mode>", "reference pose of the avatars").choices(["auto", "rest", "strict"]).default("auto"))
     .addOption(new Option("--up-axis <axis>", "BVH up axis").choices(["auto", "y", "z"]).default("auto"))
     .option("--units <units>", "BVH length units: auto, m, cm, mm, inches, cmu, or metres per unit", parseUnits, "auto")
@@ -400,6 +401,7 @@ program
                 jointLimits?: "all" | "hinges" | "none";
                 rate?: number;
                 boneMap?: string;
+                keepFloorTilt?: boolean;
                 tPose: "auto" | "rest" | "strict";
                 upAxis: "auto" | "y" | "z";
                 units: ReturnType<typeof parseUnits>;
@@ -421,6 +423,7 @@ program
                         rootMotion: opts.rootMotion,
                         frameRate: opts.rate,
                         boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,
+                        levelFloor: !opts.keepFloorTilt,
                         tPose: opts.tPose,
                         bvh: { upAxis: opts.upAxis, units: opts.units },
                     },

@@ -109,7 +109,9 @@ export interface IMuscleClipConvertOptions {
      * Whether a floor that tilts under the take is leveled (a capture floor a degree off level,
      * its planted feet higher at each step): on each frame the body goes down by the floor's
      * height under it, so that characters walk on level ground (`FitFloorTilt`, with a warning).
-     * Only a tilt the feet show clearly and under 6 degrees (a ramp or stairs stay). Default true.
+     * Only a tilt the feet show clearly, that one plane fits better than a step, and under 6
+     * degrees (stairs and steep ramps stay; a real incline under 3 degrees is leveled too, from 3
+     * to 6 in part: false keeps it). Default true.
      */
     levelFloor?: boolean;
     /** Whether the clip loops; default: when its first and last poses match (within {@link LOOP_MATCH_DEG}). */
@@ -415,9 +417,12 @@ function levelFloor(feet: IFootTracks, contacts: Uint8Array, samples: Float32Arr
         samples[CURVE_BODY_POSITION + 1][f] -= d;
         for (const t of tracks) if (t) t[3 * f + 1] -= d;
     }
+    // The angle taken out: the fitted one times the share that counts.
+    const taken = (Math.atan(tilt.share * Math.tan((tilt.degrees * Math.PI) / 180)) * 180) / Math.PI;
     return (
-        `the floor under the take tilts ${tilt.degrees.toFixed(2)} degrees (its planted feet climb ${tilt.rise.toFixed(3)} avatar scales along it): ` +
-        `the body is lowered by the floor's height under it, so that characters walk on level ground (option levelFloor: false keeps the tilt)`
+        `the floor under the take tilts ${tilt.degrees.toFixed(2)} degrees${tilt.share < 1 ? `, ${taken.toFixed(2)} of them taken out,` : ""} ` +
+        `(its planted feet climb ${tilt.rise.toFixed(3)} avatar scales along it): the body is lowered by the floor's height under it, ` +
+        `so that characters walk on level ground (option levelFloor: false, convert --keep-floor-tilt, keeps the tilt)`
     );
 }
 

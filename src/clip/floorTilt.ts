@@ -21,13 +21,21 @@ import { ForEachFrameRun } from "./frameRuns.js";
  * is taken toward 0. The slope counts by how clearly the runs show it: its t-statistic (the rise
  * the slope gives over the runs' spread along it, over the fit's residual, never taken under
  * {@link FLOOR_TILT_NOISE_SHARE}) from {@link FLOOR_TILT_T_MIN} (none) to
- * {@link FLOOR_TILT_T_FULL} (all of it), a smoothstep; and by its angle, all of it up to
- * {@link FLOOR_TILT_FULL_DEG}, none from {@link FLOOR_TILT_MAX_DEG} (a ramp or stairs are the
- * take's motion, not its floor's error). Fewer than {@link FLOOR_TILT_MIN_RUNS} runs: none.
+ * {@link FLOOR_TILT_T_FULL} (all of it), a smoothstep; by its angle, all of it up to
+ * {@link FLOOR_TILT_FULL_DEG}, none from {@link FLOOR_TILT_MAX_DEG} (stairs and a steep ramp are
+ * the take's motion, not its floor's error; a real incline under 3 degrees is leveled too, and
+ * from 3 to 6 in part: `levelFloor: false` keeps it); and by how much better the plane fits than
+ * one step in time order does ({@link FLOOR_TILT_STEP_FULL}: a take that steps up onto a
+ * platform is no tilted floor, and leveled as one its two flat floors would slope). Fewer than
+ * {@link FLOOR_TILT_MIN_RUNS} runs, or a counted rise under {@link FLOOR_TILT_NOISE_SHARE} of a
+ * leg: none. The plane goes on past where the feet stood (a body that travels on beyond its last
+ * standing keeps going down with it).
  *
- * Measured over the public and 34 unseen takes: the CMU walks climb 0.5-0.9 degrees (t 8-19);
- * every take that stays in place or on one spot, and Bandai's and the AnimatedDrawings walks and
- * runs, t under 3 (a dance's tiptoes and a lying figure's raised feet scatter about any plane).
+ * Measured over the public and 34 unseen takes: the CMU walks climb 0.5-0.9 degrees (t 8-19, a
+ * plane leaving 0.04-0.52 of the best step's residual) and are leveled; CMU's kicks, back
+ * handspring and a child's dance (t 4.6-6.2, 0.59-1.03) in part; every other take, Bandai's and
+ * the AnimatedDrawings walks and runs among them, not at all (t under 3: a dance's tiptoes and a
+ * lying figure's raised feet scatter about any plane).
  */
 
 /**
@@ -51,6 +59,17 @@ export const FLOOR_TILT_FULL_DEG = 3;
 
 /** A floor's tilt counts not at all from this angle on, degrees (a ramp or stairs). */
 export const FLOOR_TILT_MAX_DEG = 6;
+
+/**
+ * The plane's residual (sum of squares) over the best single step's in time order
+ * (`BestStepResidual`) up to which the tilt counts in full: a floor that climbs steadily leaves
+ * a plane far less than any one step does (CMU's walks 0.04-0.52), a floor with a step in it the
+ * other way round.
+ */
+export const FLOOR_TILT_STEP_FULL = 0.5;
+
+/** The same ratio from which the tilt counts not at all (see {@link FLOOR_TILT_STEP_FULL}). */
+export const FLOOR_TILT_STEP_NONE = 1;
 
 /** The fewest contact runs a floor's tilt is fitted to (two more than the plane's three unknowns). */
 export const FLOOR_TILT_MIN_RUNS = 5;
@@ -102,7 +121,7 @@ export function FitFloorTilt(feet: IFootTracks, contacts: Uint8Array): IFloorTil
     const leg = feet.legLength;
     if (!(leg !== undefined && leg > 0)) return LEVEL;
     const frameCount = contacts.length;
-    const run = { x: [] as number[], z: [] as number[], h: [] as number[] };
+    const run = { x: [] as number[], z: [] as number[], h: [] as number[], start: [] as number[] };
     const flags = new Uint8Array(frameCount);
     for (let s = 0; s < 2; s++) {
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
@@ -135,6 +154,7 @@ export function FitFloorTilt(feet: IFootTracks, contacts: Uint8Array): IFloorTil
             run.x.push(median(xs));
             run.z.push(median(zs));
             run.h.push(median(hs));
+            run.start.push(start);
         });
     }
     const n = run.h.length;
@@ -183,9 +203,13 @@ export function FitFloorTilt(feet: IFootTracks, contacts: Uint8Array): IFloorTil
     const along = ux * ux * sxx + 2 * ux * uz * sxz + uz * uz * szz;
     const t = (g * Math.sqrt(along)) / sigma;
     const degrees = (Math.atan(g) * 180) / Math.PI;
-    const share =
+    // A floor with one step in it (a take that steps up onto a platform) is no plane: the best
+    // single step in time order, two levels, explains the runs' heights better than the plane.
+    const stepped = residual / Math.max(BestStepResidual(run.h, run.start), 1e-30);
+    let share =
         smoothstep((t - FLOOR_TILT_T_MIN) / (FLOOR_TILT_T_FULL - FLOOR_TILT_T_MIN)) *
-        (1 - smoothstep((degrees - FLOOR_TILT_FULL_DEG) / (FLOOR_TILT_MAX_DEG - FLOOR_TILT_FULL_DEG)));
+        (1 - smoothstep((degrees - FLOOR_TILT_FULL_DEG) / (FLOOR_TILT_MAX_DEG - FLOOR_TILT_FULL_DEG))) *
+        (1 - smoothstep((stepped - FLOOR_TILT_STEP_FULL) / (FLOOR_TILT_STEP_NONE - FLOOR_TILT_STEP_FULL)));
     let lo = Infinity;
     let hi = -Infinity;
     for (let i = 0; i < n; i++) {
@@ -193,7 +217,40 @@ export function FitFloorTilt(feet: IFootTracks, contacts: Uint8Array): IFloorTil
         lo = Math.min(lo, r);
         hi = Math.max(hi, r);
     }
+    // Nothing to level where the counted rise is within what a foot's standing shows.
+    if (share * (hi - lo) < FLOOR_TILT_NOISE_SHARE * leg) share = 0;
     return { slopeX: a, slopeZ: b, originX: mx, originZ: mz, share, degrees, t, runs: n, rise: share * (hi - lo) };
+}
+
+/**
+ * The least sum of squares left by two levels in time order: over every split of the runs (sorted
+ * by where each starts) into those before and those after, each side's squared distances from its
+ * own mean (prefix sums; the runs' count at least 2).
+ * @param heights each run's height
+ * @param starts each run's first frame
+ */
+function BestStepResidual(heights: readonly number[], starts: readonly number[]): number {
+    const order = heights.map((_, i) => i).sort((i, j) => starts[i] - starts[j]);
+    const n = order.length;
+    let total = 0;
+    let totalSq = 0;
+    for (const i of order) {
+        total += heights[i];
+        totalSq += heights[i] * heights[i];
+    }
+    let sum = 0;
+    let sq = 0;
+    let best = Infinity;
+    for (let k = 1; k < n; k++) {
+        const h = heights[order[k - 1]];
+        sum += h;
+        sq += h * h;
+        // sum of squares about each side's mean: sq - sum^2 / k, and the rest's.
+        const rest = n - k;
+        const r = sq - (sum * sum) / k + (totalSq - sq) - ((total - sum) * (total - sum)) / rest;
+        if (r < best) best = r;
+    }
+    return best > 0 ? best : 0;
 }
 
 /**
@@ -202,6 +259,7 @@ export function FitFloorTilt(feet: IFootTracks, contacts: Uint8Array): IFloorTil
  * @param tilt the floor ({@link FitFloorTilt})
  * @param x canonical x, avatar scales
  * @param z canonical z, avatar scales
+ * @returns the height, avatar scales (0 where the floor is level)
  */
 export function FloorTiltHeightAt(tilt: IFloorTilt, x: number, z: number): number {
     return tilt.share * (tilt.slopeX * (x - tilt.originX) + tilt.slopeZ * (z - tilt.originZ));

@@ -42,6 +42,8 @@ export interface IRetargetFileOptions extends Pick<ILoadAvatarOptions, "bvh" | "
     jointLimits?: "hinges" | "all" | "none";
     /** A partial bone map for the target character, or the path of a saved bone map file. Default: the automatic map. */
     boneMap?: ILoadAvatarOptions["boneMap"];
+    /** Whether a motion file's tilted capture floor is leveled as it is converted (`IMuscleClipConvertOptions.levelFloor`; a muscle clip file is played as it is). Default true. */
+    levelFloor?: boolean;
 }
 
 /** One animation written. */
@@ -164,7 +166,12 @@ export async function ReadSourceClipsAsync(source: string, options: IRetargetFil
         }
         return [clip];
     }
-    const converted = await ConvertFileToMuscleClipsAsync(source, { clip: options.clip, tPose: options.tPose, bvh: options.bvh });
+    const converted = await ConvertFileToMuscleClipsAsync(source, {
+        clip: options.clip,
+        tPose: options.tPose,
+        bvh: options.bvh,
+        levelFloor: options.levelFloor,
+    });
     return converted.map((c) => c.clip);
 }
 

@@ -459,6 +459,19 @@ describeWithData("babylon-humanoid retarget on real files", () => {
         const [{ clip }] = await ConvertFileToMuscleClipsAsync(bvh);
         await expectSameMotionAsync(clip, xbot, out);
         expect(readdirSync(dir).filter((f) => f.startsWith("."))).toEqual([]);
+        // Its capture floor tilts: leveled as convert levels it, with the warning.
+        expect(r.stdout).toMatch(/cmu_walk: the floor under the take tilts 0\.9\d degrees/);
+    });
+
+    it("--keep-floor-tilt bakes the CMU walk with its floor as it is: the clip converted with levelFloor false", async () => {
+        const bvh = dataFile("bvh/cmu_cgspeed/cmu_walk.bvh");
+        const xbot = dataFile("glb/mixamo_xbot.glb");
+        const out = join(dir, "cmu_walk-kept-on-xbot.glb");
+        const r = cli("retarget", bvh, "--onto", xbot, "-o", out, "--keep-floor-tilt");
+        expect(r.code).toBe(0);
+        expect(r.stdout).not.toMatch(/floor under the take/);
+        const [{ clip }] = await ConvertFileToMuscleClipsAsync(bvh, { levelFloor: false });
+        await expectSameMotionAsync(clip, xbot, out);
     });
 
     it("--proportions com bakes Mecanim's centre-of-mass rule: the CMU walk on the short-legged mannequin as the live animator plays it with 'com', unlike 'legs'", async () => {

@@ -1,3 +1,4 @@
+import { Quaternion } from "@babylonjs/core/Maths/math.vector.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { FootContact, HumanPose, MuscleClipSampler } from "../../src/index.js";
 import type { IFootTracks } from "../../src/clip/footContacts.js";
@@ -121,7 +122,27 @@ describe("a take's floor that tilts (FitFloorTilt)", () => {
         // cross slope of 1.4 degrees over feet 0.2 apart): 0.2 across is too little to tell.
         const { feet, contacts } = walk(10, (x) => (x > 0 ? 0.005 : 0));
         const tilt = FitFloorTilt(feet, contacts);
-        expect(Math.abs(tilt.slopeX) * 0.2).toBeLessThan(0.002);
+        expect(tilt.share).toBe(0);
+        expect(FloorTiltHeightAt(tilt, 0.1, 1) - FloorTiltHeightAt(tilt, -0.1, 1)).toBe(0);
+    });
+
+    it("keeps a floor with one step in it: the take steps up onto a platform", () => {
+        // Level, then 5 cm up halfway (a plane through it would slope both floors by a degree).
+        for (const runs of [10, 20, 40]) {
+            const { feet, contacts } = walk(runs, (x, z, i) => (i >= runs / 2 ? 0.05 : 0) + 0.001 * wobble(i));
+            const tilt = FitFloorTilt(feet, contacts);
+            expect([runs, tilt.share]).toEqual([runs, 0]);
+        }
+        // The same rise spread evenly over the walk is a tilt.
+        const even = walk(20, (x, z, i) => (0.05 * i) / 19 + 0.001 * wobble(i));
+        expect(FitFloorTilt(even.feet, even.contacts).share).toBe(1);
+    });
+
+    it("levels a gentle ramp as it would a tilted floor (a real incline under 3 degrees is taken out too)", () => {
+        const { feet, contacts } = walk(10, (x, z, i) => Math.tan((2 * Math.PI) / 180) * z + 0.001 * wobble(i));
+        const tilt = FitFloorTilt(feet, contacts);
+        expect(tilt.share).toBe(1);
+        expect(tilt.degrees).toBeGreaterThan(1.9);
     });
 
     it("skips frames whose foot points are not finite", () => {
@@ -140,7 +161,9 @@ describeWithData("the CMU walk's climbing floor, leveled at conversion", () => {
     it("says it leveled the floor, and keeps the tilt when asked to", async () => {
         const [leveled] = await ConvertFileToMuscleClipsAsync(dataFile(file));
         expect(leveled.clip.warnings).toContainEqual(
-            expect.stringMatching(/^the floor under the take tilts 0\.\d\d degrees \(its planted feet climb 0\.0\d\d avatar scales/),
+            expect.stringMatching(
+                /^the floor under the take tilts 0\.\d\d degrees \(its planted feet climb 0\.0\d\d avatar scales.*convert --keep-floor-tilt, keeps the tilt\)$/,
+            ),
         );
         const [kept] = await ConvertFileToMuscleClipsAsync(dataFile(file), { levelFloor: false });
         expect(kept.clip.warnings.filter((w) => w.includes("floor under the take"))).toEqual([]);
@@ -164,9 +187,11 @@ describeWithData("the CMU walk's climbing floor, leveled at conversion", () => {
             for (let k = 0; k < ha.values.length; k++) other = Math.max(other, Math.abs(ha.values[k] - hb.values[k]));
             for (let g = 0; g < 4; g++) other = Math.max(other, ha.goalPositions[g].subtract(hb.goalPositions[g]).length());
             other = Math.max(other, Math.abs(ha.bodyPosition.x - hb.bodyPosition.x), Math.abs(ha.bodyPosition.z - hb.bodyPosition.z));
+            other = Math.max(other, ha.hipsPosition.subtract(hb.hipsPosition).length(), 1 - Math.abs(Quaternion.Dot(ha.bodyRotation, hb.bodyRotation)));
+            for (let g = 0; g < 4; g++) other = Math.max(other, 1 - Math.abs(Quaternion.Dot(ha.goalRotations[g], hb.goalRotations[g])));
             dy.push(ha.bodyPosition.y - hb.bodyPosition.y);
         }
-        expect(other).toBe(0);
+        expect(other).toBeLessThan(1e-12);
         // The body walks a little past its first and last standings.
         expect(dy[0] - dy[dy.length - 1]).toBeGreaterThan(rise);
         expect(dy[0] - dy[dy.length - 1]).toBeLessThan(1.2 * rise);
