@@ -84,7 +84,7 @@ export interface IFloorTilt {
     readonly originX: number;
     /** Where on the ground plane the rise is 0: the runs' middle, avatar scales (z). */
     readonly originZ: number;
-    /** How much of the slope counts, 0 to 1 (the fit's clarity and the tilt's angle; see the file's comment). */
+    /** How much of the slope counts, 0 to 1 (the fit's clarity, the tilt's angle, how much better a plane fits than one step, and 0 under a rise of `FLOOR_TILT_NOISE_SHARE`; see the file's comment). */
     readonly share: number;
     /** The fitted tilt, degrees (before `share`). */
     readonly degrees: number;
