@@ -49,7 +49,7 @@ const LEG_SHAPE_FLOOR_ROUNDING = 0.5;
  * proportions and foot holds. Allocation-free after construction.
  */
 export class HumanoidLegShape {
-    /** Per foot, where this leg bent as decoded puts the foot less where the source's share would ({@link fitLegShare}; rig space, metres). */
+    /** Per foot, where this leg bent as decoded puts the foot less where the source's share would, its hip joint's sway rise included ({@link fitLegShare}; rig space, metres). */
     public readonly shareFit: Vector3[] = [new Vector3(), new Vector3()];
     private readonly _solver: HumanoidRigSolver;
     private readonly _setup: MuscleSetup;
@@ -94,8 +94,16 @@ export class HumanoidLegShape {
      * (a T-pose made with `tPose: "rest"`: "auto" and "strict" hang every leg straight, the KayKit
      * mannequin's 1.2 degrees of lean too). Zero on the source's own skeleton.
      *
-     * Returns whether the share or the directions are known. Needs the forward kinematics of the
-     * legs (after seating).
+     * Up and down it holds also how far this leg's hip joint stands above the source's, scaled,
+     * for the clip's hip sway (the solver's `hipSwayRise`, which the foot goals do not follow so
+     * that a foot on the floor stays on it): the body goes down by it for a foot on the ground, and
+     * a foot in the air goes with its hip. KayKit's runs sway the mannequin's wide pelvis's hip
+     * joints forward and back, so a pitched pelvis raised one of a narrower pelvis's hip joints 0.04
+     * leg over the source's: the stance leg fell that short of the floor and the leg's shape
+     * lifted its foot (0.031 leg, on six characters; 0.001 now).
+     *
+     * Returns whether the share, the directions or a sway's rise are known. Needs the forward
+     * kinematics of the legs (after seating).
      */
     public fitLegShare(): boolean {
         const sp = this._solver.sourceProportions;
@@ -106,11 +114,18 @@ export class HumanoidLegShape {
         if (lean) this._prepareLean();
         const pos = this._solver.positions;
         const t = scratch.leanDir;
+        const rise = this._solver.hipSwayRise;
+        const swayed = rise[0] !== 0 || rise[1] !== 0;
+        const scale = this._solver.positionScale[0];
+        const up = this._up;
         for (let g = 0; g < 2; g++) {
             const c = this.shareFit[g];
-            c.x = 0;
-            c.y = 0;
-            c.z = 0;
+            // The hip joint's rise over the source's for the clip's hip sway (the solver's
+            // `hipSwayRise`; metres here): this leg hangs from that much higher.
+            const r = swayed ? rise[g] * scale : 0;
+            c.x = up.x * r;
+            c.y = up.y * r;
+            c.z = up.z * r;
             if (!known && !lean) continue;
             const hj = this._solver.ik.upperJoint(g);
             const kj = this._solver.ik.middleJoint(g);
@@ -132,9 +147,9 @@ export class HumanoidLegShape {
                 const su = known ? share * (a + b) : a;
                 const sv = known ? (1 - share) * (a + b) : b;
                 this._leanRest[2 * g].applyRotationQuaternionToRef(this._solver.world[hj], t);
-                c.x = ux + vx - su * t.x;
-                c.y = uy + vy - su * t.y;
-                c.z = uz + vz - su * t.z;
+                c.x += ux + vx - su * t.x;
+                c.y += uy + vy - su * t.y;
+                c.z += uz + vz - su * t.z;
                 this._leanRest[2 * g + 1].applyRotationQuaternionToRef(this._solver.world[kj], t);
                 c.x -= sv * t.x;
                 c.y -= sv * t.y;
@@ -142,11 +157,11 @@ export class HumanoidLegShape {
                 continue;
             }
             const k = a - share * (a + b);
-            c.x = k * (ux / a - vx / b);
-            c.y = k * (uy / a - vy / b);
-            c.z = k * (uz / a - vz / b);
+            c.x += k * (ux / a - vx / b);
+            c.y += k * (uy / a - vy / b);
+            c.z += k * (uz / a - vz / b);
         }
-        return known || lean;
+        return known || lean || swayed;
     }
 
     /**

@@ -274,6 +274,15 @@ export class HumanoidRigSolver {
     /** Per foot: how far {@link decode} moved its goal along up for the feet's soles ({@link soleShift} times its ground share, 0 or less; pose units, as {@link goalPositions}). */
     public readonly soleGoalShift = new Float64Array(2);
     /**
+     * Per foot (`"legs"`): how far its hip joint stands above where the source's, scaled, stood
+     * for the clip's hip sway (the hip joints' translations, in hip widths, moving this pelvis's
+     * joints by its own width and the source's by its): the up-and-down part of that difference,
+     * which {@link decode} does not give the foot goals (a foot on the floor stays on it), so the
+     * leg's shape has the body go down by it instead (`HumanoidLegShape.fitLegShare`). Pose units,
+     * as {@link goalPositions}; 0 without a sway or where the pelvises are alike.
+     */
+    public readonly hipSwayRise = new Float64Array(2);
+    /**
      * The stride's carry of the last {@link decode} (canonical x and z, pose units, `"legs"`): how
      * far the body moved over the held feet that the clip's own path does not have, this decode
      * ([0], [1]) and since the last {@link resetCarry} ([2], [3]). A pelvis wider than the
@@ -582,6 +591,8 @@ export class HumanoidRigSolver {
         // times what the widths differ by. Only across: up and down it would lift a foot on the
         // floor off it where this pelvis sways less than the source's (KayKit's walk backwards onto
         // the X Bot: planted feet 0.063 -> 0.093 leg above the floor).
+        this.hipSwayRise[0] = 0;
+        this.hipSwayRise[1] = 0;
         const out = ps[3] / ps[0];
         if (out !== 0) {
             // The hips' right: (body * hips) * (1, 0, 0), canonical.
@@ -611,6 +622,10 @@ export class HumanoidRigSolver {
             d.z = (tl.z - tr.z) * out;
             if (d.x !== 0 || d.y !== 0 || d.z !== 0) {
                 d.applyRotationQuaternionInPlace(tmpQ);
+                // Up and down, the body goes instead (`hipSwayRise`): the left hip joint is d.y
+                // above the source's, scaled, the right -d.y.
+                this.hipSwayRise[0] = d.y;
+                this.hipSwayRise[1] = -d.y;
                 d.y = 0;
                 left.addInPlace(d);
                 right.subtractInPlace(d);
