@@ -9,6 +9,7 @@ import { FindHumanoidStructure, type IHumanoidStructure } from "./structure.js";
 import { FlattenToUnit, HasNameHint, IsUsableJoint, type IChainContext } from "./mapContext.js";
 import { AssignArm, AssignLeg, PickBranches, type IArmChoice, type ILegChoice } from "./limbChains.js";
 import { FindEyePair, MapFingers } from "./handAndHead.js";
+import { DetachedFeetNote } from "./detachedFeet.js";
 /** Legs count as below the spine when the hips-to-foot and hips-to-chest directions are this far apart (degrees). */
 export const LEGS_BELOW_SPINE_MIN_DEG = 120;
 
@@ -147,7 +148,7 @@ export function AutoMapHumanoid(rig: IRig): IAutoMapResult {
     const legChoices = legPaths.map((leg) => AssignLeg(ctx, leg, plausible));
     const armChoices = armPaths.map((arm) => AssignArm(ctx, arm));
     if (!legChoices[0] || !legChoices[1]) {
-        throw new HumanoidError("NOT_HUMANOID", `${rig.source}: a leg chain has fewer than three joints (upper leg, lower leg, foot)`);
+        throw new HumanoidError("NOT_HUMANOID", `${rig.source}: a leg chain has fewer than three joints (upper leg, lower leg, foot).` + DetachedFeetNote(rig));
     }
     if (!armChoices[0] || !armChoices[1]) {
         throw new HumanoidError("NOT_HUMANOID", `${rig.source}: an arm chain has fewer than three joints (upper arm, lower arm, hand)`);

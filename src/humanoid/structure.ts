@@ -1,6 +1,7 @@
 import { HumanoidError } from "../errors.js";
 import { ParseJointName, IsNubName } from "./boneNames.js";
 import { ComputeRigWorldPose, GetRigJointLabel, RigJointKind, type IRig } from "./rig.js";
+import { DetachedFeetNote } from "./detachedFeet.js";
 
 /**
  * A long branch must be at least this fraction of the skeleton's diameter (the longest path between
@@ -232,7 +233,8 @@ function findStructure(rig: IRig, only: ReadonlySet<number> | null): IHumanoidSt
         throw new HumanoidError(
             "NOT_HUMANOID",
             `${source}: not a humanoid skeleton: no joint was found where two legs and a spine branch (hips), ` +
-                `with two arms branching higher up. A humanoid needs hips, spine, head, two arms and two legs.`,
+                `with two arms branching higher up. A humanoid needs hips, spine, head, two arms and two legs.` +
+                DetachedFeetNote(rig),
         );
     }
     // Move the hips up through parents right above them that lead nowhere else (3ds Max Biped: the

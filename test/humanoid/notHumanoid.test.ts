@@ -1,6 +1,6 @@
 import { BuildHumanoidAvatar, RigJointKind, type IRig } from "../../src/index.js";
 import { errorOf } from "../helpers/errors.js";
-import { PlainHumanoid, Quadruped, RigFromPoints } from "../helpers/rigs.js";
+import { PlainHumanoid, PlainHumanoidPoints, Quadruped, RigFromPoints } from "../helpers/rigs.js";
 
 describe("skeletons that are not humanoids get a clear error, not a wrong map", () => {
     it("a chain of bones", () => {
@@ -20,6 +20,34 @@ describe("skeletons that are not humanoids get a clear error, not a wrong map", 
         expect(e.code).toBe("NOT_HUMANOID");
         expect(e.message).toMatch(/quadruped: not a humanoid: the legs under 'pelvis' do not hang below the spine/);
         expect(e.message).toMatch(/quadruped\?/);
+    });
+
+    it("feet kept beside the legs for IK (a foot under a control at the root, the lower leg a leaf): the error names the feet, their parents and the footless lower legs", () => {
+        // As three.js's RobotExpressive and Blender rigs with IK controls are exported: each foot
+        // (and its toes) under a `FootControl` beside the legs.
+        const points = PlainHumanoidPoints().map(([name, parent, x, y, z]): [string, string | null, number, number, number] =>
+            /^(Left|Right)Foot$/.test(name) ? [name, `${name.replace("Foot", "")}FootControl`, x, y, z] : [name, parent, x, y, z],
+        );
+        const controls: Array<[string, string | null, number, number, number]> = [
+            ["Root", null, 0, 0, 0],
+            ["LeftFootControl", "Root", -0.09, 0, 0],
+            ["RightFootControl", "Root", 0.09, 0, 0],
+        ];
+        // Parents first: the root and the controls, then the body with Hips under the root.
+        const rig = RigFromPoints("ik feet", [
+            ...controls,
+            ...points.map(([n, p, x, y, z]): [string, string | null, number, number, number] => [n, p ?? "Root", x, y, z]),
+        ]);
+        const e = errorOf(() => BuildHumanoidAvatar(rig));
+        expect(e.code).toBe("NOT_HUMANOID");
+        expect(e.message).toMatch(/The feet 'LeftFoot' \(under 'LeftFootControl'\), 'RightFoot' \(under 'RightFootControl'\) hang outside the legs/);
+        expect(e.message).toMatch(/the lower legs 'LeftLeg', 'RightLeg' end without a foot/);
+        // A humanoid whose legs simply lack feet gets no such note (no foot stands elsewhere).
+        const footless = RigFromPoints(
+            "footless",
+            PlainHumanoidPoints().filter(([n]) => !/Foot|Toe/.test(n)),
+        );
+        expect(errorOf(() => BuildHumanoidAvatar(footless)).message).not.toMatch(/hang outside the legs/);
     });
 
     it("a single joint", () => {
