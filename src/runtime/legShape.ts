@@ -102,8 +102,8 @@ export class HumanoidLegShape {
      * leg over the source's: the stance leg fell that short of the floor and the leg's shape
      * lifted its foot (0.031 leg, on six characters; 0.001 now).
      *
-     * Returns whether the share, the directions or a sway's rise are known. Needs the forward
-     * kinematics of the legs (after seating).
+     * Returns whether the share or the directions are known (the rise counts only with them).
+     * Needs the forward kinematics of the legs (after seating).
      */
     public fitLegShare(): boolean {
         const sp = this._solver.sourceProportions;
@@ -115,7 +115,11 @@ export class HumanoidLegShape {
         const pos = this._solver.positions;
         const t = scratch.leanDir;
         const rise = this._solver.hipSwayRise;
-        const swayed = rise[0] !== 0 || rise[1] !== 0;
+        // Only with the rest of the fit: without the share or the directions the body takes no
+        // lift from the leg's shape, and the rise alone would move it by a part of what it needs
+        // (KayKit's run holding a bow onto the X Bot without them: its stance goal 0.007 -> 0.025
+        // leg from its leg's reach).
+        const swayed = (known || lean) && (rise[0] !== 0 || rise[1] !== 0);
         const scale = this._solver.positionScale[0];
         const up = this._up;
         for (let g = 0; g < 2; g++) {
@@ -161,7 +165,7 @@ export class HumanoidLegShape {
             c.y += k * (uy / a - vy / b);
             c.z += k * (uz / a - vz / b);
         }
-        return known || lean || swayed;
+        return known || lean;
     }
 
     /**

@@ -275,8 +275,9 @@ export class HumanoidRigSolver {
     public readonly soleGoalShift = new Float64Array(2);
     /**
      * Per foot (`"legs"`): how far its hip joint stands above where the source's, scaled, stood
-     * for the clip's hip sway (the hip joints' translations, in hip widths, moving this pelvis's
-     * joints by its own width and the source's by its): the up-and-down part of that difference,
+     * for the clip's hip sway alone (the hip joints' translations, in hip widths, moving this pelvis's
+     * joints by its own width and the source's by its; the pelvis's roll goes to the foot goals
+     * whole, see the stance in `decode`): the up-and-down part of that difference,
      * which {@link decode} does not give the foot goals (a foot on the floor stays on it), so the
      * leg's shape has the body go down by it instead (`HumanoidLegShape.fitLegShare`). Pose units,
      * as {@link goalPositions}; 0 without a sway or where the pelvises are alike.
