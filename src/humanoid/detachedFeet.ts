@@ -6,7 +6,9 @@ import { GetRigJointLabel, RigJointKind, type IRig } from "./rig.js";
  * rather than under them, as rigs built for IK often are (three.js's RobotExpressive keeps
  * `Foot.L` under its armature's root, a Blender rig with IK controls under a `FootControl.L`; each
  * lower leg is then a leaf). A humanoid's foot is the child of its lower leg (Mecanim's rule too),
- * so such a skeleton does not map; saying where the feet are tells the user what to change.
+ * so such a skeleton does not map as it is (a character to retarget onto has its feet moved under
+ * its lower legs as it loads, `AttachDetachedFeetInGltf`; a source of clips keeps its hierarchy, its
+ * keys being relative to it); saying where the feet are tells the user what to change.
  *
  * Finds the joints whose names say foot (and not a helper or a tip) that have no joint named as a
  * lower leg above them, while some joint named as a lower leg has no foot below it. Returns a
@@ -38,8 +40,9 @@ export function DetachedFeetNote(rig: IRig): string {
     const legs = footless.map(label).join(", ");
     return (
         ` The feet ${list} hang outside the legs, and the lower legs ${legs} end without a foot: a rig that keeps its feet ` +
-        `beside the legs for IK does not map. Make each foot a child of its lower leg (in Blender, the foot bone's parent, ` +
-        `keeping its offset) and export again.`
+        `beside the legs for IK maps as a character to retarget onto (its feet are moved under its lower legs as it loads), ` +
+        `not as a source of clips. To use its clips, make each foot a child of its lower leg (in Blender, the foot bone's ` +
+        `parent, keeping its offset) and export again.`
     );
 }
 

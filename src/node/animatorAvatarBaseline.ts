@@ -356,8 +356,9 @@ export async function RetargetWithAnimatorAvatarAsync(
     };
     try {
         const warnings: string[] = [];
-        // The target, its scene and the node of every rig joint.
-        const target: ILoadedRig = await LoadRigFromFileAsync(targetFile);
+        // The target, its scene and the node of every rig joint (feet kept beside the legs for IK
+        // moved under them, as the runtime's target loads).
+        const target: ILoadedRig = await LoadRigFromFileAsync(targetFile, { attachDetachedFeet: true });
         disposers.push(() => target.dispose());
         const targetAvatar = BuildHumanoidAvatar(target.rig, { declaredBoneMap: target.declaredBoneMap });
         let scene: Scene;

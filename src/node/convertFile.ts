@@ -89,7 +89,8 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
         const chosen = options.clip === undefined ? groups : [PickClipByName(groups, options.clip, file)];
         let avatar: HumanoidAvatar;
         if (options.avatar) {
-            model = await LoadHumanoidAvatarFromFileAsync(options.avatar, { tPose: options.tPose });
+            // The model maps the source's skeleton: its hierarchy as the file has it.
+            model = await LoadHumanoidAvatarFromFileAsync(options.avatar, { tPose: options.tPose, attachDetachedFeet: false });
             avatar = model.avatar;
         } else {
             avatar = BuildHumanoidAvatar(loaded.rig, { declaredBoneMap: loaded.declaredBoneMap, tPose: options.tPose });

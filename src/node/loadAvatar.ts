@@ -25,7 +25,9 @@ export interface ILoadedAvatar {
 
 /**
  * Reads a GLB/glTF/VRM/VRMA/BVH file and builds its {@link HumanoidAvatar} (a VRM file's own
- * humanoid map is trusted). Throws one {@link HumanoidError} naming the file; on error nothing
+ * humanoid map is trusted). A glTF rig that keeps its feet beside its legs for IK has them moved
+ * under its lower legs first (`attachDetachedFeet`, default true here; the loaded rig's
+ * `attachedFeet` lists them). Throws one {@link HumanoidError} naming the file; on error nothing
  * stays loaded.
  */
 export async function LoadHumanoidAvatarFromFileAsync(file: string, options: ILoadAvatarOptions = {}): Promise<ILoadedAvatar> {
@@ -44,7 +46,8 @@ export async function LoadHumanoidAvatarFromFileAsync(file: string, options: ILo
     } else {
         boneMap = options.boneMap as IHumanoidAvatarOptions["boneMap"];
     }
-    const loaded = await LoadRigFromFileAsync(file, options);
+    // A character to drive: feet kept beside its legs for IK go under them (see the option).
+    const loaded = await LoadRigFromFileAsync(file, { ...options, attachDetachedFeet: options.attachDetachedFeet ?? true });
     try {
         // Every message from the builder names the file (the rig's source) or the bone map.
         const avatar = BuildHumanoidAvatar(loaded.rig, {

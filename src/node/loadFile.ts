@@ -1,3 +1,4 @@
+import { AttachDetachedFeetInGltf, type IAttachedFoot } from "../io/detachedFeetGltf.js";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
@@ -41,6 +42,8 @@ export interface ILoadedRig {
     readonly container?: AssetContainer;
     /** For glTF files: the node behind every rig joint, to read poses while clips play. */
     readonly binding?: IRigNodeBinding;
+    /** For glTF files loaded with {@link ILoadRigOptions.attachDetachedFeet}: the feet moved under their lower legs (none when the rig had none beside its legs). */
+    readonly attachedFeet?: readonly IAttachedFoot[];
     /** Frees the engine and scene made for the file (glTF formats). */
     dispose(): void;
 }
@@ -51,6 +54,14 @@ export interface ILoadRigOptions {
     bvh?: IBvhRigOptions;
     /** Load the glTF file's materials and textures too (for writing the character out again). Default false: skeleton and meshes only. */
     materials?: boolean;
+    /**
+     * Move feet that the rig keeps beside its legs for IK under their lower legs before loading
+     * (`AttachDetachedFeetInGltf`: three.js's RobotExpressive, Blender rigs with `FootControl` IK),
+     * each keeping its place in the world, so that the skeleton maps as a humanoid's. The feet's
+     * own animation channels then no longer place them: for a character to retarget onto, not a
+     * source of clips. Default false here; {@link LoadHumanoidAvatarFromFileAsync} turns it on.
+     */
+    attachDetachedFeet?: boolean;
 }
 
 const FORMATS: Readonly<Record<string, RigFileFormat>> = { ".glb": "glb", ".gltf": "gltf", ".vrm": "vrm", ".vrma": "vrma", ".bvh": "bvh" };
@@ -136,6 +147,7 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
     };
     let container: AssetContainer;
     let source: string | Uint8Array = bytes;
+    const attachedFeet: IAttachedFoot[] = [];
     try {
         // Every external buffer is read first and inlined, so the loader never waits on the disk
         // (Babylon's loader crashes the process if it fails while such a read is pending).
@@ -147,6 +159,8 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
                 gltf: {
                     animationStartMode: GLTFLoaderAnimationStartMode.NONE,
                     skipMaterials: !options.materials,
+                    // Before the loader reads the nodes: feet kept beside the legs go under them.
+                    onParsed: options.attachDetachedFeet ? (data: { json: object }) => attachedFeet.push(...AttachDetachedFeetInGltf(data.json as never)) : undefined,
                     preprocessUrlAsync: async (url: string) => {
                         if (url.startsWith("data:")) return url;
                         throw new HumanoidError("GLTF_PARSE", `${file}: refers to '${url}', which was not read`);
@@ -196,5 +210,5 @@ export async function LoadRigFromFileAsync(file: string, options: ILoadRigOption
             declaredBoneMap.set(bone, joint);
         }
     }
-    return { file, format, rig, declaredBoneMap, vrm, gltf: doc, container, binding, dispose };
+    return { file, format, rig, declaredBoneMap, vrm, gltf: doc, container, binding, attachedFeet, dispose };
 }

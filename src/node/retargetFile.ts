@@ -279,7 +279,13 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
             output,
             bytes: bytes.length,
             animations,
-            characterWarnings: avatar.warnings,
+            characterWarnings: [
+                ...(loaded.attachedFeet ?? []).map(
+                    (f) =>
+                        `the foot '${f.foot}' hung ${f.formerParent ? `under '${f.formerParent}'` : "at the top"}, beside its leg (an IK rig's layout): moved under '${f.lowerLeg}', where it stays in the written file`,
+                ),
+                ...avatar.warnings,
+            ],
             exportWarnings,
             timings: { sourceMs, characterMs, bakeMs, exportMs },
         };

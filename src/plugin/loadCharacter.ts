@@ -6,6 +6,7 @@ import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar, type IHumanoidAvatarOptions } from "../humanoid/avatar.js";
 import type { HumanBone } from "../humanoid/humanBones.js";
 import { BindRigToTransformNode, GetGltfNodeIndex, type IRigNodeBinding } from "../io/babylonRig.js";
+import { AttachDetachedFeetInGltf, type IAttachedFoot } from "../io/detachedFeetGltf.js";
 import { ReadGltfJson, type IGltfDocument } from "../io/gltfJson.js";
 import { EmbedGltfResources, ListGltfResources } from "../io/gltfResources.js";
 import { ReadVrmHumanoid, type IVrmHumanoid } from "../io/vrm.js";
@@ -38,6 +39,8 @@ export interface IHumanoidCharacter {
     readonly vrm?: IVrmHumanoid;
     /** The map the file declares, human bone -> rig joint (VRM), for rebuilding the avatar with other options. */
     readonly declaredBoneMap?: ReadonlyMap<HumanBone, number>;
+    /** Feet the rig kept beside its legs for IK, moved under its lower legs at load (`AttachDetachedFeetInGltf`); none for most files. */
+    readonly attachedFeet: readonly IAttachedFoot[];
 }
 
 /**
@@ -49,7 +52,10 @@ export interface IHumanoidCharacter {
  * A `.gltf` must hold its buffers (as `data:` URIs): one that names a `.bin` beside it is refused
  * with a `FILE_READ` error naming the file, and an image it names outside it is shown blank;
  * {@link EmbedGltfResources} puts the files given with it inside it (what a browser has after a
- * drop or a file picker). Nothing is fetched.
+ * drop or a file picker). Nothing is fetched. A rig that keeps its feet beside its legs for IK
+ * (three.js's RobotExpressive, Blender rigs with `FootControl` IK) has them moved under its lower
+ * legs as it loads, each at its place in the world ({@link AttachDetachedFeetInGltf}), so that it
+ * maps; its own clips then no longer place those feet.
  * @param bytes the file's content
  * @param fileName the file's name (its extension picks the format), for messages
  * @param scene where to load it
@@ -84,6 +90,7 @@ export async function LoadHumanoidCharacterAsync(
         source = "data:" + new TextDecoder().decode(embedded);
     }
     let container: AssetContainer;
+    const attachedFeet: IAttachedFoot[] = [];
     try {
         container = await LoadAssetContainerAsync(source, scene, {
             name: fileName,
@@ -91,6 +98,8 @@ export async function LoadHumanoidCharacterAsync(
             pluginOptions: {
                 gltf: {
                     animationStartMode: 0 /* NONE */,
+                    // Before the loader reads the nodes: feet kept beside the legs go under them.
+                    onParsed: (data: { json: object }) => attachedFeet.push(...AttachDetachedFeetInGltf(data.json as never)),
                     preprocessUrlAsync: async (url: string) => {
                         if (url.startsWith("data:")) return url;
                         throw new HumanoidError("GLTF_PARSE", `${fileName}: refers to '${url}', outside the bytes given`);
@@ -126,7 +135,7 @@ export async function LoadHumanoidCharacterAsync(
         }
         const avatar = BuildHumanoidAvatar(binding.rig, { ...options, declaredBoneMap });
         container.addAllToScene();
-        return { container, binding, avatar, gltf, vrm, declaredBoneMap };
+        return { container, binding, avatar, gltf, vrm, declaredBoneMap, attachedFeet };
     } catch (e) {
         container.dispose();
         throw e;

@@ -1,0 +1,107 @@
+import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { ParseJointName } from "../humanoid/boneNames.js";
+
+/** The parts of a glTF node this module reads and writes. */
+interface IGltfNodeLike {
+    name?: string;
+    children?: number[];
+    translation?: number[];
+    rotation?: number[];
+    scale?: number[];
+    matrix?: number[];
+}
+
+/** A foot moved under its lower leg by {@link AttachDetachedFeetInGltf}: the two nodes' names. */
+export interface IAttachedFoot {
+    /** The foot's node name. */
+    readonly foot: string;
+    /** The lower leg's node name, its new parent. */
+    readonly lowerLeg: string;
+    /** The name of the node it hung under before, or `""` when it was a scene root. */
+    readonly formerParent: string;
+}
+
+/**
+ * Moves feet that a rig keeps beside its legs under their lower legs, in a glTF document's JSON
+ * (in place), each keeping its place in the world: the layout rigs built for IK are often exported
+ * with (three.js's RobotExpressive keeps `Foot.L` under its armature's root, Blender rigs with IK
+ * controls under a `FootControl.L`; each lower leg is then a leaf), which no humanoid map can read
+ * (a humanoid's foot is its lower leg's child, as in Mecanim). Run before the file is loaded (the
+ * glTF loader's `onParsed`), the skeleton then loads as a plain humanoid's: the skin's inverse bind
+ * matrices are world transforms and stay right.
+ *
+ * Per side (by the names' side words), a foot is moved only when exactly one joint is named as that
+ * side's foot with no joint named as a lower leg above it and exactly one as that side's lower leg
+ * with no foot below it; anything else is left as it is (the mapper's error then names what it
+ * found). The foot's own animation channels, if the file has any, stay as they are: they keep
+ * their keys relative to the old parent, so the file's own clips no longer place that foot (load
+ * such a file as a retarget target, not as a source).
+ * @param json the parsed glTF JSON (its `nodes`, `skins` and `scenes` are read; `nodes` written)
+ * @returns the feet moved (none when the rig has no such layout)
+ */
+export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?: { joints?: number[] }[] }): IAttachedFoot[] {
+    const nodes = json.nodes ?? [];
+    const parent = new Int32Array(nodes.length).fill(-1);
+    nodes.forEach((n, i) => n.children?.forEach((c) => (c >= 0 && c < nodes.length ? (parent[c] = i) : undefined)));
+    // Skin joints when the file has skins (a mesh node named `Foot.L` is not a foot), else every node.
+    const skinJoints = new Set<number>((json.skins ?? []).flatMap((s) => s.joints ?? []));
+    const isJoint = (i: number): boolean => (skinJoints.size ? skinJoints.has(i) : true);
+    const info = nodes.map((n) => ParseJointName(n.name ?? ""));
+    const is = (i: number, hint: "foot" | "lowerLeg"): boolean =>
+        isJoint(i) && info[i].hints.has(hint) && !info[i].hints.has("helper") && !info[i].hints.has("nub");
+    const hasAbove = (i: number, hint: "foot" | "lowerLeg"): boolean => {
+        for (let p = parent[i], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (is(p, hint)) return true;
+        return false;
+    };
+    const isAbove = (a: number, b: number): boolean => {
+        for (let p = parent[b], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (p === a) return true;
+        return false;
+    };
+    const moved: IAttachedFoot[] = [];
+    for (const side of [-1, 1]) {
+        const feet = nodes.map((_, i) => i).filter((i) => info[i].side === side && is(i, "foot") && !hasAbove(i, "lowerLeg"));
+        const legs = nodes.map((_, i) => i).filter((i) => info[i].side === side && is(i, "lowerLeg") && !nodes.some((__, j) => is(j, "foot") && isAbove(i, j)));
+        if (feet.length !== 1 || legs.length !== 1) continue;
+        const foot = feet[0];
+        const leg = legs[0];
+        // The foot must not hang above the leg (a cycle).
+        if (isAbove(foot, leg)) continue;
+        // Its new local transform: its world over the lower leg's (Babylon's row-vector order:
+        // world = local * parent's world).
+        const local = worldMatrix(nodes, parent, foot).multiply(Matrix.Invert(worldMatrix(nodes, parent, leg)));
+        const s = new Vector3();
+        const r = new Quaternion();
+        const t = new Vector3();
+        if (!local.decompose(s, r, t)) continue;
+        const from = parent[foot];
+        if (from >= 0) nodes[from].children = (nodes[from].children ?? []).filter((c) => c !== foot);
+        else
+            for (const scene of (json as { scenes?: { nodes?: number[] }[] }).scenes ?? [])
+                if (scene.nodes) scene.nodes = scene.nodes.filter((c) => c !== foot);
+        (nodes[leg].children ??= []).push(foot);
+        parent[foot] = leg;
+        const n = nodes[foot];
+        delete n.matrix;
+        n.translation = [t.x, t.y, t.z];
+        n.rotation = [r.x, r.y, r.z, r.w];
+        n.scale = [s.x, s.y, s.z];
+        moved.push({ foot: n.name ?? "", lowerLeg: nodes[leg].name ?? "", formerParent: from >= 0 ? (nodes[from].name ?? "") : "" });
+    }
+    return moved;
+}
+
+/** A node's local transform as a Babylon matrix (row-vector order; glTF's column-major array reads as it is). */
+function localMatrix(n: IGltfNodeLike): Matrix {
+    if (n.matrix && n.matrix.length === 16) return Matrix.FromArray(n.matrix);
+    const t = n.translation ?? [0, 0, 0];
+    const r = n.rotation ?? [0, 0, 0, 1];
+    const s = n.scale ?? [1, 1, 1];
+    return Matrix.Compose(new Vector3(s[0], s[1], s[2]), new Quaternion(r[0], r[1], r[2], r[3]), new Vector3(t[0], t[1], t[2]));
+}
+
+/** A node's world transform in the file's own space (its locals down from its scene root). */
+function worldMatrix(nodes: readonly IGltfNodeLike[], parent: Int32Array, i: number): Matrix {
+    let m = localMatrix(nodes[i]);
+    for (let p = parent[i], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) m = m.multiply(localMatrix(nodes[p]));
+    return m;
+}
