@@ -1,13 +1,19 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { ParseJointName } from "../humanoid/boneNames.js";
 
-/** The parts of a glTF node this module reads and writes. */
-interface IGltfNodeLike {
+/** The parts of a glTF node {@link AttachDetachedFeetInGltf} reads and writes (the glTF JSON's own fields). */
+export interface IGltfNodeLike {
+    /** The node's name. */
     name?: string;
+    /** Its children's indices. */
     children?: number[];
+    /** Its translation (x, y, z). */
     translation?: number[];
+    /** Its rotation (a unit quaternion, x, y, z, w). */
     rotation?: number[];
+    /** Its scale (x, y, z). */
     scale?: number[];
+    /** Its transform as a column-major 4x4 matrix, in place of the three above. */
     matrix?: number[];
 }
 
