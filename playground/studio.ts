@@ -260,7 +260,7 @@ export class Studio {
         });
     }
 
-    /** Loads a character file and adds it; its own clips become sources too. */
+    /** Loads a character file and adds it; its own clips become sources too (not where its feet were moved under its legs as it loaded). */
     async addFileTargetAsync(bytes: Uint8Array, fileName: string): Promise<ITarget> {
         const character = await LoadHumanoidCharacterAsync(bytes, fileName, this.view.scene, { muscleRanges: this.muscleRanges, twist: this.settings.twist });
         const root = character.container.meshes.find((m) => m.name === "__root__") ?? (character.container.rootNodes[0] as TransformNode);
@@ -277,6 +277,9 @@ export class Studio {
         });
         for (const g of character.container.animationGroups) {
             g.stop();
+            // Feet moved under the legs as the file loaded (an IK rig's layout): its own clips key
+            // those feet from their old parents, so they are not offered as sources.
+            if (character.attachedFeet.length) continue;
             this.addSource(
                 {
                     name: `${g.name} (${fileName})`,

@@ -225,7 +225,7 @@ export {
 export { MeasureFootSkate, CombineFootSkates, ComputeLegLength, SLIDING_SPEED, REFERENCE_LEG_LENGTH, type IFootSkate } from "./quality/footSkate.js";
 export { BakeMuscleClipToAnimationGroup, CreateBakeStats, type BakeRootMotionMode, type IBakeStats, type IBakeMuscleClipOptions } from "./plugin/bake.js";
 export { LoadHumanoidCharacterAsync, GltfJointFilter, type IHumanoidCharacter } from "./plugin/loadCharacter.js";
-export { AttachDetachedFeetInGltf, type IAttachedFoot, type IGltfNodeLike } from "./io/detachedFeetGltf.js";
+export { AttachDetachedFeetInGltf, AttachedFeetNotes, type IAttachedFoot, type IGltfNodeLike } from "./io/detachedFeetGltf.js";
 export { SlerpShortToRef, SlerpLongToRef, SlerpPathAngle, SLERP_PARALLEL_EPSILON, LONG_PATH_DEFAULT_AXIS } from "./math/slerp.js";
 export {
     type ITrs,

@@ -1,5 +1,6 @@
 /** Opening files: the header's file input and drag-and-drop anywhere on the page. */
 import {
+    AttachedFeetNotes,
     BuildHumanoidAvatar,
     BvhPoseSource,
     ConvertAnimationGroupToMuscleClip,
@@ -40,7 +41,7 @@ async function openFileAsync(studio: Studio, file: File, resources: ReadonlyMap<
             studio.addSource({ name, clip, avatar: studio.sampleSource().avatar });
             ShowStatus(`${name}: muscle clip, ${clip.frameCount} frames`);
         } else if (lower.endsWith(".vrma")) {
-            const character = await LoadHumanoidCharacterAsync(bytes, name.replace(/\.vrma$/i, ".glb"), studio.view.scene);
+            const character = await LoadHumanoidCharacterAsync(bytes, name.replace(/\.vrma$/i, ".glb"), studio.view.scene, { attachDetachedFeet: false });
             for (const g of character.container.animationGroups) {
                 g.stop();
                 studio.addSource({
@@ -52,7 +53,13 @@ async function openFileAsync(studio: Studio, file: File, resources: ReadonlyMap<
             character.container.removeAllFromScene();
         } else if (lower.endsWith(".glb") || lower.endsWith(".gltf") || lower.endsWith(".vrm")) {
             const t = await studio.addFileTargetAsync(bytes, name);
-            const notes = [...t.avatar.warnings, ...(missingImages.length ? [`images not given, shown blank: ${missingImages.join(", ")}`] : [])];
+            const moved = t.character?.attachedFeet ?? [];
+            const notes = [
+                ...AttachedFeetNotes(moved),
+                ...(moved.length ? ["its own clips are not offered (they place those feet from their old parents)"] : []),
+                ...t.avatar.warnings,
+                ...(missingImages.length ? [`images not given, shown blank: ${missingImages.join(", ")}`] : []),
+            ];
             ShowStatus(`${name}: ${notes.length ? notes.join("; ") : "mapped"}`);
         } else {
             throw new HumanoidError("UNSUPPORTED_FORMAT", `${name}: use .glb, .gltf, .vrm, .vrma, .bvh, .muscle.json or .muscle.bin`);

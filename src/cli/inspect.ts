@@ -2,6 +2,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBoneNames, HumanBoneRequired, HUMAN_BONE_COUNT, IsFingerBone } from "../humanoid/humanBones.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "../node/loadAvatar.js";
 import type { ILoadedRig } from "../node/loadFile.js";
+import { AttachedFeetNotes } from "../io/detachedFeetGltf.js";
 
 /** What `babylon-humanoid inspect --json` prints: exactly these keys. */
 export interface IInspectJson {
@@ -22,9 +23,14 @@ function round(x: number): number {
 }
 
 /** The JSON report of an avatar. */
-export function InspectJson(file: string, avatar: HumanoidAvatar): IInspectJson {
+export function InspectJson(file: string, avatar: HumanoidAvatar, loaded?: ILoadedRig): IInspectJson {
     const f = avatar.frame.forward;
-    return { file, boneMap: avatar.toBoneMapJson(), facing: [round(f.x), round(f.y), round(f.z)], warnings: [...avatar.warnings] };
+    return {
+        file,
+        boneMap: avatar.toBoneMapJson(),
+        facing: [round(f.x), round(f.y), round(f.z)],
+        warnings: [...AttachedFeetNotes(loaded?.attachedFeet ?? []), ...avatar.warnings],
+    };
 }
 
 /** The text report of an avatar, for people. */
@@ -77,9 +83,10 @@ export function InspectText(file: string, avatar: HumanoidAvatar, loaded: ILoade
         lines.push(`T-pose: captured from the ${avatar.tPoseSource} (already a T-pose)`);
     }
     lines.push("");
-    if (avatar.warnings.length) {
+    const warnings = [...AttachedFeetNotes(loaded.attachedFeet ?? []), ...avatar.warnings];
+    if (warnings.length) {
         lines.push("warnings:");
-        for (const w of avatar.warnings) lines.push(`  - ${w}`);
+        for (const w of warnings) lines.push(`  - ${w}`);
     } else {
         lines.push("warnings: none");
     }
@@ -93,7 +100,7 @@ export function InspectText(file: string, avatar: HumanoidAvatar, loaded: ILoade
 export async function RunInspectAsync(file: string, options: { json?: boolean } & ILoadAvatarOptions = {}): Promise<string> {
     const { avatar, loaded } = await LoadHumanoidAvatarFromFileAsync(file, options);
     try {
-        return options.json ? JSON.stringify(InspectJson(file, avatar)) : InspectText(file, avatar, loaded);
+        return options.json ? JSON.stringify(InspectJson(file, avatar, loaded)) : InspectText(file, avatar, loaded);
     } finally {
         loaded.dispose();
     }

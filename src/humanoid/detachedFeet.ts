@@ -21,11 +21,11 @@ export function DetachedFeetNote(rig: IRig): string {
     // Joints that can carry a bone only (a mesh node named as the part it draws is none).
     const is = (i: number, hint: "foot" | "lowerLeg"): boolean =>
         joints[i].kind === RigJointKind.Bone && info[i].hints.has(hint) && !info[i].hints.has("helper") && !info[i].hints.has("nub");
-    const below = (i: number, hint: "foot" | "lowerLeg"): boolean => {
+    const hasAbove = (i: number, hint: "foot" | "lowerLeg"): boolean => {
         for (let p = joints[i].parent; p >= 0; p = joints[p].parent) if (is(p, hint)) return true;
         return false;
     };
-    const feet = joints.map((_, i) => i).filter((i) => is(i, "foot") && !below(i, "lowerLeg"));
+    const feet = joints.map((_, i) => i).filter((i) => is(i, "foot") && !hasAbove(i, "lowerLeg"));
     if (!feet.length) return "";
     // A lower leg with no foot under it (children come after their parents).
     const footless = joints.map((_, i) => i).filter((i) => is(i, "lowerLeg") && !hasFootBelow(rig, i, is));
@@ -39,10 +39,10 @@ export function DetachedFeetNote(rig: IRig): string {
     const list = feet.map((f) => `${label(f)} (under ${parentOf(f)})`).join(", ");
     const legs = footless.map(label).join(", ");
     return (
-        ` The feet ${list} hang outside the legs, and the lower legs ${legs} end without a foot: a rig that keeps its feet ` +
-        `beside the legs for IK maps as a character to retarget onto (its feet are moved under its lower legs as it loads), ` +
-        `not as a source of clips. To use its clips, make each foot a child of its lower leg (in Blender, the foot bone's ` +
-        `parent, keeping its offset) and export again.`
+        ` The feet ${list} hang outside the legs, and the lower legs ${legs} end without a foot, as rigs built for IK keep ` +
+        `them. A character loaded to retarget onto has such feet moved under its lower legs where it can tell one foot and ` +
+        `one lower leg a side apart (AttachDetachedFeetInGltf); a source of clips keeps its hierarchy. Make each foot a ` +
+        `child of its lower leg (in Blender, the foot bone's parent, keeping its offset) and export again.`
     );
 }
 

@@ -1,6 +1,9 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { ParseJointName } from "../humanoid/boneNames.js";
 
+/** How far a foot's new local transform may differ from its translation, rotation and scale put back together, a share of its largest entry (more: it has shear, and the foot is left). */
+const SHEAR_TOLERANCE = 1e-4;
+
 /** The parts of a glTF node {@link AttachDetachedFeetInGltf} reads and writes (the glTF JSON's own fields). */
 export interface IGltfNodeLike {
     /** The node's name. */
@@ -34,18 +37,20 @@ export interface IAttachedFoot {
  * controls under a `FootControl.L`; each lower leg is then a leaf), which no humanoid map can read
  * (a humanoid's foot is its lower leg's child, as in Mecanim). Run before the file is loaded (the
  * glTF loader's `onParsed`), the skeleton then loads as a plain humanoid's: the skin's inverse bind
- * matrices are world transforms and stay right.
+ * matrices depend only on each joint's transform in the world at the bind, not on its parents,
+ * and stay right.
  *
  * Per side (by the names' side words), a foot is moved only when exactly one joint is named as that
  * side's foot with no joint named as a lower leg above it and exactly one as that side's lower leg
- * with no foot below it; anything else is left as it is (the mapper's error then names what it
- * found). The foot's own animation channels, if the file has any, stay as they are: they keep
+ * that ends its leg (no twist joint; below it only tips and helpers, above it an upper leg) with no
+ * foot below it, and when its transform under the lower leg holds no shear; anything else is left
+ * as it is (the mapper's error then names what it found). The foot's own animation channels, if the file has any, stay as they are: they keep
  * their keys relative to the old parent, so the file's own clips no longer place that foot (load
  * such a file as a retarget target, not as a source).
- * @param json the parsed glTF JSON (its `nodes`, `skins` and `scenes` are read; `nodes` written)
+ * @param json the parsed glTF JSON (its `nodes`, `skins` and `scenes` are read; `nodes` and, for a foot that was a scene's root, `scenes` written)
  * @returns the feet moved (none when the rig has no such layout)
  */
-export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?: { joints?: number[] }[] }): IAttachedFoot[] {
+export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?: { joints?: number[] }[]; scenes?: { nodes?: number[] }[] }): IAttachedFoot[] {
     const nodes = json.nodes ?? [];
     const parent = new Int32Array(nodes.length).fill(-1);
     nodes.forEach((n, i) => n.children?.forEach((c) => (c >= 0 && c < nodes.length ? (parent[c] = i) : undefined)));
@@ -59,6 +64,10 @@ export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?
         for (let p = parent[i], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (is(p, hint)) return true;
         return false;
     };
+    const hasAboveNamed = (i: number, hint: "upperLeg"): boolean => {
+        for (let p = parent[i], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (isJoint(p) && info[p].hints.has(hint)) return true;
+        return false;
+    };
     const isAbove = (a: number, b: number): boolean => {
         for (let p = parent[b], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (p === a) return true;
         return false;
@@ -66,7 +75,19 @@ export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?
     const moved: IAttachedFoot[] = [];
     for (const side of [-1, 1]) {
         const feet = nodes.map((_, i) => i).filter((i) => info[i].side === side && is(i, "foot") && !hasAbove(i, "lowerLeg"));
-        const legs = nodes.map((_, i) => i).filter((i) => info[i].side === side && is(i, "lowerLeg") && !nodes.some((__, j) => is(j, "foot") && isAbove(i, j)));
+        // A lower leg that ends the leg: no twist joint (a calf's twist leaf is no lower leg), no
+        // joint below it but tips and helpers, an upper leg above it, no foot below it.
+        const legs = nodes
+            .map((_, i) => i)
+            .filter(
+                (i) =>
+                    info[i].side === side &&
+                    is(i, "lowerLeg") &&
+                    !info[i].hints.has("twist") &&
+                    (nodes[i].children ?? []).every((c) => !isJoint(c) || info[c]?.hints.has("nub") || info[c]?.hints.has("helper")) &&
+                    hasAboveNamed(i, "upperLeg") &&
+                    !nodes.some((__, j) => is(j, "foot") && isAbove(i, j)),
+            );
         if (feet.length !== 1 || legs.length !== 1) continue;
         const foot = feet[0];
         const leg = legs[0];
@@ -79,11 +100,19 @@ export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?
         const r = new Quaternion();
         const t = new Vector3();
         if (!local.decompose(s, r, t)) continue;
+        // A transform with shear (a parent scaled unevenly, the foot turned under it) has no
+        // translation, rotation and scale that hold it, and glTF nodes hold no more: left.
+        const back = Matrix.Compose(s, r, t);
+        let size = 0;
+        let off = 0;
+        for (let k = 0; k < 16; k++) {
+            size = Math.max(size, Math.abs(local.m[k]));
+            off = Math.max(off, Math.abs(back.m[k] - local.m[k]));
+        }
+        if (!(off <= SHEAR_TOLERANCE * size)) continue;
         const from = parent[foot];
         if (from >= 0) nodes[from].children = (nodes[from].children ?? []).filter((c) => c !== foot);
-        else
-            for (const scene of (json as { scenes?: { nodes?: number[] }[] }).scenes ?? [])
-                if (scene.nodes) scene.nodes = scene.nodes.filter((c) => c !== foot);
+        else for (const scene of json.scenes ?? []) if (scene.nodes) scene.nodes = scene.nodes.filter((c) => c !== foot);
         (nodes[leg].children ??= []).push(foot);
         parent[foot] = leg;
         const n = nodes[foot];
@@ -110,4 +139,16 @@ function worldMatrix(nodes: readonly IGltfNodeLike[], parent: Int32Array, i: num
     let m = localMatrix(nodes[i]);
     for (let p = parent[i], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) m = m.multiply(localMatrix(nodes[p]));
     return m;
+}
+
+/**
+ * One line per foot {@link AttachDetachedFeetInGltf} moved, for people: where it hung and where it
+ * went (what `retarget`, `inspect` and the playground say about such a character).
+ * @param feet the feet moved
+ */
+export function AttachedFeetNotes(feet: readonly IAttachedFoot[]): string[] {
+    return feet.map(
+        (f) =>
+            `the foot '${f.foot}' hung ${f.formerParent ? `under '${f.formerParent}'` : "at the top"}, beside its leg (an IK rig's layout): moved under '${f.lowerLeg}'`,
+    );
 }

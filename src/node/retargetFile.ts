@@ -7,6 +7,7 @@ import { HumanoidError } from "../errors.js";
 import { BakeMuscleClipToAnimationGroup, CreateBakeStats } from "../plugin/bake.js";
 import { ConvertFileToMuscleClipsAsync } from "./convertFile.js";
 import { WriteCharacterGlbAsync } from "./writeGlb.js";
+import { AttachedFeetNotes } from "../io/detachedFeetGltf.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
 import type { ProportionMode } from "../runtime/rigSolver.js";
 
@@ -279,13 +280,7 @@ export async function RetargetFileToGlbAsync(source: string, target: string, out
             output,
             bytes: bytes.length,
             animations,
-            characterWarnings: [
-                ...(loaded.attachedFeet ?? []).map(
-                    (f) =>
-                        `the foot '${f.foot}' hung ${f.formerParent ? `under '${f.formerParent}'` : "at the top"}, beside its leg (an IK rig's layout): moved under '${f.lowerLeg}', where it stays in the written file`,
-                ),
-                ...avatar.warnings,
-            ],
+            characterWarnings: [...AttachedFeetNotes(loaded.attachedFeet ?? []).map((n) => `${n}, where it stays in the written file`), ...avatar.warnings],
             exportWarnings,
             timings: { sourceMs, characterMs, bakeMs, exportMs },
         };

@@ -59,13 +59,16 @@ export interface IHumanoidCharacter {
  * @param bytes the file's content
  * @param fileName the file's name (its extension picks the format), for messages
  * @param scene where to load it
- * @param options avatar options (bone map overrides, T-pose mode, muscle ranges, twist)
+ * @param options avatar options (bone map overrides, T-pose mode, muscle ranges, twist) and `attachDetachedFeet`
  */
 export async function LoadHumanoidCharacterAsync(
     bytes: Uint8Array,
     fileName: string,
     scene: Scene,
-    options: Omit<IHumanoidAvatarOptions, "declaredBoneMap"> = {},
+    options: Omit<IHumanoidAvatarOptions, "declaredBoneMap"> & {
+        /** Move feet kept beside the legs for IK under the lower legs ({@link AttachDetachedFeetInGltf}). Default true; false for a file read for its clips (their feet's keys are relative to their old parents). */
+        attachDetachedFeet?: boolean;
+    } = {},
 ): Promise<IHumanoidCharacter> {
     const ext = (/\.[^.]+$/.exec(fileName)?.[0] ?? "").toLowerCase();
     if (![".glb", ".gltf", ".vrm"].includes(ext)) {
@@ -99,7 +102,10 @@ export async function LoadHumanoidCharacterAsync(
                 gltf: {
                     animationStartMode: 0 /* NONE */,
                     // Before the loader reads the nodes: feet kept beside the legs go under them.
-                    onParsed: (data: { json: object }) => attachedFeet.push(...AttachDetachedFeetInGltf(data.json as never)),
+                    onParsed:
+                        options.attachDetachedFeet === false
+                            ? undefined
+                            : (data: { json: object }) => attachedFeet.push(...AttachDetachedFeetInGltf(data.json as never)),
                     preprocessUrlAsync: async (url: string) => {
                         if (url.startsWith("data:")) return url;
                         throw new HumanoidError("GLTF_PARSE", `${fileName}: refers to '${url}', outside the bytes given`);
@@ -133,7 +139,8 @@ export async function LoadHumanoidCharacterAsync(
                 declaredBoneMap.set(bone, joint);
             }
         }
-        const avatar = BuildHumanoidAvatar(binding.rig, { ...options, declaredBoneMap });
+        const { attachDetachedFeet: _, ...avatarOptions } = options;
+        const avatar = BuildHumanoidAvatar(binding.rig, { ...avatarOptions, declaredBoneMap });
         container.addAllToScene();
         return { container, binding, avatar, gltf, vrm, declaredBoneMap, attachedFeet };
     } catch (e) {

@@ -28,10 +28,12 @@ interface INode {
     translation?: number[];
     rotation?: number[];
     scale?: number[];
+    matrix?: number[];
 }
 
-/** A node's local transform (Babylon's row-vector order). */
+/** A node's local transform (Babylon's row-vector order; glTF's column-major matrix reads as it is). */
 function local(n: INode): Matrix {
+    if (n.matrix) return Matrix.FromArray(n.matrix);
     const t = n.translation ?? [0, 0, 0];
     const r = n.rotation ?? [0, 0, 0, 1];
     const s = n.scale ?? [1, 1, 1];
@@ -174,6 +176,49 @@ describe("AttachDetachedFeetInGltf", () => {
         const after = world(d.nodes, 6);
         // (Babylon's matrices hold 32-bit floats.)
         for (let k = 0; k < 16; k++) expect(after.m[k]).toBeCloseTo(before.m[k], 6);
+    });
+
+    it("a foot given as a matrix, a foot that is a scene's root, a foot with toes: each moved, every joint where it was", () => {
+        const d = doc([{ name: "Toes.L", translation: [0, 0, 0.1] }]);
+        d.nodes[6].children = [7];
+        // The foot as a column-major matrix (glTF's), a scene root of its own.
+        const m = local(d.nodes[6]).multiply(world(d.nodes, 4));
+        d.nodes[6] = { name: "Foot.L", children: [7], matrix: Array.from(m.m) };
+        d.nodes[4].children = [];
+        d.scenes[0].nodes.push(6);
+        const before = [world(d.nodes, 6), world(d.nodes, 7)];
+        expect(AttachDetachedFeetInGltf(d)).toEqual([{ foot: "Foot.L", lowerLeg: "LowerLeg.L", formerParent: "" }]);
+        expect(d.scenes[0].nodes).toEqual([0]);
+        expect(d.nodes[6].matrix).toBeUndefined();
+        [6, 7].forEach((j, k) => {
+            const after = world(d.nodes, j);
+            for (let i = 0; i < 16; i++) expect(after.m[i]).toBeCloseTo(before[k].m[i], 6);
+        });
+    });
+
+    it("leaves a foot whose place under the lower leg would need shear (a parent scaled unevenly, the foot turned under it)", () => {
+        const d = doc();
+        d.nodes[4].scale = [1, 3, 1];
+        d.nodes[6].rotation = [0, 0, Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)];
+        expect(AttachDetachedFeetInGltf(d)).toEqual([]);
+        expect(d.nodes[4].children).toEqual([6]);
+    });
+
+    it("leaves a plain rig with a stray foot-named node alone: a calf's twist leaf is no lower leg (Unreal's mannequin, Character Creator)", () => {
+        const d = {
+            nodes: [
+                { name: "root", children: [1, 6] },
+                { name: "pelvis", children: [2] },
+                { name: "thigh_l", children: [3] },
+                { name: "calf_l", children: [4, 5] },
+                { name: "foot_l" },
+                { name: "calf_twist_01_l" },
+                { name: "foot_l_locator" },
+            ] as INode[],
+            scenes: [{ nodes: [0] }],
+        };
+        expect(AttachDetachedFeetInGltf(d)).toEqual([]);
+        expect(d.nodes[0].children).toEqual([1, 6]);
     });
 
     it("leaves the file as it is where the layout is not plain: two left feet, a foot already under its leg, no side", () => {
