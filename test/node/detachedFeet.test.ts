@@ -7,7 +7,7 @@ import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
 import { HumanBone, LoadHumanoidCharacterAsync } from "../../src/index.js";
-import { AttachDetachedFeetInGltf } from "../../src/io/detachedFeetGltf.js";
+import { AttachDetachedFeetInGltf, type IGltfNodeLike } from "../../src/io/detachedFeetGltf.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, LoadRigFromFileAsync } from "../../src/node/index.js";
 import { RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
 import { BuildHumanoidAvatar } from "../../src/humanoid/avatar.js";
@@ -22,14 +22,8 @@ Logger.LogLevels = Logger.ErrorLogLevel;
 // lower leg a leaf. A character to retarget onto has them moved under its lower legs at load
 // (`AttachDetachedFeetInGltf`, `LoadHumanoidAvatarFromFileAsync`'s `attachDetachedFeet`).
 
-interface INode {
-    name?: string;
-    children?: number[];
-    translation?: number[];
-    rotation?: number[];
-    scale?: number[];
-    matrix?: number[];
-}
+/** A glTF node as the module reads it. */
+type INode = IGltfNodeLike;
 
 /** A node's local transform (Babylon's row-vector order; glTF's column-major matrix reads as it is). */
 function local(n: INode): Matrix {
