@@ -1,4 +1,4 @@
-import { ParseJointName } from "./boneNames.js";
+import { ParseJointName, type INameInfo } from "./boneNames.js";
 import { GetRigJointLabel, RigJointKind, type IRig } from "./rig.js";
 
 /**
@@ -17,19 +17,14 @@ import { GetRigJointLabel, RigJointKind, type IRig } from "./rig.js";
  */
 export function DetachedFeetNote(rig: IRig): string {
     const joints = rig.joints;
-    const info = joints.map((j) => ParseJointName(j.name));
     // Joints that can carry a bone only (a mesh node named as the part it draws is none).
-    const is = (i: number, hint: "foot" | "lowerLeg"): boolean =>
-        joints[i].kind === RigJointKind.Bone && info[i].hints.has(hint) && !info[i].hints.has("helper") && !info[i].hints.has("nub");
-    const hasAbove = (i: number, hint: "foot" | "lowerLeg"): boolean => {
-        for (let p = joints[i].parent; p >= 0; p = joints[p].parent) if (is(p, hint)) return true;
-        return false;
-    };
-    const feet = joints.map((_, i) => i).filter((i) => is(i, "foot") && !hasAbove(i, "lowerLeg"));
-    if (!feet.length) return "";
-    // A lower leg with no foot under it (children come after their parents).
-    const footless = joints.map((_, i) => i).filter((i) => is(i, "lowerLeg") && !hasFootBelow(rig, i, is));
-    if (!footless.length) return "";
+    const layout = FindDetachedFeet(
+        joints.map((j) => j.name),
+        joints.map((j) => j.parent),
+        (i) => joints[i].kind === RigJointKind.Bone,
+    );
+    const { feet, footlessLowerLegs } = layout;
+    if (!feet.length || !footlessLowerLegs.length) return "";
     // A name several joints share is told by its index too.
     const label = (i: number): string => {
         const l = GetRigJointLabel(rig, i);
@@ -37,7 +32,7 @@ export function DetachedFeetNote(rig: IRig): string {
     };
     const parentOf = (i: number): string => (joints[i].parent >= 0 ? label(joints[i].parent) : "the top");
     const list = feet.map((f) => `${label(f)} (under ${parentOf(f)})`).join(", ");
-    const legs = footless.map(label).join(", ");
+    const legs = footlessLowerLegs.map(label).join(", ");
     return (
         ` The feet ${list} hang outside the legs, and the lower legs ${legs} end without a foot, as rigs built for IK keep ` +
         `them. A character loaded to retarget onto has such feet moved under its lower legs where it can tell one foot and ` +
@@ -46,14 +41,47 @@ export function DetachedFeetNote(rig: IRig): string {
     );
 }
 
-/** Whether `a` is an ancestor of `b`. */
-function isAbove(rig: IRig, a: number, b: number): boolean {
-    for (let p = rig.joints[b].parent; p >= 0; p = rig.joints[p].parent) if (p === a) return true;
-    return false;
+/** What {@link FindDetachedFeet} finds in a joint tree. */
+export interface IDetachedFeetLayout {
+    /** Each joint's name as read ({@link ParseJointName}), by index. */
+    readonly info: readonly INameInfo[];
+    /** Joints named as a foot (not a helper or a tip) with no joint named as a lower leg above them. */
+    readonly feet: readonly number[];
+    /** Joints named as a lower leg (not a helper or a tip) with no joint named as a foot below them. */
+    readonly footlessLowerLegs: readonly number[];
+    /** Whether some joint above `i` (its parent, its parent's...) passes `test`. */
+    hasAbove(i: number, test: (p: number) => boolean): boolean;
 }
 
-/** Whether some joint below `i` is named as a foot. */
-function hasFootBelow(rig: IRig, i: number, is: (j: number, hint: "foot" | "lowerLeg") => boolean): boolean {
-    for (let j = i + 1; j < rig.joints.length; j++) if (is(j, "foot") && isAbove(rig, i, j)) return true;
-    return false;
+/**
+ * Feet a joint tree keeps beside its legs, by the joints' names: the mapper's error
+ * ({@link DetachedFeetNote}) and the glTF loader's fix (`AttachDetachedFeetInGltf`) read the same
+ * layout. Only joints that `isJoint` accepts count; a parent chain that loops (a malformed file
+ * read before any check) is followed no further than the joints' count.
+ * @param names each joint's name
+ * @param parent each joint's parent index, -1 for a top joint
+ * @param isJoint whether a joint can carry a bone
+ */
+export function FindDetachedFeet(names: readonly string[], parent: ArrayLike<number>, isJoint: (i: number) => boolean): IDetachedFeetLayout {
+    const n = names.length;
+    const info = names.map((name) => ParseJointName(name));
+    const is = (i: number, hint: "foot" | "lowerLeg"): boolean =>
+        isJoint(i) && info[i].hints.has(hint) && !info[i].hints.has("helper") && !info[i].hints.has("nub");
+    const hasAbove = (i: number, test: (p: number) => boolean): boolean => {
+        for (let p = parent[i], guard = 0; p >= 0 && guard <= n; p = parent[p], guard++) if (test(p)) return true;
+        return false;
+    };
+    // Every joint with a foot somewhere below it: each foot marks its ancestors.
+    const footBelow = new Uint8Array(n);
+    for (let j = 0; j < n; j++) {
+        if (!is(j, "foot")) continue;
+        for (let p = parent[j], guard = 0; p >= 0 && guard <= n; p = parent[p], guard++) footBelow[p] = 1;
+    }
+    const all = names.map((_, i) => i);
+    return {
+        info,
+        feet: all.filter((i) => is(i, "foot") && !hasAbove(i, (p) => is(p, "lowerLeg"))),
+        footlessLowerLegs: all.filter((i) => is(i, "lowerLeg") && !footBelow[i]),
+        hasAbove,
+    };
 }

@@ -1,5 +1,5 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { ParseJointName } from "../humanoid/boneNames.js";
+import { FindDetachedFeet } from "../humanoid/detachedFeet.js";
 
 /** How far a foot's new local transform may differ from its translation, rotation and scale put back together, a share of its largest entry (more: it has shear, and the foot is left). */
 const SHEAR_TOLERANCE = 1e-4;
@@ -57,37 +57,22 @@ export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?
     // Skin joints when the file has skins (a mesh node named `Foot.L` is not a foot), else every node.
     const skinJoints = new Set<number>((json.skins ?? []).flatMap((s) => s.joints ?? []));
     const isJoint = (i: number): boolean => (skinJoints.size ? skinJoints.has(i) : true);
-    const info = nodes.map((n) => ParseJointName(n.name ?? ""));
-    const is = (i: number, hint: "foot" | "lowerLeg"): boolean =>
-        isJoint(i) && info[i].hints.has(hint) && !info[i].hints.has("helper") && !info[i].hints.has("nub");
-    const hasAbove = (i: number, hint: "foot" | "lowerLeg"): boolean => {
-        for (let p = parent[i], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (is(p, hint)) return true;
-        return false;
-    };
-    const hasAboveNamed = (i: number, hint: "upperLeg"): boolean => {
-        for (let p = parent[i], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (isJoint(p) && info[p].hints.has(hint)) return true;
-        return false;
-    };
-    const isAbove = (a: number, b: number): boolean => {
-        for (let p = parent[b], guard = 0; p >= 0 && guard <= nodes.length; p = parent[p], guard++) if (p === a) return true;
-        return false;
-    };
     const moved: IAttachedFoot[] = [];
+    const names = nodes.map((n) => n.name ?? "");
     for (const side of [-1, 1]) {
-        const feet = nodes.map((_, i) => i).filter((i) => info[i].side === side && is(i, "foot") && !hasAbove(i, "lowerLeg"));
+        // Read afresh for each side: the first side's move changes the tree.
+        const { info, feet: allFeet, footlessLowerLegs, hasAbove } = FindDetachedFeet(names, parent, isJoint);
+        const isAbove = (a: number, b: number): boolean => hasAbove(b, (p) => p === a);
+        const feet = allFeet.filter((i) => info[i].side === side);
         // A lower leg that ends the leg: no twist joint (a calf's twist leaf is no lower leg), no
-        // joint below it but tips and helpers, an upper leg above it, no foot below it.
-        const legs = nodes
-            .map((_, i) => i)
-            .filter(
-                (i) =>
-                    info[i].side === side &&
-                    is(i, "lowerLeg") &&
-                    !info[i].hints.has("twist") &&
-                    (nodes[i].children ?? []).every((c) => !isJoint(c) || info[c]?.hints.has("nub") || info[c]?.hints.has("helper")) &&
-                    hasAboveNamed(i, "upperLeg") &&
-                    !nodes.some((__, j) => is(j, "foot") && isAbove(i, j)),
-            );
+        // joint below it but tips and helpers, an upper leg above it (and no foot below it).
+        const legs = footlessLowerLegs.filter(
+            (i) =>
+                info[i].side === side &&
+                !info[i].hints.has("twist") &&
+                (nodes[i].children ?? []).every((c) => !isJoint(c) || info[c]?.hints.has("nub") || info[c]?.hints.has("helper")) &&
+                hasAbove(i, (p) => isJoint(p) && info[p].hints.has("upperLeg")),
+        );
         if (feet.length !== 1 || legs.length !== 1) continue;
         const foot = feet[0];
         const leg = legs[0];
