@@ -607,6 +607,19 @@ const LEG_PLACING_PRECISION = 10;
 const LEG_PLACING_CURVES: readonly boolean[] = MuscleCurveKinds.map(
     (_, c) => (c >= CURVE_GOALS && c < CURVE_GOALS + 3) || (c >= CURVE_GOALS + CURVES_PER_GOAL && c < CURVE_GOALS + CURVES_PER_GOAL + 3),
 );
+/**
+ * The muscles that shape the legs (the upper and lower legs'), kept as finely as the curves that
+ * place them ({@link LEG_PLACING_PRECISION}): with `"legs"` proportions the runtime reads the
+ * legs' decoded shape back into where the feet are (`HumanoidLegShape`: what this leg's thigh and
+ * shin do to the foot against the source's, and a foot moved up or down to the knee's reach), so
+ * a leg muscle's reduction error moved a standing foot as much as a leg as long, turned by it (0.1
+ * degree: 1.7 mm on a 1 m leg). Feet that stand still in the source went up and down by tenths of
+ * a millimetre: Mixamo's kettlebell swing onto the X Bot, its standing foot 3.4 times the source's
+ * jerk, 1.7 with these a tenth; a conversation's (SST) 2.3, 1.5.
+ */
+const LEG_SHAPING_MUSCLES: readonly boolean[] = MuscleCurveKinds.map(
+    (_, c) => c < ALL_MUSCLE_COUNT && [B.LeftUpperLeg, B.RightUpperLeg, B.LeftLowerLeg, B.RightLowerLeg].includes(Muscles[c].bone),
+);
 
 /**
  * The reduction tolerance of a curve in its own unit, from the angle tolerance. A muscle curve is
@@ -614,7 +627,8 @@ const LEG_PLACING_CURVES: readonly boolean[] = MuscleCurveKinds.map(
  * range), and a unit is that many of the source avatar's degrees on a side where its range is the
  * reference's, more or fewer where its own range is wider or narrower: the tolerance is the angle
  * over the most degrees a unit makes on either side, so no muscle angle of the source moves more
- * than the angle. Positions: the length that subtends the angle one
+ * than the angle (a tenth of it for the muscles that shape the legs, `LEG_SHAPING_MUSCLES`).
+ * Positions: the length that subtends the angle one
  * avatar scale away (a tenth of it for the curves that place the legs, `LEG_PLACING_PRECISION`);
  * quaternion components a quarter of the angle in radians (an error e per component turns a unit
  * quaternion by at most 4e); the root yaw the angle itself.
@@ -630,7 +644,7 @@ export function GetCurveTolerance(setup: MuscleSetup, curve: number, toleranceDe
             const ref = Muscles[curve];
             const larger = Math.max(ref.maxDeg, -ref.minDeg);
             const widest = Math.max(setup.maxDeg[curve] / ref.maxDeg, setup.minDeg[curve] / ref.minDeg);
-            return toleranceDeg / (larger * widest);
+            return toleranceDeg / (larger * widest) / (LEG_SHAPING_MUSCLES[curve] ? LEG_PLACING_PRECISION : 1);
         }
         case MuscleCurveKind.Position:
             return LEG_PLACING_CURVES[curve] ? rad / LEG_PLACING_PRECISION : rad;
