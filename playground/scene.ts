@@ -31,8 +31,18 @@ export interface IStudioScene {
     readonly labels: Labels;
 }
 
-/** Horizontal distance between two figures, metres. */
+/** Horizontal distance between two figures of a grown-up's size, metres (the source's slot, and the least a character takes). */
 export const SLOT = 1.4;
+/**
+ * The height of the figure {@link SLOT} is made for, metres: a character taller than this takes a
+ * slot as much wider (three.js's RobotExpressive, 4.5 m tall, stood over its neighbours).
+ */
+export const SLOT_FIGURE_HEIGHT = 1.8;
+
+/** The width of a character's slot, metres: {@link SLOT}, or more for a character taller than {@link SLOT_FIGURE_HEIGHT}. */
+export function SlotWidth(height: number): number {
+    return height > SLOT_FIGURE_HEIGHT ? (SLOT * height) / SLOT_FIGURE_HEIGHT : SLOT;
+}
 
 /** Creates the engine (pixels readable back, for the browser tests), the scene and its fixtures on `canvas`, labels in `labelBox`. */
 export function CreateStudioScene(canvas: HTMLCanvasElement, labelBox: HTMLElement): IStudioScene {

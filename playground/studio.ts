@@ -35,7 +35,7 @@ import {
     type RootMotionMode,
 } from "../src/index.js";
 import { SampleWalkSource } from "../src/samples/sampleMotion.js";
-import { SLOT, type IStudioScene } from "./scene.js";
+import { SLOT, SLOT_FIGURE_HEIGHT, SlotWidth, type IStudioScene } from "./scene.js";
 import { StickFigure } from "./stickFigure.js";
 import { CreateLoadedRigSpace } from "./rigSpace.js";
 
@@ -73,6 +73,11 @@ export interface ITarget {
     facing?: LinesMesh;
     /** Where each foot was last frame (world), for its speed. */
     lastFeet: [Vector3, Vector3];
+    /** Its slot: where its root stands across the view (x, metres) and how wide the slot is (`SlotWidth` of its height). */
+    slotX: number;
+    slotWidth: number;
+    /** Its joints' height as loaded, metres (the highest less the lowest). */
+    height: number;
     error: string;
 }
 
@@ -97,7 +102,7 @@ export interface IStudioSettings {
     show: { skeletons: boolean; body: boolean; goals: boolean };
 }
 
-type NewTarget = Omit<ITarget, "animator" | "figure" | "debug" | "error" | "rootBindInverse" | "lastFeet">;
+type NewTarget = Omit<ITarget, "animator" | "figure" | "debug" | "error" | "rootBindInverse" | "lastFeet" | "slotX" | "slotWidth" | "height">;
 
 /** The studio's state and actions. */
 export class Studio {
@@ -205,9 +210,25 @@ export class Studio {
     /** Adds a character to the right of the others, with its debug marks, and plays the source on it. */
     addTarget(t: NewTarget): ITarget {
         const { scene, camera, materials } = this.view;
+        // Its size as loaded: its joints' height (the highest less the lowest), which sets its slot's width.
+        let top = -Infinity;
+        let bottom = Infinity;
+        for (const n of t.nodes) {
+            const y = n.getAbsolutePosition().y;
+            if (y > top) top = y;
+            if (y < bottom) bottom = y;
+        }
+        const height = top > bottom ? top - bottom : SLOT_FIGURE_HEIGHT;
+        const slotWidth = SlotWidth(height);
+        // Its slot: to the right of the last character's (the source's, SLOT wide at SLOT, for the first).
+        const last = this.targets.at(-1);
+        const slotX = (last ? last.slotX : SLOT) - ((last ? last.slotWidth : SLOT) + slotWidth) / 2;
         const target: ITarget = {
             ...t,
             lastFeet: [new Vector3(), new Vector3()],
+            slotX,
+            slotWidth,
+            height,
             rootBindInverse: Matrix.Invert(t.root.computeWorldMatrix(true)),
             animator: null,
             figure: new StickFigure(`skeleton-${t.name}`, t.nodes, t.rig, new Color3(0.15, 0.35, 0.8), scene, t.avatar.getJoint(HumanBone.Hips)),
@@ -217,7 +238,7 @@ export class Studio {
         // A loaded character's rig space: the world it was loaded in, carried by its root (made before the root moves).
         target.rigSpace ??= CreateLoadedRigSpace(target.root, `rig-space-${t.name}`);
         // Seen from the front, +X is on the screen's left: the source there, the characters to its right.
-        target.root.position.x = -this.targets.length * SLOT;
+        target.root.position.x = slotX;
         target.animator = this._makeAnimator(target.avatar, target.nodes, target.root, target.rigSpace);
         // Debug marks: centre of mass, four goals (two feet, two hands), and the point each planted
         // foot is held at (the overlay puts it between the foot's ankle and toes).
@@ -236,9 +257,13 @@ export class Studio {
         }
         for (const m of target.debug) m.renderingGroupId = 1;
         this.targets.push(target);
-        // Frame everyone: the source on the left (+X seen from the front), the characters to its right.
-        camera.target.x = (SLOT - (this.targets.length - 1) * SLOT) / 2;
-        camera.radius = Math.max(5, 1.7 * (this.targets.length + 1));
+        // Frame everyone: the source on the left (+X seen from the front), the characters to its
+        // right; far enough for the whole row and the tallest, looking at its middle height.
+        const span = SLOT + SLOT / 2 - (slotX - slotWidth / 2);
+        const tallest = Math.max(SLOT_FIGURE_HEIGHT, ...this.targets.map((x) => x.height));
+        camera.target.x = (SLOT + slotX) / 2;
+        camera.target.y = Math.max(0.8, 0.45 * tallest);
+        camera.radius = Math.max(5, 1.2 * span, 2.5 * tallest);
         this.restartAll();
         this.targetsChanged();
         return target;

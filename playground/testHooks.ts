@@ -37,6 +37,8 @@ export function InstallTestHooks(studio: Studio): void {
                 tip: setup.footTip[s] >= 0 ? t.nodes[setup.footTip[s]].getAbsolutePosition().asArray() : null,
             }));
         },
+        /** Per character: its slot across the view ([x, width], metres) and its height as loaded (metres). */
+        slots: (): number[][] => targets.map((t) => [t.slotX, t.slotWidth, t.height]),
         /** The view's camera: [alpha, beta] (radians) and its radius. */
         camera: (): number[] => [studio.view.camera.alpha, studio.view.camera.beta, studio.view.camera.radius],
     };

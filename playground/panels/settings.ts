@@ -1,7 +1,6 @@
 /** "Settings": IK, stretch, foot planting, root motion, twist shares and what is drawn. */
 import type { RootMotionMode } from "../../src/index.js";
 import { $ } from "../dom.js";
-import { SLOT } from "../scene.js";
 import type { Studio } from "../studio.js";
 import type { IStudioPanel } from "./panel.js";
 
@@ -24,7 +23,7 @@ export function MountSettingsPanel(studio: Studio): IStudioPanel {
     });
     $<HTMLSelectElement>("root-motion").addEventListener("change", (e) => {
         s.rootMotion = (e.target as HTMLSelectElement).value as RootMotionMode;
-        studio.targets.forEach((t, i) => t.root.position.set(-i * SLOT, 0, 0));
+        studio.targets.forEach((t) => t.root.position.set(t.slotX, 0, 0));
         studio.rebuildAll();
     });
     for (const k of ["upperArm", "lowerArm", "upperLeg", "lowerLeg"] as const) {

@@ -19,6 +19,7 @@ interface IStudio {
     hipsPosition(target: number): number[];
     held(target: number): Array<{ planted: boolean; along: number; visible: boolean; mark: number[]; ankle: number[]; tip: number[] | null }>;
     camera(): number[];
+    slots(): number[][];
     surfaceFit(): {
         state: string;
         done: number;
@@ -239,6 +240,11 @@ describe("the playground in a real browser", () => {
         const r1 = await page.evaluate(`window.__studio.boneRotation(${index}, "leftUpperLeg")`);
         expect(r1).not.toEqual(r0);
         await page.screenshot({ path: join(ARTIFACTS, "playground-character.png") });
+        // Each character in a slot of its own, none narrower than its height needs (three.js's
+        // 4.5 m robot stood over its neighbours in slots of one width for all).
+        const slots = await studio(page, (s) => s.slots());
+        for (let i = 1; i < slots.length; i++) expect(slots[i - 1][0] - slots[i][0]).toBeCloseTo((slots[i - 1][1] + slots[i][1]) / 2, 9);
+        for (const [, width, height] of slots) expect(width).toBeGreaterThanOrEqual((1.4 * height) / 1.8 - 1e-9);
         // The README's picture (UPDATE_DOCS_SCREENSHOT=1 npm run test:e2e, with ../shared/data beside the project).
         if (process.env.UPDATE_DOCS_SCREENSHOT && file) copyFileSync(join(ARTIFACTS, "playground-character.png"), resolve("docs/playground.png"));
     });
