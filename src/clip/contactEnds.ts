@@ -17,7 +17,8 @@
 //      `CONTACT_END_HALF_WINDOW` frames either side, against the noise of frame-to-frame speeds.
 //   2. Along each contact, the toes are the still end once that difference passes
 //      `CONTACT_END_MARGIN`, the ankle once it is below minus the margin; in between the last choice
-//      holds. Each contact starts with no end known (planting falls back to the foot's own pitch).
+//      holds. Each contact starts with no end known (planting falls back to the foot's own pitch),
+//      unless the foot stands still (step 4).
 //   3. When the choice changes, the first in a contact too, the change is written back from where
 //      the two speeds last crossed (the difference's last change of sign): there both ends move
 //      alike, so the held point goes over without a step in the foot's velocity; from the frame
@@ -25,6 +26,15 @@
 //      AnimatedDrawings takes (136 pairs): the pitch's end held, 123 pairs met the thresholds;
 //      the source's end switched at the margin's frame 119; each switch but the first written
 //      back 127; the first too 128 (the report's sliding x0.36 more).
+//   4. Before any choice in a contact, a foot whose two ends are both still (each slower than
+//      `CONTACT_END_STILL`, averaged as above) stands on the end its pitch puts lower: its toes
+//      where they are `STILL_TOES_LOWER` lower than its ankle, each from its T-pose height, else
+//      its ankle. Either end of a still foot is still, but the character's foot turns where the
+//      source's does not (its rotation goes onto a foot of another T-pose pitch relative to the
+//      body's heading, which turns above it): held at the point between its ankle and toes that
+//      its own pitch gave, both ends slid (Mixamo's standing gun shot onto the VRM sample, 0.0015
+//      leg a second where the source's moves 0.0004). On the sets measured: sliding x0.53-0.69,
+//      nothing else changed (jerk, limb directions and planted heights within 0.2%).
 import { FootContact } from "./muscleClip.js";
 import type { IFootTracks } from "./footContacts.js";
 
@@ -36,6 +46,18 @@ import type { IFootTracks } from "./footContacts.js";
 export const CONTACT_END_MARGIN = 0.1;
 /** The ends' speed difference is averaged over this many frames either side of each (against the noise of per-frame speeds). */
 export const CONTACT_END_HALF_WINDOW = 2;
+/**
+ * Both ends of a planted foot slower than this, avatar scales a second (a fifth of
+ * {@link CONTACT_END_MARGIN}: 2 cm a second on an adult), and no end chosen yet in its contact:
+ * the foot is still, and it stands on the end its pitch puts lower (step 4 at the top of this file).
+ */
+export const CONTACT_END_STILL = CONTACT_END_MARGIN / 5;
+/**
+ * How much lower than its ankle a still foot's toes must be, each from its T-pose height, avatar
+ * scales, for it to stand on them (4 mm at 1 m: where planting's own pivot has gone over to the
+ * toes, twice its `PIVOT_SPAN`).
+ */
+export const STILL_TOES_LOWER = 0.004;
 
 /**
  * Adds to each planted frame of `contacts` (bits {@link FootContact.Left} and
@@ -82,6 +104,14 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
             const was = end;
             if (d > CONTACT_END_MARGIN) end = toesEnd;
             else if (d < -CONTACT_END_MARGIN) end = ankleEnd;
+            else if (end === 0 && stillEnds(ankleSpeed, toesSpeed, f, n)) {
+                // Still, no end chosen yet: the end the pitch stands on (step 4), from this frame on.
+                const ankleUp = ankle[3 * f + 1] - feet.restHeight[s][0];
+                const toesUp = toes[3 * f + 1] - feet.restHeight[s][1];
+                end = toesUp < ankleUp - STILL_TOES_LOWER ? toesEnd : ankleEnd;
+                contacts[f] |= end;
+                continue;
+            }
             if (end !== was) {
                 // Back to where the two speeds last crossed (never before the frame `was` was chosen
                 // on, whose difference had the other sign, nor before the contact); the first
@@ -93,6 +123,20 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
             contacts[f] |= end;
         }
     }
+}
+
+/** Whether both ends' speeds, averaged over the window about frame `f`, are under {@link CONTACT_END_STILL}. */
+function stillEnds(ankleSpeed: Float64Array, toesSpeed: Float64Array, f: number, n: number): boolean {
+    const w = CONTACT_END_HALF_WINDOW;
+    let a = 0;
+    let t = 0;
+    for (let k = -w; k <= w; k++) {
+        const g = f + k < 0 ? 0 : f + k > n - 1 ? n - 1 : f + k;
+        a += ankleSpeed[g];
+        t += toesSpeed[g];
+    }
+    const most = CONTACT_END_STILL * (2 * w + 1);
+    return a < most && t < most;
 }
 
 /**

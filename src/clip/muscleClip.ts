@@ -87,9 +87,10 @@ export const CONTACT_FRAME_SNAP = 1e-6;
 /**
  * Foot-contact flags of a frame: bit 0 left foot, bit 1 right foot planted; while a foot is
  * planted, bits 2 to 5 may say which end of it the source turns about (its still end, see
- * `DetectContactEnds`): the ankle, or the toes. Neither set: not known (a contact's frames before
- * its two ends' speeds part, as while a flat foot stands; files of version 9 or older), and
- * planting holds the end the foot's own pitch stands on.
+ * `DetectContactEnds`): the ankle, or the toes (a foot standing still: the end its pitch puts
+ * lower). Neither set: not known (a contact's frames before its two ends' speeds part, while the
+ * foot moves; files of version 9 or older), and planting holds the end the foot's own pitch
+ * stands on.
  */
 export enum FootContact {
     /** No foot on the ground. */

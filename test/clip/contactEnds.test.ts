@@ -7,7 +7,7 @@ import {
     SerializeMuscleClipToBinary,
     SerializeMuscleClipToJson,
 } from "../../src/index.js";
-import { CONTACT_END_MARGIN, DetectContactEnds } from "../../src/clip/contactEnds.js";
+import { CONTACT_END_MARGIN, CONTACT_END_STILL, DetectContactEnds, STILL_TOES_LOWER } from "../../src/clip/contactEnds.js";
 import type { IFootTracks } from "../../src/clip/footContacts.js";
 import { LoadRigFromFileAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
@@ -87,7 +87,7 @@ describe("the still end of a planted foot, from the source (DetectContactEnds)",
         expect(firstToes).toBeLessThanOrEqual(31);
     });
 
-    it("the first choice in a contact is written back to where the two speeds parted: a flat foot whose heel starts to rise turns about its toes from the rise's first frame", () => {
+    it("a choice of the margin is written back to where the two speeds parted: a flat foot standing on its ankle whose heel starts to rise turns about its toes from the rise's first frame", () => {
         // Frames 0-29 flat and still; from frame 30 the ankle speeds up (0.01 avatar scale a
         // second more each frame), the toes stay: the margin is passed only from frame 40.
         const ankle = (g: number): number => (g > 30 ? 0.01 * (g - 30) : 0);
@@ -99,8 +99,39 @@ describe("the still end of a planted foot, from the source (DetectContactEnds)",
         DetectContactEnds(feet, contacts, RATE);
         const ends = leftEnds(contacts);
         // The ankle's first move (frames 30 to 31) is in frame 30's central speed, and in the
-        // window of 2 frames either side from frame 28.
-        expect(ends).toBe("?".repeat(28) + "T".repeat(N - 28));
+        // window of 2 frames either side from frame 28. Before it the foot stands still and flat:
+        // on its ankle (DetectContactEnds' step 4).
+        expect(ends).toBe("A".repeat(28) + "T".repeat(N - 28));
+    });
+
+    it("a foot standing still stands on the end its pitch puts lower: flat on its ankle, on tiptoe on its toes; a slow slide is not still", () => {
+        const still = (toesY: number) => (): [number[], number[]] => [
+            [0, 0.05, 0],
+            [0, toesY, 0.1],
+        ];
+        const ends = (feet: IFootTracks): string => {
+            const contacts = new Uint8Array(N).fill(FootContact.Left);
+            DetectContactEnds(feet, contacts, RATE);
+            return leftEnds(contacts);
+        };
+        // Flat (its toes as high as in its T-pose, for its ankle's height).
+        expect(ends(tracks(still(0.01)))).toBe("A".repeat(N));
+        // Its toes 1 cm lower than in its T-pose: on tiptoe (or the heel up).
+        expect(ends(tracks(still(0.0)))).toBe("T".repeat(N));
+        // Within STILL_TOES_LOWER of flat: the ankle.
+        expect(ends(tracks(still(0.01 - 0.9 * STILL_TOES_LOWER)))).toBe("A".repeat(N));
+        // Both ends going along at twice CONTACT_END_STILL: moving alike, not known.
+        const slow = tracks((f) => [
+            [2 * CONTACT_END_STILL * (f / RATE), 0.05, 0],
+            [2 * CONTACT_END_STILL * (f / RATE), 0.01, 0.1],
+        ]);
+        expect(ends(slow)).toBe("?".repeat(N));
+        // Still from frame 20 on after such a slide: from there, its ankle (once the window is still).
+        const stops = tracks((f) => [
+            [2 * CONTACT_END_STILL * (Math.min(f, 20) / RATE), 0.05, 0],
+            [2 * CONTACT_END_STILL * (Math.min(f, 20) / RATE), 0.01, 0.1],
+        ]);
+        expect(ends(stops)).toMatch(/^\?{20,23}A+$/);
     });
 
     it("a choice is never written back out of its contact: the speeds that parted before the foot came down stay the air's", () => {
