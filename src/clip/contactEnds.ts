@@ -33,8 +33,9 @@
 //      source's does not (its rotation goes onto a foot of another T-pose pitch relative to the
 //      body's heading, which turns above it): held at the point between its ankle and toes that
 //      its own pitch gave, both ends slid (Mixamo's standing gun shot onto the VRM sample, 0.0015
-//      leg a second where the source's moves 0.0004). On the sets measured: sliding x0.53-0.69,
-//      nothing else changed (jerk, limb directions and planted heights within 0.2%).
+//      leg a second where the source's moves 0.0004). On the sets measured: sliding x0.45-0.69
+//      (x0.99 on KayKit's clips of `report:extra`), nothing else changed (jerk, limb directions
+//      and planted heights within 0.2%).
 import { FootContact } from "./muscleClip.js";
 import type { IFootTracks } from "./footContacts.js";
 
