@@ -23,7 +23,8 @@ const lineTurn = new Quaternion();
  * standing or walking leg, which is where the scaling keeps the legs' shape; a cartwheel's or a
  * flying kick's rolls by up to a right angle with the legs off the ground, and scaled there, the
  * legs hanging from it left the source's (a flying kick onto the KayKit mannequin: limb
- * directions 2.2 -> 3.8 degrees; 2.16 with the fade).
+ * directions 2.2 -> 3.8 degrees; 2.16 with the fade). The fade is only for a body off the
+ * ground: over feet that stand (`share[1]`), the roll stays scaled whatever its size.
  */
 export const HIPS_ROLL_FADE = 0.3;
 
@@ -117,12 +118,15 @@ function setHipsToInPlace(setup: MuscleSetup, pelvis: Quaternion, pose: IRigPose
 /**
  * A pelvis's rotation (canonical, world) with its roll scaled: the line between its hip joints
  * (its right, `pelvis * (1, 0, 0)`) turned by the least rotation that takes the sine of its rise
- * out of the ground plane from r to `r - (1 - share) r exp(-(r / HIPS_ROLL_FADE)^2)` (`share`
- * clamped to 0..1), its direction across the ground kept. Returns false, `result` the pelvis as it
- * is, for a share of 1 or more, a level line or one standing straight up. Allocation-free (the
- * share comes in an array: a number handed to a call V8 does not inline is boxed).
+ * out of the ground plane from r to `r - (1 - share) r (g + (1 - g) exp(-(r / HIPS_ROLL_FADE)^2))`
+ * (`share` and `g` clamped to 0..1; `g` 0 when not given), its direction across the ground kept.
+ * Returns false, `result` the pelvis as it is, for a share of 1 or more, a level line or one
+ * standing straight up. Allocation-free (the numbers come in an array: a number handed to a call
+ * V8 does not inline is boxed).
  * @param pelvis the pelvis's rotation (canonical, world; unit)
- * @param share `share[0]`: how much of a small roll is kept (0 to 1)
+ * @param share `share[0]`: how much of a small roll is kept (0 to 1); `share[1]`, optional: how
+ *   much the body stands on its feet (0 to 1: 1 keeps a large roll scaled as a small one, 0 lets
+ *   it go by {@link HIPS_ROLL_FADE})
  * @param result where the scaled rotation goes (may be `pelvis`)
  */
 export function ScaleHipsRollToRef(pelvis: Quaternion, share: Float64Array, result: Quaternion): boolean {
@@ -145,7 +149,9 @@ export function ScaleHipsRollToRef(pelvis: Quaternion, share: Float64Array, resu
     lineNow.y = ly / length;
     lineNow.z = lz / length;
     const r = lineNow.y;
-    const rise = r - (1 - k) * r * Math.exp(-(r * r) / (HIPS_ROLL_FADE * HIPS_ROLL_FADE));
+    // The fade, none over feet that stand.
+    const g = share.length > 1 && share[1] > 0 ? (share[1] < 1 ? share[1] : 1) : 0;
+    const rise = r - (1 - k) * r * (g + (1 - g) * Math.exp(-(r * r) / (HIPS_ROLL_FADE * HIPS_ROLL_FADE)));
     const level = Math.sqrt(1 - rise * rise) / across;
     lineScaled.x = lx * level;
     lineScaled.y = rise;

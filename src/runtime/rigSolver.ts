@@ -65,6 +65,15 @@ export const FOOT_FRAME_TILT_TO_DEG = 175;
 const FOOT_FRAME_FROM_COS = Math.cos((FOOT_FRAME_TILT_FROM_DEG * Math.PI) / 360);
 const FOOT_FRAME_TO_COS = Math.cos((FOOT_FRAME_TILT_TO_DEG * Math.PI) / 360);
 
+/**
+ * The time constant of the low-pass through which how much the feet stand reaches the pelvis's
+ * roll scaling, seconds (`decode`; `ScaleHipsRollToRef`'s `share[1]`): longer than a run's flight
+ * between two steps (a tenth to a fifth of a second), so the scale does not change with each
+ * step, shorter than a flying kick's or a cartwheel's time off the ground (half a second and
+ * more), where the roll's scaling fades out as before.
+ */
+export const ROLL_GROUND_SECONDS = 0.3;
+
 /** The translation DoF slots of the two hip joints (see `TranslationDofBones`). */
 const LEFT_HIP_SLOT = TranslationDofSlot[HumanBone.LeftUpperLeg];
 const RIGHT_HIP_SLOT = TranslationDofSlot[HumanBone.RightUpperLeg];
@@ -102,7 +111,7 @@ const scratch = {
     /** The pelvis's rotation with its roll scaled (canonical, world; see `decode`). */
     pelvisScaled: new Quaternion(),
     /** The roll's share handed to `ScaleHipsRollToRef` (in an array: a number passed to a call is boxed). */
-    rollShare: new Float64Array(1),
+    rollShare: new Float64Array(2),
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
     weights: new Float64Array(3),
     /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
@@ -355,6 +364,8 @@ export class HumanoidRigSolver {
     private readonly _hipsKept: Int32Array;
     /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
     private _seated = false;
+    /** How much the feet stand, for the pelvis's roll (see `decode`): [0] the low-passed share, [1] 1 once set (0 after a jump). */
+    private readonly _rollGround = new Float64Array(2);
 
     /** @param avatar the avatar to solve for */
     constructor(avatar: HumanoidAvatar) {
@@ -472,13 +483,30 @@ export class HumanoidRigSolver {
         // leg put that thigh 3.3 and shin 4.5 degrees off the source's, 0.26 and 0.24 scaled). So
         // the roll's rise is scaled by the two widths' ratio (the source's, scaled, over this
         // one's; never up: a narrower pelvis keeps the source's roll) as far as the roll is small
-        // (`HIPS_ROLL_FADE`), the hip joints rising and falling as the source's did, scaled; the
-        // spine and the upper legs keep the turn the source's roll gave them (joints between them
-        // and the hips turn with the hips, carrying the hip joints).
+        // (`HIPS_ROLL_FADE`) or the feet stand, the hip joints rising and falling as the source's
+        // did, scaled; the spine and the upper legs keep the turn the source's roll gave them
+        // (joints between them and the hips turn with the hips, carrying the hip joints). How much
+        // the feet stand is the larger of their ground shares through a low-pass
+        // (`ROLL_GROUND_SECONDS`): Mixamo's chicken dance rolls its hips 20 degrees over two planted
+        // feet, and on the mannequin the fade let the roll through nearly whole, the stance lifting
+        // a planted foot with its hip joint 7 cm off the floor (its feet 4.6 times the source's
+        // jerk, 1.3 now); followed at once, the scale changed with each of a run's steps (a CMU run
+        // onto the mannequin 1.79 -> 2.11 times the source's jerk).
         // (`pelvisScaled` is the source's pelvis where nothing is scaled: the stance below reads it.)
         if (this._legs) {
             const share = scratch.rollShare;
             share[0] = setup.hipWidth > 0 ? (sp[2] * ps[0]) / setup.hipWidth : 1;
+            // How much the feet stand: the larger of the two ground shares, low-passed over the
+            // frame's step (taken at once on the first decode, after a jump, or without a step).
+            const gl = this.footGroundShare[0];
+            const gr = this.footGroundShare[1];
+            const stand = gl > gr ? gl : gr;
+            const rg = this._rollGround;
+            const dt = step && step[0] > 0 && step[0] < Infinity ? step[0] : 0;
+            if (!step || !(rg[1] > 0)) rg[0] = stand;
+            else rg[0] += (stand - rg[0]) * (1 - Math.exp(-dt / ROLL_GROUND_SECONDS));
+            rg[1] = 1;
+            share[1] = rg[0];
             QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
             if (ScaleHipsRollToRef(tmpQ, share, scratch.pelvisScaled)) TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._hipsKept);
             else TurnHipsAsSourceInPlace(setup, human, this.pose);
@@ -734,6 +762,7 @@ export class HumanoidRigSolver {
 
     /** Forgets the body drop's and the trunk's motion (after a jump in time or place), so the next solve starts from what it needs. */
     public resetSmoothing(): void {
+        this._rollGround[1] = 0;
         // The stride's carry takes no step across the jump; its total stays (the body keeps its
         // place through a cross-fade: `resetCarry` when the motion starts afresh).
         this._carry.skipStep();

@@ -49,6 +49,20 @@ describe("ScaleHipsRollToRef", () => {
         );
     });
 
+    it("keeps a large roll scaled as far as the body stands on its feet (share[1])", () => {
+        fc.assert(
+            fc.property(unitQuaternion, fc.double({ min: 0, max: 0.999, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (q, share, ground) => {
+                const line = lineOf(q);
+                fc.pre(Math.hypot(line.x, line.z) > 1e-3 && Math.abs(line.y) > 1e-12);
+                const out = new Quaternion();
+                expect(ScaleHipsRollToRef(q, Float64Array.of(share, ground), out)).toBe(true);
+                const r = line.y;
+                const fade = ground + (1 - ground) * Math.exp(-((r / HIPS_ROLL_FADE) ** 2));
+                expect(lineOf(out).y).toBeCloseTo(r - (1 - share) * r * fade, 9);
+            }),
+        );
+    });
+
     it("leaves a share of 1 or more, and a level line, as they are", () => {
         const q = Quaternion.RotationAxis(new Vector3(0, 0, 1), 0.2);
         const out = new Quaternion();
@@ -78,11 +92,13 @@ function rolledPose(): HumanPose {
 
 /**
  * `pose` decoded on `rig` (default a sample character) from a source with hips of `hipShare` of
- * its leg length: the world pose, the joint of a bone, the hip joints' line's rise out of the
- * ground plane (sine) and the source's hip width, scaled, over this one's.
+ * its leg length, its feet off the ground (so the fade of a large roll applies, `HIPS_ROLL_FADE`):
+ * the world pose, the joint of a bone, the hip joints' line's rise out of the ground plane (sine)
+ * and the source's hip width, scaled, over this one's.
  */
 function decodeRolled(pose: HumanPose, hipShare: number, rig?: IRig) {
     const solver = solverWithSourceHips(hipShare, rig);
+    solver.footGroundShare.fill(0);
     solver.decode(pose);
     const world = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
     const joint = (b: HumanBone): number => solver.avatar.getJoint(b);
@@ -161,4 +177,47 @@ describeWithData("a pelvis rolled over a standing leg, onto a wide pelvis", () =
         expect(p.ours.contactHeightError).toBeLessThan(0.005);
         expect(p.ours.segmentErrorDeg.spine).toBeLessThan(1.2);
     }, 60_000);
+});
+
+describe("a large roll over feet on the ground", () => {
+    /** The hips rolled `deg` about the body's forward on a sample character, from a source whose hips are 0.05 of its leg wide, with the feet's ground shares `ground` on each decode in turn (one frame of 30 fps each); the hip line's rise (sine) after each. */
+    function rises(deg: number, ground: number[]): number[] {
+        const solver = solverWithSourceHips(0.05);
+        const pose = new HumanPose();
+        Quaternion.RotationAxisToRef(new Vector3(0, 0, 1), (deg * Math.PI) / 180, pose.hipsRotation);
+        const step = Float64Array.of(1 / 30);
+        const world = (): number => {
+            const w = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
+            const line = w.positions[solver.avatar.getJoint(HumanBone.RightUpperLeg)].subtract(w.positions[solver.avatar.getJoint(HumanBone.LeftUpperLeg)]);
+            return Vector3.Dot(line, solver.avatar.frame.up) / line.length();
+        };
+        return ground.map((g) => {
+            solver.footGroundShare.fill(g);
+            solver.decode(pose, step);
+            return world();
+        });
+    }
+
+    it("keeps the roll scaled whole while a foot stands (the fade is for a body off the ground: a flying kick, a cartwheel)", () => {
+        const r = Math.sin((20 * Math.PI) / 180);
+        const [inAir] = rises(20, [0]);
+        const [standing] = rises(20, [1]);
+        // The source's hip width, scaled, over this one's (after a decode, which sets the scale).
+        const solver = solverWithSourceHips(0.05);
+        solver.decode(new HumanPose());
+        const share = (0.05 * solver.positionScale[0]) / MuscleSetup.For(solver.avatar).hipWidth;
+        // Off the ground: the fade lets most of a 20 degree roll through (as before).
+        expect(Math.abs(inAir)).toBeCloseTo(r - (1 - share) * r * Math.exp(-((r / HIPS_ROLL_FADE) ** 2)), 6);
+        // On it: scaled whole, so the stance does not lift a planted foot with its hip joint (Mixamo's chicken dance onto the KayKit mannequin: 7 cm).
+        expect(Math.abs(standing)).toBeLessThan(Math.abs(inAir));
+        expect(Math.abs(standing)).toBeCloseTo(share * r, 6);
+    });
+
+    it("follows the feet's ground share slowly: a run's flight between two steps barely changes the roll's scale", () => {
+        const standing = rises(20, [1, 1, 1, 1]);
+        const flight = rises(20, [1, 1, 0, 0, 1, 1]);
+        // Two frames of flight at 30 fps move the rise by under a quarter of the way to the air's (all of it, followed at once).
+        const [air] = rises(20, [0]);
+        expect(Math.abs(flight[3] - standing[3])).toBeLessThan(0.25 * Math.abs(air - standing[3]));
+    });
 });
