@@ -259,9 +259,11 @@ export class Studio {
         this.targets.push(target);
         // Frame everyone: the source on the left (+X seen from the front), the characters to its
         // right; far enough for the whole row and the tallest, looking at its middle height.
-        const span = SLOT + SLOT / 2 - (slotX - slotWidth / 2);
+        const left = SLOT + SLOT / 2;
+        const right = slotX - slotWidth / 2;
+        const span = left - right;
         const tallest = Math.max(SLOT_FIGURE_HEIGHT, ...this.targets.map((x) => x.height));
-        camera.target.x = (SLOT + slotX) / 2;
+        camera.target.x = (left + right) / 2;
         camera.target.y = Math.max(0.8, 0.45 * tallest);
         camera.radius = Math.max(5, 1.2 * span, 2.5 * tallest);
         this.restartAll();

@@ -89,10 +89,16 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
         groundSpeedsToRef(toes, n, rate, toesSpeed);
         let end = 0;
         let contactStart = 0;
+        // While the end is step 4's: the first frame after the last still one (a change of end is
+        // not written back over still frames, which stand on step 4's end, further than the
+        // window reaches).
+        let fromStill = false;
+        let afterStill = 0;
         for (let f = 0; f < n; f++) {
             if (!(contacts[f] & foot)) {
                 end = 0;
                 contactStart = f + 1;
+                fromStill = false;
                 continue;
             }
             let d = 0;
@@ -111,15 +117,22 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
                 const toesUp = toes[3 * f + 1] - feet.restHeight[s][1];
                 end = toesUp < ankleUp - STILL_TOES_LOWER ? toesEnd : ankleEnd;
                 contacts[f] |= end;
+                fromStill = true;
+                afterStill = f + 1;
                 continue;
-            }
+            } else if (fromStill && stillEnds(ankleSpeed, toesSpeed, f, n)) afterStill = f + 1;
             if (end !== was) {
                 // Back to where the two speeds last crossed (never before the frame `was` was chosen
-                // on, whose difference had the other sign, nor before the contact); the first
-                // choice in a contact too (the frames before it not known: `was` is 0).
+                // on, whose difference had the other sign, nor before the contact, nor over the
+                // still frames of an end step 4 chose, but for the window's reach: a foot counts as
+                // still until its move shows in the whole window); the first choice in a contact
+                // too (the frames before it not known: `was` is 0).
+                const reach = afterStill - (2 * w + 1);
+                const first = fromStill && reach > contactStart ? reach : contactStart;
                 let g = f;
-                while (g > contactStart && Math.sign(difference[g - 1]) === Math.sign(d)) g--;
+                while (g > first && Math.sign(difference[g - 1]) === Math.sign(d)) g--;
                 for (let h = g; h < f; h++) contacts[h] = (contacts[h] & ~was) | end;
+                fromStill = false;
             }
             contacts[f] |= end;
         }

@@ -89,8 +89,8 @@ export const CONTACT_FRAME_SNAP = 1e-6;
  * planted, bits 2 to 5 may say which end of it the source turns about (its still end, see
  * `DetectContactEnds`): the ankle, or the toes (a foot standing still: the end its pitch puts
  * lower). Neither set: not known (a contact's frames before its two ends' speeds part, while the
- * foot moves; files of version 9 or older), and planting holds the end the foot's own pitch
- * stands on.
+ * foot moves; files of version 9 or older, and a still foot's frames in files converted before
+ * 2026-12-07), and planting holds the end the foot's own pitch stands on.
  */
 export enum FootContact {
     /** No foot on the ground. */

@@ -497,20 +497,28 @@ export class HumanoidRigSolver {
             const share = scratch.rollShare;
             share[0] = setup.hipWidth > 0 ? (sp[2] * ps[0]) / setup.hipWidth : 1;
             // How much the feet stand: the larger of the two ground shares, low-passed over the
-            // frame's step (taken at once on the first decode, after a jump, or without a step).
-            const gl = this.footGroundShare[0];
-            const gr = this.footGroundShare[1];
-            const stand = gl > gr ? gl : gr;
+            // frame's step (taken at once on the first decode and after a jump). A decode without
+            // a step (a pose set directly, `applyPose`; the report's goals) has no motion to read
+            // the feet's standing from: the fade goes by the roll alone, as for a body in the air,
+            // and the low-pass starts afresh.
             const rg = this._rollGround;
-            const dt = step && step[0] > 0 && step[0] < Infinity ? step[0] : 0;
-            if (!step || !(rg[1] > 0)) rg[0] = stand;
-            else rg[0] += (stand - rg[0]) * (1 - Math.exp(-dt / ROLL_GROUND_SECONDS));
-            rg[1] = 1;
-            share[1] = rg[0];
+            if (step) {
+                const gl = this.footGroundShare[0];
+                const gr = this.footGroundShare[1];
+                const stand = gl > gr ? gl : gr;
+                const dt = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
+                if (!(rg[1] > 0)) rg[0] = stand;
+                else rg[0] += (stand - rg[0]) * (1 - Math.exp(-dt / ROLL_GROUND_SECONDS));
+                rg[1] = 1;
+                share[1] = rg[0];
+            } else {
+                rg[1] = 0;
+                share[1] = 0;
+            }
             QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
             if (ScaleHipsRollToRef(tmpQ, share, scratch.pelvisScaled)) TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._hipsKept);
             else TurnHipsAsSourceInPlace(setup, human, this.pose);
-        }
+        } else this._rollGround[1] = 0;
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);

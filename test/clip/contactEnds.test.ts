@@ -104,6 +104,23 @@ describe("the still end of a planted foot, from the source (DetectContactEnds)",
         expect(ends).toBe("A".repeat(28) + "T".repeat(N - 28));
     });
 
+    it("a change of end is not written back over the still frames step 4 chose for: a flat foot creeping on its ankle, then its heel rising", () => {
+        // Frames 0-29 flat, the ankle creeping at a quarter of CONTACT_END_STILL (the two speeds'
+        // difference one sign throughout), the toes still; from frame 30 the ankle speeds up.
+        const creep = CONTACT_END_STILL / 4;
+        const ankle = (g: number): number => creep + (g > 30 ? 0.01 * (g - 30) : 0);
+        const feet = tracks((f) => [
+            [along(ankle, f), 0.05, 0],
+            [0, 0.01, 0.1],
+        ]);
+        const contacts = new Uint8Array(N).fill(FootContact.Left);
+        DetectContactEnds(feet, contacts, RATE);
+        const ends = leftEnds(contacts);
+        // (Found by a review: the toes, chosen when the margin was passed, were written back to the
+        // contact's first frame, the still frames held on the toes.)
+        expect(ends).toMatch(/^A{25,}T+$/);
+    });
+
     it("a foot standing still stands on the end its pitch puts lower: flat on its ankle, on tiptoe on its toes; a slow slide is not still", () => {
         const still = (toesY: number) => (): [number[], number[]] => [
             [0, 0.05, 0],

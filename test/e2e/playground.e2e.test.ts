@@ -245,6 +245,12 @@ describe("the playground in a real browser", () => {
         const slots = await studio(page, (s) => s.slots());
         for (let i = 1; i < slots.length; i++) expect(slots[i - 1][0] - slots[i][0]).toBeCloseTo((slots[i - 1][1] + slots[i][1]) / 2, 9);
         for (const [, width, height] of slots) expect(width).toBeGreaterThanOrEqual((1.4 * height) / 1.8 - 1e-9);
+        // Each height measured from the character's joints (0.3 m to 3 m here; 1.8 m is the fallback when none can be).
+        for (const [, , height] of slots) {
+            expect(height).toBeGreaterThan(0.3);
+            expect(height).toBeLessThan(3);
+            expect(height).not.toBe(1.8);
+        }
         // The README's picture (UPDATE_DOCS_SCREENSHOT=1 npm run test:e2e, with ../shared/data beside the project).
         if (process.env.UPDATE_DOCS_SCREENSHOT && file) copyFileSync(join(ARTIFACTS, "playground-character.png"), resolve("docs/playground.png"));
     });

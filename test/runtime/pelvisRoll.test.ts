@@ -92,13 +92,12 @@ function rolledPose(): HumanPose {
 
 /**
  * `pose` decoded on `rig` (default a sample character) from a source with hips of `hipShare` of
- * its leg length, its feet off the ground (so the fade of a large roll applies, `HIPS_ROLL_FADE`):
+ * its leg length, without a step (a pose set directly: the fade of a large roll applies, `HIPS_ROLL_FADE`):
  * the world pose, the joint of a bone, the hip joints' line's rise out of the ground plane (sine)
  * and the source's hip width, scaled, over this one's.
  */
 function decodeRolled(pose: HumanPose, hipShare: number, rig?: IRig) {
     const solver = solverWithSourceHips(hipShare, rig);
-    solver.footGroundShare.fill(0);
     solver.decode(pose);
     const world = ComputeRigWorldPose(solver.avatar.rig, solver.pose);
     const joint = (b: HumanBone): number => solver.avatar.getJoint(b);
