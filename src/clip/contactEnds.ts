@@ -78,6 +78,7 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
     const toesSpeed = new Float64Array(n);
     const difference = new Float64Array(n);
     const w = CONTACT_END_HALF_WINDOW;
+    const stillSum = CONTACT_END_STILL * (2 * w + 1);
     for (let s = 0; s < 2; s++) {
         const ankle = feet.points[s][0];
         const toes = feet.points[s][1];
@@ -101,17 +102,24 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
                 fromStill = false;
                 continue;
             }
+            // Over the window: the ends' speed difference (step 1) and each end's speed (step 4).
             let d = 0;
+            let a = 0;
+            let t = 0;
             for (let k = -w; k <= w; k++) {
                 const g = f + k < 0 ? 0 : f + k > n - 1 ? n - 1 : f + k;
                 d += ankleSpeed[g] - toesSpeed[g];
+                a += ankleSpeed[g];
+                t += toesSpeed[g];
             }
             d /= 2 * w + 1;
             difference[f] = d;
+            // Both ends slower than CONTACT_END_STILL (as sums over the window).
+            const still = a < stillSum && t < stillSum;
             const was = end;
             if (d > CONTACT_END_MARGIN) end = toesEnd;
             else if (d < -CONTACT_END_MARGIN) end = ankleEnd;
-            else if (end === 0 && stillEnds(ankleSpeed, toesSpeed, f, n)) {
+            else if (end === 0 && still) {
                 // Still, no end chosen yet: the end the pitch stands on (step 4), from this frame on.
                 const ankleUp = ankle[3 * f + 1] - feet.restHeight[s][0];
                 const toesUp = toes[3 * f + 1] - feet.restHeight[s][1];
@@ -120,7 +128,7 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
                 fromStill = true;
                 afterStill = f + 1;
                 continue;
-            } else if (fromStill && stillEnds(ankleSpeed, toesSpeed, f, n)) afterStill = f + 1;
+            } else if (fromStill && still) afterStill = f + 1;
             if (end !== was) {
                 // Back to where the two speeds last crossed (never before the frame `was` was chosen
                 // on, whose difference had the other sign, nor before the contact, nor over the
@@ -137,20 +145,6 @@ export function DetectContactEnds(feet: IFootTracks, contacts: Uint8Array, rate:
             contacts[f] |= end;
         }
     }
-}
-
-/** Whether both ends' speeds, averaged over the window about frame `f`, are under {@link CONTACT_END_STILL}. */
-function stillEnds(ankleSpeed: Float64Array, toesSpeed: Float64Array, f: number, n: number): boolean {
-    const w = CONTACT_END_HALF_WINDOW;
-    let a = 0;
-    let t = 0;
-    for (let k = -w; k <= w; k++) {
-        const g = f + k < 0 ? 0 : f + k > n - 1 ? n - 1 : f + k;
-        a += ankleSpeed[g];
-        t += toesSpeed[g];
-    }
-    const most = CONTACT_END_STILL * (2 * w + 1);
-    return a < most && t < most;
 }
 
 /**

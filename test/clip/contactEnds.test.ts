@@ -53,6 +53,22 @@ function along(speed: (g: number) => number, f: number): number {
     return x;
 }
 
+/**
+ * The left foot's ends (as {@link leftEnds}) for a flat foot down throughout, its toes still, its
+ * ankle moving at `creep` (avatar scales a second) and from frame 30 faster by 0.01 each frame (its
+ * heel rising).
+ */
+function heelRiseEnds(creep: number): string {
+    const ankle = (g: number): number => creep + (g > 30 ? 0.01 * (g - 30) : 0);
+    const feet = tracks((f) => [
+        [along(ankle, f), 0.05, 0],
+        [0, 0.01, 0.1],
+    ]);
+    const contacts = new Uint8Array(N).fill(FootContact.Left);
+    DetectContactEnds(feet, contacts, RATE);
+    return leftEnds(contacts);
+}
+
 describe("the still end of a planted foot, from the source (DetectContactEnds)", () => {
     it("a heel spin (the toes sweeping round an ankle that stays) turns about the ankle from the first frame", () => {
         // The toes 0.1 from the ankle, turning 0.05 radian a frame: 0.6 avatar scales a second.
@@ -90,14 +106,7 @@ describe("the still end of a planted foot, from the source (DetectContactEnds)",
     it("a choice of the margin is written back to where the two speeds parted: a flat foot standing on its ankle whose heel starts to rise turns about its toes from the rise's first frame", () => {
         // Frames 0-29 flat and still; from frame 30 the ankle speeds up (0.01 avatar scale a
         // second more each frame), the toes stay: the margin is passed only from frame 40.
-        const ankle = (g: number): number => (g > 30 ? 0.01 * (g - 30) : 0);
-        const feet = tracks((f) => [
-            [along(ankle, f), 0.05, 0],
-            [0, 0.01, 0.1],
-        ]);
-        const contacts = new Uint8Array(N).fill(FootContact.Left);
-        DetectContactEnds(feet, contacts, RATE);
-        const ends = leftEnds(contacts);
+        const ends = heelRiseEnds(0);
         // The ankle's first move (frames 30 to 31) is in frame 30's central speed, and in the
         // window of 2 frames either side from frame 28. Before it the foot stands still and flat:
         // on its ankle (DetectContactEnds' step 4).
@@ -107,15 +116,7 @@ describe("the still end of a planted foot, from the source (DetectContactEnds)",
     it("a change of end is not written back over the still frames step 4 chose for: a flat foot creeping on its ankle, then its heel rising", () => {
         // Frames 0-29 flat, the ankle creeping at a quarter of CONTACT_END_STILL (the two speeds'
         // difference one sign throughout), the toes still; from frame 30 the ankle speeds up.
-        const creep = CONTACT_END_STILL / 4;
-        const ankle = (g: number): number => creep + (g > 30 ? 0.01 * (g - 30) : 0);
-        const feet = tracks((f) => [
-            [along(ankle, f), 0.05, 0],
-            [0, 0.01, 0.1],
-        ]);
-        const contacts = new Uint8Array(N).fill(FootContact.Left);
-        DetectContactEnds(feet, contacts, RATE);
-        const ends = leftEnds(contacts);
+        const ends = heelRiseEnds(CONTACT_END_STILL / 4);
         // (Found by a review: the toes, chosen when the margin was passed, were written back to the
         // contact's first frame, the still frames held on the toes.)
         expect(ends).toMatch(/^A{25,}T+$/);
