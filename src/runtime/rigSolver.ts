@@ -12,12 +12,10 @@ import { HasLegProportions, HipsKeptChains, ScaleHipsRollToRef, TurnHipsAsSource
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
-import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
 import {
     QuaternionConjugateToRef,
     QuaternionFromUnitVectorsToRef,
     QuaternionMultiplyToRef,
-    QuaternionNormalizeInPlace,
     QuaternionSlerpToRef,
     Vector3DirectionToRef,
     Vector3LerpToRef,
@@ -28,7 +26,8 @@ import { TrunkPlaceLowPass } from "../muscle/trunkMatch.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
-import { HumanoidFootSole, RiseByRotationToRef, SoleUprightShare } from "./footSole.js";
+import { HumanoidFootSole, SoleUprightShare } from "./footSole.js";
+import { HumanoidFootRotations } from "./footRotations.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
@@ -46,24 +45,6 @@ export type ProportionMode = "legs" | "com";
 
 /** After joint limits, a limb's end this share of the limb's length or more from its target counts as out of reach (as the limb IK's own test). */
 const LIMITED_REACH_SHARE = 1e-4;
-/**
- * The feet's rotations are taken relative to the body's heading (`HumanoidRigSolver.decode`, the
- * foot rotations), its turn about up; a body tilted further than this from upright, degrees, takes
- * them more and more relative to its whole rotation instead, all of it from
- * {@link FOOT_FRAME_TILT_TO_DEG} on. A body upside down has no heading: its turn about up swings
- * through half a turn as it passes through upside down, and the feet's twists, taken relative to
- * it, flipped with it (a back handspring onto RiggedFigure: its toes 10.7 times the source's jerk
- * in the air, the whole body 2.45; 1.35 with the change). A foot that planting holds
- * (`HumanoidRigSolver.footGoalHold`) keeps the heading by its hold, so a bridge's feet stay flat on
- * the floor. The turn about up moves fast near upside down, and a
- * narrower span let some of that through (145 to 170 degrees: a somersault's toes turned 5.6
- * times as fast as its body in a frame, 2.6 from 120; test/runtime/upsideDownFeet.test.ts).
- */
-export const FOOT_FRAME_TILT_FROM_DEG = 120;
-/** See {@link FOOT_FRAME_TILT_FROM_DEG}: from this tilt on, degrees, the feet's rotations are taken relative to the body's whole rotation. */
-export const FOOT_FRAME_TILT_TO_DEG = 175;
-const FOOT_FRAME_FROM_COS = Math.cos((FOOT_FRAME_TILT_FROM_DEG * Math.PI) / 360);
-const FOOT_FRAME_TO_COS = Math.cos((FOOT_FRAME_TILT_TO_DEG * Math.PI) / 360);
 
 /**
  * The time constant of the low-pass through which how much the feet stand reaches the pelvis's
@@ -95,17 +76,6 @@ const scratch = {
     target: new Vector3(),
     targetRot: new Quaternion(),
     footFrom: new Vector3(),
-    /** The body's heading of the decode running: its turn about up (canonical). */
-    heading: new Quaternion(),
-    /** How much of the heading the feet's frame keeps: by the body's tilt ([0]; see `FOOT_FRAME_TILT_FROM_DEG`), and for the foot at hand, held or not ([1]); and that foot's frame. */
-    footFrameShare: new Float64Array(2),
-    footFrame: new Quaternion(),
-    /** The foot rotations' scratch: the turn between the two feet, the source's foot direction (canonical), the swing and twist about it, the twist's angle. */
-    footTurn: new Quaternion(),
-    footAxis: new Vector3(),
-    footSwing: new Quaternion(),
-    footTwist: new Quaternion(),
-    footAngle: new Float64Array(1),
     /** What the hips' translations move the left foot by, the right by its negative (canonical, pose units; see the stance in `decode`). */
     hipSway: new Vector3(),
     /** The pelvis's rotation with its roll scaled (canonical, world; see `decode`). */
@@ -356,6 +326,8 @@ export class HumanoidRigSolver {
     private readonly _body: HumanoidBodyPlacement;
     /** The feet's soles' move of the figure (footSole.ts); see {@link soleShift}. */
     private readonly _sole: HumanoidFootSole;
+    /** The feet's rotations onto this avatar's feet (footRotations.ts). */
+    private readonly _footRotations: HumanoidFootRotations;
     /** How the legs keep the source's shape ("legs"): see `HumanoidLegShape`. */
     private readonly _legShape: HumanoidLegShape;
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
@@ -390,6 +362,7 @@ export class HumanoidRigSolver {
         this.collarboneShake = shake.isActive ? shake : null;
         this._body = new HumanoidBodyPlacement(this, this._setup, this._legShape);
         this._sole = new HumanoidFootSole(this._setup.footLength, this._setup.legLength);
+        this._footRotations = new HumanoidFootRotations(this._setup);
         this.carry = this._carry.carry;
     }
 
@@ -426,25 +399,7 @@ export class HumanoidRigSolver {
             ps[1] = sp[1] >= 0 ? sp[1] : setup.ankleHeight / setup.scale;
             ps[3] = 0;
         }
-        // The body's heading (its turn about up, the twist of its rotation about up), which the
-        // feet's rotations are taken relative to (below). The twist's length is the cosine of half
-        // the body's tilt from upright.
-        const br = human.bodyRotation;
-        const yawLength = Math.sqrt(br.y * br.y + br.w * br.w);
-        const hy = yawLength > 1e-9 ? br.y / yawLength : 0;
-        const hw = yawLength > 1e-9 ? br.w / yawLength : 1;
-        const hq = scratch.heading;
-        hq.x = 0;
-        hq.y = hy;
-        hq.z = 0;
-        hq.w = hw;
-        // How much of the heading the feet's frame keeps (see `FOOT_FRAME_TILT_FROM_DEG`): all of
-        // it up to that tilt, a smoothstep down to none at FOOT_FRAME_TILT_TO_DEG.
-        // (In the scratch array, where the feet's loop below reads it.)
-        const share = scratch.footFrameShare;
-        share[0] = (yawLength - FOOT_FRAME_TO_COS) / (FOOT_FRAME_FROM_COS - FOOT_FRAME_TO_COS);
-        share[0] = share[0] > 0 ? (share[0] < 1 ? share[0] : 1) : 0;
-        share[0] = share[0] * share[0] * (3 - 2 * share[0]);
+        this._footRotations.noteBody(human.bodyRotation);
         this._carry.update(this, human, this._legs);
         const carried = this.carryBody && (this.carry[2] !== 0 || this.carry[3] !== 0);
         if (carried) {
@@ -523,68 +478,9 @@ export class HumanoidRigSolver {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
         }
-        // Foot rotations: relative to a frame H, the body's heading (its turn about up) while the
-        // body is upright or the foot held (see `FOOT_FRAME_TILT_FROM_DEG`), each goal rotation
-        // is split into the swing S of the source's foot direction and the twist T about it
-        // (H^-1 R = S T). The foot swings as the source's did, and its twist becomes a twist about
-        // this avatar's own foot direction: R' = H S (A T A^-1), A the shortest rotation from the
-        // source's T-pose foot direction onto this avatar's. A foot flat on the ground stays flat,
-        // and a foot that rolls about its own axis on the source rolls about this one's. Before, the
-        // whole rotation was turned by A (R' = H A (H^-1 R) A^-1), which tilts a large swing by the
-        // angle between the two feet: KayKit's crawl (feet pointing back, its T-pose foot 46
-        // degrees down) onto the CMU skeleton put the feet 21 degrees from the source's, 6 now.
-        // A is the left foot's; the right foot's is its mirror image (the clip keeps one foot's
-        // direction), so that a skeleton whose feet are not mirror images keeps each foot as it is.
-        if (sp[3] === sp[3]) {
-            const br = human.bodyRotation;
-            const h = scratch.footFrame;
-            const from = scratch.footFrom;
-            from.x = sp[3];
-            from.y = sp[4];
-            from.z = sp[5];
-            QuaternionFromUnitVectorsToRef(from, setup.twistAxis[HumanBone.LeftFoot], scratch.footTurn);
-            for (let g = 0; g < 2; g++) {
-                if (g === 1) {
-                    // Mirrored across the body's middle plane (canonical x): (x, -y, -z, w).
-                    scratch.footTurn.y = -scratch.footTurn.y;
-                    scratch.footTurn.z = -scratch.footTurn.z;
-                }
-                // The foot's frame: the heading, going over to the body's whole rotation as the
-                // body turns upside down, unless the foot is held (a bridge's feet stay flat): the
-                // heading's share 1 - (1 - k)(1 - hold), the two quaternions blended and normalized
-                // (they are at most as far apart as the body is tilted, and their dot, the
-                // twist's length, is positive).
-                // (Numbers in the scratch array, as the rest of the per-frame path keeps them.)
-                const share = scratch.footFrameShare;
-                share[1] = this.footGoalHold[g] > 0 ? (this.footGoalHold[g] < 1 ? this.footGoalHold[g] : 1) : 0;
-                share[1] = 1 - (1 - share[0]) * (1 - share[1]);
-                h.x = br.x * (1 - share[1]);
-                h.y = br.y * (1 - share[1]) + scratch.heading.y * share[1];
-                h.z = br.z * (1 - share[1]);
-                h.w = br.w * (1 - share[1]) + scratch.heading.w * share[1];
-                // (hotMath's normalize: Babylon's hands a length to a call, which V8 boxes.)
-                QuaternionNormalizeInPlace(h);
-                const r = this.goalRotations[g];
-                const fs = scratch.footAxis;
-                fs.x = g === 1 ? -sp[3] : sp[3];
-                fs.y = sp[4];
-                fs.z = sp[5];
-                // The source's foot's front's rise from its ankle's, as the clip turns it (footSole.ts).
-                RiseByRotationToRef(r, fs, this._sole.rise, g);
-                QuaternionConjugateToRef(h, tmpQ);
-                QuaternionMultiplyToRef(tmpQ, r, r);
-                // H^-1 R = S T, the twist T about the source's foot direction; T' = A T A^-1.
-                SwingTwistDecomposeToRef(r, fs, scratch.footSwing, scratch.footTwist, scratch.footAngle, 0);
-                QuaternionMultiplyToRef(scratch.footTurn, scratch.footTwist, scratch.footTwist);
-                QuaternionConjugateToRef(scratch.footTurn, tmpQ);
-                QuaternionMultiplyToRef(scratch.footTwist, tmpQ, scratch.footTwist);
-                QuaternionMultiplyToRef(scratch.footSwing, scratch.footTwist, r);
-                QuaternionMultiplyToRef(h, r, r);
-                // And this foot's, as turned now.
-                const ft = setup.twistAxis[g === 0 ? HumanBone.LeftFoot : HumanBone.RightFoot];
-                RiseByRotationToRef(r, ft, this._sole.rise, 2 + g);
-            }
-        }
+        // The feet's rotations onto this avatar's feet (footRotations.ts), each foot's front's rise
+        // from its ankle for the feet's soles on the way.
+        this._footRotations.remapInPlace(human.bodyRotation, sp, this.footGoalHold, this.goalRotations, this._sole.rise);
         // The feet's soles ("legs"): the whole figure down so that the lower end of each foot on
         // the ground stands as high as the source's (footSole.ts). The foot goals go by their
         // ground shares here; the body (and a foot off the ground with it) in `prepareLegs`.
@@ -596,7 +492,7 @@ export class HumanoidRigSolver {
             const src = scratch.soleSource;
             src[0] = sp[CLIP_PROPORTION_FOOT_LENGTH] / sp[0];
             src[1] = sp[CLIP_PROPORTION_FOOT_SHARE];
-            scratch.soleUpright[0] = yawLength;
+            scratch.soleUpright[0] = this._footRotations.halfTiltCos[0];
             SoleUprightShare(scratch.soleUpright, 0, scratch.soleUpright);
             // Without the frame's step, the last solveIK's (as the body's lift), none when that was 0.
             const kept = this._body.keptStep;

@@ -61,7 +61,7 @@ class SomersaultSource implements IRigPoseSource {
 // through upside down, and the feet's rotations, taken relative to it, flipped with it on a
 // character whose feet point otherwise than the source's (a back handspring onto RiggedFigure: its
 // toes 10.7 times the source's jerk). They go over to the body's whole rotation from
-// FOOT_FRAME_TILT_FROM_DEG (src/runtime/rigSolver.ts) of tilt on.
+// FOOT_FRAME_TILT_FROM_DEG (src/runtime/footRotations.ts) of tilt on.
 describe("feet of a body turning through upside down", () => {
     Logger.LogLevels = Logger.ErrorLogLevel;
     const sourceAvatar = BuildHumanoidAvatar(BuildSampleRig(SampleCharacters[0]));
