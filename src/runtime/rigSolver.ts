@@ -8,9 +8,9 @@ import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_FOOT_LENGTH, CLIP_PROPORTION_FOOT_SHARE, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { HasLegProportions, HipsKeptChains, ScaleHipsRollToRef, TurnHipsAsSourceInPlace } from "../muscle/hipsTurn.js";
+import { HasLegProportions } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
-import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
+import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import {
     QuaternionConjugateToRef,
@@ -28,6 +28,7 @@ import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
 import { HumanoidFootSole, SoleUprightShare } from "./footSole.js";
 import { HumanoidFootRotations } from "./footRotations.js";
+import { HumanoidPelvisStance } from "./pelvisStance.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
@@ -46,19 +47,6 @@ export type ProportionMode = "legs" | "com";
 /** After joint limits, a limb's end this share of the limb's length or more from its target counts as out of reach (as the limb IK's own test). */
 const LIMITED_REACH_SHARE = 1e-4;
 
-/**
- * The time constant of the low-pass through which how much the feet stand reaches the pelvis's
- * roll scaling, seconds (`decode`; `ScaleHipsRollToRef`'s `share[1]`): longer than a run's flight
- * between two steps (a tenth to a fifth of a second), so the scale does not change with each
- * step, shorter than a flying kick's or a cartwheel's time off the ground (half a second and
- * more), where the roll's scaling fades out as before.
- */
-export const ROLL_GROUND_SECONDS = 0.3;
-
-/** The translation DoF slots of the two hip joints (see `TranslationDofBones`). */
-const LEFT_HIP_SLOT = TranslationDofSlot[HumanBone.LeftUpperLeg];
-const RIGHT_HIP_SLOT = TranslationDofSlot[HumanBone.RightUpperLeg];
-
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
@@ -76,12 +64,6 @@ const scratch = {
     target: new Vector3(),
     targetRot: new Quaternion(),
     footFrom: new Vector3(),
-    /** What the hips' translations move the left foot by, the right by its negative (canonical, pose units; see the stance in `decode`). */
-    hipSway: new Vector3(),
-    /** The pelvis's rotation with its roll scaled (canonical, world; see `decode`). */
-    pelvisScaled: new Quaternion(),
-    /** The roll's share handed to `ScaleHipsRollToRef` (in an array: a number passed to a call is boxed). */
-    rollShare: new Float64Array(2),
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
     weights: new Float64Array(3),
     /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
@@ -332,12 +314,10 @@ export class HumanoidRigSolver {
     private readonly _legShape: HumanoidLegShape;
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
     private _legs = false;
-    /** The bones that keep their world rotations where `decode` scales the pelvis's roll, with the joints between the hips and each (`HipsKeptChains`). */
-    private readonly _hipsKept: Int32Array;
+    /** The pelvis's roll and the feet's stance under `"legs"` (pelvisStance.ts). */
+    private readonly _pelvis: HumanoidPelvisStance;
     /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
     private _seated = false;
-    /** How much the feet stand, for the pelvis's roll (see `decode`): [0] the low-passed share, [1] 1 once set (0 after a jump). */
-    private readonly _rollGround = new Float64Array(2);
 
     /** @param avatar the avatar to solve for */
     constructor(avatar: HumanoidAvatar) {
@@ -348,7 +328,7 @@ export class HumanoidRigSolver {
         const n = avatar.rig.joints.length;
         this.world = Array.from({ length: n }, () => Quaternion.Identity());
         this.positions = Array.from({ length: n }, () => new Vector3());
-        this._hipsKept = HipsKeptChains(this._setup);
+        this._pelvis = new HumanoidPelvisStance(this, this._setup);
         this.positionScale[0] = this._setup.scale;
         this.positionScale[1] = this._setup.ankleHeight / this._setup.scale;
         this.positionScale[2] = this._setup.ankleHeight;
@@ -431,49 +411,9 @@ export class HumanoidRigSolver {
             this.collarboneShake,
             this.trunkPlace,
         );
-        // The pelvis's roll, `"legs"`: a pelvis wider than the source's, scaled, raises one hip
-        // joint over the other by more as it rolls, and the legs hanging from them must bend or
-        // straighten by the difference to stand on the floor (the KayKit mannequin's pelvis is
-        // nearly as wide as its legs are long: the X Bot's clip where it stands rolled over one
-        // leg put that thigh 3.3 and shin 4.5 degrees off the source's, 0.26 and 0.24 scaled). So
-        // the roll's rise is scaled by the two widths' ratio (the source's, scaled, over this
-        // one's; never up: a narrower pelvis keeps the source's roll) as far as the roll is small
-        // (`HIPS_ROLL_FADE`) or the feet stand, the hip joints rising and falling as the source's
-        // did, scaled; the spine and the upper legs keep the turn the source's roll gave them
-        // (joints between them and the hips turn with the hips, carrying the hip joints). How much
-        // the feet stand is the larger of their ground shares through a low-pass
-        // (`ROLL_GROUND_SECONDS`): Mixamo's chicken dance rolls its hips 20 degrees over two planted
-        // feet, and on the mannequin the fade let the roll through nearly whole, the stance lifting
-        // a planted foot with its hip joint 7 cm off the floor (its feet 4.6 times the source's
-        // jerk, 1.3 now); followed at once, the scale changed with each of a run's steps (a CMU run
-        // onto the mannequin 1.79 -> 2.11 times the source's jerk).
-        // (`pelvisScaled` is the source's pelvis where nothing is scaled: the stance below reads it.)
-        if (this._legs) {
-            const share = scratch.rollShare;
-            share[0] = setup.hipWidth > 0 ? (sp[2] * ps[0]) / setup.hipWidth : 1;
-            // How much the feet stand: the larger of the two ground shares, low-passed over the
-            // frame's step (taken at once on the first decode and after a jump). A decode without
-            // a step (a pose set directly, `applyPose`; the report's goals) has no motion to read
-            // the feet's standing from: the fade goes by the roll alone, as for a body in the air,
-            // and the low-pass starts afresh.
-            const rg = this._rollGround;
-            if (step) {
-                const gl = this.footGroundShare[0];
-                const gr = this.footGroundShare[1];
-                const stand = gl > gr ? gl : gr;
-                const dt = step[0] > 0 && step[0] < Infinity ? step[0] : 0;
-                if (!(rg[1] > 0)) rg[0] = stand;
-                else rg[0] += (stand - rg[0]) * (1 - Math.exp(-dt / ROLL_GROUND_SECONDS));
-                rg[1] = 1;
-                share[1] = rg[0];
-            } else {
-                rg[1] = 0;
-                share[1] = 0;
-            }
-            QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
-            if (ScaleHipsRollToRef(tmpQ, share, scratch.pelvisScaled)) TurnHipsAsSourceInPlace(setup, human, this.pose, scratch.pelvisScaled, this._hipsKept);
-            else TurnHipsAsSourceInPlace(setup, human, this.pose);
-        } else this._rollGround[1] = 0;
+        // The pelvis's roll scaled to the source's, `"legs"` (pelvisStance.ts).
+        if (this._legs) this._pelvis.scaleRoll(human, step);
+        else this._pelvis.resetRoll();
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
             QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
@@ -507,63 +447,8 @@ export class HumanoidRigSolver {
         } else {
             this._sole.reset();
         }
-        // Stance: each foot as far from its own hip joint as the source's was from its, scaled: the
-        // feet move along the line between the hip joints (the source's hips' right, canonical) by
-        // what the two pairs of hip joints differ by. Along the hips, not the body's heading: a
-        // pelvis that rolls (one hip up, as in a crawl or a stride) carries its feet with it, and
-        // along a level line each foot would be off by the roll times the difference (on a short-
-        // legged source onto a long-legged body a fifth of a leg, the knees bent by tens of degrees).
-        // A held foot goes up and down with its hip as the pelvis rolls, as the source's leg does
-        // (it keeps the leg's shape; taking the lift off held feet bent their knees: pose error
-        // 1.08 -> 1.83 deg on the X Bot's idle onto the KayKit mannequin).
-        // A clip that moves the hip joints (their translation DoF, in hip widths: KayKit's clips
-        // swing them forward and back by up to half a hip width as the pelvis sways) moves each by
-        // that share of this pelvis's width, and moved the source's by that share of its own: each
-        // foot moves across by the difference too, its hip's translation less the two hips' mean
-        // (the hips' middle, where the body is seated, moves with the mean), turned with the hips,
-        // times what the widths differ by. Only across: up and down it would lift a foot on the
-        // floor off it where this pelvis sways less than the source's (KayKit's walk backwards onto
-        // the X Bot: planted feet 0.063 -> 0.093 leg above the floor).
-        this.hipSwayRise[0] = 0;
-        this.hipSwayRise[1] = 0;
-        const out = ps[3] / ps[0];
-        if (out !== 0) {
-            // The hips' right: (body * hips) * (1, 0, 0), canonical.
-            QuaternionMultiplyToRef(human.bodyRotation, human.hipsRotation, tmpQ);
-            const r = tmpV.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(tmpQ);
-            const left = this.goalPositions[0];
-            const right = this.goalPositions[1];
-            // This pelvis's hip joints at half its width along its line (its roll scaled, above),
-            // the source's at half its own, scaled, along the source's: each foot moves by the
-            // difference (with the roll scaled, across the ground; up and down about none).
-            const o = scratch.footFrom;
-            o.copyFromFloats(1, 0, 0).applyRotationQuaternionInPlace(scratch.pelvisScaled);
-            const a = setup.hipWidth / 2 / ps[0];
-            const b = sp[2] / 2;
-            o.x = a * o.x - b * r.x;
-            o.y = a * o.y - b * r.y;
-            o.z = a * o.z - b * r.z;
-            left.subtractInPlace(o);
-            right.addInPlace(o);
-            // The hips' translations: half their difference, (u_l - u_r) / 2, is the left hip's
-            // from the mean, the right's its negative; times 2 out, turned with the hips.
-            const tl = human.translations[LEFT_HIP_SLOT];
-            const tr = human.translations[RIGHT_HIP_SLOT];
-            const d = scratch.hipSway;
-            d.x = (tl.x - tr.x) * out;
-            d.y = (tl.y - tr.y) * out;
-            d.z = (tl.z - tr.z) * out;
-            if (d.x !== 0 || d.y !== 0 || d.z !== 0) {
-                d.applyRotationQuaternionInPlace(tmpQ);
-                // Up and down, the body goes instead (`hipSwayRise`): the left hip joint is d.y
-                // above the source's, scaled, the right -d.y.
-                this.hipSwayRise[0] = d.y;
-                this.hipSwayRise[1] = -d.y;
-                d.y = 0;
-                left.addInPlace(d);
-                right.subtractInPlace(d);
-            }
-        }
+        // Stance: each foot as far from its own hip joint as the source's was from its, scaled (pelvisStance.ts).
+        this._pelvis.placeFeet(human);
         // The hips as the clip puts them (canonical, pose units): "legs" seats the body on them.
         human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._body.clipHips).addInPlace(human.bodyPosition);
         this._seated = false;
@@ -666,7 +551,7 @@ export class HumanoidRigSolver {
 
     /** Forgets the body drop's and the trunk's motion (after a jump in time or place), so the next solve starts from what it needs. */
     public resetSmoothing(): void {
-        this._rollGround[1] = 0;
+        this._pelvis.resetRoll();
         // The stride's carry takes no step across the jump; its total stays (the body keeps its
         // place through a cross-fade: `resetCarry` when the motion starts afresh).
         this._carry.skipStep();
