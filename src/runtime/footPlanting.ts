@@ -157,16 +157,17 @@ export class HumanoidFootPlanting {
     /**
      * Seconds a foot that touches down takes to come to a stop: the hold eases in over this less one
      * frame of the clip as shown (its frame rate times its speed; nothing when that is not above 0;
-     * 0 stops the foot at once at any rate), fixed at the touch-down; a foot landing faster than a
+     * 0 stops the foot at once at any rate), fixed at the touch-down, the held point's own motion
+     * kept by a share falling from 1 to 0 over it; a foot landing faster than a
      * still one (half its avatar's scale a second) takes as much longer as it is faster, at most
-     * twice as long (`STILL_LANDING_SPEED`), and slides half its speed times that time further (at
+     * twice as long (`STILL_LANDING_SPEED`), and at a steady speed slides half that speed times the time further (at
      * most this time less a frame, in avatar scales: 17 mm on a 1 m scale by default at 120 fps,
      * growing with the setting). Default {@link DEFAULT_TOUCHDOWN_SECONDS}.
      */
     public touchdownSeconds = DEFAULT_TOUCHDOWN_SECONDS;
     /** Per foot (left, right): planted now. */
     public readonly planted = [false, false];
-    /** Per foot: the ground point held (canonical ground frame, avatar scales). */
+    /** Per foot: the ground point held (canonical ground frame, avatar scales; while a touch-down eases in, where the foot rests if it goes on as it landed). */
     public readonly anchors = [new Vector3(), new Vector3()];
     /**
      * Per foot (left, right): where along the foot the point held across the ground is, as of the
@@ -198,9 +199,8 @@ export class HumanoidFootPlanting {
     private readonly _releaseSeconds = [0, 0];
     /** Per foot: the correction the running release ends on (0, or what is left when the foot lands again before the blend is over). */
     private readonly _releaseEnd = [new Vector3(), new Vector3()];
-    /** Per foot, easing in: where the foot was shown at touch-down and its velocity then (ground frame). */
-    private readonly _landedAt = [new Vector3(), new Vector3()];
-    private readonly _landingSpeed = [new Vector3(), new Vector3()];
+    /** Per foot, easing in: the share of its held point's own motion kept as it touched down (1, less for a foot landing faster than `MAX_LANDING_SPEED`), and how far into the ease it is (0 to 1). */
+    private readonly _landingKeep = new Float64Array(2);
     private readonly _in = [0, 0];
     /** Per foot: the ease-in's length of the running touch-down, seconds (set at touch-down). */
     private readonly _ease = new Float64Array(2);
@@ -419,8 +419,8 @@ export class HumanoidFootPlanting {
             // along the foot), per second.
             const known = this._lastValid[s] && dt > 0;
             const lc = this._lastCorrection[s];
-            let vx = known ? (pg.x + corr.x - last.x - lc.x - shift.x) / dt : 0;
-            let vz = known ? (pg.z + corr.z - last.z - lc.z - shift.z) / dt : 0;
+            const vx = known ? (pg.x + corr.x - last.x - lc.x - shift.x) / dt : 0;
+            const vz = known ? (pg.z + corr.z - last.z - lc.z - shift.z) / dt : 0;
             // The height's ease onto the floor since touch-down (a smootherstep of `_floorIn` over
             // FLOOR_EASE_SECONDS; 1 when not planted): the floor lift, the clearance handed on and
             // the goal's hold all come in by it.
@@ -436,29 +436,23 @@ export class HumanoidFootPlanting {
                     const td = this.touchdownSeconds;
                     const e0 = rate > 0 && td > 0 ? td - 1 / rate : 0;
                     ease = this._ease[s] = e0 > 0 ? e0 : 0;
-                    // Touch down: the foot slows from the speed it lands with to rest at a constant
+                    // Touch down: the foot slows from the speed it moves with to rest at a steady
                     // rate over `ease` (position and velocity continuous), and is held there.
                     this.planted[s] = true;
                     // Its speed in the character's own avatar scales (the pose's are the
                     // source's: `ps[0]` metres each): faster than a still foot, the stop takes
-                    // longer in proportion (see `STILL_LANDING_SPEED`), up to the fastest taken.
+                    // longer in proportion (see `STILL_LANDING_SPEED`), up to the fastest taken;
+                    // past that, the share of its motion kept is cut at once.
                     const v = (Math.sqrt(vx * vx + vz * vz) * ps[0]) / this._scale;
-                    if (v > MAX_LANDING_SPEED) {
-                        vx *= MAX_LANDING_SPEED / v;
-                        vz *= MAX_LANDING_SPEED / v;
-                    }
+                    const keep = v > MAX_LANDING_SPEED ? MAX_LANDING_SPEED / v : 1;
+                    // A foot down from the first frame shown (no speed known) is held at once.
+                    this._landingKeep[s] = known ? keep : 0;
                     if (v > STILL_LANDING_SPEED) ease = this._ease[s] = (ease * (v < MAX_LANDING_SPEED ? v : MAX_LANDING_SPEED)) / STILL_LANDING_SPEED;
-                    const at = this._landedAt[s];
-                    at.x = pg.x + corr.x;
-                    at.y = 0;
-                    at.z = pg.z + corr.z;
-                    const ls = this._landingSpeed[s];
-                    ls.x = vx;
-                    ls.y = 0;
-                    ls.z = vz;
-                    anchor.x = at.x + vx * ease * 0.5;
+                    // Where it will rest if it goes on as it lands (the stop's travel, half the
+                    // speed kept times the ease); set where it does rest as the ease ends.
+                    anchor.x = pg.x + corr.x + vx * keep * ease * 0.5;
                     anchor.y = pg.y;
-                    anchor.z = at.z + vz * ease * 0.5;
+                    anchor.z = pg.z + corr.z + vz * keep * ease * 0.5;
                     this._in[s] = ease > 0 ? 0 : 1;
                     this._eased[s] = false;
                     this._releaseLeft[s] = 0;
@@ -473,21 +467,35 @@ export class HumanoidFootPlanting {
                     // foot rolls over from heel to toes without sliding.
                     anchor.x += shift.x;
                     anchor.z += shift.z;
-                    this._landedAt[s].x += shift.x;
-                    this._landedAt[s].z += shift.z;
                 }
                 // Time into the ease: 0 on the frame the foot lands (it is where it is shown).
                 const landing = !this._eased[s];
-                const step = landing ? 0 : this._in[s] + (ease > 0 ? dt / ease : 1);
+                const from = this._in[s];
+                const step = landing ? 0 : from + (ease > 0 ? dt / ease : 1);
                 this._eased[s] = true;
                 const x = (this._in[s] = step < 1 ? step : 1);
-                if (x < 1) {
-                    // Constant deceleration: p = at + v t (1 - t / (2 ease)), t = x * ease.
-                    const at = this._landedAt[s];
-                    const v = this._landingSpeed[s];
-                    const k = x * ease * (1 - x * 0.5);
-                    corr.x = at.x + v.x * k - pg.x;
-                    corr.z = at.z + v.z * k - pg.z;
+                if (landing) {
+                    // Shown where it is: the correction as it was.
+                } else if (from < 1) {
+                    // The held point's own move over this update (the clip's, less its move along
+                    // the foot), kept by a share falling from 1 to 0 over the ease, `keep` (1 - u)
+                    // at a share u of it, averaged over the step; the rest taken away. A steady
+                    // speed v stops at a steady rate and travels v ease / 2 (as a path fixed at
+                    // touch-down would), but it is the point held now that slows: where the
+                    // clip's end goes over from the pitch's point to the end the source turns
+                    // about as the foot lands (`END_SWITCH_SECONDS`), a path fixed by the first
+                    // point's speed carried on the second (a pushing foot landing on its toes as
+                    // it turns about its ankle: the ankle reversed in two frames, the knee 30 to
+                    // 60 times the source's jerk there).
+                    const kept = ease > 0 && step > from ? (this._landingKeep[s] * (x - from) * (1 - (from + x) * 0.5)) / (step - from) : 0;
+                    if (known) {
+                        corr.x -= (pg.x - last.x - shift.x) * (1 - kept);
+                        corr.z -= (pg.z - last.z - shift.z) * (1 - kept);
+                    }
+                    if (x >= 1) {
+                        anchor.x = pg.x + corr.x;
+                        anchor.z = pg.z + corr.z;
+                    }
                 } else {
                     corr.x = anchor.x - pg.x;
                     corr.z = anchor.z - pg.z;

@@ -116,6 +116,43 @@ describeWithData("planting holds the end of the foot the source turns about", ()
         // toes moved by a sixth of the foot times the turn of a frame); held there at once, they stayed from frame 12.
         expect(across(played.toes[16], played.toes[15])).toBeGreaterThan(1e-4);
     }, 60_000);
+
+    it("a foot landing on its toes whose clip holds its ankle slows its ankle from the speed it moved with, without turning it back", async () => {
+        // The ankle moves +x at 0.2 a second while the foot, pitched toes down (the pitch's end the
+        // toes), turns so that its toes sweep the other way; from frame 10 the contact holds the
+        // ankle (the source's still end). At touch-down the held point is between the toes and the
+        // ankle, going over to the ankle within 0.02 s: the stop is the held point's own motion
+        // taken away, so the ankle slows as it moved. A stop planned at touch-down from the first
+        // point's speed (the toes' sweep) carried that speed over to the ankle: it went back the
+        // way the toes swept (Mixamo's pushing onto the VRM sample, the knee 30-60 times the
+        // source's jerk there).
+        const V = 0.2 / RATE;
+        const played = await playFootAsync(30, (f, rest) => ({
+            ankle: rest.ankle.add(new Vector3(V * f, 0, 0)),
+            rotation: yaw(-0.05 * f).multiply(pitch(8)),
+            contacts: f < 10 ? FootContact.Left : BOTH | FootContact.RightAnkleStill,
+        }));
+        // The ankle's move over a frame across the ground (the floor lifts the pitched foot meanwhile).
+        const u = (f: number): Vector3 => played.ankle[f].subtract(played.ankle[f - 1]).multiplyByFloats(1, 0, 1);
+        for (let f = 1; f < 10; f++) expect(u(f).x).toBeCloseTo(V, 9);
+        expect(played.along[10]).toBeGreaterThan(0.3);
+        for (let f = 10; f < 30; f++) {
+            // Never back, its velocity changing by less than three quarters of the speed a frame
+            // (the toes sweep about five times as fast as the ankle moves) and sideways by less
+            // than a third of it. (Faster for a frame or two it may be: while the held point is
+            // still short of the ankle, the ankle swings round it.)
+            expect(u(f).x).toBeGreaterThan(-1e-9);
+            expect(
+                u(f)
+                    .subtract(u(f - 1))
+                    .length(),
+            ).toBeLessThan(0.75 * V);
+            expect(Math.abs(u(f).z)).toBeLessThan(V / 3);
+        }
+        // Slowing over more than a frame, and at rest once the ease is over.
+        expect(u(11).x).toBeGreaterThan(0.2 * V);
+        for (let f = 16; f < 30; f++) expect(u(f).length()).toBeLessThan(1e-9);
+    }, 60_000);
 });
 
 describe("the player's still ends", () => {
