@@ -117,14 +117,34 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
     }
     const index = new Map<Node, number>(nodes.map((n, i) => [n, i]));
     const isJoint = options.isJoint ?? ((n: TransformNode) => !hasGeometry(n));
+    const joint = nodes.map((n) => isJoint(n));
+    const hasChild = new Uint8Array(nodes.length);
+    for (const n of nodes) {
+        const p = n.parent ? index.get(n.parent) : undefined;
+        if (p !== undefined) hasChild[p] = 1;
+    }
+    /**
+     * A joint's kind. A node that is not a joint but ends a chain of joints (a leaf without
+     * geometry whose parent is a joint: Blender's `Foot.L_end`, Mixamo's `LeftToe_End` and
+     * `HeadTop_End` where the exporter left them out of the skin) is the tip of its parent, as a
+     * BVH End Site: it gives the parent's direction and, under a foot, its front and the sole's
+     * height (three.js's RobotExpressive has no toes and a foot whose only forward child is such a
+     * tip: held at its ankle, its heel could not come up at a push-off).
+     */
+    const kindOf = (i: number): RigJointKind => {
+        if (joint[i]) return RigJointKind.Bone;
+        const n = nodes[i];
+        const p = n.parent ? index.get(n.parent) : undefined;
+        return !hasChild[i] && p !== undefined && joint[p] && !hasGeometry(n) ? RigJointKind.EndSite : RigJointKind.Node;
+    };
     const rig = CreateRigFromWorldMatrices(
         options.source ?? root.name,
-        nodes.map((n) => {
+        nodes.map((n, i) => {
             const gltfIndex = GetGltfNodeIndex(n);
             return {
                 name: sourceName(n, gltfIndex, options.gltfNodeNames),
                 parent: n.parent ? (index.get(n.parent) ?? -1) : -1,
-                kind: isJoint(n) ? RigJointKind.Bone : RigJointKind.Node,
+                kind: kindOf(i),
                 sourceIndex: gltfIndex,
                 world: n.computeWorldMatrix(true).clone(),
             };

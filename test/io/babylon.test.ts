@@ -1,6 +1,8 @@
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { Mesh } from "@babylonjs/core/Meshes/mesh.js";
+import { MeshBuilder } from "@babylonjs/core/Meshes/meshBuilder.js";
 import { Skeleton } from "@babylonjs/core/Bones/skeleton.js";
 import { Bone } from "@babylonjs/core/Bones/bone.js";
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
@@ -15,6 +17,8 @@ import {
     SampleCharacters,
 } from "../../src/index.js";
 import { LoadRigFromFileAsync } from "../../src/node/index.js";
+import { RigJointKind } from "../../src/humanoid/rig.js";
+import { MuscleSetup } from "../../src/muscle/setup.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -48,6 +52,56 @@ describe("Babylon node hierarchies and skeletons", () => {
         // __root__ turns the character around (rotation Y by pi): it faces -Z there.
         expect(a.frame.forward.z).toBeLessThan(-0.99);
         expect(nodes.map((n) => [n.position.asArray(), n.rotationQuaternion!.asArray()])).toEqual(before);
+        scene.getEngine().dispose();
+    });
+
+    it("a leaf without geometry that the skin leaves out ends its joint's chain (an end site): a foot's only tip gives its front", () => {
+        // The Mixamo sample with its toes gone and each toe end moved under its foot, outside the
+        // joints (as three.js's RobotExpressive keeps `Foot.L_end`, a Blender leaf bone the skin
+        // leaves out); a box under the left hand and an empty with a child outside the joints too.
+        const scene = makeScene();
+        const sample = BuildSampleRig(SampleCharacters[0]);
+        const root = new TransformNode("root", scene);
+        const nodes: (TransformNode | null)[] = sample.joints.map(() => null);
+        sample.joints.forEach((j, i) => {
+            if (j.name.endsWith("ToeBase")) return;
+            const n = new TransformNode(j.name, scene);
+            let position = j.restPosition.clone();
+            let rotation = j.restRotation.clone();
+            let parent = j.parent;
+            if (j.name.endsWith("Toe_End")) {
+                // Under the foot, where it was: the toe base's rest composed with its own.
+                const base = sample.joints[parent];
+                position = base.restPosition.add(j.restPosition.applyRotationQuaternion(base.restRotation));
+                rotation = base.restRotation.multiply(j.restRotation);
+                parent = base.parent;
+            }
+            n.position = position;
+            n.rotationQuaternion = rotation;
+            n.parent = parent >= 0 ? nodes[parent] : root;
+            nodes[i] = n;
+        });
+        const hand = nodes[sample.joints.findIndex((j) => j.name.endsWith("LeftHand"))]!;
+        const box = MeshBuilder.CreateBox("box", { size: 0.05 }, scene);
+        box.parent = hand;
+        const empty = new TransformNode("socket", scene);
+        empty.parent = hand;
+        new TransformNode("socket_child", scene).parent = empty;
+        const outside = new Set(["box", "socket", "socket_child", "mixamorig:LeftToe_End", "mixamorig:RightToe_End"]);
+        const rig = CreateRigFromTransformNode(root, { source: "toeless", isJoint: (n) => !outside.has(n.name) && !(n instanceof Mesh) });
+        const kind = (name: string): RigJointKind => rig.joints.find((j) => j.name === name)!.kind;
+        expect(kind("mixamorig:LeftToe_End")).toBe(RigJointKind.EndSite);
+        expect(kind("mixamorig:RightToe_End")).toBe(RigJointKind.EndSite);
+        // With geometry, or with a child: not a tip.
+        expect(kind("box")).toBe(RigJointKind.Node);
+        expect(kind("socket")).toBe(RigJointKind.Node);
+        expect(kind("socket_child")).toBe(RigJointKind.Node);
+        const avatar = BuildHumanoidAvatar(rig);
+        expect(avatar.getJoint(HumanBone.LeftToes)).toBe(-1);
+        const setup = MuscleSetup.For(avatar);
+        // The foot's front is its end site (before: none, and planting held the ankle throughout).
+        expect(setup.footTip.map((j) => rig.joints[j]?.name)).toEqual(["mixamorig:LeftToe_End", "mixamorig:RightToe_End"]);
+        expect(setup.footLength[0]).toBeGreaterThan(0.1 * setup.legLength);
         scene.getEngine().dispose();
     });
 
