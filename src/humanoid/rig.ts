@@ -55,6 +55,13 @@ export interface IRig {
      * body when the rest pose does not.
      */
     readonly samplePoses?: readonly IRigPose[];
+    /**
+     * Per joint, how far below its rest position the character's surface bound to it reaches
+     * (metres along up; NaN where no vertex is bound to it): read from the meshes where the rig
+     * comes with them (`BindRigToTransformNode`). The ground of feet that end at their ankles is
+     * their surface's lowest point (`MuscleSetup`); undefined for a rig without meshes.
+     */
+    readonly surfaceBelow?: Float64Array;
 }
 
 /** A pose of a {@link IRig}: local rotation and position of every joint (rig space). */

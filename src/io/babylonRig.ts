@@ -4,6 +4,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { HumanoidError } from "../errors.js";
+import { MeasureSurfaceBelowJoints } from "./surfaceBelow.js";
 import { CreateRigFromWorldMatrices, RigJointKind, RigPoseFromWorldMatrices, type IRig, type IRigPose } from "../humanoid/rig.js";
 
 /**
@@ -152,7 +153,9 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
     );
     const rootNode = root as TransformNode;
     if (typeof rootNode.computeWorldMatrix === "function") boundSpaces.set(nodes, { node: rootNode, world: rootNode.computeWorldMatrix(true).clone() });
-    return { rig, nodes };
+    // The surface below each joint, where the hierarchy holds meshes (the ground of feet that end at their ankles).
+    const surfaceBelow = MeasureSurfaceBelowJoints(nodes, index, (j) => rig.joints[j].kind === RigJointKind.Bone);
+    return { rig: surfaceBelow ? { ...rig, surfaceBelow } : rig, nodes };
 }
 
 /**

@@ -589,10 +589,15 @@ export class MuscleSetup {
         for (const foot of [B.LeftFoot, B.RightFoot, B.LeftToes, B.RightToes]) {
             const j = this.joint[foot];
             if (j < 0) continue;
+            // A foot that ends at its ankle (no toes, no tip: its lowest joint is the ankle itself)
+            // stands on its surface's lowest point where the rig knows its surface (`IRig.surfaceBelow`):
+            // the Saxon warrior (colesam/uploads) planted its ankles on the floor, its boots 7 cm in.
+            const surface = (foot === B.LeftFoot || foot === B.RightFoot) && this.footTip[foot === B.LeftFoot ? 0 : 1] < 0 ? rig.surfaceBelow : undefined;
             const stack = [j];
             while (stack.length) {
                 const k = stack.pop()!;
                 if (rig.joints[k].kind !== RigJointKind.Node) ground = Math.min(ground, Vector3.Dot(ref.positions[k], f.up));
+                if (surface && surface[k] > 0) ground = Math.min(ground, Vector3.Dot(ref.positions[k], f.up) - surface[k]);
                 stack.push(...children[k]);
             }
         }

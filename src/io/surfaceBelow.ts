@@ -1,0 +1,107 @@
+import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
+import type { Node } from "@babylonjs/core/node.js";
+import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+
+/**
+ * How far below each joint its surface reaches in the rest pose: per joint, its rest position's
+ * height less the lowest vertex bound to it (metres along world up, the scene's y), NaN where no
+ * vertex is. A skinned mesh's vertex belongs to the joint that weighs most in it, placed as its
+ * bone's inverse bind matrix and the joint's node put it (the bind pose, which a file's rest pose
+ * is); a mesh without a skin belongs whole to the nearest joint above it.
+ *
+ * What it is for: the ground of a character whose feet end at their ankles (no toes, no tip
+ * joint below them) is read from its surface, not its joints (`MuscleSetup.scale`): the Saxon
+ * warrior of colesam/uploads, whose lowest joints are its ankles, planted them on the floor, its
+ * boots 7 cm into it. Cold path (a character's load); allocates.
+ * @param nodes the rig's nodes, in its joints' order (`BindRigToTransformNode`)
+ * @param index each node's joint index
+ * @param isBone whether a joint can carry a bone (where a vertex may belong)
+ * @returns per joint, the depth below it (metres), or null when no mesh of the hierarchy has vertices
+ */
+export function MeasureSurfaceBelowJoints(
+    nodes: readonly TransformNode[],
+    index: ReadonlyMap<Node, number>,
+    isBone: (joint: number) => boolean,
+): Float64Array | null {
+    const lowest = new Float64Array(nodes.length).fill(Infinity);
+    let any = false;
+    for (const node of nodes) {
+        const mesh = node as unknown as AbstractMesh;
+        if (typeof mesh.getVerticesData !== "function") continue;
+        const positions = mesh.getVerticesData(VertexBuffer.PositionKind);
+        if (!positions || positions.length < 3) continue;
+        const skeleton = mesh.skeleton;
+        const indices = skeleton ? mesh.getVerticesData(VertexBuffer.MatricesIndicesKind) : null;
+        const weights = skeleton ? mesh.getVerticesData(VertexBuffer.MatricesWeightsKind) : null;
+        if (skeleton && indices && weights) {
+            // Per bone: its joint and the y row of (inverse bind * the node's world), row-vector order.
+            const joint = new Int32Array(skeleton.bones.length).fill(-1);
+            const row = new Float64Array(4 * skeleton.bones.length);
+            skeleton.bones.forEach((bone, b) => {
+                const tn = bone.getTransformNode();
+                const j = tn ? index.get(tn) : undefined;
+                if (j === undefined || !isBone(j)) return;
+                joint[b] = j;
+                const m = bone.getAbsoluteInverseBindMatrix().multiply(tn!.computeWorldMatrix(true)).m;
+                row[4 * b] = m[1];
+                row[4 * b + 1] = m[5];
+                row[4 * b + 2] = m[9];
+                row[4 * b + 3] = m[13];
+            });
+            const extraIndices = mesh.getVerticesData(VertexBuffer.MatricesIndicesExtraKind);
+            const extraWeights = mesh.getVerticesData(VertexBuffer.MatricesWeightsExtraKind);
+            const count = Math.min(positions.length / 3, indices.length / 4, weights.length / 4);
+            for (let v = 0; v < count; v++) {
+                let best = -1;
+                let most = 0;
+                for (let k = 0; k < 4; k++) {
+                    if (weights[4 * v + k] > most) {
+                        most = weights[4 * v + k];
+                        best = indices[4 * v + k];
+                    }
+                }
+                if (extraIndices && extraWeights) {
+                    for (let k = 0; k < 4; k++) {
+                        if (extraWeights[4 * v + k] > most) {
+                            most = extraWeights[4 * v + k];
+                            best = extraIndices[4 * v + k];
+                        }
+                    }
+                }
+                const j = best >= 0 && best < joint.length ? joint[best] : -1;
+                if (j < 0) continue;
+                const y =
+                    positions[3 * v] * row[4 * best] + positions[3 * v + 1] * row[4 * best + 1] + positions[3 * v + 2] * row[4 * best + 2] + row[4 * best + 3];
+                if (y < lowest[j]) {
+                    lowest[j] = y;
+                    any = true;
+                }
+            }
+        } else {
+            // A rigid mesh: the nearest joint above it.
+            let j = -1;
+            for (let p: Node | null = mesh.parent; p && j < 0; p = p.parent) {
+                const k = index.get(p);
+                if (k !== undefined && isBone(k)) j = k;
+            }
+            if (j < 0) continue;
+            const m = mesh.computeWorldMatrix(true).m;
+            for (let v = 0; v < positions.length; v += 3) {
+                const y = positions[v] * m[1] + positions[v + 1] * m[5] + positions[v + 2] * m[9] + m[13];
+                if (y < lowest[j]) {
+                    lowest[j] = y;
+                    any = true;
+                }
+            }
+        }
+    }
+    if (!any) return null;
+    const below = new Float64Array(nodes.length).fill(NaN);
+    for (let j = 0; j < nodes.length; j++) {
+        if (lowest[j] === Infinity) continue;
+        const d = nodes[j].computeWorldMatrix(true).m[13] - lowest[j];
+        if (Number.isFinite(d)) below[j] = d;
+    }
+    return below;
+}
