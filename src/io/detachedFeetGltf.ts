@@ -28,20 +28,7 @@ export interface IAttachedFoot {
     readonly lowerLeg: string;
     /** The name of the node it hung under before, or `""` when it was a scene root. */
     readonly formerParent: string;
-    /**
-     * The joints that went with it: those of its former siblings that stood where it stands (an IK
-     * target in the foot's place, to which the skin may bind the foot's mesh: the Saxon warrior of
-     * colesam/uploads binds its boots to `IKLegTarget.L` beside `Foot.L`), each moved under the
-     * foot at its place in the world.
-     */
-    readonly withIt: readonly string[];
 }
-
-/**
- * How near a former sibling of a moved foot must stand to it to go with it, a share of the
- * thigh's length (a joint in the foot's place, not an IK pole before the knee).
- */
-const WITH_FOOT_SHARE = 0.02;
 
 /**
  * Moves feet that a rig keeps beside its legs under their lower legs, in a glTF document's JSON
@@ -93,80 +80,34 @@ export function AttachDetachedFeetInGltf(json: { nodes?: IGltfNodeLike[]; skins?
         if (isAbove(foot, leg)) continue;
         // Its new local transform: its world over the lower leg's (Babylon's row-vector order:
         // world = local * parent's world).
-        const footWorld = worldMatrix(nodes, parent, foot);
-        const trs = localUnder(footWorld, worldMatrix(nodes, parent, leg));
-        if (!trs) continue;
-        const from = parent[foot];
-        // Former siblings in the foot's place go with it (see `IAttachedFoot.withIt`): joints within
-        // WITH_FOOT_SHARE of the thigh's length of it (its side's knee and hip stand far off).
-        const at = footWorld.getTranslation();
-        const most =
-            WITH_FOOT_SHARE *
-            worldMatrix(nodes, parent, leg)
-                .getTranslation()
-                .subtract(worldMatrix(nodes, parent, parent[leg] >= 0 ? parent[leg] : leg).getTranslation())
-                .length();
-        const siblings = from >= 0 ? (nodes[from].children ?? []) : (json.scenes ?? []).flatMap((scene) => scene.nodes ?? []);
-        const companions: { node: number; trs: NonNullable<ReturnType<typeof localUnder>> }[] = [];
-        for (const c of siblings) {
-            if (c === foot || c < 0 || c >= nodes.length || !isJoint(c)) continue;
-            const w = worldMatrix(nodes, parent, c);
-            if (!(Vector3.Distance(w.getTranslation(), at) <= most)) continue;
-            const under = localUnder(w, footWorld);
-            if (under) companions.push({ node: c, trs: under });
+        const local = worldMatrix(nodes, parent, foot).multiply(Matrix.Invert(worldMatrix(nodes, parent, leg)));
+        const s = new Vector3();
+        const r = new Quaternion();
+        const t = new Vector3();
+        if (!local.decompose(s, r, t)) continue;
+        // A transform with shear (a parent scaled unevenly, the foot turned under it) has no
+        // translation, rotation and scale that hold it, and glTF nodes hold no more: left.
+        const back = Matrix.Compose(s, r, t);
+        let size = 0;
+        let off = 0;
+        for (let k = 0; k < 16; k++) {
+            size = Math.max(size, Math.abs(local.m[k]));
+            off = Math.max(off, Math.abs(back.m[k] - local.m[k]));
         }
-        move(json, nodes, parent, foot, leg, trs);
-        for (const c of companions) move(json, nodes, parent, c.node, foot, c.trs);
-        moved.push({
-            foot: nodes[foot].name ?? "",
-            lowerLeg: nodes[leg].name ?? "",
-            formerParent: from >= 0 ? (nodes[from].name ?? "") : "",
-            withIt: companions.map((c) => nodes[c.node].name ?? ""),
-        });
+        if (!(off <= SHEAR_TOLERANCE * size)) continue;
+        const from = parent[foot];
+        if (from >= 0) nodes[from].children = (nodes[from].children ?? []).filter((c) => c !== foot);
+        else for (const scene of json.scenes ?? []) if (scene.nodes) scene.nodes = scene.nodes.filter((c) => c !== foot);
+        (nodes[leg].children ??= []).push(foot);
+        parent[foot] = leg;
+        const n = nodes[foot];
+        delete n.matrix;
+        n.translation = [t.x, t.y, t.z];
+        n.rotation = [r.x, r.y, r.z, r.w];
+        n.scale = [s.x, s.y, s.z];
+        moved.push({ foot: n.name ?? "", lowerLeg: nodes[leg].name ?? "", formerParent: from >= 0 ? (nodes[from].name ?? "") : "" });
     }
     return moved;
-}
-
-/**
- * A node's local translation, rotation and scale under a new parent that keep its world transform
- * (Babylon's row-vector order: world = local * parent's world), or null where that needs shear (a
- * parent scaled unevenly, the node turned under it: glTF nodes hold no shear).
- */
-function localUnder(world: Matrix, parentWorld: Matrix): { s: Vector3; r: Quaternion; t: Vector3 } | null {
-    const local = world.multiply(Matrix.Invert(parentWorld));
-    const s = new Vector3();
-    const r = new Quaternion();
-    const t = new Vector3();
-    if (!local.decompose(s, r, t)) return null;
-    const back = Matrix.Compose(s, r, t);
-    let size = 0;
-    let off = 0;
-    for (let k = 0; k < 16; k++) {
-        size = Math.max(size, Math.abs(local.m[k]));
-        off = Math.max(off, Math.abs(back.m[k] - local.m[k]));
-    }
-    return off <= SHEAR_TOLERANCE * size ? { s, r, t } : null;
-}
-
-/** Moves node `i` under `to` with the local transform `trs` (out of its former parent's children, or its scenes' roots). */
-function move(
-    json: { scenes?: { nodes?: number[] }[] },
-    nodes: IGltfNodeLike[],
-    parent: Int32Array,
-    i: number,
-    to: number,
-    trs: { s: Vector3; r: Quaternion; t: Vector3 },
-): void {
-    const from = parent[i];
-    if (from >= 0) nodes[from].children = (nodes[from].children ?? []).filter((c) => c !== i);
-    else for (const scene of json.scenes ?? []) if (scene.nodes) scene.nodes = scene.nodes.filter((c) => c !== i);
-    (nodes[to].children ??= []).push(i);
-    parent[i] = to;
-    const n = nodes[i];
-    delete n.matrix;
-    n.translation = [trs.t.x, trs.t.y, trs.t.z];
-    n.rotation = [trs.r.x, trs.r.y, trs.r.z, trs.r.w];
-    n.scale = [trs.s.x, trs.s.y, trs.s.z];
 }
 
 /** A node's local transform as a Babylon matrix (row-vector order; glTF's column-major array reads as it is). */
@@ -193,7 +134,6 @@ function worldMatrix(nodes: readonly IGltfNodeLike[], parent: Int32Array, i: num
 export function AttachedFeetNotes(feet: readonly IAttachedFoot[]): string[] {
     return feet.map(
         (f) =>
-            `the foot '${f.foot}' hung ${f.formerParent ? `under '${f.formerParent}'` : "at the top"}, beside its leg (an IK rig's layout): moved under '${f.lowerLeg}'` +
-            (f.withIt.length ? `, with ${f.withIt.map((n) => `'${n}'`).join(", ")} (in the foot's place)` : ""),
+            `the foot '${f.foot}' hung ${f.formerParent ? `under '${f.formerParent}'` : "at the top"}, beside its leg (an IK rig's layout): moved under '${f.lowerLeg}'`,
     );
 }

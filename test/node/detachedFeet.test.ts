@@ -7,7 +7,7 @@ import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { registerBuiltInLoaders } from "@babylonjs/loaders/dynamic.js";
 import { HumanBone, LoadHumanoidCharacterAsync } from "../../src/index.js";
-import { AttachDetachedFeetInGltf, AttachedFeetNotes, type IGltfNodeLike } from "../../src/io/detachedFeetGltf.js";
+import { AttachDetachedFeetInGltf, type IGltfNodeLike } from "../../src/io/detachedFeetGltf.js";
 import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync, LoadRigFromFileAsync } from "../../src/node/index.js";
 import { RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
 import { BuildHumanoidAvatar } from "../../src/humanoid/avatar.js";
@@ -89,8 +89,8 @@ describeWithData("feet kept beside the legs for IK", () => {
         const original = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
         try {
             expect(moved.loaded.attachedFeet).toEqual([
-                { foot: "mixamorig:LeftFoot", lowerLeg: "mixamorig:LeftLeg", formerParent: "LeftFootControl", withIt: [] },
-                { foot: "mixamorig:RightFoot", lowerLeg: "mixamorig:RightLeg", formerParent: "RightFootControl", withIt: [] },
+                { foot: "mixamorig:LeftFoot", lowerLeg: "mixamorig:LeftLeg", formerParent: "LeftFootControl" },
+                { foot: "mixamorig:RightFoot", lowerLeg: "mixamorig:RightLeg", formerParent: "RightFootControl" },
             ]);
             expect(original.loaded.attachedFeet).toEqual([]);
             // The same joints in the same places (the controls are no joints of the map).
@@ -164,33 +164,12 @@ describe("AttachDetachedFeetInGltf", () => {
     it("moves a foot under its lower leg at the same place in the world", () => {
         const d = doc();
         const before = world(d.nodes, 6);
-        expect(AttachDetachedFeetInGltf(d)).toEqual([{ foot: "Foot.L", lowerLeg: "LowerLeg.L", formerParent: "FootControl.L", withIt: [] }]);
+        expect(AttachDetachedFeetInGltf(d)).toEqual([{ foot: "Foot.L", lowerLeg: "LowerLeg.L", formerParent: "FootControl.L" }]);
         expect(d.nodes[3].children).toEqual([6]);
         expect(d.nodes[4].children).toEqual([]);
         const after = world(d.nodes, 6);
         // (Babylon's matrices hold 32-bit floats.)
         for (let k = 0; k < 16; k++) expect(after.m[k]).toBeCloseTo(before.m[k], 6);
-    });
-
-    it("an IK target in the foot's place goes with it (the skin may bind the foot's mesh to it); an IK pole before the knee stays", () => {
-        // The Saxon warrior (colesam/uploads) binds its boots to `IKLegTarget.L`, beside `Foot.L`
-        // under `FootControl.L` at the same place: moved without it, the boots stood where they were
-        // in the T-pose while the legs walked.
-        const d = doc([
-            { name: "IKLegTarget.L", translation: [0, 0.1, 0] },
-            { name: "IKLegPole.L", translation: [0, 0.5, 0.4] },
-        ]);
-        d.nodes[4].children!.push(7, 8);
-        const before = [6, 7, 8].map((i) => world(d.nodes, i));
-        const moved = AttachDetachedFeetInGltf(d);
-        expect(moved).toEqual([{ foot: "Foot.L", lowerLeg: "LowerLeg.L", formerParent: "FootControl.L", withIt: ["IKLegTarget.L"] }]);
-        expect(d.nodes[6].children).toEqual([7]);
-        expect(d.nodes[4].children).toEqual([8]);
-        [6, 7, 8].forEach((i, k) => {
-            const after = world(d.nodes, i);
-            for (let m = 0; m < 16; m++) expect(after.m[m]).toBeCloseTo(before[k].m[m], 6);
-        });
-        expect(AttachedFeetNotes(moved)[0]).toMatch(/moved under 'LowerLeg.L', with 'IKLegTarget.L' \(in the foot's place\)/);
     });
 
     it("a foot given as a matrix, a foot that is a scene's root, a foot with toes: each moved, every joint where it was", () => {
@@ -202,7 +181,7 @@ describe("AttachDetachedFeetInGltf", () => {
         d.nodes[4].children = [];
         d.scenes[0].nodes.push(6);
         const before = [world(d.nodes, 6), world(d.nodes, 7)];
-        expect(AttachDetachedFeetInGltf(d)).toEqual([{ foot: "Foot.L", lowerLeg: "LowerLeg.L", formerParent: "", withIt: [] }]);
+        expect(AttachDetachedFeetInGltf(d)).toEqual([{ foot: "Foot.L", lowerLeg: "LowerLeg.L", formerParent: "" }]);
         expect(d.scenes[0].nodes).toEqual([0]);
         expect(d.nodes[6].matrix).toBeUndefined();
         [6, 7].forEach((j, k) => {
