@@ -5,6 +5,7 @@ import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { HumanoidError } from "../errors.js";
 import { MeasureSurfaceBelowJoints } from "./surfaceBelow.js";
+import { ParseJointName } from "../humanoid/boneNames.js";
 import { CreateRigFromWorldMatrices, RigJointKind, RigPoseFromWorldMatrices, type IRig, type IRigPose } from "../humanoid/rig.js";
 
 /**
@@ -126,24 +127,28 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
     }
     /**
      * A joint's kind. A node that is not a joint but ends a chain of joints (a leaf without
-     * geometry whose parent is a joint: Blender's `Foot.L_end`, Mixamo's `LeftToe_End` and
-     * `HeadTop_End` where the exporter left them out of the skin) is the tip of its parent, as a
-     * BVH End Site: it gives the parent's direction and, under a foot, its front and the sole's
-     * height (three.js's RobotExpressive has no toes and a foot whose only forward child is such a
-     * tip: held at its ankle, its heel could not come up at a push-off).
+     * geometry, named as a tip, whose parent is a joint: Blender's `Foot.L_end`, Mixamo's
+     * `LeftToe_End` and `HeadTop_End` where the exporter left them out of the skin) is the tip of
+     * its parent, as a BVH End Site: it gives the parent's direction and, under a foot, its front
+     * and the sole's height (three.js's RobotExpressive has no toes and a foot whose only forward
+     * child is such a tip: held at its ankle, its heel could not come up at a push-off).
      */
+    const names = nodes.map((n) => sourceName(n, GetGltfNodeIndex(n), options.gltfNodeNames));
     const kindOf = (i: number): RigJointKind => {
         if (joint[i]) return RigJointKind.Bone;
         const n = nodes[i];
         const p = n.parent ? index.get(n.parent) : undefined;
-        return !hasChild[i] && p !== undefined && joint[p] && !hasGeometry(n) ? RigJointKind.EndSite : RigJointKind.Node;
+        // Named as a tip (`_end`, `End`, `Nub`, `Tip`, `Top`): an empty socket for a prop under a
+        // hand without fingers would otherwise turn the hand to point at it.
+        const tip = !hasChild[i] && p !== undefined && joint[p] && !hasGeometry(n) && ParseJointName(names[i]).hints.has("nub");
+        return tip ? RigJointKind.EndSite : RigJointKind.Node;
     };
     const rig = CreateRigFromWorldMatrices(
         options.source ?? root.name,
         nodes.map((n, i) => {
             const gltfIndex = GetGltfNodeIndex(n);
             return {
-                name: sourceName(n, gltfIndex, options.gltfNodeNames),
+                name: names[i],
                 parent: n.parent ? (index.get(n.parent) ?? -1) : -1,
                 kind: kindOf(i),
                 sourceIndex: gltfIndex,

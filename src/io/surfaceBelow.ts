@@ -35,20 +35,25 @@ export function MeasureSurfaceBelowJoints(
         const indices = skeleton ? mesh.getVerticesData(VertexBuffer.MatricesIndicesKind) : null;
         const weights = skeleton ? mesh.getVerticesData(VertexBuffer.MatricesWeightsKind) : null;
         if (skeleton && indices && weights) {
-            // Per bone: its joint and the y row of (inverse bind * the node's world), row-vector order.
-            const joint = new Int32Array(skeleton.bones.length).fill(-1);
-            const row = new Float64Array(4 * skeleton.bones.length);
-            skeleton.bones.forEach((bone, b) => {
+            // Per skin slot (a vertex's bone numbers are the bones' `getIndex()`, not their places
+            // in `skeleton.bones`, which also holds the skin's ancestors, at -1): its joint and the y
+            // row of (inverse bind * the node's world), row-vector order.
+            let slots = 0;
+            for (const bone of skeleton.bones) slots = Math.max(slots, bone.getIndex() + 1);
+            const joint = new Int32Array(slots).fill(-1);
+            const row = new Float64Array(4 * slots);
+            for (const bone of skeleton.bones) {
+                const slot = bone.getIndex();
                 const tn = bone.getTransformNode();
-                const j = tn ? index.get(tn) : undefined;
-                if (j === undefined || !isBone(j)) return;
-                joint[b] = j;
+                const j = slot >= 0 && tn ? index.get(tn) : undefined;
+                if (j === undefined || !isBone(j)) continue;
+                joint[slot] = j;
                 const m = bone.getAbsoluteInverseBindMatrix().multiply(tn!.computeWorldMatrix(true)).m;
-                row[4 * b] = m[1];
-                row[4 * b + 1] = m[5];
-                row[4 * b + 2] = m[9];
-                row[4 * b + 3] = m[13];
-            });
+                row[4 * slot] = m[1];
+                row[4 * slot + 1] = m[5];
+                row[4 * slot + 2] = m[9];
+                row[4 * slot + 3] = m[13];
+            }
             const extraIndices = mesh.getVerticesData(VertexBuffer.MatricesIndicesExtraKind);
             const extraWeights = mesh.getVerticesData(VertexBuffer.MatricesWeightsExtraKind);
             const count = Math.min(positions.length / 3, indices.length / 4, weights.length / 4);

@@ -84,16 +84,19 @@ describe("Babylon node hierarchies and skeletons", () => {
         const hand = nodes[sample.joints.findIndex((j) => j.name.endsWith("LeftHand"))]!;
         const box = MeshBuilder.CreateBox("box", { size: 0.05 }, scene);
         box.parent = hand;
+        // A leaf not named as a tip (an empty socket for a prop): not a tip either.
+        new TransformNode("weapon_R", scene).parent = hand;
         const empty = new TransformNode("socket", scene);
         empty.parent = hand;
         new TransformNode("socket_child", scene).parent = empty;
-        const outside = new Set(["box", "socket", "socket_child", "mixamorig:LeftToe_End", "mixamorig:RightToe_End"]);
+        const outside = new Set(["box", "weapon_R", "socket", "socket_child", "mixamorig:LeftToe_End", "mixamorig:RightToe_End"]);
         const rig = CreateRigFromTransformNode(root, { source: "toeless", isJoint: (n) => !outside.has(n.name) && !(n instanceof Mesh) });
         const kind = (name: string): RigJointKind => rig.joints.find((j) => j.name === name)!.kind;
         expect(kind("mixamorig:LeftToe_End")).toBe(RigJointKind.EndSite);
         expect(kind("mixamorig:RightToe_End")).toBe(RigJointKind.EndSite);
-        // With geometry, or with a child: not a tip.
+        // With geometry, with a child, or not named as a tip: not a tip.
         expect(kind("box")).toBe(RigJointKind.Node);
+        expect(kind("weapon_R")).toBe(RigJointKind.Node);
         expect(kind("socket")).toBe(RigJointKind.Node);
         expect(kind("socket_child")).toBe(RigJointKind.Node);
         const avatar = BuildHumanoidAvatar(rig);
