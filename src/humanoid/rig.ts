@@ -57,9 +57,11 @@ export interface IRig {
     readonly samplePoses?: readonly IRigPose[];
     /**
      * Per joint, how far below its rest position the character's surface bound to it reaches
-     * (metres along up; NaN where no vertex is bound to it): read from the meshes where the rig
-     * comes with them (`BindRigToTransformNode`). The ground of feet that end at their ankles is
-     * their surface's lowest point (`MuscleSetup`); undefined for a rig without meshes.
+     * (metres along up; NaN where no vertex is bound to it): read from the meshes under the root a
+     * rig is bound from (`BindRigToTransformNode`, which the file loaders use). The ground of feet
+     * that end at their ankles is their surface's lowest point (`MuscleSetup`); undefined for a rig
+     * without meshes, and for one read from a `Skeleton` alone (`CreateRigFromSkeleton`), whose
+     * toeless feet then stand on their ankles.
      */
     readonly surfaceBelow?: Float64Array;
 }
