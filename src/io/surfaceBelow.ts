@@ -1,7 +1,17 @@
-import { VertexBuffer } from "@babylonjs/core/Buffers/buffer.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+
+/**
+ * Babylon's vertex data kinds (`POSITION`...), written out: importing
+ * `VertexBuffer` brings Babylon's buffer module into every bundle that reads a rig from nodes (the
+ * animator alone 292 -> 457 KiB).
+ */
+const POSITION = "position";
+const INDICES = "matricesIndices";
+const WEIGHTS = "matricesWeights";
+const INDICES_EXTRA = "matricesIndicesExtra";
+const WEIGHTS_EXTRA = "matricesWeightsExtra";
 
 /**
  * How far below each joint its surface reaches in the rest pose: per joint, its rest position's
@@ -29,11 +39,11 @@ export function MeasureSurfaceBelowJoints(
     for (const node of nodes) {
         const mesh = node as unknown as AbstractMesh;
         if (typeof mesh.getVerticesData !== "function") continue;
-        const positions = mesh.getVerticesData(VertexBuffer.PositionKind);
+        const positions = mesh.getVerticesData(POSITION);
         if (!positions || positions.length < 3) continue;
         const skeleton = mesh.skeleton;
-        const indices = skeleton ? mesh.getVerticesData(VertexBuffer.MatricesIndicesKind) : null;
-        const weights = skeleton ? mesh.getVerticesData(VertexBuffer.MatricesWeightsKind) : null;
+        const indices = skeleton ? mesh.getVerticesData(INDICES) : null;
+        const weights = skeleton ? mesh.getVerticesData(WEIGHTS) : null;
         if (skeleton && indices && weights) {
             // Per skin slot (a vertex's bone numbers are the bones' `getIndex()`, not their places
             // in `skeleton.bones`, which also holds the skin's ancestors, at -1): its joint and the y
@@ -54,8 +64,8 @@ export function MeasureSurfaceBelowJoints(
                 row[4 * slot + 2] = m[9];
                 row[4 * slot + 3] = m[13];
             }
-            const extraIndices = mesh.getVerticesData(VertexBuffer.MatricesIndicesExtraKind);
-            const extraWeights = mesh.getVerticesData(VertexBuffer.MatricesWeightsExtraKind);
+            const extraIndices = mesh.getVerticesData(INDICES_EXTRA);
+            const extraWeights = mesh.getVerticesData(WEIGHTS_EXTRA);
             const count = Math.min(positions.length / 3, indices.length / 4, weights.length / 4);
             for (let v = 0; v < count; v++) {
                 let best = -1;
