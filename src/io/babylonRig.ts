@@ -133,7 +133,8 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
      * and the sole's height (three.js's RobotExpressive has no toes and a foot whose only forward
      * child is such a tip: held at its ankle, its heel could not come up at a push-off).
      */
-    const names = nodes.map((n) => sourceName(n, GetGltfNodeIndex(n), options.gltfNodeNames));
+    const gltfIndices = nodes.map((n) => GetGltfNodeIndex(n));
+    const names = nodes.map((n, i) => sourceName(n, gltfIndices[i], options.gltfNodeNames));
     const kindOf = (i: number): RigJointKind => {
         if (joint[i]) return RigJointKind.Bone;
         const n = nodes[i];
@@ -146,12 +147,11 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
     const rig = CreateRigFromWorldMatrices(
         options.source ?? root.name,
         nodes.map((n, i) => {
-            const gltfIndex = GetGltfNodeIndex(n);
             return {
                 name: names[i],
                 parent: n.parent ? (index.get(n.parent) ?? -1) : -1,
                 kind: kindOf(i),
-                sourceIndex: gltfIndex,
+                sourceIndex: gltfIndices[i],
                 world: n.computeWorldMatrix(true).clone(),
             };
         }),
@@ -159,7 +159,7 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
     const rootNode = root as TransformNode;
     if (typeof rootNode.computeWorldMatrix === "function") boundSpaces.set(nodes, { node: rootNode, world: rootNode.computeWorldMatrix(true).clone() });
     // The surface below each joint, where the hierarchy holds meshes (the ground of feet that end at their ankles).
-    const surfaceBelow = MeasureSurfaceBelowJoints(nodes, index, (j) => rig.joints[j].kind === RigJointKind.Bone);
+    const surfaceBelow = MeasureSurfaceBelowJoints(nodes, index, (j) => joint[j]);
     return { rig: surfaceBelow ? { ...rig, surfaceBelow } : rig, nodes };
 }
 

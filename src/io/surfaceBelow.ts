@@ -1,9 +1,10 @@
 import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { AbstractMesh } from "@babylonjs/core/Meshes/abstractMesh.js";
+import { InterleaveInfluences } from "../skin/linearBlendSkinning.js";
 
 /**
- * Babylon's vertex data kinds (`POSITION`...), written out: importing
+ * Babylon's vertex data kinds (`VertexBuffer.PositionKind`...), written out: importing
  * `VertexBuffer` brings Babylon's buffer module into every bundle that reads a rig from nodes (the
  * animator alone 292 -> 457 KiB).
  */
@@ -64,24 +65,21 @@ export function MeasureSurfaceBelowJoints(
                 row[4 * slot + 2] = m[9];
                 row[4 * slot + 3] = m[13];
             }
-            const extraIndices = mesh.getVerticesData(INDICES_EXTRA);
-            const extraWeights = mesh.getVerticesData(WEIGHTS_EXTRA);
             const count = Math.min(positions.length / 3, indices.length / 4, weights.length / 4);
+            const { influences, boneIndices, boneWeights } = InterleaveInfluences(
+                count,
+                indices,
+                weights,
+                mesh.getVerticesData(INDICES_EXTRA),
+                mesh.getVerticesData(WEIGHTS_EXTRA),
+            );
             for (let v = 0; v < count; v++) {
                 let best = -1;
                 let most = 0;
-                for (let k = 0; k < 4; k++) {
-                    if (weights[4 * v + k] > most) {
-                        most = weights[4 * v + k];
-                        best = indices[4 * v + k];
-                    }
-                }
-                if (extraIndices && extraWeights) {
-                    for (let k = 0; k < 4; k++) {
-                        if (extraWeights[4 * v + k] > most) {
-                            most = extraWeights[4 * v + k];
-                            best = extraIndices[4 * v + k];
-                        }
+                for (let k = v * influences; k < (v + 1) * influences; k++) {
+                    if (boneWeights[k] > most) {
+                        most = boneWeights[k];
+                        best = boneIndices[k];
                     }
                 }
                 const j = best >= 0 && best < joint.length ? joint[best] : -1;
