@@ -361,7 +361,8 @@ export class Studio {
         if (!source || !figure) return;
         const b = source.bvh;
         if (b) {
-            b.poses.samplePoseToRef(Math.min(this.time, b.poses.durationSeconds), b.pose);
+            // From where the clip starts in it (a T-pose frame 0 left out at conversion).
+            b.poses.samplePoseToRef(Math.min(source.clip.sourceStartSeconds + this.time, b.poses.durationSeconds), b.pose);
             figure.nodes.forEach((n, j) => {
                 n.position.copyFrom(b.pose.positions[j]);
                 n.rotationQuaternion!.copyFrom(b.pose.rotations[j]);

@@ -31,6 +31,8 @@ export interface IConvertCommandOptions {
     denoise?: number;
     /** Keep a floor that tilts under a take as it is (`IMuscleClipConvertOptions.levelFloor` false). Default false: leveled. */
     keepFloorTilt?: boolean;
+    /** Keep held poses a take jumps from or to at its ends (`IMuscleClipConvertOptions.keepEndPoses`). Default false: left out, with a warning. */
+    keepEndPoses?: boolean;
     /** File format: a muscle clip (`"json"`, `"bin"`) or a VRM Animation (`"vrma"`); default from `out`'s extension, else JSON. */
     format?: ClipFileFormat;
     /** Files converted at once, each in a worker thread (default: the machine's cores, at most the inputs). */
@@ -194,6 +196,7 @@ export async function ConvertOneAsync(task: IConvertTask, onProgress?: (fraction
             toleranceDeg: options.tolerance,
             denoiseToleranceDeg: options.denoise,
             levelFloor: !options.keepFloorTilt,
+            keepEndPoses: options.keepEndPoses,
             avatar: options.avatar,
             tPose: options.tPose,
             bvh: options.bvh,

@@ -180,6 +180,10 @@ program
         "--keep-floor-tilt",
         "keep a floor that tilts under a take as it is (default: a capture floor a few degrees at most off level, which the planted feet show clearly, is leveled, with a warning)",
     )
+    .option(
+        "--keep-end-poses",
+        "keep a held pose a take jumps from at its start or to at its end, such as the T-pose frame 0 of the cgspeed CMU files (default: left out, with a warning)",
+    )
     .addOption(
         new Option("--format <format>", "file format: json or bin (muscle clips) or vrma (VRM Animation); default: from the -o extension, else json").choices([
             "json",
@@ -220,6 +224,7 @@ program
                 tolerance: number;
                 denoise?: number;
                 keepFloorTilt?: boolean;
+                keepEndPoses?: boolean;
                 format?: "json" | "bin" | "vrma";
                 jobs?: number;
                 avatar?: string;
@@ -241,6 +246,7 @@ program
                         tolerance: opts.tolerance,
                         denoise: opts.denoise,
                         keepFloorTilt: Boolean(opts.keepFloorTilt),
+                        keepEndPoses: Boolean(opts.keepEndPoses),
                         format: opts.format,
                         jobs: opts.jobs,
                         avatar: opts.avatar,
@@ -382,6 +388,7 @@ program
     .option("--rate <hz>", "frames per second of the written keys (default: each clip's own rate)", parsePositive("--rate", 10000))
     .option("--bone-map <file>", "a bone map JSON for the character that overrides the automatic one")
     .option("--keep-floor-tilt", "keep a motion file's tilted capture floor as it is (default: leveled as convert does, with a warning)")
+    .option("--keep-end-poses", "keep a held pose a motion file jumps from at its start or to at its end (default: left out as convert does, with a warning)")
     .addOption(new Option("--t-pose <mode>", "reference pose of the avatars").choices(["auto", "rest", "strict"]).default("auto"))
     .addOption(new Option("--up-axis <axis>", "BVH up axis").choices(["auto", "y", "z"]).default("auto"))
     .option("--units <units>", "BVH length units: auto, m, cm, mm, inches, cmu, or metres per unit", parseUnits, "auto")
@@ -402,6 +409,7 @@ program
                 rate?: number;
                 boneMap?: string;
                 keepFloorTilt?: boolean;
+                keepEndPoses?: boolean;
                 tPose: "auto" | "rest" | "strict";
                 upAxis: "auto" | "y" | "z";
                 units: ReturnType<typeof parseUnits>;
@@ -424,6 +432,7 @@ program
                         frameRate: opts.rate,
                         boneMap: opts.boneMap ? { file: opts.boneMap } : undefined,
                         levelFloor: !opts.keepFloorTilt,
+                        keepEndPoses: Boolean(opts.keepEndPoses),
                         tPose: opts.tPose,
                         bvh: { upAxis: opts.upAxis, units: opts.units },
                     },

@@ -118,19 +118,19 @@ function writeValues(w: Writer, curve: IMuscleCurve): void {
 
 /**
  * The flag bits each file version may set, by version (index 0 unused): bits 0-1 from version 1,
- * 2 from 2, 3-4 from 3, 5 from 5, 6 from 6, 7 from 7, 8 from 8, 9 from 9, 10 from 11 (see
+ * 2 from 2, 3-4 from 3, 5 from 5, 6 from 6, 7 from 7, 8 from 8, 9 from 9, 10 from 11, 11 from 12 (see
  * {@link SerializeMuscleClipToBinary}). One entry a version up to `MUSCLE_CLIP_VERSION`: a version
  * without its entry refuses every flag (the file tests read every version).
  */
-const KNOWN_FLAGS = [0, 3, 7, 31, 31, 63, 127, 255, 511, 1023, 1023, 2047] as const;
+const KNOWN_FLAGS = [0, 3, 7, 31, 31, 63, 127, 255, 511, 1023, 1023, 2047, 4095] as const;
 
 /**
  * A clip as compact binary (`.muscle.bin`), little-endian: "BHMC", u16 version, u16 flags (bit 0
  * loop, bit 1 ground height present, bit 2 proportions present, bit 3 thigh share present, bit 4
  * Catmull-Rom curves, else splines, version 1 and 2 files being Catmull-Rom; bit 5 trunk present;
  * bit 6 leg directions present; bit 7 trunk layout present; bit 8 muscle curves in angle units;
- * bit 9 shoulder layout present; bit 10 foot length present), f64 frame rate, u32 frame count, f64
- * tolerance, [f64 ground height], [f64 leg length, ankle height, hip width, foot direction x, y,
+ * bit 9 shoulder layout present; bit 10 foot length present; bit 11 source start present), f64 frame rate, u32 frame count, f64
+ * tolerance, [f64 ground height], [f64 source start], [f64 leg length, ankle height, hip width, foot direction x, y,
  * z, [thigh share], [trunk length, trunk steady point], [thigh direction x, y, z, shin direction
  * x, y, z], [15 trunk offsets], [12 shoulder offsets], [foot length]] (bits 3, 5, 6, 7, 9 and 10 only with the proportions), name, source and
  * warnings (LEB128 length + UTF-8), u16 curve count, then per curve (in `MuscleCurveNames` order)
@@ -163,12 +163,14 @@ export function SerializeMuscleClipToBinary(clip: MuscleClip): Uint8Array {
             (trunkOffsets !== undefined ? 128 : 0) |
             (clip.muscleUnit === "angle" ? 256 : 0) |
             (shoulderOffsets !== undefined ? 512 : 0) |
-            (footLength !== undefined ? 1024 : 0),
+            (footLength !== undefined ? 1024 : 0) |
+            (clip.sourceStartSeconds !== 0 ? 2048 : 0),
     );
     w.f64(clip.frameRate);
     w.u32(clip.frameCount);
     w.f64(clip.toleranceDeg);
     if (clip.groundHeight !== 0) w.f64(clip.groundHeight);
+    if (clip.sourceStartSeconds !== 0) w.f64(clip.sourceStartSeconds);
     if (clip.proportions) {
         w.f64(clip.proportions.legLength);
         w.f64(clip.proportions.ankleHeight);
@@ -314,6 +316,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
         throw ClipFileError(source, `frameCount must be from 1 to ${MAX_CLIP_FRAMES}, found ${frameCount}`);
     const toleranceDeg = r.f64("the tolerance");
     const groundHeight = flags & 2 ? r.f64("the ground height") : 0;
+    const sourceStartSeconds = flags & 2048 ? r.f64("the source start") : 0;
     const proportions: IClipProportions | null =
         flags & 4
             ? {
@@ -401,6 +404,7 @@ export function ParseMuscleClipBinary(bytes: Uint8Array, source: string): Muscle
             toleranceDeg,
             warnings,
             groundHeight,
+            sourceStartSeconds,
             proportions,
             interpolation: version < 3 || flags & 16 ? "catmull-rom" : "spline",
             muscleUnit: flags & 256 ? "angle" : "muscle",

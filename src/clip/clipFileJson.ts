@@ -54,6 +54,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
         loop: clip.loop,
         toleranceDeg: clip.toleranceDeg,
         ...(clip.groundHeight !== 0 ? { groundHeight: clip.groundHeight } : {}),
+        ...(clip.sourceStartSeconds !== 0 ? { sourceStartSeconds: clip.sourceStartSeconds } : {}),
         interpolation: clip.interpolation,
         muscleUnit: clip.muscleUnit,
         ...(clip.proportions
@@ -98,7 +99,7 @@ export function SerializeMuscleClipToJson(clip: MuscleClip): string {
 
 const JSON_KEYS = ["format", "version", "name", "source", "frameRate", "frameCount", "loop", "toleranceDeg", "warnings", "contacts", "curves"];
 /** Keys a JSON clip may leave out (`proportions` since version 2). */
-const OPTIONAL_JSON_KEYS = ["groundHeight", "proportions", "interpolation", "muscleUnit"];
+const OPTIONAL_JSON_KEYS = ["groundHeight", "proportions", "interpolation", "muscleUnit", "sourceStartSeconds"];
 
 /**
  * Reads a JSON muscle clip. Nothing in the file is trusted: unknown or missing keys, another
@@ -126,6 +127,8 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
     if (o.version === 1 && "proportions" in o) throw ClipFileError(source, "proportions is a version 2 key, the file says version 1");
     if ((o.version as number) < 3 && "interpolation" in o) throw ClipFileError(source, `interpolation is a version 3 key, the file says version ${o.version}`);
     if ((o.version as number) < 8 && "muscleUnit" in o) throw ClipFileError(source, `muscleUnit is a version 8 key, the file says version ${o.version}`);
+    if ((o.version as number) < 12 && "sourceStartSeconds" in o)
+        throw ClipFileError(source, `sourceStartSeconds is a version 12 key, the file says version ${o.version}`);
     for (const k of Object.keys(o)) if (!JSON_KEYS.includes(k) && !OPTIONAL_JSON_KEYS.includes(k)) throw ClipFileError(source, `unknown key '${k}'`);
     for (const k of JSON_KEYS) if (!(k in o)) throw ClipFileError(source, `missing key '${k}'`);
     const str = (k: string): string => {
@@ -216,6 +219,7 @@ export function ParseMuscleClipJson(text: string, source: string): MuscleClip {
             toleranceDeg: num("toleranceDeg"),
             warnings: o.warnings as string[],
             groundHeight: o.groundHeight === undefined ? 0 : num("groundHeight"),
+            sourceStartSeconds: o.sourceStartSeconds === undefined ? 0 : num("sourceStartSeconds"),
             proportions: o.proportions === undefined ? null : jsonProportions(source, o.proportions, o.version as number),
             // Either as the file has it: `ValidateMuscleClip` names a value of neither kind.
             interpolation: (o.version as number) < 3 ? "catmull-rom" : ((o.interpolation ?? "spline") as CurveInterpolation),

@@ -1,7 +1,7 @@
 // What the muscle clip file's two forms share: its version and format marks, what a file may
 // hold (`ValidateMuscleClip`, which every reader and writer runs), and the curves of older versions.
 import { HumanoidError, type HumanoidErrorCode } from "../errors.js";
-import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE } from "../limits.js";
+import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_STRING_BYTES, MAX_WARNINGS, MIN_FRAME_RATE } from "../limits.js";
 import {
     FootContact,
     FOOT_CONTACT_BITS,
@@ -50,8 +50,10 @@ export const MUSCLE_CLIP_FORMAT = "babylon-humanoid/muscle-clip";
  * older files know no end, and planting holds the end the foot's pitch stands on. Version 11 added
  * the source's foot length (`proportions.footLength`, binary flag bit 10); older files play
  * without it (each foot goal's height is its ankle's, not the lower of its ankle and its front).
+ * Version 12 added where the clip starts in its source (`sourceStartSeconds`, binary flag bit 11,
+ * written when not 0); older files start where their source does.
  */
-export const MUSCLE_CLIP_VERSION = 11;
+export const MUSCLE_CLIP_VERSION = 12;
 /** The first file version with the feet's still ends ({@link CONTACT_ENDS}). */
 export const CONTACT_ENDS_VERSION = 10;
 /** The oldest file version this library reads. */
@@ -139,6 +141,8 @@ export function ValidateMuscleClip(source: string, clip: MuscleClip, code: Human
     if (!(Number.isFinite(clip.toleranceDeg) && clip.toleranceDeg >= 0)) throw bad(source, `toleranceDeg must be a number >= 0, found ${clip.toleranceDeg}`);
     if (!(Math.abs(clip.groundHeight) <= MAX_ABS_CLIP_VALUE))
         throw bad(source, `groundHeight must be a finite number within ${MAX_ABS_CLIP_VALUE} in magnitude, found ${clip.groundHeight}`);
+    if (!(clip.sourceStartSeconds >= 0 && clip.sourceStartSeconds <= MAX_CLIP_SECONDS))
+        throw bad(source, `sourceStartSeconds must be a number of seconds from 0 to ${MAX_CLIP_SECONDS}, found ${clip.sourceStartSeconds}`);
     if (clip.proportions) {
         for (const [k, [lo, hi]] of Object.entries(PROPORTION_RANGE)) {
             const v = clip.proportions[k as keyof typeof PROPORTION_RANGE];

@@ -33,6 +33,7 @@ import { FitFloorTilt, FloorTiltHeightAt } from "./floorTilt.js";
 import { FindReversedCollarbones, ReversedCollarboneWarning } from "./reversedCollarbones.js";
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
 import { DetectContactEnds } from "./contactEnds.js";
+import { EndPoseFramesWarning, FindEndPoseFrames } from "./endPoseFrames.js";
 import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
@@ -114,6 +115,13 @@ export interface IMuscleClipConvertOptions {
      * to 6 in part: false keeps it). Default true.
      */
     levelFloor?: boolean;
+    /**
+     * Whether held poses the take jumps from at its start or to at its end stay in the clip (a
+     * T-pose frame 0, as the cgspeed conversions of the CMU database have; `FindEndPoseFrames`).
+     * Default false: they are left out with a warning, and the clip's `sourceStartSeconds` says
+     * where it starts in its source. A pose the take moves out of smoothly is motion and always stays.
+     */
+    keepEndPoses?: boolean;
     /** Whether the clip loops; default: when its first and last poses match (within {@link LOOP_MATCH_DEG}). */
     loop?: boolean;
     /** The clip's name; default the source's. */
@@ -161,13 +169,15 @@ const FOOT_BONES = [
  * what cannot convert losslessly is listed in the clip's `warnings`. A take whose collarbones are
  * turned past a quarter turn on most frames is encoded as if its skeleton had no shoulder there
  * (`FindReversedCollarbones`, with a warning).
+ * Held poses the take jumps from at its start or to at its end (a T-pose frame 0) are left out
+ * unless `keepEndPoses` (`FindEndPoseFrames`, with a warning; the clip's `sourceStartSeconds`).
  * @param sourceAvatar the avatar of the skeleton the source animates
- * @param source the clip
+ * @param take the clip
  * @param options rate, tolerance, loop, name, progress
  */
-export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source: IRigPoseSource, options: IMuscleClipConvertOptions = {}): MuscleClip {
-    const what = `${source.source}${source.name ? ` (${source.name})` : ""}`;
-    const rate = options.frameRate ?? source.frameRate;
+export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, take: IRigPoseSource, options: IMuscleClipConvertOptions = {}): MuscleClip {
+    const what = `${take.source}${take.name ? ` (${take.name})` : ""}`;
+    const rate = options.frameRate ?? take.frameRate;
     if (!(rate > 0 && rate <= MAX_FRAME_RATE)) {
         throw new HumanoidError("BAD_OPTION", `${what}: frame rate must be a number of frames per second in (0, ${MAX_FRAME_RATE}], not ${rate}`);
     }
@@ -179,13 +189,20 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
     if (!(denoiseDeg >= 0 && denoiseDeg <= 45)) {
         throw new HumanoidError("BAD_OPTION", `${what}: denoising tolerance must be between 0 and 45 degrees, not ${denoiseDeg}`);
     }
+    if (!(take.durationSeconds >= 0) || !Number.isFinite(take.durationSeconds)) {
+        throw new HumanoidError("CONVERT", `${what}: the clip has no length (duration ${take.durationSeconds})`);
+    }
+    if (take.durationSeconds > MAX_CLIP_SECONDS) {
+        throw new HumanoidError("CONVERT", `${what}: the clip is ${take.durationSeconds} s long, more than the ${MAX_CLIP_SECONDS} s a clip may last`);
+    }
+    // Held poses the take jumps from or to at its ends (a T-pose frame 0) are left out: the clip
+    // is the window between them (see `FindEndPoseFrames`).
+    const ends = options.keepEndPoses ? null : FindEndPoseFrames(sourceAvatar, take);
+    const endsWarning = ends ? EndPoseFramesWarning(ends) : null;
+    const sourceStart = ends && endsWarning ? ends.leading.frames / ends.frameRate : 0;
+    const source =
+        ends && endsWarning ? sourceWindow(take, sourceStart, take.durationSeconds - (ends.leading.frames + ends.trailing.frames) / ends.frameRate) : take;
     const duration = source.durationSeconds;
-    if (!(duration >= 0) || !Number.isFinite(duration)) {
-        throw new HumanoidError("CONVERT", `${what}: the clip has no length (duration ${duration})`);
-    }
-    if (duration > MAX_CLIP_SECONDS) {
-        throw new HumanoidError("CONVERT", `${what}: the clip is ${duration} s long, more than the ${MAX_CLIP_SECONDS} s a clip may last`);
-    }
     // Frames on the grid; a last partial step is dropped unless it is nearly whole: within a
     // hundredth of a frame, or 0.01% of the length (BVH frame times are written rounded,
     // 0.0083333 for 1/120, which drifts by a third of a frame over 2751 frames).
@@ -388,7 +405,9 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
         muscleUnit: "angle",
         proportions: SourceProportions(setup, trunkSteadyPoint),
         toleranceDeg,
+        sourceStartSeconds: sourceStart,
         warnings: CapWarnings([
+            ...(endsWarning ? [endsWarning] : []),
             ...source.warnings,
             ...reversed.map(ReversedCollarboneWarning),
             ...watch.warnings(),
@@ -397,6 +416,23 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, source
             ...(floorWarning ? [floorWarning] : []),
         ]),
     });
+}
+
+/**
+ * The part of a source from `start` seconds, `duration` long, as a source of its own (its times
+ * from the part's start).
+ */
+function sourceWindow(source: IRigPoseSource, start: number, duration: number): IRigPoseSource {
+    const figureScaleAt = source.figureScaleAt;
+    return {
+        name: source.name,
+        source: source.source,
+        frameRate: source.frameRate,
+        durationSeconds: duration,
+        warnings: source.warnings,
+        samplePoseToRef: (t, result) => source.samplePoseToRef(Math.min(start + t, source.durationSeconds), result),
+        ...(figureScaleAt ? { figureScaleAt: (t: number) => figureScaleAt.call(source, Math.min(start + t, source.durationSeconds)) } : {}),
+    };
 }
 
 /**

@@ -86,6 +86,7 @@ export function MirrorMuscleClip(clip: MuscleClip): MuscleClip {
         toleranceDeg: clip.toleranceDeg,
         warnings: [...clip.warnings],
         groundHeight: clip.groundHeight,
+        sourceStartSeconds: clip.sourceStartSeconds,
         // The trunk's and the shoulders' layouts as their mirror images (x turned over, the sides
         // swapped); the rest describes the left side, which the mirror's right is the image of.
         proportions: clip.proportions ? mirrorProportions(clip.proportions) : clip.proportions,

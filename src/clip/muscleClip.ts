@@ -140,6 +140,8 @@ export interface IMuscleClipInit {
     interpolation?: CurveInterpolation;
     /** What the muscle curves hold (see {@link MuscleClip.muscleUnit}). Default `"muscle"`. */
     muscleUnit?: MuscleCurveUnit;
+    /** Where the clip's first frame is in its source, seconds (see {@link MuscleClip.sourceStartSeconds}). Default 0. */
+    sourceStartSeconds?: number;
 }
 
 /**
@@ -199,6 +201,14 @@ export class MuscleClip {
      */
     public readonly muscleUnit: MuscleCurveUnit;
 
+    /**
+     * Where the clip's first frame is in the source it was converted from, seconds from the
+     * source's start: 0, unless the conversion left out a held pose the take jumps from (a T-pose
+     * frame 0; `IMuscleClipConvertOptions.keepEndPoses`). Whatever shows or measures the source
+     * beside the clip (the quality report, the playground) reads the source from here.
+     */
+    public readonly sourceStartSeconds: number;
+
     /** Builds a clip from its parts; they are not copied. Use the converters or the file readers rather than this. */
     constructor(init: IMuscleClipInit) {
         this.name = init.name;
@@ -211,6 +221,7 @@ export class MuscleClip {
         this.toleranceDeg = init.toleranceDeg;
         this.warnings = init.warnings;
         this.groundHeight = init.groundHeight ?? 0;
+        this.sourceStartSeconds = init.sourceStartSeconds ?? 0;
         this.proportions = init.proportions ?? null;
         this.interpolation = init.interpolation ?? "spline";
         this.muscleUnit = init.muscleUnit ?? "muscle";

@@ -84,6 +84,11 @@ export interface IAnimatorAvatarBaselineOptions {
     clip?: string;
     /** Frames per second of the recorded grid. Default: the source's own rate (a BVH's 1 / Frame Time, a glTF clip's key rate). */
     frameRate?: number;
+    /**
+     * Where the grid starts in the clip, seconds from its start (a muscle clip's
+     * `sourceStartSeconds`, so that both record the same frames). Default 0.
+     */
+    startSeconds?: number;
     /** Root fix to ask `retargetAnimationGroup` for. Default {@link DEFAULT_ANIMATOR_AVATAR_ROOT_FIX}. */
     rootFix?: AnimatorAvatarRootFix;
     /** Rest poses to transfer between. Default {@link DEFAULT_ANIMATOR_AVATAR_REST_POSE}. */
@@ -100,7 +105,10 @@ export interface IBaselineRetarget {
     readonly clipName: string;
     /** Frames per second of the recording. */
     readonly frameRate: number;
-    /** Frames recorded: frame `f` is the clip at `min(f / frameRate, durationSeconds)` seconds (the muscle conversion's grid for the same rate). */
+    /**
+     * Frames recorded: frame `f` is the clip at `min(start + f / frameRate, durationSeconds)`
+     * seconds, `start` the option's `startSeconds` (the muscle conversion's grid for the same rate).
+     */
     readonly frameCount: number;
     /** The source clip's length, seconds. */
     readonly durationSeconds: number;
@@ -323,7 +331,7 @@ async function loadGltfSourceAsync(file: string, scene: Scene, clip: string | un
  * skeletons, no clip, no bone Babylon can drive. Babylon's log output is silenced meanwhile.
  * @param sourceFile the clip: .bvh, .glb, .vrm, .vrma (or a .gltf with embedded buffers)
  * @param targetFile the character: .glb, .gltf, .vrm or .bvh
- * @param options clip name (glTF sources), frame rate, root fix, rest poses
+ * @param options clip name (glTF sources), frame rate, start, root fix, rest poses
  */
 export async function RetargetWithAnimatorAvatarAsync(
     sourceFile: string,
@@ -343,6 +351,10 @@ export async function RetargetWithAnimatorAvatarAsync(
     }
     if (options.frameRate !== undefined && !(options.frameRate > 0 && options.frameRate <= 10_000)) {
         throw new HumanoidError("BAD_OPTION", `${sourceFile}: frame rate must be a number of frames per second in (0, 10000], not ${options.frameRate}`);
+    }
+    const start = options.startSeconds ?? 0;
+    if (!(start >= 0 && start < Infinity)) {
+        throw new HumanoidError("BAD_OPTION", `${sourceFile}: startSeconds must be a number of seconds >= 0, not ${options.startSeconds}`);
     }
     const sourceFormat = GetRigFileFormat(sourceFile);
     GetRigFileFormat(targetFile);
@@ -496,7 +508,7 @@ export async function RetargetWithAnimatorAvatarAsync(
         }
 
         // Play it on the grid and record the target's joints.
-        const frameCount = RigPoseFrameCount(durationSeconds, rate);
+        const frameCount = RigPoseFrameCount(Math.max(0, durationSeconds - start), rate);
         const fps = retargeted.targetedAnimations[0].animation.framePerSecond;
         const from = group.from;
         const n = target.rig.joints.length;
@@ -504,7 +516,7 @@ export async function RetargetWithAnimatorAvatarAsync(
         retargeted.start(false, 1, retargeted.from, retargeted.to);
         retargeted.pause();
         for (let f = 0; f < frameCount; f++) {
-            retargeted.goToFrame(from + Math.min(f / rate, durationSeconds) * fps);
+            retargeted.goToFrame(from + Math.min(start + f / rate, durationSeconds) * fps);
             const out = new Float32Array(3 * n);
             for (let j = 0; j < n; j++) {
                 const p = targetNodes[j].computeWorldMatrix(true).getTranslation();

@@ -68,6 +68,7 @@ export async function ConvertFileToMuscleClipsAsync(file: string, options: IConv
         shareTrunkKeys: options.shareTrunkKeys,
         loop: options.loop,
         levelFloor: options.levelFloor,
+        keepEndPoses: options.keepEndPoses,
     };
     const loaded = await LoadRigFromFileAsync(file, { bvh: options.bvh });
     let model: Awaited<ReturnType<typeof LoadHumanoidAvatarFromFileAsync>> | undefined;

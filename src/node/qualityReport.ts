@@ -96,13 +96,17 @@ async function loadSourceAsync(
     }
 }
 
-/** The source's own motion on the clip's grid: every joint's world position per frame. */
-function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: number, frames: number): IMotionRecording {
+/**
+ * The source's own motion on the clip's grid: every joint's world position per frame, frame f at
+ * `start + f / frameRate` seconds of the source (the clip's first frame is there, see
+ * `MuscleClip.sourceStartSeconds`).
+ */
+function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: number, frames: number, start: number): IMotionRecording {
     const pose = GetRigRestPose(avatar.rig);
     const positions: Float32Array[] = [];
     const figureScale = poses.figureScaleAt ? new Float32Array(frames) : undefined;
     for (let f = 0; f < frames; f++) {
-        const t = Math.min(f / frameRate, poses.durationSeconds);
+        const t = Math.min(start + f / frameRate, poses.durationSeconds);
         poses.samplePoseToRef(t, pose);
         const w = ComputeRigWorldPose(avatar.rig, pose);
         const out = new Float32Array(3 * w.positions.length);
@@ -157,8 +161,11 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
             toleranceDeg: options.toleranceDeg,
             denoiseToleranceDeg: options.denoiseToleranceDeg,
         });
-        const frames = RigPoseFrameCount(source.poses.durationSeconds, source.poses.frameRate);
-        const sourceMotion = recordSource(source.avatar, source.poses, clip.frameRate, Math.min(frames, clip.frameCount));
+        // The source from where the clip starts in it (a held pose it jumps from left out, see
+        // `IMuscleClipConvertOptions.keepEndPoses`): ours, AnimatorAvatar's and the source's frames the same.
+        const start = clip.sourceStartSeconds;
+        const frames = RigPoseFrameCount(source.poses.durationSeconds - start, source.poses.frameRate);
+        const sourceMotion = recordSource(source.avatar, source.poses, clip.frameRate, Math.min(frames, clip.frameCount), start);
         const target = await LoadHumanoidAvatarFromFileAsync(targetFile, { tPose: options.tPose });
         let oursMotion: IMotionRecording;
         try {
@@ -184,7 +191,11 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
         let theirsMotion: IMotionRecording | null = null;
         if (!options.skipAnimatorAvatar) {
             try {
-                const base = await RetargetWithAnimatorAvatarAsync(sourceFile, targetFile, { clip: options.clip, frameRate: clip.frameRate });
+                const base = await RetargetWithAnimatorAvatarAsync(sourceFile, targetFile, {
+                    clip: options.clip,
+                    frameRate: clip.frameRate,
+                    startSeconds: start,
+                });
                 try {
                     warnings.push(...base.warnings.map((w) => `AnimatorAvatar: ${w}`));
                     theirsMotion = { avatar: target.avatar, frameRate: base.frameRate, positions: base.jointWorldPositions };

@@ -45,6 +45,8 @@ export interface IRetargetFileOptions extends Pick<ILoadAvatarOptions, "bvh" | "
     boneMap?: ILoadAvatarOptions["boneMap"];
     /** Whether a motion file's tilted capture floor is leveled as it is converted (`IMuscleClipConvertOptions.levelFloor`; a muscle clip file is played as it is). Default true. */
     levelFloor?: boolean;
+    /** Whether held poses a motion file jumps from or to at its ends stay (`IMuscleClipConvertOptions.keepEndPoses`; a muscle clip file is played as it is). Default false: left out. */
+    keepEndPoses?: boolean;
 }
 
 /** One animation written. */
@@ -172,6 +174,7 @@ export async function ReadSourceClipsAsync(source: string, options: IRetargetFil
         tPose: options.tPose,
         bvh: options.bvh,
         levelFloor: options.levelFloor,
+        keepEndPoses: options.keepEndPoses,
     });
     return converted.map((c) => c.clip);
 }

@@ -324,7 +324,7 @@ function binaryCases(): Array<[string, Patch, RegExp]> {
             new RegExp(`unknown muscle clip version ${MUSCLE_CLIP_VERSION + 1} \\(this library reads versions 1 to ${MUSCLE_CLIP_VERSION}\\)`),
         ],
         ["version 0", (b) => (dv(b).setUint16(4, 0, true), b), /unknown muscle clip version 0/],
-        ["unknown flags", (b) => (dv(b).setUint16(6, 2048 | 1006, true), b), new RegExp(`unknown flags 0xbee for version ${MUSCLE_CLIP_VERSION}$`)],
+        ["unknown flags", (b) => (dv(b).setUint16(6, 4096 | 1006, true), b), new RegExp(`unknown flags 0x13ee for version ${MUSCLE_CLIP_VERSION}$`)],
         ["a shoulder layout in a version 8 file", (b) => (dv(b).setUint16(4, 8, true), b), /unknown flags 0x3ee for version 8$/],
         ["angle units in a version 7 file", (b) => (dv(b).setUint16(4, 7, true), dv(b).setUint16(6, 494, true), b), /unknown flags 0x1ee for version 7$/],
         ["a trunk layout in a version 6 file", (b) => (dv(b).setUint16(4, 6, true), dv(b).setUint16(6, 238, true), b), /unknown flags 0xee for version 6/],
@@ -839,8 +839,8 @@ describe("the source's trunk layout in files (version 7)", () => {
     /** Where the trunk offsets start in a binary file of `trunked` (after its ground height, proportions, thigh share, trunk and leg directions). */
     const offsetsAt = (bin: Uint8Array): number => 28 + (bin[6] & 2 ? 8 : 0) + 48 + 8 + 16 + 48;
 
-    it("this library writes version 11 (the trunk layout since 7, the feet's still ends since 10, the foot length since 11)", () => {
-        expect(MUSCLE_CLIP_VERSION).toBe(11);
+    it("this library writes version 12 (the trunk layout since 7, the feet's still ends since 10, the foot length since 11, the source's start since 12)", () => {
+        expect(MUSCLE_CLIP_VERSION).toBe(12);
         expect(JSON.parse(SerializeMuscleClipToJson(trunked)).version).toBe(MUSCLE_CLIP_VERSION);
         const bin = SerializeMuscleClipToBinary(trunked);
         expect(new DataView(bin.buffer, bin.byteOffset, bin.byteLength).getUint16(4, true)).toBe(MUSCLE_CLIP_VERSION);

@@ -86,9 +86,11 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
             const restSpan = Vector3.Distance(rest[hipsJoint], rest[setup.trunkTop]);
             let held = 0;
             for (let f = 0; f < clip.frameCount; f += stride) {
-                source.samplePoseToRef(f / clip.frameRate, pose);
+                // The clip's frame f is the source's at its start plus f frames (a T-pose frame 0 left out).
+                const t = clip.sourceStartSeconds + f / clip.frameRate;
+                source.samplePoseToRef(t, pose);
                 const world = ComputeRigWorldPose(avatar.rig, pose);
-                const shown = source.figureScaleAt ? source.figureScaleAt(f / clip.frameRate) : 1;
+                const shown = source.figureScaleAt ? source.figureScaleAt(t) : 1;
                 if (!(Vector3.Distance(world.positions[hipsJoint], world.positions[setup.trunkTop]) > 0.01 * restSpan) || !(shown > 0.01)) {
                     held++;
                     prevSource = [];
@@ -127,7 +129,11 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
 
     it("keeps the last frame when resampling at the rate BVH frame times round (0.0083333 s at 120 fps)", async () => {
         const jump = await load("bvh/cmu_cgspeed/cmu_jump.bvh");
-        expect(ConvertBvhToMuscleClip(jump.loaded.bvh!, jump.avatar, { frameRate: 120 }).frameCount).toBe(2752);
+        // Its T-pose frame 0 kept: every frame of the file.
+        expect(ConvertBvhToMuscleClip(jump.loaded.bvh!, jump.avatar, { frameRate: 120, keepEndPoses: true }).frameCount).toBe(2752);
+        // Left out (the default): one frame fewer, the clip starting one frame time into the file.
+        const clip = ConvertBvhToMuscleClip(jump.loaded.bvh!, jump.avatar, { frameRate: 120 });
+        expect([clip.frameCount, clip.sourceStartSeconds]).toEqual([2751, 0.0083333]);
     });
 
     it("says what did not convert losslessly, as Mecanim does", async () => {
@@ -136,6 +142,9 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
         expect(convertAll(bandai.loaded, bandai.avatar)[0].clip.warnings.filter((w) => /translation/.test(w))).toEqual([]);
         const cmu = await load("bvh/cmu_cgspeed/cmu_walk.bvh");
         expect(convertAll(cmu.loaded, cmu.avatar)[0].clip.warnings).toEqual([
+            expect.stringMatching(
+                /^the first frame is a held pose the take jumps from \(its joints 0\.\d\d leg apart in one frame.*starts 0\.0083 s into its source/,
+            ),
             expect.stringMatching(/^intermediate trunk bones are animated.*next trunk joint stays where they put it\): Neck1$/),
             expect.stringMatching(/^intermediate bones are animated.*: LeftFingerBase, RightFingerBase$/),
             expect.stringMatching(/^the floor under the take tilts 0\.9\d degrees .*level ground/),
@@ -176,6 +185,9 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
         // CMU walk, 120 fps: frames checked by looking at ankle and toe heights and speeds.
         const cmu = await load("bvh/cmu_cgspeed/cmu_walk.bvh");
         const c1 = convertAll(cmu.loaded, cmu.avatar)[0].clip;
+        // The file's frames (its T-pose frame 0 is left out of the clip: the clip's frame f is the file's f + 1).
+        const s1 = Math.round(c1.sourceStartSeconds * c1.frameRate);
+        expect(s1).toBe(1);
         const checks1: Array<[number, number]> = [
             [48, L],
             // The foot behind pushes off its toes while the one ahead has touched down but still
@@ -191,9 +203,9 @@ describeWithData("converting the clips of ../shared/data to muscle clips", () =>
             [240, R],
             [304, L],
         ];
-        expect(checks1.map(([f]) => [f, c1.contacts[f] & (L | R)])).toEqual(checks1);
+        expect(checks1.map(([f]) => [f, c1.contacts[f - s1] & (L | R)])).toEqual(checks1);
         // Each foot pushes off its toes before it leaves.
-        expect([c1.contacts[74], c1.contacts[134]]).toEqual([L | FootContact.LeftToesStill, R | FootContact.RightToesStill]);
+        expect([c1.contacts[74 - s1], c1.contacts[134 - s1]]).toEqual([L | FootContact.LeftToesStill, R | FootContact.RightToesStill]);
         // Bandai walk, 30 fps.
         const bandai = await load("bvh/bandai/dataset-1_walk_normal_001.bvh");
         const c2 = convertAll(bandai.loaded, bandai.avatar)[0].clip;

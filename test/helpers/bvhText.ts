@@ -22,3 +22,15 @@ export const TINY_BVH = [
     "0 0 0 0 0 0 0 0 90",
     "",
 ].join("\n");
+
+/** A BVH file's text split into its hierarchy (through "Frame Time") and its frame lines. */
+export function SplitBvhFrames(text: string): { head: string[]; frames: string[] } {
+    const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
+    const at = lines.findIndex((l) => /^Frame Time/.test(l.trim()));
+    return { head: lines.slice(0, at + 1), frames: lines.slice(at + 1) };
+}
+
+/** A BVH text from a hierarchy and frame lines (see {@link SplitBvhFrames}), its frame count written to match. */
+export function JoinBvhFrames(head: readonly string[], frames: readonly string[]): string {
+    return [...head.map((l) => (/^Frames:/.test(l.trim()) ? `Frames: ${frames.length}` : l)), ...frames, ""].join("\n");
+}

@@ -6,6 +6,7 @@ import { SampleCharacters } from "../../src/index.js";
 import { WriteSampleCharacterGlbAsync } from "../../src/cli/demo.js";
 import { BuildQualityReportAsync, MeasureQualityPairAsync, WriteQualityReportAsync } from "../../src/node/qualityReport.js";
 import { SampleWalkBvh } from "../../src/samples/sampleMotion.js";
+import { JoinBvhFrames, SplitBvhFrames } from "../helpers/bvhText.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -51,6 +52,28 @@ describe("quality report (short version, built-in samples)", () => {
         // stopping them at touch-down adds jerk (1.6 here; 1.1 without planting, 1.4 with a 0.1 s
         // touch-down ease, which lets them slide instead).
         expect(o.jerkRatio).toBeLessThan(1.7);
+    });
+
+    test("a take with a held pose at frame 0: source, ours and AnimatorAvatar measured on the frames the clip keeps", async () => {
+        // The walk with its zero pose put before it as a frame of its own (as the cgspeed CMU files
+        // hold their T-pose): the clip leaves it out, and the report reads the source and
+        // AnimatorAvatar's retarget from where the clip starts, so every figure is the walk's own.
+        const { head, frames } = SplitBvhFrames(readFileSync(walk, "utf8"));
+        const first = frames[0].trim().split(/\s+/);
+        const zero = [...first.slice(0, 3), ...first.slice(3).map(() => "0")].join(" ");
+        const held = join(dir, "held-walk.bvh");
+        writeFileSync(held, JoinBvhFrames(head, [zero, ...frames]));
+        const a = await MeasureQualityPairAsync(walk, chibi);
+        const b = await MeasureQualityPairAsync(held, chibi);
+        expect(b.frames).toBe(a.frames);
+        for (const [which, x, y] of [
+            ["ours", a.ours, b.ours],
+            ["AnimatorAvatar", a.animatorAvatar!, b.animatorAvatar!],
+        ] as const) {
+            for (const k of ["poseErrorDeg", "jerkRatio", "footSkate", "contactHeightError"] as const) {
+                expect([which, k, Math.abs(y[k] - x[k]) <= 1e-3 * Math.max(1e-3, Math.abs(x[k]))]).toEqual([which, k, true]);
+            }
+        }
     });
 
     test("writes the HTML page and the JSON the issue specifies", async () => {
