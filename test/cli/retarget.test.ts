@@ -449,7 +449,11 @@ describeWithData("babylon-humanoid retarget on real files", () => {
         expect(r.stderr).toBe("");
         expect(r.code).toBe(0);
         expect(r.stdout).toMatch(/cmu_walk\.bvh -> .* on mixamo_xbot\.glb: 1 animation, [\d.]+ MB/);
-        expect(r.stdout).toMatch(/cmu_walk: 344 frames at 120 fps, 2\.86 s; feet within [\d.]+ mm of their goals; limbs stretched at most [\d.]+%/);
+        // The file's T-pose frame 0 is left out (docs/clips.md, step 1); --keep-end-poses keeps it.
+        expect(r.stdout).toMatch(/cmu_walk: 343 frames at 120 fps, 2\.85 s; feet within [\d.]+ mm of their goals; limbs stretched at most [\d.]+%/);
+        const whole = cli("retarget", bvh, "--onto", xbot, "-o", join(dir, "cmu_walk-whole.glb"), "--keep-end-poses");
+        expect([whole.code, whole.stderr]).toEqual([0, ""]);
+        expect(whole.stdout).toMatch(/cmu_walk: 344 frames at 120 fps, 2\.86 s;/);
         // The character went out with its materials.
         const bytes = readFileSync(out);
         const json = JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString("utf8"));
