@@ -2,6 +2,7 @@ import { HumanoidError } from "../errors.js";
 import { ParseJointName, IsNubName } from "./boneNames.js";
 import { ComputeRigWorldPose, GetRigJointLabel, RigJointKind, type IRig } from "./rig.js";
 import { DetachedFeetNote } from "./detachedFeet.js";
+import { RequiredHumanBones } from "./humanBones.js";
 
 /**
  * A long branch must be at least this fraction of the skeleton's diameter (the longest path between
@@ -113,6 +114,20 @@ function findStructure(rig: IRig, only: ReadonlySet<number> | null): IHumanoidSt
         const j = rig.joints[i];
         helper[i] = ParseJointName(j.name).hints.has("helper") || (j.parent >= 0 && helper[j.parent]);
         excluded[i] = helper[i] || !isStructural(j.kind) || (only !== null && !only.has(i));
+    }
+    // Too few joints for the bones every humanoid has (a mesh with no skeleton, a prop's rig): said
+    // as such, naming them, rather than as a skeleton whose shape is wrong.
+    const counted = rig.joints.flatMap((j, i) => (excluded[i] ? [] : [GetRigJointLabel(rig, i)]));
+    if (counted.length < RequiredHumanBones.length) {
+        const list = (labels: string[]): string => (labels.length > 6 ? `${labels.slice(0, 6).join(", ")}...` : labels.join(", "));
+        const all = rig.joints.map((_, i) => GetRigJointLabel(rig, i));
+        const found = counted.length
+            ? `only ${counted.length} joint${counted.length > 1 ? "s" : ""} (${list(counted)})`
+            : `no joint${all.length ? ` among its ${all.length} node${all.length > 1 ? "s" : ""} (${list(all)})` : "s"}`;
+        throw new HumanoidError(
+            "NOT_HUMANOID",
+            `${rig.source}: no humanoid skeleton: ${found}, fewer than the ${RequiredHumanBones.length} bones every humanoid has (hips, spine, head, two arms and two legs of three)`,
+        );
     }
     for (let i = 0; i < n; i++) {
         if (excluded[i]) {

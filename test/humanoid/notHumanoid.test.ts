@@ -4,15 +4,28 @@ import { PlainHumanoid, PlainHumanoidPoints, Quadruped, RigFromPoints } from "..
 
 describe("skeletons that are not humanoids get a clear error, not a wrong map", () => {
     it("a chain of bones", () => {
-        const chain = RigFromPoints("chain", [
+        // As many bones as a humanoid has, in one chain: the shape is what is wrong.
+        const chain = RigFromPoints(
+            "chain",
+            Array.from({ length: 16 }, (_, i): [string, string | null, number, number, number] => [`b${i}`, i ? `b${i - 1}` : null, 0, i, 0]),
+        );
+        const e = errorOf(() => BuildHumanoidAvatar(chain));
+        expect(e.code).toBe("NOT_HUMANOID");
+        expect(e.message).toMatch(/^chain: not a humanoid skeleton: no joint was found where two legs and a spine branch/);
+    });
+
+    it("fewer joints than a humanoid has bones (a mesh with no skeleton, a prop's rig): said so, naming them", () => {
+        const short = RigFromPoints("short", [
             ["a", null, 0, 0, 0],
             ["b", "a", 0, 1, 0],
             ["c", "b", 0, 2, 0],
             ["d", "c", 0, 3, 0],
         ]);
-        const e = errorOf(() => BuildHumanoidAvatar(chain));
+        const e = errorOf(() => BuildHumanoidAvatar(short));
         expect(e.code).toBe("NOT_HUMANOID");
-        expect(e.message).toMatch(/^chain: not a humanoid skeleton: no joint was found where two legs and a spine branch/);
+        expect(e.message).toBe(
+            "short: no humanoid skeleton: only 4 joints (a, b, c, d), fewer than the 15 bones every humanoid has (hips, spine, head, two arms and two legs of three)",
+        );
     });
 
     it("a quadruped (legs under a horizontal spine)", () => {
@@ -53,6 +66,15 @@ describe("skeletons that are not humanoids get a clear error, not a wrong map", 
     it("a single joint", () => {
         const e = errorOf(() => BuildHumanoidAvatar(RigFromPoints("dot", [["a", null, 0, 0, 0]])));
         expect(e.code).toBe("NOT_HUMANOID");
+        expect(e.message).toMatch(/^dot: no humanoid skeleton: only 1 joint \(a\), fewer than the 15 bones/);
+    });
+
+    it("a node that is no joint (a glTF mesh with no skin): no joint among its nodes, named", () => {
+        const rig = RigFromPoints("Base_Man.glb", [["Base_Man", null, 0, 2.36, 0]]);
+        const mesh: IRig = { ...rig, joints: rig.joints.map((j) => ({ ...j, kind: RigJointKind.Node })) };
+        expect(errorOf(() => BuildHumanoidAvatar(mesh)).message).toMatch(
+            /^Base_Man\.glb: no humanoid skeleton: no joint among its 1 node \(Base_Man\), fewer than/,
+        );
     });
 
     it("a humanoid without arms", () => {
