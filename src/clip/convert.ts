@@ -3,12 +3,12 @@ import { HumanoidError } from "../errors.js";
 import { MAX_ABS_CLIP_VALUE, MAX_CLIP_FRAMES as LIMIT_CLIP_FRAMES, MAX_CLIP_SECONDS, MAX_FRAME_RATE, MAX_WARNINGS } from "../limits.js";
 import { HumanoidAvatarWithoutBones, type HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
-import { GetRigJointLabel, GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
+import { GetRigRestPose, type IRigPose } from "../humanoid/rig.js";
 import { CanonicalPointToRef, EncodeHumanPose } from "../muscle/encode.js";
 import { HumanPose, HUMAN_IK_GOAL_COUNT } from "../muscle/humanPose.js";
-import { ALL_MUSCLE_COUNT, MuscleIndexFromName, Muscles } from "../muscle/muscles.js";
+import { ALL_MUSCLE_COUNT, MuscleIndexFromName } from "../muscle/muscles.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { TRANSLATION_DOF_COUNT, TranslationDofSlot } from "../muscle/translationDof.js";
+import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import {
     CURVES_PER_GOAL,
     CURVE_BODY_POSITION,
@@ -18,7 +18,6 @@ import {
     CURVE_TRANSLATIONS,
     CURVE_ROOT,
     MuscleClip,
-    MuscleCurveKind,
     MuscleCurveKinds,
     MUSCLE_CLIP_CURVE_COUNT,
     MuscleCurveNames,
@@ -34,6 +33,8 @@ import { FindReversedCollarbones, ReversedCollarboneWarning } from "./reversedCo
 import { DetectFootContacts, type IFootTracks } from "./footContacts.js";
 import { DetectContactEnds } from "./contactEnds.js";
 import { EndPoseFramesWarning, FindEndPoseFrames } from "./endPoseFrames.js";
+import { GetCurveTolerance, PLACEMENT_CLIP_CURVES, TRUNK_CLIP_CURVES } from "./curveTolerance.js";
+import { AnimatedJointWatch } from "./animatedJointWatch.js";
 import { ForEachFrameRun } from "./frameRuns.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
@@ -149,10 +150,6 @@ export const SMOOTHING_SHARE = 0.5;
 export const MAX_CLIP_FRAMES = LIMIT_CLIP_FRAMES;
 /** A clip loops by default when no muscle angle and no body or goal rotation differ more than this between its first and last frame, degrees. */
 export const LOOP_MATCH_DEG = 5;
-/** An intermediate bone is animated when it turns more than this from its rest, degrees. */
-const INTERMEDIATE_ANIMATED_DEG = 1;
-/** A bone's translation is animated when it moves more than this from its rest, avatar scales (about 1 mm). */
-const TRANSLATION_ANIMATED = 1e-3;
 /** Frames between two progress calls. */
 const PROGRESS_EVERY = 256;
 
@@ -236,7 +233,7 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, take: 
             bones.map((b) => (setup.joint[b] >= 0 ? CanonicalPointToRef(setup, avatar.referenceWorld.positions[setup.joint[b]], tmpV).y : 0)),
         ),
     };
-    const watch = animatedJointWatch(avatar, setup);
+    const watch = AnimatedJointWatch(avatar, setup);
     const sides = new ShoulderSideWatch(avatar);
     const prevQ: Quaternion[] = Array.from({ length: 1 + HUMAN_IK_GOAL_COUNT }, () => Quaternion.Identity());
     // Frames whose figure is scaled to (nearly) a point have no pose to take (see `holdPointFrames`).
@@ -587,110 +584,6 @@ function putRotation(samples: Float32Array[], c: number, f: number, q: Quaternio
     samples[c + 3][f] = prev.w;
 }
 
-/**
- * The curves that place the trunk and the head: the spine's, chest's, upper chest's, neck's and
- * head's muscles and translations, the body's position and rotation, the hips' position and
- * turn, and the root (played in place, the body is the body less the root). Their keyframe reduction shares key frames (`ReduceCurveGroup`) when the source's trunk
- * has a steadier point than its hips: mocap's trunk jitters in all of them at once in a way that
- * cancels at the head, and curves reduced each on frames of their own keep different parts of it.
- * On the report's 126 pairs: jerk x0.9915, limb directions x0.972; the child's jump's head onto
- * the CMU skeleton 2.02 -> 1.35 times the source's, the zombie's onto RiggedFigure 2.38 -> 2.13;
- * mocap clips larger (the CMU jump 18% -> 25% of its BVH, the child's jump 33 -> 41 kB).
- * Exported for tests and tools: which curves {@link IMuscleClipConvertOptions.shareTrunkKeys} keys together.
- */
-export const TRUNK_CLIP_CURVES: readonly number[] = Object.freeze([
-    ...["Spine", "Chest", "UpperChest"].flatMap((b) => [`${b} Front-Back`, `${b} Left-Right`, `${b} Twist Left-Right`].map((n) => MuscleIndexFromName(n))),
-    ...["Neck", "Head"].flatMap((b) => [`${b} Nod Down-Up`, `${b} Tilt Left-Right`, `${b} Turn Left-Right`].map((n) => MuscleIndexFromName(n))),
-    ...[0, 1, 2].map((k) => CURVE_BODY_POSITION + k),
-    ...[0, 1, 2, 3].map((k) => CURVE_BODY_ROTATION + k),
-    ...[0, 1, 2, 3, 4, 5].map((k) => CURVE_HIPS + k),
-    ...[B.Spine, B.Chest, B.UpperChest, B.Neck, B.Head].flatMap((b) => [0, 1, 2].map((k) => CURVE_TRANSLATIONS + 3 * TranslationDofSlot[b] + k)),
-    // The root (the body on the ground and its turn): in place and applied, the body is played
-    // less the root, so the root's keys are the body's too.
-    ...[0, 1, 2].map((k) => CURVE_ROOT + k),
-]);
-/**
- * The curves that place the body: the body's position and turn, the hips' position and turn (from
- * the body) and the root, a part of {@link TRUNK_CLIP_CURVES}. Where the trunk's curves are not
- * keyed together (a source whose hips are its steadiest point: most keyframed clips), these still
- * are, smoothed together and on shared key frames, so that the hips' place in the world (the body
- * plus its turn applied to the hips' offset) stays the source's (unless `shareTrunkKeys` is
- * false, which keys every curve on its own): each smoothed and keyed on its
- * own, their errors did not cancel there. KayKit's Hit_A, whose hips stay still while its centre of
- * mass sways, had its hips moving by up to 1.8 mm at 1 m in the clip (0.2 now), and with foot IK,
- * where the body is seated on the clip's hips, its hit and its fall played on their own mannequin
- * 1.002x and 1.005x the jerk of the exact copy (0.991x and 0.994x now). Keyframed clips gain a few
- * keys (KayKit's files 9-14% more keys, 8-11% more bytes: a placement curve one value held takes
- * the group's keys); mocap, whose trunk's curves share their keys, is unchanged.
- * Exported for tests and tools.
- */
-export const PLACEMENT_CLIP_CURVES: readonly number[] = Object.freeze([
-    ...[0, 1, 2].map((k) => CURVE_BODY_POSITION + k),
-    ...[0, 1, 2, 3].map((k) => CURVE_BODY_ROTATION + k),
-    ...[0, 1, 2, 3, 4, 5].map((k) => CURVE_HIPS + k),
-    ...[0, 1, 2].map((k) => CURVE_ROOT + k),
-]);
-
-/**
- * How much finer than the other positions the curves that place the legs are kept: the foot
- * goals (kept from the hips, so that one curve places a foot under its leg). Limb IK turns the
- * distance between hip and foot into a knee angle, and a nearly straight leg magnifies it (a millimetre of distance is a degree of knee): with these
- * curves at the common tolerance, their reduction error made a knee 8 times jerkier than the
- * source on a smooth walk; at a tenth, 1.5 times (at the price of a tenth more bytes).
- */
-const LEG_PLACING_PRECISION = 10;
-/** The curves {@link LEG_PLACING_PRECISION} applies to. */
-const LEG_PLACING_CURVES: readonly boolean[] = MuscleCurveKinds.map(
-    (_, c) => (c >= CURVE_GOALS && c < CURVE_GOALS + 3) || (c >= CURVE_GOALS + CURVES_PER_GOAL && c < CURVE_GOALS + CURVES_PER_GOAL + 3),
-);
-/**
- * The muscles that shape the legs (the upper and lower legs'), kept as finely as the curves that
- * place them ({@link LEG_PLACING_PRECISION}): with `"legs"` proportions the runtime reads the
- * legs' decoded shape back into where the feet are (`HumanoidLegShape`: what this leg's thigh and
- * shin do to the foot against the source's, and a foot moved up or down to the knee's reach), so
- * a leg muscle's reduction error moved a standing foot as much as a leg as long, turned by it (0.1
- * degree: 1.7 mm on a 1 m leg). Feet that stand still in the source went up and down by tenths of
- * a millimetre: Mixamo's kettlebell swing onto the X Bot, its standing foot 3.4 times the source's
- * jerk, 1.7 with these a tenth; a conversation's (SST) 2.3, 1.5.
- */
-const LEG_SHAPING_MUSCLES: readonly boolean[] = MuscleCurveKinds.map(
-    (_, c) => c < ALL_MUSCLE_COUNT && [B.LeftUpperLeg, B.RightUpperLeg, B.LeftLowerLeg, B.RightLowerLeg].includes(Muscles[c].bone),
-);
-
-/**
- * The reduction tolerance of a curve in its own unit, from the angle tolerance. A muscle curve is
- * in angle units (`MuscleCurveUnit`: the angle over the larger end of the muscle's reference
- * range), and a unit is that many of the source avatar's degrees on a side where its range is the
- * reference's, more or fewer where its own range is wider or narrower: the tolerance is the angle
- * over the most degrees a unit makes on either side, so no muscle angle of the source moves more
- * than the angle (a tenth of it for the muscles that shape the legs, `LEG_SHAPING_MUSCLES`).
- * Positions: the length that subtends the angle one
- * avatar scale away (a tenth of it for the curves that place the legs, `LEG_PLACING_PRECISION`);
- * quaternion components a quarter of the angle in radians (an error e per component turns a unit
- * quaternion by at most 4e); the root yaw the angle itself.
- * @param setup the source avatar's muscle setup (its muscle ranges)
- * @param curve curve index (`MuscleCurveNames` order)
- * @param toleranceDeg the reduction tolerance, degrees
- */
-export function GetCurveTolerance(setup: MuscleSetup, curve: number, toleranceDeg: number): number {
-    const rad = (toleranceDeg * Math.PI) / 180;
-    switch (MuscleCurveKinds[curve]) {
-        case MuscleCurveKind.Muscle: {
-            // An angle unit is `larger` reference degrees; on the source, a side's degrees scale by its range over the reference's.
-            const ref = Muscles[curve];
-            const larger = Math.max(ref.maxDeg, -ref.minDeg);
-            const widest = Math.max(setup.maxDeg[curve] / ref.maxDeg, setup.minDeg[curve] / ref.minDeg);
-            return toleranceDeg / (larger * widest) / (LEG_SHAPING_MUSCLES[curve] ? LEG_PLACING_PRECISION : 1);
-        }
-        case MuscleCurveKind.Position:
-            return LEG_PLACING_CURVES[curve] ? rad / LEG_PLACING_PRECISION : rad;
-        case MuscleCurveKind.Rotation:
-            return rad / 4;
-        default:
-            return rad;
-    }
-}
-
 /** Whether the first and last frames hold the same pose (muscle angles, body and goal rotations within {@link LOOP_MATCH_DEG}). */
 function loops(setup: MuscleSetup, samples: Float32Array[], frameCount: number): boolean {
     if (frameCount < 3) return false;
@@ -706,58 +599,4 @@ function loops(setup: MuscleSetup, samples: Float32Array[], frameCount: number):
         if (c !== CURVE_BODY_ROTATION && (2 * Math.acos(Math.min(1, Math.abs(dot))) * 180) / Math.PI > LOOP_MATCH_DEG) return false;
     }
     return true;
-}
-
-/** Watches the poses for what muscle space drops: intermediate bones that turn, bones other than the hips that move. */
-function animatedJointWatch(avatar: HumanoidAvatar, setup: MuscleSetup): { check(pose: IRigPose): void; warnings(): string[] } {
-    const rig = avatar.rig;
-    const hips = setup.joint[B.Hips];
-    const cosHalf = Math.cos((INTERMEDIATE_ANIMATED_DEG * Math.PI) / 360);
-    const moveLimit = TRANSLATION_ANIMATED * setup.scale;
-    const intermediates = new Set<number>();
-    for (const list of setup.intermediates) if (list) for (const j of list) intermediates.add(j);
-    const turning = new Set<number>();
-    const moving = new Set<number>();
-    // Those between two trunk bones, which the encoder keeps the next trunk joint in place for (`MuscleSetup.trunkChord`).
-    const trunkIntermediates = new Set<number>();
-    for (const chord of setup.trunkChord) if (chord) for (const j of setup.intermediates[chord.child]) trunkIntermediates.add(j);
-    const below: number[] = [];
-    for (let j = 0; j < rig.joints.length; j++) if (setup.belowHips[j] && j !== hips) below.push(j);
-    const ref = avatar.referencePose;
-    let checks = 0;
-    return {
-        check(pose: IRigPose): void {
-            // Every frame for the first hundred, then every fourth: enough to find what moves.
-            if (checks++ > 100 && checks % 4) return;
-            for (const j of intermediates) {
-                if (!turning.has(j) && Math.abs(Quaternion.Dot(pose.rotations[j], ref.rotations[j])) < cosHalf) turning.add(j);
-            }
-            for (const j of below) {
-                // Bones with a translation DoF keep theirs (`TranslationDofBones`).
-                if (setup.boneOfJoint[j] >= 0 && TranslationDofSlot[setup.boneOfJoint[j]] >= 0) continue;
-                if (!moving.has(j) && Vector3.Distance(pose.positions[j], ref.positions[j]) > moveLimit) moving.add(j);
-            }
-        },
-        warnings(): string[] {
-            const out: string[] = [];
-            const names = (s: Set<number>): string =>
-                [...s]
-                    .sort((a, b) => a - b)
-                    .map((j) => GetRigJointLabel(rig, j))
-                    .join(", ");
-            const inTrunk = new Set<number>();
-            const elsewhere = new Set<number>();
-            for (const j of turning) (trunkIntermediates.has(j) ? inTrunk : elsewhere).add(j);
-            if (inTrunk.size) {
-                out.push(
-                    `intermediate trunk bones are animated and held at their T-pose (the trunk bone above which they hang turns so that the next trunk joint stays where they put it): ${names(inTrunk)}`,
-                );
-            }
-            if (elsewhere.size) {
-                out.push(`intermediate bones are animated and held at their T-pose (their turn is folded into the next human bone): ${names(elsewhere)}`);
-            }
-            if (moving.size) out.push(`translation is animated on bones other than the hips and those with a translation DoF and is dropped: ${names(moving)}`);
-            return out;
-        },
-    };
 }
