@@ -239,7 +239,7 @@ function skateOf(r: IBaselineRetarget, contacts: Uint8Array): IFootSkate {
 }
 
 /** The source BVH's foot contacts (our conversion) and its own skating on its own skeleton, as a floor. */
-function sourceInfo(file: string): { contacts: Uint8Array; frameRate: number; frameCount: number; own: IFootSkate } {
+function sourceInfo(file: string): { contacts: Uint8Array; frameRate: number; frameCount: number; start: number; own: IFootSkate } {
     const bvh = CreateRigFromBvh(ParseBvh(readFileSync(dataFile(file), "utf8"), file));
     const avatar: HumanoidAvatar = BuildHumanoidAvatar(bvh.rig);
     const clip = ConvertBvhToMuscleClip(bvh, avatar);
@@ -248,7 +248,8 @@ function sourceInfo(file: string): { contacts: Uint8Array; frameRate: number; fr
     const joints = [HumanBone.LeftFoot, HumanBone.LeftToes, HumanBone.RightFoot, HumanBone.RightToes].map((b) => avatar.getJoint(b));
     const tracks = joints.map(() => new Float32Array(3 * clip.frameCount));
     for (let f = 0; f < clip.frameCount; f++) {
-        poses.samplePoseToRef(Math.min(f / clip.frameRate, poses.durationSeconds), pose);
+        // The source from where the clip starts in it (a T-pose frame 0 left out), as the report reads it.
+        poses.samplePoseToRef(Math.min(clip.sourceStartSeconds + f / clip.frameRate, poses.durationSeconds), pose);
         const w = ComputeRigWorldPose(bvh.rig, pose).positions;
         joints.forEach((j, k) => tracks[k].set([w[j].x, w[j].y, w[j].z], 3 * f));
     }
@@ -267,7 +268,7 @@ function sourceInfo(file: string): { contacts: Uint8Array; frameRate: number; fr
             leg,
         ),
     ]);
-    return { contacts: clip.contacts, frameRate: clip.frameRate, frameCount: clip.frameCount, own };
+    return { contacts: clip.contacts, frameRate: clip.frameRate, frameCount: clip.frameCount, start: clip.sourceStartSeconds, own };
 }
 
 const rows: string[] = [];
@@ -305,7 +306,7 @@ describeWithData("Babylon's AnimatorAvatar on real files (baseline)", () => {
     it("retargets the CMU walk onto the X Bot: no NaN, the hips walk, the feet skate a finite, positive amount", async () => {
         const src = "bvh/cmu_cgspeed/cmu_walk.bvh";
         const info = sourceInfo(src);
-        const r = await RetargetWithAnimatorAvatarAsync(dataFile(src), dataFile("glb/mixamo_xbot.glb"));
+        const r = await RetargetWithAnimatorAvatarAsync(dataFile(src), dataFile("glb/mixamo_xbot.glb"), { startSeconds: info.start });
         try {
             expect(r.frameRate).toBe(info.frameRate);
             expect(r.frameCount).toBe(info.frameCount);
@@ -350,13 +351,13 @@ describeWithData("Babylon's AnimatorAvatar on real files (baseline)", () => {
             infos.set(src, info);
             row(src.split("/").pop()!, "(itself, the mocap's own skating)", info.own);
         }
-        const r = await RetargetWithAnimatorAvatarAsync(dataFile(src), dataFile(tgt));
+        const r = await RetargetWithAnimatorAvatarAsync(dataFile(src), dataFile(tgt), { startSeconds: info.start });
         try {
             expect(r.frameCount).toBe(info.frameCount);
             expect(r.jointWorldPositions.every((p) => p.every(Number.isFinite))).toBe(true);
             const s = skateOf(r, info.contacts);
             expect(Number.isFinite(s.drift) && s.drift > 0).toBe(true);
-            const file = await RetargetWithAnimatorAvatarAsync(dataFile(src), dataFile(tgt), { restPose: "file" });
+            const file = await RetargetWithAnimatorAvatarAsync(dataFile(src), dataFile(tgt), { restPose: "file", startSeconds: info.start });
             let asFile: IFootSkate;
             try {
                 asFile = skateOf(file, info.contacts);

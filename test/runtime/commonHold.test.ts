@@ -76,7 +76,9 @@ describeWithData("planting: a figure sliding over the floor on both feet keeps i
             window(() => 0),
         );
         const slid = ConvertRigPosesToMuscleClip(source, window(drift));
-        expect(Array.from(slid.contacts)).toEqual(Array.from(still.contacts));
+        // The feet are down on the same frames. (Which end of a foot stands still may differ: a
+        // foot the drift slides is not standing still, `DetectContactEnds` step 4.)
+        expect(Array.from(slid.contacts, (c) => c & 3)).toEqual(Array.from(still.contacts, (c) => c & 3));
         // Both feet down from the second frame to past the drift (the jump leaves at 1.8 s).
         expect(slid.contacts.slice(2, Math.round(1.6 * slid.frameRate)).every((c) => (c & 3) === 3)).toBe(true);
 
@@ -151,7 +153,9 @@ describeWithData("planting: the body follows a steady slide of both held feet wi
         "KayKit's idle sliding onto %s: knees bent as without the slide, feet held",
         async (target) => {
             const { still, slid } = await driftingIdle(0.5);
-            expect(Array.from(slid.contacts)).toEqual(Array.from(still.contacts));
+            // The feet are down on the same frames. (Which end of a foot stands still may differ: a
+            // foot the drift slides is not standing still, `DetectContactEnds` step 4.)
+            expect(Array.from(slid.contacts, (c) => c & 3)).toEqual(Array.from(still.contacts, (c) => c & 3));
             expect(slid.contacts.every((c) => (c & 3) === 3)).toBe(true);
             const { avatar } = await LoadHumanoidAvatarFromFileAsync(dataFile(target));
             const scene = new Scene(new NullEngine());

@@ -148,7 +148,8 @@ describeWithData("runtime on the real characters", () => {
             const clip = bvhClip(source);
             for (const target of TARGETS) {
                 const ours = ourSkate(clip, target);
-                const base = await RetargetWithAnimatorAvatarAsync(dataFile(source), dataFile(target));
+                // From where the clip starts in its source (a T-pose frame 0 left out), as the report does.
+                const base = await RetargetWithAnimatorAvatarAsync(dataFile(source), dataFile(target), { startSeconds: clip.sourceStartSeconds });
                 let theirs: IFootSkate;
                 try {
                     expect(base.frameCount).toBe(clip.frameCount);
