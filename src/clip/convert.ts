@@ -197,8 +197,10 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, take: 
     const ends = options.keepEndPoses ? null : FindEndPoseFrames(sourceAvatar, take);
     const endsWarning = ends ? EndPoseFramesWarning(ends) : null;
     const sourceStart = ends && endsWarning ? ends.leading.frames / ends.frameRate : 0;
-    const source =
-        ends && endsWarning ? sourceWindow(take, sourceStart, take.durationSeconds - (ends.leading.frames + ends.trailing.frames) / ends.frameRate) : take;
+    // The window ends on the last kept frame of the source's grid (or, with nothing left out at
+    // the end, where the source does: a last partial step stays).
+    const windowEnd = ends && ends.trailing.frames ? (ends.count - 1 - ends.trailing.frames) / ends.frameRate : take.durationSeconds;
+    const source = ends && endsWarning ? sourceWindow(take, sourceStart, windowEnd - sourceStart) : take;
     const duration = source.durationSeconds;
     // Frames on the grid; a last partial step is dropped unless it is nearly whole: within a
     // hundredth of a frame, or 0.01% of the length (BVH frame times are written rounded,

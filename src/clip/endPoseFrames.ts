@@ -3,6 +3,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.js";
 import { ComputeRigWorldPose, GetRigRestPose, type IRigPose, type IRigWorldPose } from "../humanoid/rig.js";
 import { MuscleSetup } from "../muscle/setup.js";
+import { MAX_CLIP_FRAMES } from "../limits.js";
 
 /*
  * Held poses a take jumps from at its start, or to at its end.
@@ -21,8 +22,8 @@ import { MuscleSetup } from "../muscle/setup.js";
  * 3. The step out of the run (its last frame to the next) is a jump when it is at least
  *    `POSE_JUMP_MIN` and `POSE_JUMP_RATIO` times the largest step of the `JUMP_CONTEXT_FRAMES`
  *    frames after it: motion out of a reference pose never starts so much faster than it goes on.
- * 4. The end is read the same way backwards. A run longer than `MAX_HELD_SHARE` of the take, or
- *    one that would leave fewer than `MIN_KEPT_FRAMES`, is the take's own.
+ * 4. The end is read the same way backwards. A run longer than `MAX_HELD_SHARE` of the take or
+ *    `MAX_HELD_SECONDS`, or one that would leave fewer than `MIN_KEPT_FRAMES`, is the take's own.
  * 5. A run the source does not show (its figure scaled under `SHOWN_FIGURE_SHARE`: KayKit's spawns
  *    start so) is not left out: the conversion holds the first shown pose there, keeping the
  *    clip's timing.
@@ -43,9 +44,11 @@ export const POSE_JUMP_RATIO = 3;
 export const JUMP_CONTEXT_FRAMES = 5;
 /** The largest share of the take's frames a held run at one end may be. */
 export const MAX_HELD_SHARE = 0.25;
+/** The longest a held run at one end may be, seconds (a pose held longer is the take's own). */
+export const MAX_HELD_SECONDS = 2;
 /** A held run must show its figure at least this share of its size (`figureScaleAt`, see step 5). */
 export const SHOWN_FIGURE_SHARE = 0.5;
-/** A take is looked at only when it has at least this many frames, and so many are always kept. */
+/** So many frames are always kept: a take is looked at only when it has more. */
 export const MIN_KEPT_FRAMES = 2 * JUMP_CONTEXT_FRAMES + 2;
 
 /** One end's held run that {@link FindEndPoseFrames} found. */
@@ -62,6 +65,8 @@ export interface IEndPoseRun {
 export interface IEndPoseFrames {
     /** The source's own frame rate, frames a second: the runs' grid. */
     readonly frameRate: number;
+    /** Frames on that grid ({@link EndPoseGridFrames}; 0 when the take was not looked at). */
+    readonly count: number;
     /** The run at the start. */
     readonly leading: IEndPoseRun;
     /** The run at the end. */
@@ -93,11 +98,9 @@ const NONE: IEndPoseRun = { frames: 0, jump: 0, next: 0 };
  */
 export function FindEndPoseFrames(avatar: HumanoidAvatar, source: IEndPoseSampler): IEndPoseFrames {
     const rate = source.frameRate;
-    const none = { frameRate: rate, leading: NONE, trailing: NONE };
-    // The grid's frames as the conversion counts them (a last step within a hundredth of a frame is whole).
-    const frames = source.durationSeconds * rate;
-    const count = rate > 0 && frames > 0 ? Math.floor(frames + Math.max(0.01, 1e-4 * frames)) + 1 : 0;
-    if (!(count >= MIN_KEPT_FRAMES + 1)) return none;
+    const none = { frameRate: rate, count: 0, leading: NONE, trailing: NONE };
+    const count = EndPoseGridFrames(source);
+    if (!(count >= MIN_KEPT_FRAMES + 1 && count <= MAX_CLIP_FRAMES)) return none;
     const legLength = MuscleSetup.For(avatar).legLength;
     const hips = avatar.getJoint(HumanBone.Hips);
     const joints = HumanBoneNames.map((_, b) => b as HumanBone)
@@ -120,13 +123,13 @@ export function FindEndPoseFrames(avatar: HumanoidAvatar, source: IEndPoseSample
     const cache = new Map<number, Float64Array>();
     /** Whether frame f shows its figure (see step 5). */
     const shown = (f: number): boolean => !source.figureScaleAt || source.figureScaleAt(Math.min(f / rate, source.durationSeconds)) >= SHOWN_FIGURE_SHARE;
-    /** Frame f's joints in its hips' frame, leg lengths, three numbers a joint. */
-    const at = (f: number): Float64Array => {
+    /** Frame f's joints in its hips' frame, leg lengths, three numbers a joint (kept when `keep`). */
+    const at = (f: number, keep = true): Float64Array => {
         let out = cache.get(f);
         if (out) return out;
         source.samplePoseToRef(Math.min(f / rate, source.durationSeconds), pose);
         out = read(ComputeRigWorldPose(avatar.rig, pose));
-        cache.set(f, out);
+        if (keep) cache.set(f, out);
         return out;
     };
     /** The largest joint's distance between two readings, leg lengths. */
@@ -140,12 +143,15 @@ export function FindEndPoseFrames(avatar: HumanoidAvatar, source: IEndPoseSample
     };
     /** The largest joint's move between two frames, leg lengths. */
     const apart = (a: number, b: number): number => distance(at(a), at(b));
-    const maxRun = Math.min(Math.floor(MAX_HELD_SHARE * count), count - MIN_KEPT_FRAMES);
+    const maxRun = Math.min(Math.floor(MAX_HELD_SHARE * count), Math.ceil(MAX_HELD_SECONDS * rate), count - MIN_KEPT_FRAMES);
     /** The held run from frame `first` going `dir` (+1 from the start, -1 from the end). */
     const run = (first: number, dir: 1 | -1): IEndPoseRun => {
+        // A reference pose the source shows, first: a take that holds any other pose (an idle)
+        // is not read on.
+        if (!shown(first) || !references.some((r) => distance(at(first), r) <= REFERENCE_POSE_NEAR)) return NONE;
         let n = 1;
-        while (n <= maxRun && apart(first, first + dir * n) < HELD_POSE_STILL) n++;
-        if (n > maxRun || !shown(first) || !references.some((r) => distance(at(first), r) <= REFERENCE_POSE_NEAR)) return NONE;
+        while (n <= maxRun && distance(at(first), at(first + dir * n, false)) < HELD_POSE_STILL) n++;
+        if (n > maxRun) return NONE;
         const last = first + dir * (n - 1);
         const jump = apart(last, last + dir);
         let next = 0;
@@ -157,7 +163,17 @@ export function FindEndPoseFrames(avatar: HumanoidAvatar, source: IEndPoseSample
     // The end's run, within what the start's leaves.
     const trailing = count - leading.frames >= MIN_KEPT_FRAMES + 1 ? run(count - 1, -1) : NONE;
     cache.clear();
-    return { frameRate: rate, leading, trailing: leading.frames + trailing.frames <= count - MIN_KEPT_FRAMES ? trailing : NONE };
+    return { frameRate: rate, count, leading, trailing: leading.frames + trailing.frames <= count - MIN_KEPT_FRAMES ? trailing : NONE };
+}
+
+/**
+ * Frames of a source's own grid as the converter counts them (a last step within a hundredth of a
+ * frame, or 0.01% of the length, is whole); 0 for a rate or length that is not a finite positive number.
+ */
+export function EndPoseGridFrames(source: { readonly frameRate: number; readonly durationSeconds: number }): number {
+    const rate = source.frameRate;
+    const frames = source.durationSeconds * rate;
+    return rate > 0 && frames > 0 && Number.isFinite(frames) ? Math.floor(frames + Math.max(0.01, 1e-4 * frames)) + 1 : 0;
 }
 
 /**
@@ -172,10 +188,12 @@ export function EndPoseFramesWarning(ends: IEndPoseFrames): string | null {
     if (ends.leading.frames) parts.push(say(ends.leading, true));
     if (ends.trailing.frames) parts.push(say(ends.trailing, false));
     if (!parts.length) return null;
-    const start = ends.leading.frames / ends.frameRate;
+    const where: string[] = [];
+    if (ends.leading.frames) where.push(`starts ${(ends.leading.frames / ends.frameRate).toFixed(4)} s into its source`);
+    if (ends.trailing.frames) where.push(`ends ${(ends.trailing.frames / ends.frameRate).toFixed(4)} s before its source's last frame`);
     return (
-        `the ${parts.join("; the ")}: left out as a reference pose, not motion; the clip starts ${start.toFixed(4)} s into its source` +
-        ` (option keepEndPoses, convert --keep-end-poses, keeps ${parts.length > 1 || ends.leading.frames + ends.trailing.frames > 1 ? "them" : "it"})`
+        `the ${parts.join("; the ")}: left out as a reference pose, not motion; the clip ${where.join(" and ")}` +
+        ` (option keepEndPoses, convert --keep-end-poses, keeps ${ends.leading.frames + ends.trailing.frames > 1 ? "them" : "it"})`
     );
 }
 

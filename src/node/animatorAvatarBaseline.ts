@@ -89,6 +89,8 @@ export interface IAnimatorAvatarBaselineOptions {
      * `sourceStartSeconds`, so that both record the same frames). Default 0.
      */
     startSeconds?: number;
+    /** The most frames to record (a muscle clip's `frameCount`, where its conversion left a held pose out at the end). Default: to the clip's end. */
+    frameCount?: number;
     /** Root fix to ask `retargetAnimationGroup` for. Default {@link DEFAULT_ANIMATOR_AVATAR_ROOT_FIX}. */
     rootFix?: AnimatorAvatarRootFix;
     /** Rest poses to transfer between. Default {@link DEFAULT_ANIMATOR_AVATAR_REST_POSE}. */
@@ -331,7 +333,7 @@ async function loadGltfSourceAsync(file: string, scene: Scene, clip: string | un
  * skeletons, no clip, no bone Babylon can drive. Babylon's log output is silenced meanwhile.
  * @param sourceFile the clip: .bvh, .glb, .vrm, .vrma (or a .gltf with embedded buffers)
  * @param targetFile the character: .glb, .gltf, .vrm or .bvh
- * @param options clip name (glTF sources), frame rate, start, root fix, rest poses
+ * @param options clip name (glTF sources), frame rate, start and frames, root fix, rest poses
  */
 export async function RetargetWithAnimatorAvatarAsync(
     sourceFile: string,
@@ -355,6 +357,9 @@ export async function RetargetWithAnimatorAvatarAsync(
     const start = options.startSeconds ?? 0;
     if (!(start >= 0 && start < Infinity)) {
         throw new HumanoidError("BAD_OPTION", `${sourceFile}: startSeconds must be a number of seconds >= 0, not ${options.startSeconds}`);
+    }
+    if (options.frameCount !== undefined && !(Number.isInteger(options.frameCount) && options.frameCount >= 1)) {
+        throw new HumanoidError("BAD_OPTION", `${sourceFile}: frameCount must be a whole number >= 1, not ${options.frameCount}`);
     }
     const sourceFormat = GetRigFileFormat(sourceFile);
     GetRigFileFormat(targetFile);
@@ -508,7 +513,10 @@ export async function RetargetWithAnimatorAvatarAsync(
         }
 
         // Play it on the grid and record the target's joints.
-        const frameCount = RigPoseFrameCount(Math.max(0, durationSeconds - start), rate);
+        if (start > durationSeconds) {
+            throw new HumanoidError("BAD_OPTION", `${sourceFile}: startSeconds ${start} is past the clip's end (${durationSeconds} s)`);
+        }
+        const frameCount = Math.min(RigPoseFrameCount(durationSeconds - start, rate), options.frameCount ?? Infinity);
         const fps = retargeted.targetedAnimations[0].animation.framePerSecond;
         const from = group.from;
         const n = target.rig.joints.length;

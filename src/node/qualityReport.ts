@@ -195,6 +195,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
                     clip: options.clip,
                     frameRate: clip.frameRate,
                     startSeconds: start,
+                    frameCount: clip.frameCount,
                 });
                 try {
                     warnings.push(...base.warnings.map((w) => `AnimatorAvatar: ${w}`));

@@ -4,6 +4,7 @@ import {
     BuildHumanoidAvatar,
     BvhPoseSource,
     ConvertBvhToMuscleClip,
+    ConvertRigPosesToMuscleClip,
     CreateRigFromBvh,
     FindEndPoseFrames,
     ParseBvh,
@@ -12,6 +13,7 @@ import {
     SerializeMuscleClipToBinary,
     SerializeMuscleClipToJson,
     type IBvhRig,
+    type IRigPoseSource,
 } from "../../src/index.js";
 import { POSE_JUMP_RATIO } from "../../src/clip/endPoseFrames.js";
 import { AnimationGroupPoseSource } from "../../src/io/animationGroupClip.js";
@@ -102,6 +104,50 @@ describeWithData("held poses a take jumps from or to at its ends", () => {
         });
         const ends = endsOf(JoinBvhFrames(walk.head, [walk.frames[0], ...blend, ...walk.frames.slice(1)]), "smooth.bvh");
         expect([ends.leading.frames, ends.trailing.frames]).toEqual([0, 0]);
+    });
+
+    test("a held pose at the end of a take whose last step is partial, converted at another rate: the clip ends on the last frame kept", () => {
+        const tpose = walk.frames[0];
+        const bvh = rigOf(JoinBvhFrames(walk.head, [...walk.frames.slice(1), tpose]), "end.bvh");
+        const avatar = BuildHumanoidAvatar(bvh.rig);
+        const poses = new BvhPoseSource(bvh);
+        // Half a frame more than the file's frames (as a glTF clip's last key can be).
+        const half: IRigPoseSource = {
+            name: "end",
+            source: "end.bvh",
+            frameRate: poses.frameRate,
+            durationSeconds: poses.durationSeconds + 0.5 / poses.frameRate,
+            warnings: [],
+            samplePoseToRef: (t, pose) => poses.samplePoseToRef(Math.min(t, poses.durationSeconds), pose),
+        };
+        const clip = ConvertRigPosesToMuscleClip(avatar, half, { frameRate: 240 });
+        // The file's walk has 343 frames, then the T-pose: the clip's last frame is the walk's last.
+        expect(clip.sourceStartSeconds).toBe(0);
+        // (Within the grid's rounding, a hundredth of a frame; half a frame past it before.)
+        expect((clip.frameCount - 1) / 240).toBeCloseTo(342 / poses.frameRate, 4);
+        expect(clip.warnings[0]).toMatch(/^the last frame is a held pose the take jumps to .* the clip ends 0\.0083 s before its source's last frame/);
+    });
+
+    test("a take that holds another pose is read no further than its first frames; a rate that is no number of frames, not at all", () => {
+        const bvh = rigOf(walkText, "cmu_walk.bvh");
+        const avatar = BuildHumanoidAvatar(bvh.rig);
+        const poses = new BvhPoseSource(bvh);
+        let reads = 0;
+        // Ten minutes holding the walk's second frame (an idle: no reference pose).
+        const idle: IRigPoseSource = {
+            name: "idle",
+            source: "idle",
+            frameRate: 30,
+            durationSeconds: 600,
+            warnings: [],
+            samplePoseToRef: (_t, pose) => (reads++, poses.samplePoseToRef(1 / poses.frameRate, pose)),
+        };
+        expect(FindEndPoseFrames(avatar, idle).leading.frames).toBe(0);
+        expect(reads).toBeLessThan(10);
+        reads = 0;
+        expect(FindEndPoseFrames(avatar, { ...idle, frameRate: Infinity }).count).toBe(0);
+        expect(FindEndPoseFrames(avatar, { ...idle, frameRate: NaN }).count).toBe(0);
+        expect(reads).toBe(0);
     });
 
     test("frames a glTF clip does not show (KayKit's spawns, scaled to nothing) are the conversion's to hold, not left out", async () => {

@@ -45,7 +45,7 @@ async function measure(
     const target: Float32Array[] = [];
     const lift = new Vector3(0, raise * setup.scale, 0);
     for (let f = 0; f < frames; f++) {
-        poses.samplePoseToRef(Math.min(f / clip.frameRate, poses.durationSeconds), pose);
+        poses.samplePoseToRef(Math.min(clip.sourceStartSeconds + f / clip.frameRate, poses.durationSeconds), pose);
         const world = ComputeRigWorldPose(avatar.rig, pose).positions;
         const centre = world[hips];
         const ts = sourceTurn(f, frames, forward);
