@@ -39,6 +39,11 @@ export const DEFAULT_TOUCHDOWN_SECONDS = 0.025;
  * dig its toes in.
  */
 export const FLOOR_EASE_SECONDS = 0.1;
+/**
+ * Over how long the share of a held foot's height kept as still as its source's ankle
+ * (`HumanoidRigSolver.footAnkleStill`, `PlantedFootHeight`) comes in and goes out, seconds.
+ */
+export const ANKLE_STILL_EASE_SECONDS = 0.2;
 /** How the floor lift rounds max(0, -height) off, avatar scales of the pose (half a centimetre at 1 m). */
 const FLOOR_ROUNDING = 0.005;
 /**
@@ -230,6 +235,8 @@ export class HumanoidFootPlanting {
      * from ([4], [5]: less than 1 when the foot lifts off before the touch-down's ease is over).
      */
     private readonly _goalHold = new Float64Array(6);
+    /** Per foot: how surely the source's ankle stands still, eased (before the smoothstep; see `ANKLE_STILL_EASE_SECONDS`). */
+    private readonly _ankleStill = new Float64Array(2);
     private readonly _step = new Float64Array(1);
 
     /** @param avatar the avatar whose feet are planted */
@@ -298,6 +305,7 @@ export class HumanoidFootPlanting {
             this._goalHold[s] = 0;
             this._goalHold[2 + s] = 0;
             this._goalHold[4 + s] = 0;
+            this._ankleStill[s] = 0;
         }
     }
 
@@ -604,6 +612,20 @@ export class HumanoidFootPlanting {
             }
             solver.footGrounded[s] = held;
             solver.footGoalHold[s] = gh[s];
+            // How surely the source's ankle stands still (the clip's end, as weighed in above),
+            // eased in and out over ANKLE_STILL_EASE_SECONDS (a smoothstep of a share moving at a
+            // bounded rate; at once on the first frame shown): the solver keeps the height of such a
+            // held foot as still (`PlantedFootHeight`). Switched within the end's 0.02 s, what the
+            // low-pass had lagged came back within a frame (a CMU walk with claps: knees 3 times
+            // the source's jerk).
+            {
+                const want = this._endShare[s] * (1 - this._end[s]);
+                const most = deltaSeconds > 0 ? deltaSeconds / ANKLE_STILL_EASE_SECONDS : 0;
+                const u = this._ankleStill[s];
+                const next = !this._lastValid[s] ? want : want > u ? (u + most < want ? u + most : want) : u - most > want ? u - most : want;
+                this._ankleStill[s] = next;
+                solver.footAnkleStill[s] = next * next * (3 - 2 * next);
+            }
             // How firmly the leg's shape keeps it out of the floor: held, or about to be by the
             // clip's contacts (the ground share, which comes in before a contact begins), so the
             // limit is on before the foot lands rather than stepping in as it does.

@@ -24,6 +24,7 @@ import { MissingShoulderFold } from "../muscle/shoulderFold.js";
 import { CollarboneShake } from "../muscle/collarboneShake.js";
 import { TrunkPlaceLowPass } from "../muscle/trunkMatch.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
+import { PlantedFootHeight } from "./plantedHeight.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
 import { HumanoidFootSole, SoleUprightShare } from "./footSole.js";
@@ -136,6 +137,12 @@ export class HumanoidRigSolver {
      * a frame). Default 0.
      */
     public readonly footGoalHold = new Float64Array(2);
+    /**
+     * Per foot: how surely the source's ankle stands still there, 0 to 1 (set by planting: the
+     * clip's still end as planting weighs it in, `FootContact.LeftAnkleStill`): with
+     * {@link footGoalHold}, how much of the foot's height goes through `PlantedFootHeight`. Default 0.
+     */
+    public readonly footAnkleStill = new Float64Array(2);
     /**
      * Per foot, 0 to 1: how much it stands on the ground by the clip's contacts (the animator sets
      * it before each decode: 1 in a contact, easing to 0 over the contact blend after one ends and
@@ -312,6 +319,7 @@ export class HumanoidRigSolver {
     private readonly _footRotations: HumanoidFootRotations;
     /** How the legs keep the source's shape ("legs"): see `HumanoidLegShape`. */
     private readonly _legShape: HumanoidLegShape;
+    private readonly _plantedHeight: PlantedFootHeight;
     /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
     private _legs = false;
     /** The pelvis's roll and the feet's stance under `"legs"` (pelvisStance.ts). */
@@ -336,6 +344,7 @@ export class HumanoidRigSolver {
         // The legs' T-pose world rotations, by this solver's own forward kinematics of the reference pose.
         this._forwardKinematics();
         this._legShape = new HumanoidLegShape(this, this._setup);
+        this._plantedHeight = new PlantedFootHeight(this._setup.scale);
         const fold = new MissingShoulderFold(this._setup);
         this.shoulderFold = fold.isActive ? fold : null;
         const shake = new CollarboneShake(this._setup);
@@ -539,13 +548,14 @@ export class HumanoidRigSolver {
     }
 
     /**
-     * Lets go of every foot planting held: {@link footGrounded}, {@link footGoalHold} and {@link footFloorHold} 0,
+     * Lets go of every foot planting held: {@link footGrounded}, {@link footGoalHold}, {@link footFloorHold} and {@link footAnkleStill} 0,
      * {@link footClearance} Infinity (their defaults), so the legs keep no floor limit of a hold.
      */
     public clearFootHolds(): void {
         this.footGrounded.fill(0);
         this.footGoalHold.fill(0);
         this.footFloorHold.fill(0);
+        this.footAnkleStill.fill(0);
         this.footClearance.fill(Infinity);
     }
 
@@ -556,6 +566,7 @@ export class HumanoidRigSolver {
         // place through a cross-fade: `resetCarry` when the motion starts afresh).
         this._carry.skipStep();
         this._sole.reset();
+        this._plantedHeight.reset();
         this._body.resetSmoothing();
         if (this.shoulderFold) this.shoulderFold.reset();
         if (this.collarboneShake) this.collarboneShake.reset();
@@ -628,7 +639,11 @@ export class HumanoidRigSolver {
             // Hand goals are the body's: they move with it.
             if (g >= HumanIKGoal.LeftHand) scratch.target.addInPlace(this.bodyOffset);
             // "legs": what planting changed of a foot goal, too, within reach of the source's knee.
-            else if (this._legs) this._legShape.keepLegShape(g, scratch.target, true);
+            else if (this._legs) {
+                this._legShape.keepLegShape(g, scratch.target, true);
+                // A held foot whose source's ankle stands still: its height as still (`PlantedFootHeight`).
+                this._plantedHeight.filterInPlace(g, scratch.target, this.footGoalHold, this.footAnkleStill, step);
+            }
             weights[0] = wp;
             weights[1] = wr;
             weights[2] = this.stretch[g] > 0 ? this.stretch[g] : 0;
