@@ -20,6 +20,7 @@ import { AnimationGroupPoseSource } from "../../src/io/animationGroupClip.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 import { JoinBvhFrames, SplitBvhFrames } from "../helpers/bvhText.js";
+import { EditedClipJson } from "../helpers/clips.js";
 import { errorOf } from "../helpers/errors.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -182,12 +183,7 @@ describeWithData("where a clip starts in its source, in files (version 12)", () 
     });
 
     test("a JSON file: the key in a version 11 file, a negative or non-numeric start, each one clear error naming the key", () => {
-        const json = JSON.parse(SerializeMuscleClipToJson(trimmed));
-        const edited = (f: (o: Record<string, unknown>) => void): string => {
-            const o = structuredClone(json);
-            f(o);
-            return JSON.stringify(o);
-        };
+        const edited = (f: (o: Record<string, unknown>) => void): string => EditedClipJson(trimmed, f);
         expect(
             errorOf(() =>
                 ParseMuscleClipJson(

@@ -12,7 +12,7 @@ import {
 } from "../../src/index.js";
 import { CLIP_FOOT_LENGTH_RANGE, CLIP_PROPORTION_FOOT_LENGTH, ClipProportionsToArray, CLIP_PROPORTION_COUNT } from "../../src/clip/clipProportions.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
-import { WithProportions, WithoutProportionKeys } from "../helpers/clips.js";
+import { EditedClipJson, WithProportions, WithoutProportionKeys } from "../helpers/clips.js";
 import { errorOf } from "../helpers/errors.js";
 
 // The source's foot length (version 11): what the runtime sets the feet on their soles by
@@ -49,12 +49,7 @@ describe("the source's foot length in clips and files (version 11)", () => {
     });
 
     test("a JSON file: the key in a version 10 file, a length out of range or not a number, each one clear error naming the key", () => {
-        const json = JSON.parse(SerializeMuscleClipToJson(clip));
-        const edited = (f: (o: { version: number; proportions: Record<string, unknown> }) => void): string => {
-            const o = structuredClone(json);
-            f(o);
-            return JSON.stringify(o);
-        };
+        const edited = (f: (o: { version: number; proportions: Record<string, unknown> }) => void): string => EditedClipJson(clip, f);
         expect(
             errorOf(() =>
                 ParseMuscleClipJson(

@@ -3,8 +3,16 @@ import { MuscleClip } from "../../src/clip/muscleClip.js";
 import { ClipProportionsToArray, type IClipProportions } from "../../src/clip/clipProportions.js";
 import { MuscleClipSampler } from "../../src/clip/clipSampler.js";
 import { ContactRuns } from "../../src/clip/clipFileRules.js";
+import { SerializeMuscleClipToJson } from "../../src/clip/clipFileJson.js";
 import { HumanPose } from "../../src/muscle/humanPose.js";
 import type { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
+
+/** A clip's JSON file text after `edit` changed its parsed object (files no writer makes, for the readers' tests). */
+export function EditedClipJson<T = Record<string, unknown>>(clip: MuscleClip, edit: (o: T) => void): string {
+    const o = JSON.parse(SerializeMuscleClipToJson(clip)) as T;
+    edit(o);
+    return JSON.stringify(o);
+}
 
 /** A copy of a clip with other source proportions (its curves, contacts and the rest as they are). */
 export function WithProportions(clip: MuscleClip, proportions: IClipProportions | null): MuscleClip {
