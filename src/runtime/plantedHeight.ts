@@ -90,14 +90,41 @@ export function FilterPlantedHeightsReference(heights: readonly number[], weight
 export class PlantedFootHeight {
     /** Per foot (4 each): the filtered height, metres; its speed, metres a second; the last height given; 1 while a hold is on. */
     private readonly _state = new Float64Array(8);
-
-    /** @param scale the character's scale, metres (its speeds are read in scales a second) */
-    constructor(private readonly _scale: number) {}
+    /** Per foot: whether the filter ran since the last {@link beginSolve} (a solve that left it out restarts it). */
+    private readonly _ran = new Uint8Array(2);
+    /** The character's up (unit, rig space): heights are along it. */
+    private readonly _up = new Float64Array(3);
 
     /**
-     * Moves a foot's goal to the height to show it at (its `y`, rig space, up).
+     * @param _scale the character's scale, metres (its speeds are read in scales a second)
+     * @param up the character's up, rig space (`avatar.frame.up`; a rig need not stand on +Y)
+     */
+    constructor(
+        private readonly _scale: number,
+        up: Vector3,
+    ) {
+        const l = Math.hypot(up.x, up.y, up.z);
+        this._up[0] = up.x / l;
+        this._up[1] = up.y / l;
+        this._up[2] = up.z / l;
+    }
+
+    /**
+     * Called as each solve begins: a foot the last solve did not filter (its goal left out, other
+     * proportions, no weight at all) starts afresh at its next hold rather than from a height
+     * kept from before the gap.
+     */
+    public beginSolve(): void {
+        for (let f = 0; f < 2; f++) {
+            if (!this._ran[f]) this._state[4 * f + 3] = 0;
+            this._ran[f] = 0;
+        }
+    }
+
+    /**
+     * Moves a foot's goal along the character's up to the height to show it at.
      * @param foot 0 left, 1 right
-     * @param target the foot's goal as the clip and the legs' shape put it, metres; its `y` is changed
+     * @param target the foot's goal as the clip and the legs' shape put it, rig space, metres; moved along up
      * @param hold per foot, planting's hold (`footGoalHold`)
      * @param still per foot, how surely the source's ankle stands still (`footAnkleStill`): the
      *   filtered height shows by the product of the two (0: `target` as it is)
@@ -105,9 +132,11 @@ export class PlantedFootHeight {
      */
     public filterInPlace(foot: number, target: Vector3, hold: Float64Array, still: Float64Array, step: Float64Array): void {
         const st = this._state;
+        const up = this._up;
         const i = 4 * foot;
+        this._ran[foot] = 1;
         const w = hold[foot] * still[foot];
-        const height = target.y;
+        const height = target.x * up[0] + target.y * up[1] + target.z * up[2];
         if (!(w > 0)) {
             st[i + 3] = 0;
             return;
@@ -120,7 +149,7 @@ export class PlantedFootHeight {
             return;
         }
         const dt = step[0];
-        if (dt > 0) {
+        if (dt > 0 && dt < Infinity) {
             // Two one-pole low-passes (`lowPassShare` written out): the speed, then the height at
             // a cutoff that rises with it.
             const speed = (height - st[i + 2]) / dt;
@@ -130,12 +159,16 @@ export class PlantedFootHeight {
             const hz = PLANTED_MIN_CUTOFF_HZ + (PLANTED_CUTOFF_PER_SPEED * v) / this._scale;
             st[i] += (dt / (dt + 1 / (2 * Math.PI * hz))) * (height - st[i]);
         }
-        target.y = height + (st[i] - height) * (w < 1 ? w : 1);
+        const move = (st[i] - height) * (w < 1 ? w : 1);
+        target.x += up[0] * move;
+        target.y += up[1] * move;
+        target.z += up[2] * move;
     }
 
     /** Forgets both feet's filters (after a jump in time or place): the next hold starts afresh. */
     public reset(): void {
         this._state[3] = 0;
         this._state[7] = 0;
+        this._ran.fill(0);
     }
 }

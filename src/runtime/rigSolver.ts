@@ -344,7 +344,7 @@ export class HumanoidRigSolver {
         // The legs' T-pose world rotations, by this solver's own forward kinematics of the reference pose.
         this._forwardKinematics();
         this._legShape = new HumanoidLegShape(this, this._setup);
-        this._plantedHeight = new PlantedFootHeight(this._setup.scale);
+        this._plantedHeight = new PlantedFootHeight(this._setup.scale, avatar.frame.up);
         const fold = new MissingShoulderFold(this._setup);
         this.shoulderFold = fold.isActive ? fold : null;
         const shake = new CollarboneShake(this._setup);
@@ -588,6 +588,7 @@ export class HumanoidRigSolver {
             step = this._step;
         }
         this._body.noteStep(step);
+        this._plantedHeight.beginSolve();
         const pw = this.positionWeights;
         const rw = this.rotationWeights;
         if (!(pw[0] > 0 || pw[1] > 0 || pw[2] > 0 || pw[3] > 0 || rw[0] > 0 || rw[1] > 0 || rw[2] > 0 || rw[3] > 0)) {

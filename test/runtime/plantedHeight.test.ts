@@ -34,6 +34,7 @@ function run(filter: PlantedFootHeight, foot: number, heights: readonly number[]
         hold[foot] = weights[k];
         still[foot] = 1;
         step[0] = steps[k];
+        filter.beginSolve();
         filter.filterInPlace(foot, target, hold, still, step);
         expect([target.x, target.z]).toEqual([0.1, -0.2]);
         return target.y;
@@ -51,7 +52,7 @@ describe("PlantedFootHeight", () => {
         const weights = Array.from({ length: n }, (_, k) => (k % 70 < 10 ? 0 : Math.min(1.3, ((k % 70) - 10) / 8)));
         const steps = Array.from({ length: n }, (_, k) => (k % 53 === 7 ? 0 : k % 2 ? dt : dt / 2));
         for (const foot of [0, 1]) {
-            const fast = run(new PlantedFootHeight(scale), foot, heights, weights, steps);
+            const fast = run(new PlantedFootHeight(scale, Vector3.Up()), foot, heights, weights, steps);
             const plain = FilterPlantedHeightsReference(heights, weights, steps, scale);
             expect(Math.max(...fast.map((h, k) => Math.abs(h - plain[k])))).toBeLessThan(1e-12);
             // It changes something (the held frames are filtered).
@@ -63,7 +64,7 @@ describe("PlantedFootHeight", () => {
         const noise = jitter(7);
         const input = Array.from({ length: 90 }, () => 0.08 + 1e-4 * noise());
         const output = run(
-            new PlantedFootHeight(scale),
+            new PlantedFootHeight(scale, Vector3.Up()),
             0,
             input,
             input.map(() => 1),
@@ -78,7 +79,7 @@ describe("PlantedFootHeight", () => {
         let h = 0.08;
         const input = Array.from({ length: 60 }, (_, f) => (f >= 15 && f < 30 ? (h += (scale / 3) * dt) : h));
         const output = run(
-            new PlantedFootHeight(scale),
+            new PlantedFootHeight(scale, Vector3.Up()),
             0,
             input,
             input.map(() => 1),
@@ -89,7 +90,7 @@ describe("PlantedFootHeight", () => {
     });
 
     test("not held, the height as it is; the hold eases the filtered height in without a jump; a paused update moves nothing; a reset starts afresh", () => {
-        const filter = new PlantedFootHeight(scale);
+        const filter = new PlantedFootHeight(scale, Vector3.Up());
         expect(run(filter, 1, [0.1234], [0], [dt])).toEqual([0.1234]);
         const noise = jitter(3);
         const input = [0.08, ...Array.from({ length: 30 }, () => 0.08 + 1e-4 * noise())];
@@ -109,6 +110,37 @@ describe("PlantedFootHeight", () => {
         expect(run(filter, 1, [0.09], [1], [0])[0]).toBeCloseTo(input[input.length - 1] + last, 12);
         filter.reset();
         expect(run(filter, 1, [0.2], [1], [dt])).toEqual([0.2]);
+        // A solve that left the foot out (other proportions, its goal off) restarts it too.
+        run(filter, 1, [0.2, 0.2001, 0.2], [1, 1, 1], [dt, dt, dt]);
+        filter.beginSolve();
+        expect(run(filter, 1, [0.25], [1], [dt])).toEqual([0.25]);
+        // A step of no finite length moves nothing and leaves no NaN.
+        const out = run(filter, 1, [0.25, 0.2501, 0.2502], [1, 1, 1], [dt, Infinity, dt]);
+        expect(out.every(Number.isFinite)).toBe(true);
+    });
+
+    test("heights are along the character's up, whatever axis that is in its rig", () => {
+        const up = new Vector3(0, 0, 2);
+        const filter = new PlantedFootHeight(scale, up);
+        const noise = jitter(5);
+        const target = new Vector3();
+        const hold = Float64Array.of(1, 1);
+        const still = Float64Array.of(1, 1);
+        const step = Float64Array.of(dt);
+        const zs: number[] = [];
+        const raw: number[] = [];
+        for (let f = 0; f < 90; f++) {
+            const z = 0.08 + 1e-4 * noise();
+            raw.push(z);
+            target.set(0.3, -0.4 + 1e-4 * noise(), z);
+            const y = target.y;
+            filter.beginSolve();
+            filter.filterInPlace(0, target, hold, still, step);
+            // Across up (x, y) nothing moves; along it the height is filtered as an upright rig's.
+            expect([target.x, target.y]).toEqual([0.3, y]);
+            zs.push(target.z);
+        }
+        expect(jerk(zs)).toBeLessThan(jerk(raw) / 8);
     });
 });
 
