@@ -177,7 +177,7 @@ export {
 export { CONTACT_HEIGHT, CONTACT_SPEED, CONTACT_MIN_SECONDS, CONTACT_DRAG_SHARE, GROUND_WINDOW_SECONDS, GROUND_PERCENTILE } from "./clip/footContacts.js";
 export { CONTACT_END_MARGIN, CONTACT_END_HALF_WINDOW } from "./clip/contactEnds.js";
 export { GetCurveTolerance, TRUNK_CLIP_CURVES, PLACEMENT_CLIP_CURVES } from "./clip/curveTolerance.js";
-export { EndPoseGridFrames, FindEndPoseFrames, type IEndPoseFrames, type IEndPoseRun, type IEndPoseSampler } from "./clip/endPoseFrames.js";
+export { FindEndPoseFrames, type IEndPoseFrames, type IEndPoseRun, type IEndPoseSampler } from "./clip/endPoseFrames.js";
 export { ParseMuscleClip } from "./clip/clipFile.js";
 export { SerializeMuscleClipToJson, ParseMuscleClipJson } from "./clip/clipFileJson.js";
 export { SerializeMuscleClipToBinary, ParseMuscleClipBinary } from "./clip/clipFileBinary.js";

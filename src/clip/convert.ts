@@ -36,6 +36,7 @@ import { EndPoseFramesWarning, FindEndPoseFrames } from "./endPoseFrames.js";
 import { GetCurveTolerance, PLACEMENT_CLIP_CURVES, TRUNK_CLIP_CURVES } from "./curveTolerance.js";
 import { AnimatedJointWatch } from "./animatedJointWatch.js";
 import { ForEachFrameRun } from "./frameRuns.js";
+import { RigPoseFrameCount } from "./frameGrid.js";
 import { SourceProportions, SteadiestSegmentPoint } from "./sourceProportions.js";
 import { QuaternionToRotationVectorToRef } from "../math/swingTwist.js";
 
@@ -194,19 +195,17 @@ export function ConvertRigPosesToMuscleClip(sourceAvatar: HumanoidAvatar, take: 
     }
     // Held poses the take jumps from or to at its ends (a T-pose frame 0) are left out: the clip
     // is the window between them (see `FindEndPoseFrames`).
-    const ends = options.keepEndPoses ? null : FindEndPoseFrames(sourceAvatar, take);
+    const found = options.keepEndPoses ? null : FindEndPoseFrames(sourceAvatar, take);
+    const ends = found && found.leading.frames + found.trailing.frames > 0 ? found : null;
     const endsWarning = ends ? EndPoseFramesWarning(ends) : null;
-    const sourceStart = ends && endsWarning ? ends.leading.frames / ends.frameRate : 0;
+    const sourceStart = ends ? ends.leading.frames / ends.frameRate : 0;
     // The window ends on the last kept frame of the source's grid (or, with nothing left out at
     // the end, where the source does: a last partial step stays).
     const windowEnd = ends && ends.trailing.frames ? (ends.count - 1 - ends.trailing.frames) / ends.frameRate : take.durationSeconds;
-    const source = ends && endsWarning ? sourceWindow(take, sourceStart, windowEnd - sourceStart) : take;
+    const source = ends ? sourceWindow(take, sourceStart, windowEnd - sourceStart) : take;
     const duration = source.durationSeconds;
-    // Frames on the grid; a last partial step is dropped unless it is nearly whole: within a
-    // hundredth of a frame, or 0.01% of the length (BVH frame times are written rounded,
-    // 0.0083333 for 1/120, which drifts by a third of a frame over 2751 frames).
-    const frames = duration * rate;
-    const frameCount = Math.floor(frames + Math.max(0.01, 1e-4 * frames)) + 1;
+    // Frames on the grid; a last partial step is dropped unless it is nearly whole (`RigPoseFrameCount`).
+    const frameCount = RigPoseFrameCount(duration, rate);
     if (frameCount > MAX_CLIP_FRAMES) {
         throw new HumanoidError("CONVERT", `${what}: ${frameCount} frames at ${rate} fps is more than ${MAX_CLIP_FRAMES}`);
     }

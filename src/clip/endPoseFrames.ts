@@ -4,6 +4,7 @@ import { HumanBone, HumanBoneNames, IsFingerBone } from "../humanoid/humanBones.
 import { ComputeRigWorldPose, GetRigRestPose, type IRigPose, type IRigWorldPose } from "../humanoid/rig.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { MAX_CLIP_FRAMES } from "../limits.js";
+import { RigPoseFrameCount } from "./frameGrid.js";
 
 /*
  * Held poses a take jumps from at its start, or to at its end.
@@ -65,7 +66,7 @@ export interface IEndPoseRun {
 export interface IEndPoseFrames {
     /** The source's own frame rate, frames a second: the runs' grid. */
     readonly frameRate: number;
-    /** Frames on that grid ({@link EndPoseGridFrames}; 0 when the take was not looked at). */
+    /** Frames on that grid (`RigPoseFrameCount`; 0 when the take was not looked at). */
     readonly count: number;
     /** The run at the start. */
     readonly leading: IEndPoseRun;
@@ -99,7 +100,9 @@ const NONE: IEndPoseRun = { frames: 0, jump: 0, next: 0 };
 export function FindEndPoseFrames(avatar: HumanoidAvatar, source: IEndPoseSampler): IEndPoseFrames {
     const rate = source.frameRate;
     const none = { frameRate: rate, count: 0, leading: NONE, trailing: NONE };
-    const count = EndPoseGridFrames(source);
+    // The grid as the converter counts it; none for a rate or length that is no finite positive number.
+    const count =
+        rate > 0 && source.durationSeconds > 0 && Number.isFinite(rate * source.durationSeconds) ? RigPoseFrameCount(source.durationSeconds, rate) : 0;
     if (!(count >= MIN_KEPT_FRAMES + 1 && count <= MAX_CLIP_FRAMES)) return none;
     const legLength = MuscleSetup.For(avatar).legLength;
     const hips = avatar.getJoint(HumanBone.Hips);
@@ -162,18 +165,7 @@ export function FindEndPoseFrames(avatar: HumanoidAvatar, source: IEndPoseSample
     const leading = run(0, 1);
     // The end's run, within what the start's leaves.
     const trailing = count - leading.frames >= MIN_KEPT_FRAMES + 1 ? run(count - 1, -1) : NONE;
-    cache.clear();
     return { frameRate: rate, count, leading, trailing: leading.frames + trailing.frames <= count - MIN_KEPT_FRAMES ? trailing : NONE };
-}
-
-/**
- * Frames of a source's own grid as the converter counts them (a last step within a hundredth of a
- * frame, or 0.01% of the length, is whole); 0 for a rate or length that is not a finite positive number.
- */
-export function EndPoseGridFrames(source: { readonly frameRate: number; readonly durationSeconds: number }): number {
-    const rate = source.frameRate;
-    const frames = source.durationSeconds * rate;
-    return rate > 0 && frames > 0 && Number.isFinite(frames) ? Math.floor(frames + Math.max(0.01, 1e-4 * frames)) + 1 : 0;
 }
 
 /**

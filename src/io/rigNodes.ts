@@ -5,6 +5,7 @@ import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
 import type { IRigPoseSource } from "../clip/convert.js";
 import { HumanoidError } from "../errors.js";
+import { RigPoseFrameCount } from "../clip/frameGrid.js";
 import { GetRigRestPose, RigJointKind, type IRig } from "../humanoid/rig.js";
 
 /** Options of {@link CreateTransformNodesFromRig}. */
@@ -134,14 +135,4 @@ export function CreateAnimationGroupFromRigPoses(
     return group;
 }
 
-/**
- * Frames on a fixed-rate grid over a clip, as the muscle-clip conversion counts them: one per
- * whole step from 0, plus the last step when it is nearly whole (within a hundredth of a frame or
- * 0.01% of the length: BVH frame times are written rounded, 0.0083333 for 1/120).
- * @param durationSeconds the clip's length
- * @param frameRate frames per second
- */
-export function RigPoseFrameCount(durationSeconds: number, frameRate: number): number {
-    const frames = durationSeconds * frameRate;
-    return Math.floor(frames + Math.max(0.01, 1e-4 * frames)) + 1;
-}
+export { RigPoseFrameCount } from "../clip/frameGrid.js";
