@@ -2,7 +2,8 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import { CONTACT_DRAG_SHARE, FootContact } from "../../src/index.js";
 import { ContactRuns } from "../../src/clip/clipFileRules.js";
 import { CONTACT_SPEED, DetectFootContacts, type IFootTracks } from "../../src/clip/footContacts.js";
-import { MeasureQualityPairAsync } from "../../src/node/qualityReport.js";
+import { MeasureQualityPairAsync, RecordHumanoidRetarget } from "../../src/node/qualityReport.js";
+import { ConvertFileToMuscleClipsAsync, LoadHumanoidAvatarFromFileAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
@@ -122,6 +123,45 @@ describe("foot contacts are held from where the foot has landed to where it star
         expect(kept.length).toBe(1);
         expect(speed(kept[0][1] / rate)).toBeLessThanOrEqual(LEAVING + 1.2 / rate);
     });
+});
+
+describe("a contact whose foot never lands is dropped", () => {
+    it("a foot low and under the contact speed for half a second, never slower than a quarter of it: no contact; a frame slower, and it is held", () => {
+        for (const rate of [30, 120]) {
+            // Low from 0.5 s to 1 s, gliding at 0.2 avatar scales a second (a foot passing low,
+            // as a floating take's legs at the bottom of their swing), lifted before and after.
+            const glide = (t: number): number => (t > 0.5 && t < 1 ? 0.2 : 0.6);
+            const passing = tracks(rate, 2, glide, 1, 0.5);
+            expect(leftRuns(DetectFootContacts(passing, 2 * rate, rate).contacts)).toEqual([]);
+            // The same with its speed dipping under a quarter of the contact speed for 50 ms
+            // around 0.75 s: a contact, held over the slow frames and no further than the low ones.
+            const dip = (t: number): number => (Math.abs(t - 0.75) < 0.025 ? 0.05 : glide(t));
+            const runs = leftRuns(DetectFootContacts(tracks(rate, 2, dip, 1, 0.5), 2 * rate, rate).contacts);
+            expect(runs.length).toBe(1);
+            expect(runs[0][0]).toBeGreaterThanOrEqual(0.5 * rate);
+            expect(runs[0][1]).toBeLessThan(rate);
+            expect(runs[0][0]).toBeLessThanOrEqual(0.75 * rate);
+            expect(runs[0][1]).toBeGreaterThanOrEqual(0.75 * rate);
+        }
+    });
+});
+
+describeWithData("a contact whose foot never lands, on real files", () => {
+    it("KayKit's walk backwards, a cycle in place whose feet slide back through every step: no contact, so planting holds nothing (its motion onto the X Bot the same with planting off)", async () => {
+        const clips = await ConvertFileToMuscleClipsAsync(dataFile("glb/kaykit_anims/Med_MovementAdvanced.glb"));
+        const clip = clips.find((c) => c.clip.name === "Rig_Medium|Walking_Backwards")!.clip;
+        // It had one, of two frames (20-21) where the left foot's slide slowed to 0.35 avatar
+        // scales a second; held still there, onto the X Bot 1.83 times the source's jerk (AnimatorAvatar's copy 1.72).
+        expect(Array.from(clip.contacts).every((c) => (c & (FootContact.Left | FootContact.Right)) === 0)).toBe(true);
+        const target = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
+        const nodes = target.loaded.binding!.nodes;
+        const held = RecordHumanoidRetarget(clip, target.avatar, nodes, { footPlanting: true });
+        const free = RecordHumanoidRetarget(clip, target.avatar, nodes, { footPlanting: false });
+        let most = 0;
+        held.positions.forEach((p, f) => p.forEach((x, i) => (most = Math.max(most, Math.abs(x - free.positions[f][i])))));
+        expect(most).toBeLessThan(1e-6);
+        target.loaded.dispose();
+    }, 120_000);
 });
 
 describeWithData("a contact let go as its foot starts to leave, on real files", () => {
