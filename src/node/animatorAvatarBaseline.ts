@@ -453,11 +453,18 @@ export async function RetargetWithAnimatorAvatarAsync(
                 }
             }
         }
+        // How many joint nodes go by each name. A character whose meshes have a skin each over the
+        // same joints (three.js's RobotExpressive) has a skeleton per skin, their bones linked to
+        // the same nodes: one node, driven once (counted per bone, every human bone of it was
+        // "not one of a name" and AnimatorAvatar drove none).
         const boneNodes = new Map<string, number>();
+        const seen = new Set<TransformNode>();
         for (const s of animator.skeletons) {
             for (const b of s.bones) {
                 const n = b.getTransformNode();
-                if (n) boneNodes.set(n.name, (boneNodes.get(n.name) ?? 0) + 1);
+                if (!n || seen.has(n)) continue;
+                seen.add(n);
+                boneNodes.set(n.name, (boneNodes.get(n.name) ?? 0) + 1);
             }
         }
 

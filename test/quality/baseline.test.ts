@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { NullEngine } from "@babylonjs/core/Engines/nullEngine.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
@@ -26,6 +28,7 @@ import { RetargetWithAnimatorAvatarAsync, type IBaselineRetarget } from "../../s
 import { CombineFootSkates, ComputeLegLength, MeasureFootSkate, REFERENCE_LEG_LENGTH, SLIDING_SPEED, type IFootSkate } from "../../src/quality/footSkate.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 import { errorOfAsync } from "../helpers/errors.js";
+import { EditGlbJson } from "../helpers/glbJson.js";
 
 Logger.LogLevels = Logger.ErrorLogLevel;
 
@@ -372,6 +375,40 @@ describeWithData("Babylon's AnimatorAvatar on real files (baseline)", () => {
             );
         } finally {
             r.dispose();
+        }
+    });
+
+    it("drives a character whose meshes have a skin each over the same joints (three.js's RobotExpressive) as one with a single skin", async () => {
+        // The X Bot's two meshes share one skin; here its surface gets a copy of it: Babylon makes
+        // a skeleton per skin, their bones linked to the same joint nodes.
+        const dir = mkdtempSync(join(tmpdir(), "baseline-skins-"));
+        const twoSkins = join(dir, "xbot_two_skins.glb");
+        try {
+            EditGlbJson<{ skins: unknown[]; nodes: { name?: string; skin?: number }[] }>(
+                dataFile("glb/mixamo_xbot.glb"),
+                (json) => {
+                    json.skins.push(structuredClone(json.skins[0]));
+                    json.nodes.find((n) => n.name === "Beta_Surface")!.skin = 1;
+                },
+                twoSkins,
+            );
+            const src = "bvh/cmu_cgspeed/cmu_walk.bvh";
+            const info = sourceInfo(src);
+            const one = await RetargetWithAnimatorAvatarAsync(dataFile(src), dataFile("glb/mixamo_xbot.glb"), { startSeconds: info.start });
+            const two = await RetargetWithAnimatorAvatarAsync(dataFile(src), twoSkins, { startSeconds: info.start });
+            try {
+                expect(two.mappedBones).toEqual(one.mappedBones);
+                expect(two.mappedBones.length).toBeGreaterThan(20);
+                expect(two.frameCount).toBe(one.frameCount);
+                let worst = 0;
+                two.jointWorldPositions.forEach((p, f) => p.forEach((x, i) => (worst = Math.max(worst, Math.abs(x - one.jointWorldPositions[f][i])))));
+                expect(worst).toBeLessThan(1e-6);
+            } finally {
+                one.dispose();
+                two.dispose();
+            }
+        } finally {
+            rmSync(dir, { recursive: true, force: true });
         }
     });
 
