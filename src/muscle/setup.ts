@@ -2,53 +2,18 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { ComputeBodyFrame } from "../humanoid/bodyFrame.js";
-import {
-    BodySide,
-    GetFingerBone,
-    HumanBone,
-    HumanBoneChainChild,
-    HumanBoneParents,
-    HumanBoneSides,
-    HUMAN_BONE_COUNT,
-    IsFingerBone,
-} from "../humanoid/humanBones.js";
+import { HumanBone, HumanBoneParents, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
 import { FootTipChild } from "../humanoid/footTip.js";
 import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
-import { ALL_MUSCLE_COUNT, BoneMuscles, MuscleIndexFromName, Muscles } from "./muscles.js";
+import { ALL_MUSCLE_COUNT, MuscleIndexFromName, Muscles } from "./muscles.js";
+import { BuildBoneAxes } from "./boneAxes.js";
+import { BuildMassModel, HIERARCHY_MASS } from "./massModel.js";
 import { TranslationDofUnits } from "./translationDof.js";
+
+export { HIERARCHY_MASS };
 
 /** The trunk's bones from the hips up, as `MuscleSetup.trunkOffsets` and a clip's `trunkOffsets` list them (the spine and head always mapped; the others may not be). */
 export const TRUNK_BONES: readonly HumanBone[] = [HumanBone.Spine, HumanBone.Chest, HumanBone.UpperChest, HumanBone.Neck, HumanBone.Head];
-
-/**
- * Unity's default hierarchy masses (kg of a normal 82.5 kg person; reference §1): a bone's mass plus
- * everything below it. A bone's own mass is its hierarchy mass minus its mapped human children's,
- * so the mass of a missing optional bone falls to its nearest mapped ancestor.
- */
-export const HIERARCHY_MASS: Readonly<Partial<Record<HumanBone, number>>> = {
-    [HumanBone.Hips]: 82.5,
-    [HumanBone.LeftUpperLeg]: 15,
-    [HumanBone.RightUpperLeg]: 15,
-    [HumanBone.LeftLowerLeg]: 5,
-    [HumanBone.RightLowerLeg]: 5,
-    [HumanBone.LeftFoot]: 1,
-    [HumanBone.RightFoot]: 1,
-    [HumanBone.LeftToes]: 0.2,
-    [HumanBone.RightToes]: 0.2,
-    [HumanBone.Spine]: 40.5,
-    [HumanBone.Chest]: 38,
-    [HumanBone.UpperChest]: 26,
-    [HumanBone.Neck]: 5,
-    [HumanBone.Head]: 4,
-    [HumanBone.LeftShoulder]: 4.5,
-    [HumanBone.RightShoulder]: 4.5,
-    [HumanBone.LeftUpperArm]: 4,
-    [HumanBone.RightUpperArm]: 4,
-    [HumanBone.LeftLowerArm]: 2,
-    [HumanBone.RightLowerArm]: 2,
-    [HumanBone.LeftHand]: 0.5,
-    [HumanBone.RightHand]: 0.5,
-};
 
 /**
  * How an elbow or knee is read (degrees): a limb bent well past this flexes as a pure hinge (its
@@ -107,20 +72,6 @@ export function CheckMuscleSettings(
     }
     return { minDeg, maxDeg };
 }
-
-/**
- * The bone whose direction is a bone's twist axis, when it is not its own: the hand twists about
- * the forearm, so its twist (which has no muscle) can move there exactly. The foot twists about
- * its own axis, heel to toes (its roll, an extra muscle), as Mecanim's foot frame does.
- */
-const TWIST_AXIS_OF: Readonly<Partial<Record<HumanBone, HumanBone>>> = {
-    [B.LeftHand]: B.LeftLowerArm,
-    [B.RightHand]: B.RightLowerArm,
-};
-
-/** Canonical directions: R right, U up, F forward. */
-const CANON_U = new Vector3(0, 1, 0);
-const CANON_F = new Vector3(0, 0, 1);
 
 /**
  * Everything muscle space needs about one avatar, computed once from its T-pose: the canonical
@@ -313,7 +264,6 @@ export class MuscleSetup {
         const f = avatar.frame;
         this.c0 = Quaternion.RotationQuaternionFromAxis(f.left.scale(-1), f.up, f.forward).normalize();
         this.c0Inverse = Quaternion.Inverse(this.c0);
-        const toCanon = (v: Vector3): Vector3 => v.applyRotationQuaternion(this.c0Inverse);
 
         this.joint = new Int32Array(HUMAN_BONE_COUNT);
         this.parentBone = new Int32Array(HUMAN_BONE_COUNT).fill(-1);
@@ -352,8 +302,6 @@ export class MuscleSetup {
             if (p >= 0 && this.belowHips[p]) this.belowHips[i] = 1;
         }
 
-        // Twist axes: the bone's T-pose direction (limbs, fingers, feet, toes), the canonical up
-        // (trunk, neck, head) or forward (eyes, jaw), or the forearm's for the hand.
         const children = GetRigChildren(rig);
         // The front of each foot: its toes, or where none are mapped its own tip joint (`FootTipChild`).
         const tipJoint = (foot: HumanBone, toes: HumanBone): number =>
@@ -366,89 +314,16 @@ export class MuscleSetup {
         const lengthOf = (foot: HumanBone, s: number): number =>
             this.joint[foot] >= 0 && this.footTip[s] >= 0 ? Vector3.Distance(ref.positions[this.joint[foot]], ref.positions[this.footTip[s]]) : 0;
         this.footLength = [lengthOf(B.LeftFoot, 0), lengthOf(B.RightFoot, 1)];
-        const tipOf = (joint: number): Vector3 | null => {
-            let best: Vector3 | null = null;
-            let bestLen = 1e-6;
-            for (const c of children[joint]) {
-                if (rig.joints[c].kind === RigJointKind.Node) continue;
-                const d = ref.positions[c].subtract(ref.positions[joint]);
-                const l = d.length();
-                if (l > bestLen) {
-                    bestLen = l;
-                    best = d;
-                }
-            }
-            return best;
-        };
-        /** A bone's T-pose direction (canonical): to its next bone, else to its farthest child. */
-        const direction = (b: HumanBone): Vector3 | null => {
-            const j = this.joint[b];
-            if (j < 0) return null;
-            const next = HumanBoneChainChild[b];
-            if (next >= 0 && this.joint[next] >= 0) return toCanon(ref.positions[this.joint[next]].subtract(ref.positions[j]));
-            // A foot with no toes points to its own tip (none: the muscle table's direction).
-            if (b === B.LeftFoot || b === B.RightFoot) {
-                const tip = this.footTip[b === B.LeftFoot ? 0 : 1];
-                return tip >= 0 ? toCanon(ref.positions[tip].subtract(ref.positions[j])) : null;
-            }
-            const tip = tipOf(j);
-            return tip ? toCanon(tip) : null;
-        };
-        this.twistAxis = [];
-        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-            let t: Vector3 | null;
-            if (b <= B.Head) t = CANON_U.clone();
-            else if (b === B.LeftEye || b === B.RightEye || b === B.Jaw) t = CANON_F.clone();
-            // Shoulders have no twist muscle: measured about the body's side axis (the muscle
-            // table's direction, canonical), not the collarbone's own, which rigs tilt up, down
-            // and back as they like: about a tilted axis the same "Front-Back" turns the arm
-            // elsewhere (the Mixamo walk onto the VRM avatar had its arms 3.8 deg off, 0.1 so).
-            else if (b === B.LeftShoulder || b === B.RightShoulder) t = new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip);
-            else t = direction(b);
-            // A distal digit with no tip points like the digit before it.
-            if (!t && IsFingerBone(b) && (b - B.LeftThumbProximal) % 3 > 0 && this.joint[b - 1] >= 0) t = this.twistAxis[b - 1].clone();
-            // Unmapped, or nothing to measure: the muscle table's direction for the bone.
-            if (!t || t.lengthSquared() < 1e-12) t = new Vector3(...Muscles[BoneMuscles[b][2]].motion.tip);
-            this.twistAxis.push(t.normalize());
-        }
-        const collar = (b: HumanBone): Vector3 => {
-            const d = direction(b);
-            return d && d.lengthSquared() > 1e-12 ? d.normalize() : this.twistAxis[b].clone();
-        };
-        this.collarbone = [collar(B.LeftShoulder), collar(B.RightShoulder)];
-        for (const [bone, from] of Object.entries(TWIST_AXIS_OF)) {
-            this.twistAxis[Number(bone)] = this.twistAxis[from!].clone();
-        }
-        // Swing axes from the muscle table's motions, made perpendicular to the twist axis.
-        this.axisY = [];
-        this.axisZ = [];
-        this.twistSign = new Float32Array(HUMAN_BONE_COUNT).fill(1);
-        this.hingeSign = new Float32Array(HUMAN_BONE_COUNT).fill(1);
-        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-            const t = this.twistAxis[b];
-            const [mx, my, mz] = BoneMuscles[b];
-            const swingAxis = (mi: number): Vector3 => {
-                const m = Muscles[mi].motion;
-                const a = Vector3.Cross(new Vector3(...m.tip), new Vector3(...m.toward));
-                return a.subtractInPlace(t.scale(Vector3.Dot(a, t))).normalize();
-            };
-            const az = mz >= 0 ? swingAxis(mz) : perpendicular(t);
-            let ay: Vector3;
-            if (my >= 0) {
-                ay = swingAxis(my);
-                ay.subtractInPlace(az.scale(Vector3.Dot(ay, az))).normalize();
-            } else {
-                ay = Vector3.Cross(az, t).normalize();
-            }
-            this.axisY.push(ay);
-            this.axisZ.push(az);
-            this.hingeSign[b] = Vector3.Dot(Vector3.Cross(ay, az), t) < 0 ? -1 : 1;
-            if (mx >= 0) {
-                const m = Muscles[mx].motion;
-                const turn = Vector3.Dot(Vector3.Cross(t, new Vector3(...m.tip)), new Vector3(...m.toward));
-                this.twistSign[b] = turn < 0 ? -1 : 1;
-            }
-        }
+        // Twist axes: the bone's T-pose direction (limbs, fingers, feet, toes), the canonical up
+        // (trunk, neck, head) or forward (eyes, jaw), or the forearm's for the hand; swing axes from
+        // the muscle table (boneAxes.ts).
+        const axes = BuildBoneAxes(avatar, this.c0Inverse, this.joint, this.footTip, children);
+        this.twistAxis = axes.twistAxis;
+        this.collarbone = axes.collarbone;
+        this.axisY = axes.axisY;
+        this.axisZ = axes.axisZ;
+        this.twistSign = axes.twistSign;
+        this.hingeSign = axes.hingeSign;
 
         // Ranges and twist shares (checked when the avatar was built).
         const checked = CheckMuscleSettings(avatar.name, settings);
@@ -468,123 +343,14 @@ export class MuscleSetup {
         }
 
         // Mass model: each mapped bone's own mass at the middle of its segment.
-        const legLength = ref.positions[this.joint[B.Hips]].subtract(ref.positions[this.joint[B.LeftFoot]]).length();
-        const massJoint: number[] = [];
-        const massWeight: number[] = [];
-        const massOffset: Vector3[] = [];
-        const segmentEnd = (b: HumanBone): Vector3 => {
-            const j = this.joint[b];
-            const p = ref.positions[j];
-            const at = (x: HumanBone): Vector3 | null => (this.joint[x] >= 0 ? ref.positions[this.joint[x]] : null);
-            const first = (...xs: HumanBone[]): Vector3 | null => {
-                for (const x of xs) {
-                    const v = at(x);
-                    if (v) return v;
-                }
-                return null;
-            };
-            const side = HumanBoneSides[b];
-            const s = side === BodySide.Right ? BodySide.Right : BodySide.Left;
-            let end: Vector3 | null;
-            switch (b) {
-                case B.Hips: {
-                    // The pelvis: its mass at the centroid of the hips joint and both hip joints,
-                    // so the "segment end" is the centroid mirrored through the joint.
-                    const centroid = p
-                        .add(at(B.LeftUpperLeg)!)
-                        .add(at(B.RightUpperLeg)!)
-                        .scale(1 / 3);
-                    return centroid.scale(2).subtract(p);
-                }
-                case B.Spine:
-                    end = first(B.Chest, B.UpperChest, B.Neck, B.Head);
-                    break;
-                case B.Chest:
-                    end = first(B.UpperChest, B.Neck, B.Head);
-                    break;
-                case B.UpperChest:
-                    end = first(B.Neck, B.Head);
-                    break;
-                case B.Neck:
-                    end = at(B.Head);
-                    break;
-                case B.Head: {
-                    const tip = tipOf(j);
-                    const hipsToHead = p.subtract(ref.positions[this.joint[B.Hips]]).length();
-                    end = tip && tip.length() > 0.1 * hipsToHead ? p.add(tip) : p.add(f.up.scale(0.3 * hipsToHead));
-                    break;
-                }
-                case B.LeftShoulder:
-                case B.RightShoulder:
-                    end = at(b === B.LeftShoulder ? B.LeftUpperArm : B.RightUpperArm);
-                    break;
-                case B.LeftHand:
-                case B.RightHand: {
-                    end = first(GetFingerBone(s, 2, 0), GetFingerBone(s, 3, 0), GetFingerBone(s, 1, 0));
-                    if (!end) {
-                        const tip = tipOf(j);
-                        const fore = p.subtract(ref.positions[this.joint[b === B.LeftHand ? B.LeftLowerArm : B.RightLowerArm]]);
-                        end = tip ? p.add(tip) : p.add(fore.scale(0.4));
-                    }
-                    break;
-                }
-                case B.LeftFoot:
-                case B.RightFoot: {
-                    end = at(b === B.LeftFoot ? B.LeftToes : B.RightToes);
-                    const tip = tipOf(j);
-                    if (!end) end = tip ? p.add(tip) : p.add(f.forward.scale(0.1 * legLength));
-                    break;
-                }
-                case B.LeftToes:
-                case B.RightToes: {
-                    const tip = tipOf(j);
-                    end = tip ? p.add(tip) : p.clone();
-                    break;
-                }
-                default: {
-                    const next: Partial<Record<HumanBone, HumanBone>> = {
-                        [B.LeftUpperArm]: B.LeftLowerArm,
-                        [B.RightUpperArm]: B.RightLowerArm,
-                        [B.LeftLowerArm]: B.LeftHand,
-                        [B.RightLowerArm]: B.RightHand,
-                        [B.LeftUpperLeg]: B.LeftLowerLeg,
-                        [B.RightUpperLeg]: B.RightLowerLeg,
-                        [B.LeftLowerLeg]: B.LeftFoot,
-                        [B.RightLowerLeg]: B.RightFoot,
-                    };
-                    end = next[b] !== undefined ? at(next[b]!) : null;
-                }
-            }
-            return end ?? p.clone();
-        };
-        for (let b = 0; b < HUMAN_BONE_COUNT; b++) {
-            const j = this.joint[b];
-            const total = HIERARCHY_MASS[b as HumanBone];
-            if (j < 0 || !total) continue;
-            let own = total;
-            for (let c = 0; c < HUMAN_BONE_COUNT; c++) {
-                if (this.parentBone[c] === b) own -= HIERARCHY_MASS[c as HumanBone] ?? 0;
-            }
-            if (own <= 0) continue;
-            const end = segmentEnd(b);
-            const mid = ref.positions[j].add(end).scale(0.5);
-            massJoint.push(j);
-            massWeight.push(own);
-            massOffset.push(mid.subtract(ref.positions[j]).applyRotationQuaternion(Quaternion.Inverse(ref.rotations[j])));
-        }
-        this.massJoint = Int32Array.from(massJoint);
-        this.massWeight = Float32Array.from(massWeight);
-        this.massOffset = massOffset;
+        const mass = BuildMassModel(avatar, this.joint, this.parentBone, children);
+        const massJoint = mass.joint;
+        this.massJoint = massJoint;
+        this.massWeight = mass.weight;
+        this.massOffset = mass.offset;
 
         // Scale: the T-pose centre-of-mass height above the lowest point of the feet.
-        const com = Vector3.Zero();
-        let total = 0;
-        for (let i = 0; i < massJoint.length; i++) {
-            const p = ref.positions[massJoint[i]].add(massOffset[i].applyRotationQuaternion(ref.rotations[massJoint[i]]));
-            com.addInPlace(p.scale(massWeight[i]));
-            total += massWeight[i];
-        }
-        com.scaleInPlace(1 / total);
+        const com = mass.centre;
         let ground = Infinity;
         for (const foot of [B.LeftFoot, B.RightFoot, B.LeftToes, B.RightToes]) {
             const j = this.joint[foot];
@@ -750,10 +516,4 @@ export class MuscleSetup {
         const deg = (radians * 180) / Math.PI;
         return deg >= 0 ? deg / this.maxDeg[muscle] : deg / -this.minDeg[muscle];
     }
-}
-
-/** A unit vector perpendicular to `v`. */
-function perpendicular(v: Vector3): Vector3 {
-    const a = Math.abs(v.x) < 0.9 ? new Vector3(1, 0, 0) : new Vector3(0, 1, 0);
-    return Vector3.Cross(v, a).normalize();
 }
