@@ -1,5 +1,4 @@
 import { Observable } from "@babylonjs/core/Misc/observable.js";
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { FootContact, type MuscleClip } from "../clip/muscleClip.js";
 import { CLIP_PROPORTION_COUNT } from "../clip/clipProportions.js";
 import { MuscleClipSampler } from "../clip/clipSampler.js";
@@ -10,31 +9,12 @@ import { MirrorContacts, MirrorHumanPoseInPlace, MirrorRootInPlace } from "../mu
 import { ALL_MUSCLE_COUNT } from "../muscle/muscles.js";
 import { GOAL_PART, HumanBodyPart, MUSCLE_PART, TRANSLATION_PART } from "./bodyParts.js";
 import { HumanoidClipState, HumanoidLayer, LocalSecondsInto } from "./clipLayer.js";
+import { CheckRootMotion, RootAtInto, TakeRootStep, TurnAboutUpInPlace, type RootMotionMode } from "./clipRoot.js";
+
+export { ROOT_MOTION_MODES, type RootMotionMode } from "./clipRoot.js";
 import { GroundSharesToRef, NextContactToRef, PreviousContactToRef } from "./clipContacts.js";
 import { BlendLayerProportionsToRef } from "./proportionBlend.js";
-import { QuaternionMultiplyToRef, QuaternionRotationAxisToRef, QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
-
-/**
- * What happens to the clip's travel (its root: the centre of mass on the ground and the body's
- * turn about up):
- * - `"in-place"`: the body's root (its centre of mass on the ground) stays over the character's
- *   origin (the clip's travel, and where on its floor it starts, removed; turning kept in the pose).
- * - `"apply"`: travel and turning are taken out of the pose (the root at the character's origin,
- *   facing as the clip starts) and moved onto a root node, so the character walks through the scene.
- * - `"delta"`: as `"apply"`, but the motion is handed to the caller each frame instead.
- * - `"clip"`: the body goes where the clip puts it, relative to the character's place; a looping
- *   clip jumps back at each loop.
- */
-export type RootMotionMode = "in-place" | "apply" | "delta" | "clip";
-
-/** Every {@link RootMotionMode}. */
-export const ROOT_MOTION_MODES: readonly RootMotionMode[] = ["in-place", "apply", "delta", "clip"];
-
-/** Throws (`BAD_OPTION`) for a root-motion mode that is not one of {@link ROOT_MOTION_MODES}. */
-function CheckRootMotion(mode: RootMotionMode): void {
-    if (!ROOT_MOTION_MODES.includes(mode))
-        throw new HumanoidError("BAD_OPTION", `rootMotion must be "in-place", "apply", "delta" or "clip" (got ${JSON.stringify(mode)})`);
-}
+import { QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
 /** How to play a clip. */
 export interface IClipPlayOptions {
@@ -54,7 +34,6 @@ export interface IClipPlayOptions {
     mirror?: boolean;
 }
 
-const yawQ = new Quaternion();
 const TWO_PI = 2 * Math.PI;
 
 /**
@@ -73,43 +52,6 @@ function checkPlayOptions(clip: MuscleClip, options: IClipPlayOptions): void {
     if (options.startSeconds !== undefined && !Number.isFinite(options.startSeconds)) bad("startSeconds", options.startSeconds, "a finite number");
     if (options.weight !== undefined && !(Number.isFinite(options.weight) && options.weight >= 0))
         bad("weight", options.weight, "a finite number of at least 0");
-}
-const UP = new Vector3(0, 1, 0);
-
-// The per-frame path hands numbers over in typed arrays, not as arguments or return values: V8
-// boxes a number passed to or returned from a call it does not inline, which allocates.
-
-/** Writes the root of a state's clip at a local time (`seconds[index]`) into `out` (x, z, yaw). */
-function rootAt(sampler: MuscleClipSampler, seconds: Float64Array, index: number, out: Float64Array): void {
-    sampler.frameSlot[0] = seconds[index] * sampler.clip.frameRate;
-    sampler.sampleRootSlotInto(out);
-}
-
-/** Adds the motion from root `from` to root `to` onto `acc` (x, z, yaw), which is kept in the frame of the first root it started from. */
-function addSegment(from: Float64Array, to: Float64Array, acc: Float64Array): void {
-    // Translation in the frame of `from`, then turned into the frame the accumulation started in.
-    const dx = to[0] - from[0];
-    const dz = to[1] - from[1];
-    const c = Math.cos(from[2]);
-    const s = Math.sin(from[2]);
-    // Rotation about +Y by yaw maps (x, z) to (x cos + z sin, -x sin + z cos); its inverse:
-    const lx = dx * c - dz * s;
-    const lz = dx * s + dz * c;
-    const ca = Math.cos(acc[2]);
-    const sa = Math.sin(acc[2]);
-    acc[0] += lx * ca + lz * sa;
-    acc[1] += -lx * sa + lz * ca;
-    acc[2] += to[2] - from[2];
-}
-
-/** Rotates (x, z) = (io[0], io[1]) about +Y by the yaw io[2] (Babylon's rotation about Y, left-handed), in place. */
-function turn(io: Float64Array): void {
-    const x = io[0];
-    const z = io[1];
-    const c = Math.cos(io[2]);
-    const s = Math.sin(io[2]);
-    io[0] = x * c + z * s;
-    io[1] = -x * s + z * c;
 }
 
 /** `HumanPose.LerpToRef(a, b, amounts[index], result)`, the amount read from an array. */
@@ -372,9 +314,9 @@ export class HumanoidClipPlayer {
         slot.mirror = options.mirror ?? false;
         const at = this._num;
         at[2] = 0;
-        rootAt(slot.sampler, at, 2, slot.startRoot);
+        RootAtInto(slot.sampler, at, 2, slot.startRoot);
         at[2] = clip.durationSeconds;
-        rootAt(slot.sampler, at, 2, slot.endRoot);
+        RootAtInto(slot.sampler, at, 2, slot.endRoot);
         if (slot.mirror) {
             MirrorRootInPlace(slot.startRoot);
             MirrorRootInPlace(slot.endRoot);
@@ -542,7 +484,7 @@ export class HumanoidClipPlayer {
             t[0] = d[0];
             t[1] = d[1];
             t[2] = gr[2];
-            turn(t);
+            TurnAboutUpInPlace(t);
             gr[0] += t[0];
             gr[1] += t[1];
             gr[2] += d[2];
@@ -642,7 +584,6 @@ export class HumanoidClipPlayer {
         const num = this._num;
         const clip = s.clip!;
         const sampler = s.sampler!;
-        const wraps = s.wraps;
         // By frame: the state's loop flag rules, not the clip's.
         LocalSecondsInto(s, num, 2);
         sampler.frameSlot[0] = num[2] * clip.frameRate;
@@ -650,55 +591,7 @@ export class HumanoidClipPlayer {
         if (s.mirror) MirrorHumanPoseInPlace(pose);
         // Every character stands on its own ground, whatever floor height the source had.
         pose.bodyPosition.y -= clip.groundHeight;
-        // Root motion of this step, in the previous root's frame.
-        const now = this._tmp2;
-        rootAt(sampler, num, 2, now);
-        if (s.mirror) MirrorRootInPlace(now);
-        s.delta.fill(0);
-        if (!s.fresh) {
-            if (wraps === 0) {
-                addSegment(s.lastRoot, now, s.delta);
-            } else if (wraps > 0) {
-                addSegment(s.lastRoot, s.endRoot, s.delta);
-                for (let k = 1; k < wraps; k++) addSegment(s.startRoot, s.endRoot, s.delta);
-                addSegment(s.startRoot, now, s.delta);
-            } else {
-                addSegment(s.lastRoot, s.startRoot, s.delta);
-                for (let k = -1; k > wraps; k--) addSegment(s.endRoot, s.startRoot, s.delta);
-                addSegment(s.endRoot, now, s.delta);
-            }
-        }
-        s.lastRoot.set(now);
-        // Where the pose shows the root, and the pose moved there.
-        const p = pose;
-        const sr = s.shownRoot;
-        switch (this.rootMotion) {
-            case "clip":
-                sr.set(now);
-                break;
-            case "in-place":
-                // The root over the character's origin, turning as in the clip.
-                sr[0] = 0;
-                sr[1] = 0;
-                sr[2] = now[2];
-                p.bodyPosition.x -= now[0];
-                p.bodyPosition.z -= now[1];
-                break;
-            default: {
-                // "apply" and "delta": the root pinned at the character's origin, facing as the clip starts.
-                sr[0] = 0;
-                sr[1] = 0;
-                sr[2] = s.startRoot[2];
-                const t = this._tmp;
-                t[0] = p.bodyPosition.x - now[0];
-                t[1] = p.bodyPosition.z - now[1];
-                t[2] = s.startRoot[2] - now[2];
-                turn(t);
-                p.bodyPosition.x = t[0];
-                p.bodyPosition.z = t[1];
-                QuaternionMultiplyToRef(QuaternionRotationAxisToRef(UP, t, 2, yawQ), p.bodyRotation, p.bodyRotation);
-                break;
-            }
-        }
+        // Root motion of this step, in the previous root's frame, and the pose moved as the mode says.
+        TakeRootStep(s, sampler, this.rootMotion, num, pose, this._tmp2, this._tmp);
     }
 }
