@@ -1,7 +1,7 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneChainChild, HUMAN_BONE_COUNT, IsFingerBone } from "../humanoid/humanBones.js";
-import { FarthestBoneChildOffset } from "./massModel.js";
+import { FarthestBoneChildOffset } from "../humanoid/boneChildOffset.js";
 import { BoneMuscles, Muscles } from "./muscles.js";
 
 const B = HumanBone;

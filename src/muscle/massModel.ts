@@ -1,7 +1,7 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { BodySide, GetFingerBone, HumanBone, HumanBoneSides, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
-import { RigJointKind, type IRig } from "../humanoid/rig.js";
+import { FarthestBoneChildOffset } from "../humanoid/boneChildOffset.js";
 
 const B = HumanBone;
 
@@ -45,39 +45,17 @@ export interface IMassModel {
     readonly joint: Int32Array;
     /** Each point's own mass: its bone's hierarchy mass less its mapped human children's. */
     readonly weight: Float32Array;
-    /** Each point's offset from its joint, in the joint's local (T-pose world) frame, metres. */
+    /** Each point's offset from its joint, in the joint's rotated T-pose frame (rotation only), metres: the middle of the bone's segment. */
     readonly offset: Vector3[];
     /** The centre of mass in the T-pose (world, metres). */
     readonly centre: Vector3;
 }
 
 /**
- * A joint's farthest child that is a joint of the skeleton (not a plain node), as its offset from
- * the joint (world, at `positions`), or null when it has none further than a micrometre.
- * @param rig the rig
- * @param children each joint's children (`GetRigChildren`)
- * @param positions world positions of every joint (the T-pose's)
- * @param joint the joint
- */
-export function FarthestBoneChildOffset(rig: IRig, children: readonly (readonly number[])[], positions: readonly Vector3[], joint: number): Vector3 | null {
-    let best: Vector3 | null = null;
-    let bestLen = 1e-6;
-    for (const c of children[joint]) {
-        if (rig.joints[c].kind === RigJointKind.Node) continue;
-        const d = positions[c].subtract(positions[joint]);
-        const l = d.length();
-        if (l > bestLen) {
-            bestLen = l;
-            best = d;
-        }
-    }
-    return best;
-}
-
-/**
  * The mass model of an avatar in its T-pose (`avatar.referenceWorld`): each mapped bone's own mass
  * at the middle of its segment (to its next mapped bone; a hand to its middle finger, a foot to its
- * toes or tip, the head to its tip or 0.3 of its height over the hips up; the pelvis at the
+ * toes or tip, the head to its tip where that is longer than 0.1 of the hips-to-head distance, else
+ * 0.3 of that distance up; the pelvis at the
  * centroid of the hips and both hip joints). A missing optional bone's mass falls to its nearest
  * mapped ancestor. Cold path; allocates.
  * @param avatar the avatar

@@ -455,8 +455,8 @@ export async function RetargetWithAnimatorAvatarAsync(
         }
         // How many joint nodes go by each name. A character whose meshes have a skin each over the
         // same joints (three.js's RobotExpressive) has a skeleton per skin, their bones linked to
-        // the same nodes: one node, driven once (counted per bone, every human bone of it was
-        // "not one of a name" and AnimatorAvatar drove none).
+        // the same nodes: one node, driven once (counted per bone, every human bone of it had "N
+        // bones of that name" and AnimatorAvatar drove none).
         const boneNodes = new Map<string, number>();
         const seen = new Set<TransformNode>();
         for (const s of animator.skeletons) {

@@ -10,11 +10,11 @@ import { ALL_MUSCLE_COUNT } from "../muscle/muscles.js";
 import { GOAL_PART, HumanBodyPart, MUSCLE_PART, TRANSLATION_PART } from "./bodyParts.js";
 import { HumanoidClipState, HumanoidLayer, LocalSecondsInto } from "./clipLayer.js";
 import { CheckRootMotion, RootAtInto, TakeRootStep, TurnAboutUpInPlace, type RootMotionMode } from "./clipRoot.js";
-
-export { ROOT_MOTION_MODES, type RootMotionMode } from "./clipRoot.js";
 import { GroundSharesToRef, NextContactToRef, PreviousContactToRef } from "./clipContacts.js";
 import { BlendLayerProportionsToRef } from "./proportionBlend.js";
 import { QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
+
+export { ROOT_MOTION_MODES, type RootMotionMode } from "./clipRoot.js";
 
 /** How to play a clip. */
 export interface IClipPlayOptions {

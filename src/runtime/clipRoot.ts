@@ -34,7 +34,7 @@ const UP = new Vector3(0, 1, 0);
 // The per-frame path hands numbers over in typed arrays, not as arguments or return values: V8
 // boxes a number passed to or returned from a call it does not inline, which allocates.
 
-/** Writes the root of a state's clip at a local time (`seconds[index]`) into `out` (x, z, yaw). */
+/** Writes the root of a state's clip at a local time (`seconds[index]`, seconds) into `out`: x and z (canonical, avatar scales) and yaw (radians). */
 export function RootAtInto(sampler: MuscleClipSampler, seconds: Float64Array, index: number, out: Float64Array): void {
     sampler.frameSlot[0] = seconds[index] * sampler.clip.frameRate;
     sampler.sampleRootSlotInto(out);
@@ -74,12 +74,12 @@ export function TurnAboutUpInPlace(io: Float64Array): void {
  * now in `s.lastRoot`, where the pose shows the root in `s.shownRoot`, and the pose moved as `mode`
  * says (`"clip"`: as is; `"in-place"`: the root over the character's origin; `"apply"`, `"delta"`:
  * the root pinned at the origin, facing as the clip starts). Allocation-free.
- * @param s the state (its sampler at the clip)
+ * @param s the state (its sampler at the clip): `delta`, `lastRoot` and `shownRoot` as the root (x, z in avatar scales, canonical; yaw in radians)
  * @param sampler the state's sampler
  * @param mode the player's root motion
  * @param seconds the state's local time in `seconds[2]`
  * @param pose the state's pose as sampled (moved in place)
- * @param now scratch (3 numbers): receives the root as of now
+ * @param now scratch (3 numbers): receives the root as of now (x, z in avatar scales, canonical; yaw in radians)
  * @param tmp scratch (3 numbers)
  */
 export function TakeRootStep(
