@@ -33,11 +33,13 @@ export interface IFootTracks {
  * {@link CONTACT_HEIGHT} of the clip's ground, from their T-pose height) and still (slower than
  * {@link CONTACT_SPEED}). The clip's ground under a frame is the {@link GROUND_PERCENTILE} of
  * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
- * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then dropped and gaps that short filled,
- * each run starts where its foot has landed, (given the legs' length) a run whose foot slides
- * further than {@link CONTACT_DRAG_SHARE} of a leg is dropped: the foot is dragged, not planted,
- * and each run left is held only between its foot's first and last still frames (where it has
- * landed and where it starts to leave; a run with none, a foot passing low, is dropped).
+ * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then
+ * dropped and gaps that short filled, each run starts where its foot has landed, a run whose foot
+ * is never slower than a quarter of {@link CONTACT_SPEED} is dropped (the foot passed low), (given
+ * the legs' length) a run whose foot slides further than {@link CONTACT_DRAG_SHARE} of a leg is
+ * dropped (the foot is dragged, not planted), and each run left is held only between its foot's
+ * first and last frames no faster than a quarter of {@link CONTACT_SPEED} (where it has landed
+ * and where it starts to leave).
  * Also the clip's floor as a whole (`MuscleClip.groundHeight`), avatar scales.
  * @param feet the foot points of every frame
  * @param frameCount frames
@@ -80,6 +82,7 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
         }
         cleanRuns(flags, minRun);
         landedRuns(flags, speed, minRun);
+        dropUnlanded(flags, speed);
         speeds.push(speed);
     }
     // Dragged feet, each against the other foot's contacts as found (before either is dropped).
@@ -157,8 +160,9 @@ function groundLevels(v: Float64Array, w: number, stride: number): Float64Array 
 
 /**
  * A foot in contact no faster than this has landed (avatar scales per second, a quarter of
- * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame, and
- * `stillRuns` holds a contact from its first such frame to its last (within their caps).
+ * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame,
+ * `dropUnlanded` drops a contact with none, and `stillRuns` holds a contact from its first such
+ * frame to its last (within their caps).
  */
 const LANDED_SPEED = CONTACT_SPEED / 4;
 
@@ -181,6 +185,28 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
 }
 
 /**
+ * Drops each contact whose foot is never slower than {@link LANDED_SPEED}, not for one frame: its
+ * foot passed low without standing (at a quarter of the contact speed, about 12 cm a second on an
+ * adult). Before the drag check, so that such a run does not count as the other foot standing
+ * there (dropped after it instead, every figure of the report and the unseen takes the same).
+ *
+ * Mixamo's floating cycles its legs in the air and its feet were found in contact for two frames
+ * at the bottom of each cycle (never slower than 0.19 avatar scales a second): held there, the
+ * VRM sample's and the KayKit mannequin's long feet dug 6% of a leg into the floor and
+ * RiggedFigure's head jerked 2.9 times the source's. KayKit's walks are cycles in place whose
+ * standing foot slides back through the whole step, and had two-frame contacts where that slide
+ * slowed: held still there. Of 2088 contacts over the public and the unseen takes, 61 had no
+ * such frame, most of them two to six frames long.
+ */
+function dropUnlanded(flags: Uint8Array, speed: Float64Array): void {
+    ForEachFrameRun(flags, 1, (f, e) => {
+        let landed = false;
+        for (let g = f; g < e && !landed; g++) landed = speed[g] <= LANDED_SPEED;
+        if (!landed) flags.fill(0, f, e);
+    });
+}
+
+/**
  * Holds each contact only from its foot's first frame no faster than {@link LANDED_SPEED} to its
  * last: first its end, where the foot starts to leave (dropping at most half the run, as it is
  * after `landedRuns`, and leaving at least `minRun` frames), then its start in the same way
@@ -198,25 +224,9 @@ function landedRuns(flags: Uint8Array, speed: Float64Array, minRun: number): voi
  * over frames each faster than the one before (as `landedRuns` does), a speed that dipped for a
  * frame kept the frames before the dip held: within 1% of the figures of this rule, a little worse
  * on every set.
- *
- * A contact with no such frame at all is dropped: its foot passed low and slowed without standing
- * (at a quarter of the contact speed, about 12 cm a second on an adult). Mixamo's floating cycles
- * its legs in the air and its feet were found in contact for two frames at the bottom of each
- * cycle (never slower than 0.19 avatar scales a second): held there, the VRM sample's and the
- * KayKit mannequin's long feet dug 6% of a leg into the floor and RiggedFigure's head jerked 2.9
- * times the source's. KayKit's walks are cycles in place whose standing foot slides back through
- * the whole step, and had two-frame contacts where that slide slowed: held still there. Of 2088 contacts over the public and the unseen takes, 61
- * had no such frame, most of them two to six frames long.
  */
 function stillRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {
-        // A contact whose foot never slows to a landed speed is a foot passing low: dropped.
-        let landed = false;
-        for (let g = f; g < e && !landed; g++) landed = speed[g] <= LANDED_SPEED;
-        if (!landed) {
-            flags.fill(0, f, e);
-            return;
-        }
         const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
         let end = e;
         while (e - end < most && speed[end - 1] > LANDED_SPEED) end--;
