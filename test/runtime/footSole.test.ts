@@ -206,7 +206,7 @@ describeWithData("the feet's soles on real files", () => {
     // KayKit's walk backwards, on tiptoe, stood RiggedFigure's planted feet 0.079 leg up without
     // the source's foot length; its feet slide back through every step (a cycle in place), and its
     // only contact, of two frames where the slide slowed, is no longer found (footContacts.ts,
-    // stillRuns). Its idle before a jump stands on tiptoe in a contact of four frames.
+    // dropUnlanded). Its idle before a jump stands on tiptoe in a contact of four frames.
     test("KayKit's idle before a jump (on tiptoe) onto RiggedFigure (a foot 0.13 of its leg long, KayKit's 0.44): its planted feet on the floor", async () => {
         const clips = await ConvertFileToMuscleClipsAsync(dataFile("glb/kaykit_anims/Med_MovementBasic.glb"));
         const clip = clips.find((c) => c.clip.name === "Rig_Medium|Jump_Idle")!.clip;
