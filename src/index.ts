@@ -118,7 +118,8 @@ export { DecodeHumanPose, CreateReferenceRigPose, type ICanonicalRotationLimiter
 export { MissingShoulderFold, SHOULDER_FAST_SECONDS, ShoulderLowPass } from "./muscle/shoulderFold.js";
 export { CollarboneShake } from "./muscle/collarboneShake.js";
 export { TrunkPlaceLowPass, TRUNK_PLACE_SECONDS } from "./muscle/trunkMatch.js";
-export { MuscleSetup, HIERARCHY_MASS, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
+export { MuscleSetup, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
+export { HIERARCHY_MASS } from "./muscle/massModel.js";
 export {
     SwingTwistDecompose,
     SwingTwistDecomposeToRef,
@@ -165,15 +166,15 @@ export {
     GROUP_SHARE_REACH,
 } from "./clip/smoothing.js";
 export { RigPoseDenoiser, IsDenoisedBone } from "./clip/poseDenoise.js";
+export { ConvertRigPosesToMuscleClip } from "./clip/convert.js";
 export {
-    ConvertRigPosesToMuscleClip,
     DEFAULT_TOLERANCE_DEG,
     SMOOTHING_SHARE,
     MAX_CLIP_FRAMES,
     LOOP_MATCH_DEG,
     type IRigPoseSource,
     type IMuscleClipConvertOptions,
-} from "./clip/convert.js";
+} from "./clip/convertOptions.js";
 export { CONTACT_HEIGHT, CONTACT_SPEED, CONTACT_MIN_SECONDS, CONTACT_DRAG_SHARE, GROUND_WINDOW_SECONDS, GROUND_PERCENTILE } from "./clip/footContacts.js";
 export { CONTACT_END_MARGIN, CONTACT_END_HALF_WINDOW } from "./clip/contactEnds.js";
 export { GetCurveTolerance, TRUNK_CLIP_CURVES, PLACEMENT_CLIP_CURVES } from "./clip/curveTolerance.js";
@@ -199,18 +200,14 @@ export {
 } from "./humanoid/jointLimitSettings.js";
 export { SphericalPolygon, SPHERICAL_POLYGON_INSIDE_EPSILON } from "./math/sphericalPolygon.js";
 export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH, type ProportionMode } from "./runtime/rigSolver.js";
-export { HumanoidClipPlayer, MAX_LOOPS_PER_STEP, ROOT_MOTION_MODES, type RootMotionMode, type IClipPlayOptions } from "./runtime/clipPlayer.js";
+export { HumanoidClipPlayer, MAX_LOOPS_PER_STEP, type IClipPlayOptions } from "./runtime/clipPlayer.js";
+export { ROOT_MOTION_MODES, type RootMotionMode } from "./runtime/clipRoot.js";
 export { HumanBodyPart, HUMAN_BODY_PART_COUNT, GetHumanBodyPart } from "./runtime/bodyParts.js";
 export { HumanoidClipState, HumanoidLayer, MAX_CLIPS_PER_LAYER } from "./runtime/clipLayer.js";
 export { HumanoidFootPlanting, DEFAULT_CONTACT_BLEND_SECONDS, DEFAULT_TOUCHDOWN_SECONDS } from "./runtime/footPlanting.js";
 export { HumanoidRigWriter, type HumanoidJointTarget, type HumanoidTargets } from "./plugin/rigTargets.js";
-export {
-    HumanoidAnimator,
-    HumanoidScenePlugin,
-    RegisterHumanoidPlugin,
-    type IHumanoidAnimatorOptions,
-    type IHumanoidRootMotion,
-} from "./plugin/humanoidAnimator.js";
+export { HumanoidAnimator, HumanoidScenePlugin, RegisterHumanoidPlugin, type IHumanoidRootMotion } from "./plugin/humanoidAnimator.js";
+export type { IHumanoidAnimatorOptions } from "./plugin/animatorOptions.js";
 export {
     CreateTransformNodesFromRig,
     CreateAnimationGroupFromRigPoses,

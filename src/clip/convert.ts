@@ -48,15 +48,6 @@ import {
     type IRigPoseSource,
 } from "./convertOptions.js";
 
-export {
-    DEFAULT_TOLERANCE_DEG,
-    LOOP_MATCH_DEG,
-    MAX_CLIP_FRAMES,
-    SMOOTHING_SHARE,
-    type IMuscleClipConvertOptions,
-    type IRigPoseSource,
-} from "./convertOptions.js";
-
 /** Frames between two progress calls. */
 const PROGRESS_EVERY = 256;
 

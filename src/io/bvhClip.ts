@@ -1,5 +1,6 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { ConvertRigPosesToMuscleClip, type IMuscleClipConvertOptions, type IRigPoseSource } from "../clip/convert.js";
+import { ConvertRigPosesToMuscleClip } from "../clip/convert.js";
+import type { IMuscleClipConvertOptions, IRigPoseSource } from "../clip/convertOptions.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";

@@ -3,7 +3,7 @@ import { AnimationGroup } from "@babylonjs/core/Animations/animationGroup.js";
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Scene } from "@babylonjs/core/scene.js";
-import type { IRigPoseSource } from "../clip/convert.js";
+import type { IRigPoseSource } from "../clip/convertOptions.js";
 import { HumanoidError } from "../errors.js";
 import { RigPoseFrameCount } from "../clip/frameGrid.js";
 import { GetRigRestPose, RigJointKind, type IRig } from "../humanoid/rig.js";

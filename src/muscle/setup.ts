@@ -7,10 +7,8 @@ import { FootTipChild } from "../humanoid/footTip.js";
 import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
 import { ALL_MUSCLE_COUNT, MuscleIndexFromName, Muscles } from "./muscles.js";
 import { BuildBoneAxes } from "./boneAxes.js";
-import { BuildMassModel, HIERARCHY_MASS } from "./massModel.js";
+import { BuildMassModel } from "./massModel.js";
 import { TranslationDofUnits } from "./translationDof.js";
-
-export { HIERARCHY_MASS };
 
 /** The trunk's bones from the hips up, as `MuscleSetup.trunkOffsets` and a clip's `trunkOffsets` list them (the spine and head always mapped; the others may not be). */
 export const TRUNK_BONES: readonly HumanBone[] = [HumanBone.Spine, HumanBone.Chest, HumanBone.UpperChest, HumanBone.Neck, HumanBone.Head];
@@ -172,7 +170,7 @@ export class MuscleSetup {
 
     /** Mass model: per point, the joint, its mass, and its offset in the joint's rotated frame (metres). */
     public readonly massJoint: Int32Array;
-    /** Mass of each point (kg of Unity's 82.5 kg default person, {@link HIERARCHY_MASS}): its bone's own mass. */
+    /** Mass of each point (kg of Unity's 82.5 kg default person, `HIERARCHY_MASS` in massModel.ts): its bone's own mass. */
     public readonly massWeight: Float32Array;
     /** Offset of each point from its joint, in the joint's rotated T-pose frame (metres): the middle of the bone's segment. */
     public readonly massOffset: Vector3[];

@@ -4,7 +4,7 @@ import { readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import { SerializeMuscleClipToJson } from "../clip/clipFileJson.js";
 import { SerializeMuscleClipToBinary } from "../clip/clipFileBinary.js";
-import type { IMuscleClipConvertOptions } from "../clip/convert.js";
+import type { IMuscleClipConvertOptions } from "../clip/convertOptions.js";
 import type { MuscleClip } from "../clip/muscleClip.js";
 import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";

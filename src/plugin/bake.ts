@@ -9,7 +9,8 @@ import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { HumanoidAnimator, type IHumanoidAnimatorOptions } from "./humanoidAnimator.js";
+import { HumanoidAnimator } from "./humanoidAnimator.js";
+import type { IHumanoidAnimatorOptions } from "./animatorOptions.js";
 import type { HumanoidJointTarget, HumanoidTargets } from "./rigTargets.js";
 
 /** Root motion modes a bake can record (`"delta"` hands motion to a caller each frame, which a baked clip cannot do). */

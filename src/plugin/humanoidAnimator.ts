@@ -23,8 +23,6 @@ import { BoundRigToWorldToRef } from "../io/babylonRig.js";
 import { HumanoidRigWriter, type HumanoidTargets } from "./rigTargets.js";
 import { AnimatorStretchOption, AnimatorWeightOption, CheckAnimatorOptions, type IHumanoidAnimatorOptions } from "./animatorOptions.js";
 
-export type { IHumanoidAnimatorOptions } from "./animatorOptions.js";
-
 /** Root motion of one frame, for `rootMotion: "delta"` (also filled in the other modes). */
 export interface IHumanoidRootMotion {
     /** Travel this frame, rig space (the character's own frame as loaded), metres. */

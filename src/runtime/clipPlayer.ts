@@ -14,8 +14,6 @@ import { GroundSharesToRef, NextContactToRef, PreviousContactToRef } from "./cli
 import { BlendLayerProportionsToRef } from "./proportionBlend.js";
 import { QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
 
-export { ROOT_MOTION_MODES, type RootMotionMode } from "./clipRoot.js";
-
 /** How to play a clip. */
 export interface IClipPlayOptions {
     /** Loop the clip. Default: the clip's own `loop` flag. */

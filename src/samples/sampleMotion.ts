@@ -1,5 +1,5 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import type { IRigPoseSource } from "../clip/convert.js";
+import type { IRigPoseSource } from "../clip/convertOptions.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import type { IRigPose } from "../humanoid/rig.js";
 import { BuildHumanoidAvatar } from "../humanoid/avatar.js";
