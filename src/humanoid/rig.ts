@@ -64,6 +64,13 @@ export interface IRig {
      * toeless feet then stand on their ankles.
      */
     readonly surfaceBelow?: Float64Array;
+    /**
+     * Per joint, the box of the character's surface bound to it in the rest pose: six numbers, the
+     * least and greatest x, y and z of its vertices less the joint's rest position (metres, rig
+     * space; NaN where no vertex is bound to it). Read as {@link surfaceBelow} is, and undefined
+     * where it is; the front of a foot that ends at its ankle is read from it (`MuscleSetup.footFront`).
+     */
+    readonly surfaceBounds?: Float64Array;
 }
 
 /** A pose of a {@link IRig}: local rotation and position of every joint (rig space). */

@@ -4,7 +4,7 @@ import type { Bone } from "@babylonjs/core/Bones/bone.js";
 import type { Node } from "@babylonjs/core/node.js";
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { HumanoidError } from "../errors.js";
-import { MeasureSurfaceBelowJoints } from "./surfaceBelow.js";
+import { MeasureSurfaceBounds, SurfaceBelowFromBounds } from "./surfaceBounds.js";
 import { ParseJointName } from "../humanoid/boneNames.js";
 import { CreateRigFromWorldMatrices, RigJointKind, RigPoseFromWorldMatrices, type IRig, type IRigPose } from "../humanoid/rig.js";
 
@@ -158,9 +158,9 @@ export function BindRigToTransformNode(root: Node, options: IBabylonRigOptions =
     );
     const rootNode = root as TransformNode;
     if (typeof rootNode.computeWorldMatrix === "function") boundSpaces.set(nodes, { node: rootNode, world: rootNode.computeWorldMatrix(true).clone() });
-    // The surface below each joint, where the hierarchy holds meshes (the ground of feet that end at their ankles).
-    const surfaceBelow = MeasureSurfaceBelowJoints(nodes, index, (j) => joint[j]);
-    return { rig: surfaceBelow ? { ...rig, surfaceBelow } : rig, nodes };
+    // The surface bound to each joint, where the hierarchy holds meshes (the ground and the fronts of feet that end at their ankles).
+    const surfaceBounds = MeasureSurfaceBounds(nodes, index, (j) => joint[j]);
+    return { rig: surfaceBounds ? { ...rig, surfaceBounds, surfaceBelow: SurfaceBelowFromBounds(surfaceBounds) } : rig, nodes };
 }
 
 /**

@@ -3,8 +3,8 @@ import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { ComputeBodyFrame } from "../humanoid/bodyFrame.js";
 import { HumanBone, HumanBoneParents, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
-import { FootTipChild } from "../humanoid/footTip.js";
-import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
+import { FootTipChild, SurfaceFootFront } from "../humanoid/footTip.js";
+import { ComputeRigWorldPose, GetRigChildren, GetRigRestPose, RigJointKind } from "../humanoid/rig.js";
 import { ALL_MUSCLE_COUNT, MuscleIndexFromName, Muscles } from "./muscles.js";
 import { BuildBoneAxes } from "./boneAxes.js";
 import { BuildMassModel } from "./massModel.js";
@@ -110,7 +110,18 @@ export class MuscleSetup {
      * no toes mapped, held at its ankle, slid its front over the floor as its heel came up.
      */
     public readonly footTip: readonly [number, number];
-    /** Each foot's length (left, right): from its ankle joint to its front ({@link footTip}) in the T-pose, metres; 0 for a foot without a front. */
+    /**
+     * Per foot (left, right): its front in the T-pose (rig space, metres), which it stands on when
+     * its heel is up: its {@link footTip}'s position; for a foot that ends at its ankle (no tip),
+     * the point of its sole under the ball of the foot read from its surface where the rig knows it
+     * (`IRig.surfaceBounds`, `SurfaceFootFront`: half way to how far the surface reaches
+     * forward, as low as it reaches); null without either. Planting rolls a foot about it and the
+     * report measures sliding and heights at it: the Saxon warrior's feet, which end at their
+     * ankles, were held at the ankle while the source's heel came up, and its knee took the
+     * difference.
+     */
+    public readonly footFront: readonly [Vector3 | null, Vector3 | null];
+    /** Each foot's length (left, right): from its ankle joint to its front ({@link footFront}) in the T-pose, metres; 0 for a foot without a front. */
     public readonly footLength: readonly [number, number];
     /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */
     public readonly axisY: Vector3[];
@@ -309,8 +320,19 @@ export class MuscleSetup {
                   ? FootTipChild(rig, children, ref.positions, this.joint[foot], f, (c) => this.boneOfJoint[c] >= 0)
                   : -1;
         this.footTip = [tipJoint(B.LeftFoot, B.LeftToes), tipJoint(B.RightFoot, B.RightToes)];
-        const lengthOf = (foot: HumanBone, s: number): number =>
-            this.joint[foot] >= 0 && this.footTip[s] >= 0 ? Vector3.Distance(ref.positions[this.joint[foot]], ref.positions[this.footTip[s]]) : 0;
+        // A foot that ends at its ankle: its front read from its surface, where the rig knows it.
+        const restWorld = rig.surfaceBounds ? ComputeRigWorldPose(rig, GetRigRestPose(rig)) : null;
+        const frontOf = (foot: HumanBone, s: number): Vector3 | null =>
+            this.footTip[s] >= 0
+                ? ref.positions[this.footTip[s]].clone()
+                : restWorld && this.joint[foot] >= 0
+                  ? SurfaceFootFront(rig, restWorld, avatar.referenceWorld, this.joint[foot], f)
+                  : null;
+        this.footFront = [frontOf(B.LeftFoot, 0), frontOf(B.RightFoot, 1)];
+        const lengthOf = (foot: HumanBone, s: number): number => {
+            const front = this.footFront[s];
+            return this.joint[foot] >= 0 && front ? Vector3.Distance(ref.positions[this.joint[foot]], front) : 0;
+        };
         this.footLength = [lengthOf(B.LeftFoot, 0), lengthOf(B.RightFoot, 1)];
         // Twist axes: the bone's T-pose direction (limbs, fingers, feet, toes), the canonical up
         // (trunk, neck, head) or forward (eyes, jaw), or the forearm's for the hand; swing axes from

@@ -18,6 +18,7 @@ import { Logger } from "@babylonjs/core/Misc/logger.js";
 import type { Node } from "@babylonjs/core/node.js";
 import { Scene } from "@babylonjs/core/scene.js";
 import { GLTFLoaderAnimationStartMode } from "@babylonjs/loaders/glTF/glTFFileLoader.pure.js";
+import { FootFrontNodes } from "./footFrontNodes.js";
 import { HumanoidError } from "../errors.js";
 import { BuildHumanoidAvatar, type HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone, HumanBoneNames, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
@@ -124,6 +125,12 @@ export interface IBaselineRetarget {
      * mirror changes orientations, not where points are).
      */
     readonly jointWorldPositions: Float32Array[];
+    /**
+     * Per frame, where the fronts of the target's feet that end at their ankles are (6 floats, the
+     * left's then the right's, as {@link jointWorldPositions}; NaN for a foot without one; see
+     * `FootFrontOffsets`); undefined when no foot of the target has such a front.
+     */
+    readonly footFronts?: Float32Array[];
     /** The `mapNodeNames` given to Babylon: source node name -> target node name. */
     readonly mapNodeNames: ReadonlyMap<string, string>;
     /** Human bones mapped on both avatars, whose source node is in `mapNodeNames`. */
@@ -397,6 +404,10 @@ export async function RetargetWithAnimatorAvatarAsync(
             targetNodes = made.nodes;
             targetRoot = made.root;
         }
+        // The fronts of feet that end at their ankles, followed from the rest pose the nodes stand in
+        // until the T-pose below.
+        const fronts = new FootFrontNodes(targetAvatar, targetNodes);
+        disposers.push(() => fronts.dispose());
 
         // The source, in the same scene, at rest.
         let sourceAvatar: HumanoidAvatar;
@@ -528,6 +539,7 @@ export async function RetargetWithAnimatorAvatarAsync(
         const from = group.from;
         const n = target.rig.joints.length;
         const jointWorldPositions: Float32Array[] = [];
+        const footFronts: Float32Array[] = [];
         retargeted.start(false, 1, retargeted.from, retargeted.to);
         retargeted.pause();
         for (let f = 0; f < frameCount; f++) {
@@ -540,6 +552,7 @@ export async function RetargetWithAnimatorAvatarAsync(
                 out[3 * j + 2] = p.z;
             }
             jointWorldPositions.push(out);
+            if (fronts.any) footFronts.push(fronts.readInto(new Float32Array(6)));
         }
         retargeted.stop();
         warnings.push(...summarizeBabylonWarnings(babylonWarnings.splice(0)));
@@ -553,6 +566,7 @@ export async function RetargetWithAnimatorAvatarAsync(
             sourceAvatar,
             targetAvatar,
             jointWorldPositions,
+            ...(footFronts.length ? { footFronts } : {}),
             mapNodeNames,
             mappedBones,
             trackCounts: { source: group.targetedAnimations.length, retargeted: retargeted.targetedAnimations.length },

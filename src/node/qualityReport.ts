@@ -18,11 +18,13 @@ import { CreateTransformNodesFromRig, RigPoseFrameCount } from "../io/rigNodes.j
 import { HumanoidAnimator } from "../plugin/humanoidAnimator.js";
 import type { IHumanoidAnimatorOptions } from "../plugin/animatorOptions.js";
 import { RenderFilmstripSvg } from "../quality/filmstrip.js";
+import { FootFrontOffsets, FootFrontsFromWorldPoseToRef } from "../quality/footFronts.js";
 import { MeasureRetargetQuality, type IMotionRecording, type IRetargetQuality } from "../quality/metrics.js";
 import { QualityReportJson, RenderQualityReportHtml, type IQualityReportPair } from "../quality/reportHtml.js";
 import { GradeQualityPair } from "../quality/grade.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { RetargetWithAnimatorAvatarAsync } from "./animatorAvatarBaseline.js";
+import { FootFrontNodes } from "./footFrontNodes.js";
 import { PickClipByName, WriteFilesAtomicallyAsync } from "./convertFile.js";
 import { LoadHumanoidAvatarFromFileAsync } from "./loadAvatar.js";
 import { LoadRigFromFileAsync } from "./loadFile.js";
@@ -107,6 +109,9 @@ function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: 
     const pose = GetRigRestPose(avatar.rig);
     const positions: Float32Array[] = [];
     const figureScale = poses.figureScaleAt ? new Float32Array(frames) : undefined;
+    // The fronts of feet that end at their ankles (a source whose feet have no toes), carried by its feet.
+    const offsets = FootFrontOffsets(avatar);
+    const footFronts: Float32Array[] | undefined = offsets[0] || offsets[1] ? [] : undefined;
     for (let f = 0; f < frames; f++) {
         const t = Math.min(start + f / frameRate, poses.durationSeconds);
         poses.samplePoseToRef(t, pose);
@@ -114,9 +119,10 @@ function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: 
         const out = new Float32Array(3 * w.positions.length);
         w.positions.forEach((p, j) => p.toArray(out, 3 * j));
         positions.push(out);
+        footFronts?.push(FootFrontsFromWorldPoseToRef(avatar, offsets, w, new Float32Array(6)));
         if (figureScale) figureScale[f] = poses.figureScaleAt!(t);
     }
-    return { avatar, frameRate, positions, figureScale };
+    return { avatar, frameRate, positions, figureScale, footFronts };
 }
 
 /**
@@ -132,9 +138,12 @@ export function RecordHumanoidRetarget(
     updatesPerFrame = 1,
 ): IMotionRecording {
     const updates = CheckUpdatesPerFrame(updatesPerFrame);
+    // The fronts of feet that end at their ankles, followed from the rest pose the nodes are given in.
+    const fronts = new FootFrontNodes(avatar, nodes);
     const animator = new HumanoidAnimator(avatar, nodes, { ...options, rootMotion: "clip" });
     animator.play(clip, { loop: false });
     const positions: Float32Array[] = [];
+    const footFronts: Float32Array[] = [];
     for (let f = 0; f < clip.frameCount; f++) {
         if (f === 0) animator.update(0);
         else for (let k = 0; k < updates; k++) animator.update(1 / clip.frameRate / updates);
@@ -144,9 +153,11 @@ export function RecordHumanoidRetarget(
             n.getAbsolutePosition().toArray(out, 3 * j);
         });
         positions.push(out);
+        if (fronts.any) footFronts.push(fronts.readInto(new Float32Array(6)));
     }
     animator.dispose();
-    return { avatar, frameRate: clip.frameRate, positions };
+    fronts.dispose();
+    return { avatar, frameRate: clip.frameRate, positions, ...(fronts.any ? { footFronts } : {}) };
 }
 
 /**
@@ -201,7 +212,7 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
                 });
                 try {
                     warnings.push(...base.warnings.map((w) => `AnimatorAvatar: ${w}`));
-                    theirsMotion = { avatar: target.avatar, frameRate: base.frameRate, positions: base.jointWorldPositions };
+                    theirsMotion = { avatar: target.avatar, frameRate: base.frameRate, positions: base.jointWorldPositions, footFronts: base.footFronts };
                     theirs = MeasureRetargetQuality(sourceMotion, theirsMotion, clip, measure);
                 } finally {
                     base.dispose();

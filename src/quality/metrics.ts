@@ -32,6 +32,14 @@ export interface IMotionRecording {
      * there): {@link MeasureRetargetQuality} leaves it out of the limb directions and the jerk.
      */
     readonly figureScale?: Float32Array;
+    /**
+     * Optional, per frame: where the fronts of the feet that end at their ankles are (6 floats: the
+     * left's x, y, z, then the right's; rig space, metres; NaN for a foot without one): the feet
+     * whose front is read from their surface (`MuscleSetup.footFront`, `FootFrontOffsets`), which
+     * no joint holds. Sliding and heights are measured at them as at a foot's toes; without them
+     * such a foot is measured at its ankle alone.
+     */
+    readonly footFronts?: readonly Float32Array[];
 }
 
 /** The headline figures of one retarget (see docs/metrics.md for the formulas and thresholds). */
@@ -204,15 +212,30 @@ export function MeasureRetargetQuality(
     // Foot skating and heights: the ankle and the front of each foot (its toes, or where it has
     // none mapped its own tip joint, `MuscleSetup.footTip`: measured at the ankle alone, a foot
     // rolled onto its front read as sliding and one turned about its ankle, its front sliding, as still).
-    const footPoints = [B.LeftFoot, B.RightFoot].map((b, s) => [ta.getJoint(b), ts.footTip[s]].filter((j) => j >= 0));
-    const restHeight = (j: number): number => Vector3.Dot(ta.referenceWorld.positions[j].subtract(ts.groundOrigin), up);
-    const tracks = footPoints.map((joints) =>
-        joints.map((j) => {
+    // A foot that ends at its ankle is measured at its front as read from its surface too, where the
+    // recording follows it (`footFronts`).
+    const restHeight = (p: Vector3): number => Vector3.Dot(p.subtract(ts.groundOrigin), up);
+    const tracks: Float32Array[][] = [];
+    const rests: number[][] = [];
+    [B.LeftFoot, B.RightFoot].forEach((b, s) => {
+        tracks.push([]);
+        rests.push([]);
+        for (const j of [ta.getJoint(b), ts.footTip[s]]) {
+            if (j < 0) continue;
             const t = new Float32Array(3 * frames);
             for (let f = 0; f < frames; f++) at(target, f, j, v).toArray(t, 3 * f);
-            return t;
-        }),
-    );
+            tracks[s].push(t);
+            rests[s].push(restHeight(ta.referenceWorld.positions[j]));
+        }
+        const front = ts.footFront[s];
+        const fronts = target.footFronts;
+        if (ts.footTip[s] < 0 && front && fronts && fronts.length >= frames && fronts.slice(0, frames).every((p) => Number.isFinite(p[3 * s]))) {
+            const t = new Float32Array(3 * frames);
+            for (let f = 0; f < frames; f++) t.set(fronts[f].subarray(3 * s, 3 * s + 3), 3 * f);
+            tracks[s].push(t);
+            rests[s].push(restHeight(front));
+        }
+    });
     const contactsOf = (bit: number): Uint8Array => Uint8Array.from(clip.contacts.subarray(0, frames), (c) => c & bit);
     const skate = CombineFootSkates([1, 2].map((bit, s) => MeasureFootSkate(tracks[s], contactsOf(bit), rate, leg, up)));
     const footHeight: [Float32Array, Float32Array] = [new Float32Array(frames), new Float32Array(frames)];
@@ -224,10 +247,10 @@ export function MeasureRetargetQuality(
         for (let f = 0; f < frames; f++) {
             let h = Infinity;
             let speed = Infinity;
-            footPoints[s].forEach((j, p) => {
-                h = Math.min(h, Vector3.Dot(at(target, f, j, v).subtractInPlace(ts.groundOrigin), up) - restHeight(j) - floor);
+            tracks[s].forEach((t, p) => {
+                v.set(t[3 * f], t[3 * f + 1], t[3 * f + 2]);
+                h = Math.min(h, Vector3.Dot(v.subtractInPlace(ts.groundOrigin), up) - rests[s][p] - floor);
                 if (f > 0) {
-                    const t = tracks[s][p];
                     v.set(t[3 * f] - t[3 * f - 3], t[3 * f + 1] - t[3 * f - 2], t[3 * f + 2] - t[3 * f - 1]);
                     v.subtractInPlace(up.scale(Vector3.Dot(v, up)));
                     speed = Math.min(speed, v.length() * rate);

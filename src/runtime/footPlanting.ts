@@ -244,9 +244,14 @@ export class HumanoidFootPlanting {
         const setup = MuscleSetup.For(avatar);
         const ref = avatar.referenceWorld.positions;
         const canon = (j: number): Vector3 => CanonicalPointToRef(setup, ref[j], new Vector3());
-        // The front of each foot: its toes, or where it has none mapped its own tip (`MuscleSetup.footTip`).
-        this._toeOffset = FEET.map((foot, s) => (setup.footTip[s] >= 0 ? canon(setup.footTip[s]).subtract(canon(setup.joint[foot])) : null));
-        this._restHeight = FEET.map((foot, s) => [canon(setup.joint[foot]).y, setup.footTip[s] >= 0 ? canon(setup.footTip[s]).y : 0]);
+        // The front of each foot: its toes, or where it has none mapped its own tip, or the ball
+        // of a foot that ends at its ankle read from its surface (`MuscleSetup.footFront`).
+        const front = (s: number): Vector3 | null => {
+            const p = setup.footFront[s];
+            return p ? CanonicalPointToRef(setup, p, new Vector3()) : null;
+        };
+        this._toeOffset = FEET.map((foot, s) => front(s)?.subtract(canon(setup.joint[foot])) ?? null);
+        this._restHeight = FEET.map((foot, s) => [canon(setup.joint[foot]).y, front(s)?.y ?? 0]);
         this._scale = setup.scale;
     }
 

@@ -15,28 +15,41 @@ const INDICES_EXTRA = "matricesIndicesExtra";
 const WEIGHTS_EXTRA = "matricesWeightsExtra";
 
 /**
- * How far below each joint its surface reaches in the rest pose: per joint, its rest position's
- * height less the lowest vertex bound to it (metres along world up, the scene's y), NaN where no
- * vertex is. A skinned mesh's vertex belongs to the joint that weighs most in it, placed as its
- * bone's inverse bind matrix and the joint's node put it (the bind pose, which a file's rest pose
- * is); a mesh without a skin belongs whole to the nearest joint above it.
+ * The box of the surface bound to each joint in the rest pose: per joint, the least and greatest
+ * x, y and z of the vertices bound to it, from the joint's rest position (metres, the scene's
+ * axes: six numbers a joint, `[least x, y, z, greatest x, y, z]`, all NaN where no vertex is). A
+ * skinned mesh's vertex belongs to the joint that weighs most in it, placed as its bone's inverse
+ * bind matrix and the joint's node put it (the bind pose, which a file's rest pose is); a mesh
+ * without a skin belongs whole to the nearest joint above it.
  *
- * What it is for: the ground of a character whose feet end at their ankles (no toes, no tip
- * joint below them) is read from its surface, not its joints (`MuscleSetup.scale`): the Saxon
- * warrior of colesam/uploads, whose lowest joints are its ankles, planted them on the floor, its
- * boots 7 cm into it. Cold path (a character's load); allocates.
+ * What it is for: a character whose feet end at their ankles (no toes, no tip joint below them)
+ * stands on its surface's lowest point, not its ankles (`MuscleSetup.scale`: the Saxon warrior of
+ * colesam/uploads, whose lowest joints are its ankles, planted them on the floor, its boots 7 cm
+ * into it), and its feet's fronts are read from how far their surface reaches forward
+ * (`MuscleSetup.footFront`). Cold path (a character's load); allocates.
  * @param nodes the rig's nodes, in its joints' order (`BindRigToTransformNode`)
  * @param index each node's joint index
  * @param isBone whether a joint can carry a bone (where a vertex may belong)
- * @returns per joint, the depth below it (metres), or null when no mesh of the hierarchy has vertices
+ * @returns six numbers per joint (metres), or null when no mesh of the hierarchy has vertices
  */
-export function MeasureSurfaceBelowJoints(
+export function MeasureSurfaceBounds(
     nodes: readonly TransformNode[],
     index: ReadonlyMap<Node, number>,
     isBone: (joint: number) => boolean,
 ): Float64Array | null {
-    const lowest = new Float64Array(nodes.length).fill(Infinity);
+    const box = new Float64Array(6 * nodes.length);
+    for (let j = 0; j < nodes.length; j++) box.fill(Infinity, 6 * j, 6 * j + 3).fill(-Infinity, 6 * j + 3, 6 * j + 6);
     let any = false;
+    const add = (j: number, x: number, y: number, z: number): void => {
+        const b = 6 * j;
+        if (x < box[b]) box[b] = x;
+        if (y < box[b + 1]) box[b + 1] = y;
+        if (z < box[b + 2]) box[b + 2] = z;
+        if (x > box[b + 3]) box[b + 3] = x;
+        if (y > box[b + 4]) box[b + 4] = y;
+        if (z > box[b + 5]) box[b + 5] = z;
+        any = true;
+    };
     for (const node of nodes) {
         const mesh = node as unknown as AbstractMesh;
         if (typeof mesh.getVerticesData !== "function") continue;
@@ -47,23 +60,19 @@ export function MeasureSurfaceBelowJoints(
         const weights = skeleton ? mesh.getVerticesData(WEIGHTS) : null;
         if (skeleton && indices && weights) {
             // Per skin slot (a vertex's bone numbers are the bones' `getIndex()`, not their places
-            // in `skeleton.bones`, which also holds the skin's ancestors, at -1): its joint and the y
-            // row of (inverse bind * the node's world), row-vector order.
+            // in `skeleton.bones`, which also holds the skin's ancestors, at -1): its joint and
+            // (inverse bind * the node's world), row-vector order.
             let slots = 0;
             for (const bone of skeleton.bones) slots = Math.max(slots, bone.getIndex() + 1);
             const joint = new Int32Array(slots).fill(-1);
-            const row = new Float64Array(4 * slots);
+            const matrix = new Float64Array(16 * slots);
             for (const bone of skeleton.bones) {
                 const slot = bone.getIndex();
                 const tn = bone.getTransformNode();
                 const j = slot >= 0 && tn ? index.get(tn) : undefined;
                 if (j === undefined || !isBone(j)) continue;
                 joint[slot] = j;
-                const m = bone.getAbsoluteInverseBindMatrix().multiply(tn!.computeWorldMatrix(true)).m;
-                row[4 * slot] = m[1];
-                row[4 * slot + 1] = m[5];
-                row[4 * slot + 2] = m[9];
-                row[4 * slot + 3] = m[13];
+                matrix.set(bone.getAbsoluteInverseBindMatrix().multiply(tn!.computeWorldMatrix(true)).m, 16 * slot);
             }
             const count = Math.min(positions.length / 3, indices.length / 4, weights.length / 4);
             const { influences, boneIndices, boneWeights } = InterleaveInfluences(
@@ -84,12 +93,16 @@ export function MeasureSurfaceBelowJoints(
                 }
                 const j = best >= 0 && best < joint.length ? joint[best] : -1;
                 if (j < 0) continue;
-                const y =
-                    positions[3 * v] * row[4 * best] + positions[3 * v + 1] * row[4 * best + 1] + positions[3 * v + 2] * row[4 * best + 2] + row[4 * best + 3];
-                if (y < lowest[j]) {
-                    lowest[j] = y;
-                    any = true;
-                }
+                const m = 16 * best;
+                const px = positions[3 * v];
+                const py = positions[3 * v + 1];
+                const pz = positions[3 * v + 2];
+                add(
+                    j,
+                    px * matrix[m] + py * matrix[m + 4] + pz * matrix[m + 8] + matrix[m + 12],
+                    px * matrix[m + 1] + py * matrix[m + 5] + pz * matrix[m + 9] + matrix[m + 13],
+                    px * matrix[m + 2] + py * matrix[m + 6] + pz * matrix[m + 10] + matrix[m + 14],
+                );
             }
         } else {
             // A rigid mesh: the nearest joint above it.
@@ -101,20 +114,30 @@ export function MeasureSurfaceBelowJoints(
             if (j < 0) continue;
             const m = mesh.computeWorldMatrix(true).m;
             for (let v = 0; v < positions.length; v += 3) {
-                const y = positions[v] * m[1] + positions[v + 1] * m[5] + positions[v + 2] * m[9] + m[13];
-                if (y < lowest[j]) {
-                    lowest[j] = y;
-                    any = true;
-                }
+                const px = positions[v];
+                const py = positions[v + 1];
+                const pz = positions[v + 2];
+                add(j, px * m[0] + py * m[4] + pz * m[8] + m[12], px * m[1] + py * m[5] + pz * m[9] + m[13], px * m[2] + py * m[6] + pz * m[10] + m[14]);
             }
         }
     }
     if (!any) return null;
-    const below = new Float64Array(nodes.length).fill(NaN);
     for (let j = 0; j < nodes.length; j++) {
-        if (lowest[j] === Infinity) continue;
-        const d = nodes[j].computeWorldMatrix(true).m[13] - lowest[j];
-        if (Number.isFinite(d)) below[j] = d;
+        const b = 6 * j;
+        const at = nodes[j].computeWorldMatrix(true).m;
+        const ok = box[b] <= box[b + 3] && Number.isFinite(at[12] + at[13] + at[14]);
+        for (let k = 0; k < 6; k++) box[b + k] = ok ? box[b + k] - at[12 + (k % 3)] : NaN;
     }
+    return box;
+}
+
+/**
+ * How far below each joint its surface reaches in the rest pose (metres along the scene's up, y;
+ * NaN where no vertex is bound to it): minus the least y of {@link MeasureSurfaceBounds}.
+ * @param bounds six numbers a joint ({@link MeasureSurfaceBounds})
+ */
+export function SurfaceBelowFromBounds(bounds: Float64Array): Float64Array {
+    const below = new Float64Array(bounds.length / 6);
+    for (let j = 0; j < below.length; j++) below[j] = -bounds[6 * j + 1];
     return below;
 }
