@@ -17,8 +17,9 @@ import { WriteXBotWithToesOnFeet } from "../helpers/toelessFeet.js";
 // reaches forward, on its sole). Planting held such a foot at its ankle while the source's heel
 // rose, and the knee took the difference: the CMU clap walk onto the Saxon 2.40 times the source's
 // jerk at the knee; onto the X Bot with its toes' vertices bound to its feet and its toe joints
-// taken off them (below) 3.33 (the X Bot itself 1.10). The report measures such a foot at that
-// front too (`footFronts` of a recording), as it measures a foot with toes at its toes.
+// taken off them (below) 3.33 (1.31 and 1.09 now; the X Bot itself 1.10). The report measures
+// such a foot at that front too (`footFronts` of a recording), as it measures a foot with toes at
+// its toes.
 describeWithData("feet that end at their ankles", () => {
     let dir = "";
     let file = "";
