@@ -1,17 +1,9 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { IGltfNodeLike } from "../../src/io/detachedFeetGltf.js";
 import { dataFile } from "./data.js";
 import { EditGlb } from "./glbJson.js";
 
-type GltfNode = {
-    name?: string;
-    children?: number[];
-    translation?: number[];
-    rotation?: number[];
-    scale?: number[];
-    matrix?: number[];
-    mesh?: number;
-    skin?: number;
-};
+type GltfNode = IGltfNodeLike & { mesh?: number; skin?: number };
 type Gltf = {
     nodes: GltfNode[];
     skins: { joints: number[] }[];
@@ -21,7 +13,7 @@ type Gltf = {
 };
 
 /** A node's local transform (Babylon's row-vector order). */
-function local(n: GltfNode): Matrix {
+function local(n: IGltfNodeLike): Matrix {
     if (n.matrix) return Matrix.FromArray(n.matrix);
     return Matrix.Compose(
         Vector3.FromArray(n.scale ?? [1, 1, 1]),
@@ -34,8 +26,8 @@ function local(n: GltfNode): Matrix {
  * Writes `output`: the X Bot with feet that end at their ankles, as many game characters' do (the
  * Saxon warrior of colesam/uploads): every vertex its toes' joints carried is bound to its foot
  * instead (the skins' joint numbers rewritten in the binary chunk), and each toe chain moved from
- * its foot to the armature's root where it was in the world, so that no joint below the ankle is
- * left and the foot's surface reaches to the toes' tips.
+ * its foot to the armature's root where it was in the world ({@link MoveXBotToesOffFeet}), so that
+ * no joint below the ankle is left and the foot's surface reaches to the toes' tips.
  */
 export function WriteXBotWithToesOnFeet(output: string): void {
     EditGlb<Gltf>(
@@ -43,12 +35,6 @@ export function WriteXBotWithToesOnFeet(output: string): void {
         (json, bin) => {
             const nodes = json.nodes;
             const parentOf = (i: number): number => nodes.findIndex((n) => n.children?.includes(i));
-            const world = (i: number): Matrix => {
-                let m = local(nodes[i]);
-                for (let p = parentOf(i); p >= 0; p = parentOf(p)) m = m.multiply(local(nodes[p]));
-                return m;
-            };
-            const armature = nodes.findIndex((n) => n.name === "Armature");
             for (const side of ["Left", "Right"]) {
                 const toe = nodes.findIndex((n) => n.name === `mixamorig:${side}ToeBase`);
                 const foot = parentOf(toe);
@@ -82,18 +68,37 @@ export function WriteXBotWithToesOnFeet(output: string): void {
                         }
                     }
                 }
-                // The chain off the foot, where it was in the world.
-                const w = world(toe);
-                nodes[foot].children = nodes[foot].children!.filter((c) => c !== toe);
-                nodes[armature].children!.push(toe);
-                const s = new Vector3();
-                const r = new Quaternion();
-                const t = new Vector3();
-                w.multiply(Matrix.Invert(world(armature))).decompose(s, r, t);
-                Object.assign(nodes[toe], { translation: t.asArray(), rotation: [r.x, r.y, r.z, r.w], scale: s.asArray() });
-                delete nodes[toe].matrix;
             }
+            MoveXBotToesOffFeet(json);
         },
         output,
     );
+}
+
+/**
+ * The X Bot's glTF JSON with each toe chain moved from its foot to the armature's root, where it
+ * was in the world: its feet end at their ankles (the toes' vertices stay bound to the toes).
+ */
+export function MoveXBotToesOffFeet(json: { nodes: IGltfNodeLike[] }): void {
+    const nodes = json.nodes;
+    const parentOf = (i: number): number => nodes.findIndex((n) => n.children?.includes(i));
+    const world = (i: number): Matrix => {
+        let m = local(nodes[i]);
+        for (let p = parentOf(i); p >= 0; p = parentOf(p)) m = m.multiply(local(nodes[p]));
+        return m;
+    };
+    const armature = nodes.findIndex((n) => n.name === "Armature");
+    for (const side of ["Left", "Right"]) {
+        const toe = nodes.findIndex((n) => n.name === `mixamorig:${side}ToeBase`);
+        const foot = parentOf(toe);
+        const w = world(toe);
+        nodes[foot].children = nodes[foot].children!.filter((c) => c !== toe);
+        nodes[armature].children!.push(toe);
+        const s = new Vector3();
+        const r = new Quaternion();
+        const t = new Vector3();
+        w.multiply(Matrix.Invert(world(armature))).decompose(s, r, t);
+        Object.assign(nodes[toe], { translation: t.asArray(), rotation: [r.x, r.y, r.z, r.w], scale: s.asArray() });
+        delete nodes[toe].matrix;
+    }
 }

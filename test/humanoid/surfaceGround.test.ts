@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { HumanBone } from "../../src/humanoid/humanBones.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { LoadHumanoidAvatarFromFileAsync, LoadRigFromFileAsync } from "../../src/node/index.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 import { EditGlbJson } from "../helpers/glbJson.js";
+import { MoveXBotToesOffFeet } from "../helpers/toelessFeet.js";
 
 // The ground of a character is the lowest point of its feet in the T-pose (`MuscleSetup.scale`
 // is the centre of mass's height above it). A foot that ends at its ankle (no toes, no tip joint:
@@ -15,49 +15,12 @@ import { EditGlbJson } from "../helpers/glbJson.js";
 // Where the rig comes with its meshes, the ground is then its surface's lowest point
 // (`IRig.surfaceBelow`, from the vertices bound to the foot).
 
-type GltfNode = { name?: string; children?: number[]; translation?: number[]; rotation?: number[]; scale?: number[]; matrix?: number[] };
-
-/** A node's local transform (Babylon's row-vector order). */
-function local(n: GltfNode): Matrix {
-    if (n.matrix) return Matrix.FromArray(n.matrix);
-    return Matrix.Compose(
-        Vector3.FromArray(n.scale ?? [1, 1, 1]),
-        Quaternion.FromArray(n.rotation ?? [0, 0, 0, 1]),
-        Vector3.FromArray(n.translation ?? [0, 0, 0]),
-    );
-}
-
-/** The X Bot with each toe chain moved from its foot to the armature's root, where it was in the world: its feet end at their ankles. */
-function feetEndingAtTheAnkles(json: { nodes: GltfNode[] }): void {
-    const nodes = json.nodes;
-    const parentOf = (i: number): number => nodes.findIndex((n) => n.children?.includes(i));
-    const world = (i: number): Matrix => {
-        let m = local(nodes[i]);
-        for (let p = parentOf(i); p >= 0; p = parentOf(p)) m = m.multiply(local(nodes[p]));
-        return m;
-    };
-    const armature = nodes.findIndex((n) => n.name === "Armature");
-    for (const side of ["Left", "Right"]) {
-        const toe = nodes.findIndex((n) => n.name === `mixamorig:${side}ToeBase`);
-        const foot = parentOf(toe);
-        const w = world(toe);
-        nodes[foot].children = nodes[foot].children!.filter((c) => c !== toe);
-        nodes[armature].children!.push(toe);
-        const s = new Vector3();
-        const r = new Quaternion();
-        const t = new Vector3();
-        w.multiply(Matrix.Invert(world(armature))).decompose(s, r, t);
-        Object.assign(nodes[toe], { translation: t.asArray(), rotation: [r.x, r.y, r.z, r.w], scale: s.asArray() });
-        delete nodes[toe].matrix;
-    }
-}
-
 describeWithData("the ground of feet that end at their ankles", () => {
     it("is the surface's lowest point: the X Bot with its toes taken off its feet keeps its ankles as high above its ground", async () => {
         const dir = mkdtempSync(join(tmpdir(), "bh-ankles-"));
         try {
             const file = join(dir, "xbot_ankles.glb");
-            EditGlbJson(dataFile("glb/mixamo_xbot.glb"), feetEndingAtTheAnkles as never, file);
+            EditGlbJson(dataFile("glb/mixamo_xbot.glb"), MoveXBotToesOffFeet, file);
             const original = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
             const ankles = await LoadHumanoidAvatarFromFileAsync(file);
             try {
