@@ -73,7 +73,8 @@ export interface IClipProportions {
     readonly shoulderOffsets?: readonly number[];
     /**
      * The length of the source's foot in its T-pose, over its scale: from its ankle joint to its
-     * toes joint (or, without toes, the foot's own tip joint), the mean of both feet. Absent in
+     * toes joint (or, without toes, the foot's own tip joint; for a foot that ends at its ankle, the
+     * ball of its foot read from its surface, `MuscleSetup.footFront`), the mean of both feet. Absent in
      * files before version 11 and for a source without a foot's front. With it the runtime sets
      * each foot on the ground by the lower of its ankle and its front, as the source's stood
      * (docs/runtime.md, the feet's soles): a character whose foot is shorter than the source's,

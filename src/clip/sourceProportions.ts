@@ -42,7 +42,8 @@ export function SourceProportions(setup: MuscleSetup, trunkSteadyPoint: number):
 
 /**
  * The source's foot length for a clip's proportions (`IClipProportions.footLength`): ankle joint to
- * toes (or the foot's tip) in the T-pose over its scale, the mean of both feet; none where a foot
+ * its front (`MuscleSetup.footFront`: toes, the foot's tip, or the ball of a foot that ends at its
+ * ankle) in the T-pose over its scale, the mean of both feet; none where a foot
  * has no front or the length is past what a file may hold.
  */
 function footLength(setup: MuscleSetup): { footLength?: number } {

@@ -68,9 +68,11 @@ const BOX_AXIS_COSINE = 0.985;
  * {@link FOOT_BALL_SHARE} of the way from the ankle to the surface's furthest reach forward, as far
  * below the ankle as the surface reaches down. The foot's surface is the box of the vertices bound
  * to it in the rest pose (`IRig.surfaceBounds`), read along the T-pose's forward and up as the foot
- * turned from the rest pose into the T-pose carries them. Null when the rig knows no surface for
- * the foot, the foot's forward in the rest pose lies slanted to the rig's axes, or the surface does
- * not reach forward of the ankle.
+ * turned from the rest pose into the T-pose carries them (each reach the box's furthest corner
+ * along it: exact along an axis, further along a slanted direction). The body's forward, not the
+ * foot's own: a foot turned out puts its front that much off its length. Null when the rig knows no
+ * surface for the foot (or not a finite one), the foot's forward in the rest pose lies slanted to
+ * the rig's axes, or the surface does not reach forward of the ankle.
  * @param rig the rig (its `surfaceBounds`)
  * @param rest the rig's rest pose, world (rig space)
  * @param reference the T-pose the frame is of, world (rig space)
@@ -86,7 +88,8 @@ export function SurfaceFootFront(
     frame: Pick<IBodyFrame, "forward" | "up">,
 ): Vector3 | null {
     const box = rig.surfaceBounds;
-    if (!box || foot < 0 || 6 * foot + 5 >= box.length || !(box[6 * foot] <= box[6 * foot + 3])) return null;
+    if (!box || foot < 0 || 6 * foot + 5 >= box.length) return null;
+    for (let k = 0; k < 6; k++) if (!Number.isFinite(box[6 * foot + k])) return null;
     // The T-pose's forward and up as the foot's turn from the T-pose back to the rest pose carries them.
     const back = rest.rotations[foot].multiply(Quaternion.Inverse(reference.rotations[foot]));
     const forward = frame.forward.applyRotationQuaternion(back);
@@ -105,6 +108,6 @@ export function SurfaceFootFront(
     };
     const ahead = reach(forward);
     const below = Math.max(0, reach(up.negate()));
-    if (!(ahead > 0) || !Number.isFinite(below)) return null;
+    if (!(ahead > 0 && ahead < Infinity && below < Infinity)) return null;
     return reference.positions[foot].add(frame.forward.scale(FOOT_BALL_SHARE * ahead)).subtract(frame.up.scale(below));
 }

@@ -69,6 +69,8 @@ export interface IRig {
      * least and greatest x, y and z of its vertices less the joint's rest position (metres, rig
      * space; NaN where no vertex is bound to it). Read as {@link surfaceBelow} is, and undefined
      * where it is; the front of a foot that ends at its ankle is read from it (`MuscleSetup.footFront`).
+     * A rig made by hand that gives it gives {@link surfaceBelow} too (minus its least y): the
+     * ground is read from that.
      */
     readonly surfaceBounds?: Float64Array;
 }

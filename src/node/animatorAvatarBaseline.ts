@@ -96,6 +96,12 @@ export interface IAnimatorAvatarBaselineOptions {
     rootFix?: AnimatorAvatarRootFix;
     /** Rest poses to transfer between. Default {@link DEFAULT_ANIMATOR_AVATAR_REST_POSE}. */
     restPose?: AnimatorAvatarRestPose;
+    /**
+     * The fronts of the target's feet that end at their ankles, in the feet's own frames, to record
+     * (`footFronts`; `FootFrontOffsets` of the avatar the recording is measured on, whose T-pose may
+     * be another than the default this baseline builds). Default: the baseline's own avatar's.
+     */
+    footFrontOffsets?: readonly (Vector3 | null)[];
 }
 
 /** Babylon's retargeting of one clip onto one character, recorded on a fixed grid. */
@@ -128,7 +134,9 @@ export interface IBaselineRetarget {
     /**
      * Per frame, where the fronts of the target's feet that end at their ankles are (6 floats, the
      * left's then the right's, as {@link jointWorldPositions}; NaN for a foot without one; see
-     * `FootFrontOffsets`); undefined when no foot of the target has such a front.
+     * `FootFrontOffsets`, {@link IAnimatorAvatarBaselineOptions.footFrontOffsets}); undefined when
+     * no foot of the target has such a front. Followed by child nodes under the target's feet,
+     * which {@link dispose} takes away with the rest.
      */
     readonly footFronts?: Float32Array[];
     /** The `mapNodeNames` given to Babylon: source node name -> target node name. */
@@ -404,9 +412,9 @@ export async function RetargetWithAnimatorAvatarAsync(
             targetNodes = made.nodes;
             targetRoot = made.root;
         }
-        // The fronts of feet that end at their ankles, followed from the rest pose the nodes stand in
-        // until the T-pose below.
-        const fronts = new FootFrontNodes(targetAvatar, targetNodes);
+        // The fronts of feet that end at their ankles, followed by child nodes under the feet until
+        // the baseline is disposed.
+        const fronts = new FootFrontNodes(targetAvatar, targetNodes, options.footFrontOffsets);
         disposers.push(() => fronts.dispose());
 
         // The source, in the same scene, at rest.

@@ -126,7 +126,9 @@ function recordSource(avatar: HumanoidAvatar, poses: IRigPoseSource, frameRate: 
 }
 
 /**
- * Our runtime's retarget of a clip onto a character's nodes, recorded on the clip's grid.
+ * Our runtime's retarget of a clip onto a character's nodes, recorded on the clip's grid: every
+ * joint's world position, and where the character's feet end at their ankles the fronts read from
+ * their surface (`footFronts`, followed by child nodes under the feet for the recording's length).
  * @param options animator settings (default the animator's own); the root motion is always `"clip"`
  * @param updatesPerFrame animator updates per clip frame, of equal steps (see {@link IQualityPairOptions.updatesPerFrame}); default 1
  */
@@ -138,26 +140,29 @@ export function RecordHumanoidRetarget(
     updatesPerFrame = 1,
 ): IMotionRecording {
     const updates = CheckUpdatesPerFrame(updatesPerFrame);
-    // The fronts of feet that end at their ankles, followed from the rest pose the nodes are given in.
+    // The fronts of feet that end at their ankles, followed from the pose the nodes are given in.
     const fronts = new FootFrontNodes(avatar, nodes);
-    const animator = new HumanoidAnimator(avatar, nodes, { ...options, rootMotion: "clip" });
-    animator.play(clip, { loop: false });
-    const positions: Float32Array[] = [];
-    const footFronts: Float32Array[] = [];
-    for (let f = 0; f < clip.frameCount; f++) {
-        if (f === 0) animator.update(0);
-        else for (let k = 0; k < updates; k++) animator.update(1 / clip.frameRate / updates);
-        const out = new Float32Array(3 * nodes.length);
-        nodes.forEach((n, j) => {
-            n.computeWorldMatrix(true);
-            n.getAbsolutePosition().toArray(out, 3 * j);
-        });
-        positions.push(out);
-        if (fronts.any) footFronts.push(fronts.readInto(new Float32Array(6)));
+    try {
+        const animator = new HumanoidAnimator(avatar, nodes, { ...options, rootMotion: "clip" });
+        animator.play(clip, { loop: false });
+        const positions: Float32Array[] = [];
+        const footFronts: Float32Array[] = [];
+        for (let f = 0; f < clip.frameCount; f++) {
+            if (f === 0) animator.update(0);
+            else for (let k = 0; k < updates; k++) animator.update(1 / clip.frameRate / updates);
+            const out = new Float32Array(3 * nodes.length);
+            nodes.forEach((n, j) => {
+                n.computeWorldMatrix(true);
+                n.getAbsolutePosition().toArray(out, 3 * j);
+            });
+            positions.push(out);
+            if (fronts.any) footFronts.push(fronts.readInto(new Float32Array(6)));
+        }
+        animator.dispose();
+        return { avatar, frameRate: clip.frameRate, positions, ...(fronts.any ? { footFronts } : {}) };
+    } finally {
+        fronts.dispose();
     }
-    animator.dispose();
-    fronts.dispose();
-    return { avatar, frameRate: clip.frameRate, positions, ...(fronts.any ? { footFronts } : {}) };
 }
 
 /**
@@ -205,6 +210,8 @@ export async function MeasureQualityPairAsync(sourceFile: string, targetFile: st
         if (!options.skipAnimatorAvatar) {
             try {
                 const base = await RetargetWithAnimatorAvatarAsync(sourceFile, targetFile, {
+                    // The feet's fronts as ours are measured (this target's T-pose's).
+                    footFrontOffsets: FootFrontOffsets(target.avatar),
                     clip: options.clip,
                     frameRate: clip.frameRate,
                     startSeconds: start,

@@ -176,9 +176,11 @@ export class HumanoidFootPlanting {
     public readonly anchors = [new Vector3(), new Vector3()];
     /**
      * Per foot (left, right): where along the foot the point held across the ground is, as of the
-     * last update: 0 its ankle, 1 its toes (or, without toes, its own tip), between while the hold
-     * goes over from one to the other (see `END_SWITCH_SECONDS`): the end the clip says the source
-     * turns about, else the end the foot's pitch stands on; always 0 for a foot with neither. Read
+     * last update: 0 its ankle, 1 its front (its toes, or without toes its own tip, or for a foot
+     * that ends at its ankle the ball of its foot read from its surface: `MuscleSetup.footFront`),
+     * between while the hold goes over from one to the other (see `END_SWITCH_SECONDS`): the end the
+     * clip says the source turns about, else the end the foot's pitch stands on; always 0 for a
+     * foot without a front. Read
      * it while {@link planted}, and do not write it (planting reads it back on the next update);
      * the playground marks that point.
      */

@@ -166,7 +166,7 @@ export class HumanoidFootSole {
     private _fresh = true;
 
     /**
-     * @param footLengths this avatar's feet's lengths (metres: ankle joint to toes or the foot's tip, T-pose; 0 without a front)
+     * @param footLengths this avatar's feet's lengths (metres: ankle joint to its front, `MuscleSetup.footLength`, T-pose; 0 without a front)
      * @param legLength this avatar's leg length (metres)
      */
     constructor(footLengths: readonly number[], legLength: number) {

@@ -4,6 +4,9 @@ import { join } from "node:path";
 import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { ConvertFileToMuscleClipsAsync } from "../../src/node/convertFile.js";
 import { HumanBone } from "../../src/humanoid/humanBones.js";
+import { ComputeRigWorldPose } from "../../src/humanoid/rig.js";
+import { ReadRigPoseFromNodes } from "../../src/io/babylonRig.js";
+import { FootFrontOffsets, FootFrontsFromWorldPoseToRef } from "../../src/quality/footFronts.js";
 import { MuscleSetup } from "../../src/muscle/setup.js";
 import { RetargetWithAnimatorAvatarAsync } from "../../src/node/animatorAvatarBaseline.js";
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
@@ -99,6 +102,19 @@ describeWithData("feet that end at their ankles", () => {
                 }
             } finally {
                 base.dispose();
+            }
+            // Where the rig pose read back from the nodes puts the fronts, to 0.1 mm, a second
+            // recording on the same nodes, which stand where the first left them, too (made from
+            // the nodes' pose at the time, the fronts were 0.9 m off the ankle then).
+            const offsets = FootFrontOffsets(target.avatar);
+            const nodes = target.loaded.binding!.nodes;
+            const again = RecordHumanoidRetarget(clip, target.avatar, nodes);
+            const world = ComputeRigWorldPose(target.avatar.rig, ReadRigPoseFromNodes({ rig: target.avatar.rig, nodes }));
+            const expected = FootFrontsFromWorldPoseToRef(target.avatar, offsets, world, new Float32Array(6));
+            const last = again.footFronts![again.footFronts!.length - 1];
+            for (let k = 0; k < 6; k++) expect(Math.abs(last[k] - expected[k])).toBeLessThan(1e-4);
+            for (let f = 0; f < ours.positions.length; f++) {
+                for (let k = 0; k < 6; k++) expect(Math.abs(again.footFronts![f][k] - ours.footFronts![f][k])).toBeLessThan(1e-4);
             }
             // A character whose feet have toes records none.
             const xbot = await LoadHumanoidAvatarFromFileAsync(dataFile("glb/mixamo_xbot.glb"));
