@@ -121,6 +121,13 @@ export class MuscleSetup {
      * difference.
      */
     public readonly footFront: readonly [Vector3 | null, Vector3 | null];
+    /**
+     * Per foot (left, right) whose front is read from its surface (no toes, no tip joint): that
+     * front in the foot joint's own frame, its T-pose offset from the ankle turned back by the
+     * foot's T-pose world rotation (rig space, metres), so that a pose's world rotation of the foot
+     * carries it; null for a foot whose front is a joint, or that has none.
+     */
+    public readonly footFrontLocal: readonly [Vector3 | null, Vector3 | null];
     /** Each foot's length (left, right): from its ankle joint to its front ({@link footFront}) in the T-pose, metres; 0 for a foot without a front. */
     public readonly footLength: readonly [number, number];
     /** Y and Z swing axes (unit, canonical, perpendicular to the twist axis) of every human bone. */
@@ -329,6 +336,13 @@ export class MuscleSetup {
                   ? SurfaceFootFront(rig, restWorld, avatar.referenceWorld, this.joint[foot], f)
                   : null;
         this.footFront = [frontOf(B.LeftFoot, 0), frontOf(B.RightFoot, 1)];
+        const localOf = (foot: HumanBone, s: number): Vector3 | null => {
+            const j = this.joint[foot];
+            const front = this.footFront[s];
+            if (j < 0 || this.footTip[s] >= 0 || !front) return null;
+            return front.subtract(ref.positions[j]).applyRotationQuaternionInPlace(Quaternion.Inverse(ref.rotations[j]));
+        };
+        this.footFrontLocal = [localOf(B.LeftFoot, 0), localOf(B.RightFoot, 1)];
         const lengthOf = (foot: HumanBone, s: number): number => {
             const front = this.footFront[s];
             return this.joint[foot] >= 0 && front ? Vector3.Distance(ref.positions[this.joint[foot]], front) : 0;

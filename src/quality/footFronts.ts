@@ -1,4 +1,4 @@
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import { Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigWorldPose } from "../humanoid/rig.js";
@@ -6,22 +6,16 @@ import { MuscleSetup } from "../muscle/setup.js";
 
 /**
  * The fronts of a character's feet that end at their ankles (no toes, no tip joint: their front is
- * read from their surface, `MuscleSetup.footFront`), in each foot's own frame: the front less the
- * ankle in the T-pose, turned back by the foot's T-pose world rotation (rig space, metres). A
- * recording follows such a front with its foot (`footFronts` of a motion recording), as it follows
- * the toes of a foot that has them as a joint. Per foot (left, right): null where the foot has a
- * tip joint (the recording has it among its joints) or no front at all.
+ * read from their surface, `MuscleSetup.footFront`), in each foot's own frame
+ * (`MuscleSetup.footFrontLocal`, copied): a recording follows such a front with its foot
+ * (`footFronts` of a motion recording), as it follows the toes of a foot that has them as a joint.
+ * Per foot (left, right): null where the foot has a tip joint (the recording has it among its
+ * joints) or no front at all.
  * @param avatar the character
  */
 export function FootFrontOffsets(avatar: HumanoidAvatar): [Vector3 | null, Vector3 | null] {
-    const setup = MuscleSetup.For(avatar);
-    const ref = avatar.referenceWorld;
-    return [HumanBone.LeftFoot, HumanBone.RightFoot].map((bone, s) => {
-        const j = avatar.getJoint(bone);
-        const front = setup.footFront[s];
-        if (j < 0 || setup.footTip[s] >= 0 || !front) return null;
-        return front.subtract(ref.positions[j]).applyRotationQuaternionInPlace(Quaternion.Inverse(ref.rotations[j]));
-    }) as [Vector3 | null, Vector3 | null];
+    const local = MuscleSetup.For(avatar).footFrontLocal;
+    return [local[0]?.clone() ?? null, local[1]?.clone() ?? null];
 }
 
 /**
