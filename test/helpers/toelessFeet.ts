@@ -1,6 +1,5 @@
 import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { IGltfNodeLike } from "../../src/io/detachedFeetGltf.js";
-import { dataFile } from "./data.js";
 import { EditGlb } from "./glbJson.js";
 
 type GltfNode = IGltfNodeLike & { mesh?: number; skin?: number };
@@ -23,15 +22,15 @@ function local(n: IGltfNodeLike): Matrix {
 }
 
 /**
- * Writes `output`: the X Bot with feet that end at their ankles, as many game characters' do (the
+ * Writes `output` (and returns it): the X Bot (its file, `xbot`) with feet that end at their ankles, as many game characters' do (the
  * Saxon warrior of colesam/uploads): every vertex its toes' joints carried is bound to its foot
  * instead (the skins' joint numbers rewritten in the binary chunk), and each toe chain moved from
  * its foot to the armature's root where it was in the world ({@link MoveXBotToesOffFeet}), so that
  * no joint below the ankle is left and the foot's surface reaches to the toes' tips.
  */
-export function WriteXBotWithToesOnFeet(output: string): void {
+export function WriteXBotWithToesOnFeet(xbot: string, output: string): string {
     EditGlb<Gltf>(
-        dataFile("glb/mixamo_xbot.glb"),
+        xbot,
         (json, bin) => {
             const nodes = json.nodes;
             const parentOf = (i: number): number => nodes.findIndex((n) => n.children?.includes(i));
@@ -73,6 +72,7 @@ export function WriteXBotWithToesOnFeet(output: string): void {
         },
         output,
     );
+    return output;
 }
 
 /**

@@ -29,7 +29,7 @@ describeWithData("feet that end at their ankles", () => {
     beforeAll(() => {
         dir = mkdtempSync(join(tmpdir(), "bh-toes-on-feet-"));
         file = join(dir, "xbot_toes_on_feet.glb");
-        WriteXBotWithToesOnFeet(file);
+        WriteXBotWithToesOnFeet(dataFile("glb/mixamo_xbot.glb"), file);
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
