@@ -327,8 +327,9 @@ export class MuscleSetup {
                   ? FootTipChild(rig, children, ref.positions, this.joint[foot], f, (c) => this.boneOfJoint[c] >= 0)
                   : -1;
         this.footTip = [tipJoint(B.LeftFoot, B.LeftToes), tipJoint(B.RightFoot, B.RightToes)];
-        // A foot that ends at its ankle: its front read from its surface, where the rig knows it.
-        const restWorld = rig.surfaceBounds ? ComputeRigWorldPose(rig, GetRigRestPose(rig)) : null;
+        // A foot that ends at its ankle: its front read from its surface, where the rig knows it
+        // (the rest pose's world made only for such a foot).
+        const restWorld = rig.surfaceBounds && this.footTip.some((t) => t < 0) ? ComputeRigWorldPose(rig, GetRigRestPose(rig)) : null;
         const frontOf = (foot: HumanBone, s: number): Vector3 | null =>
             this.footTip[s] >= 0
                 ? ref.positions[this.footTip[s]].clone()

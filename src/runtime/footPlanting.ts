@@ -248,12 +248,10 @@ export class HumanoidFootPlanting {
         const canon = (j: number): Vector3 => CanonicalPointToRef(setup, ref[j], new Vector3());
         // The front of each foot: its toes, or where it has none mapped its own tip, or the ball
         // of a foot that ends at its ankle read from its surface (`MuscleSetup.footFront`).
-        const front = (s: number): Vector3 | null => {
-            const p = setup.footFront[s];
-            return p ? CanonicalPointToRef(setup, p, new Vector3()) : null;
-        };
-        this._toeOffset = FEET.map((foot, s) => front(s)?.subtract(canon(setup.joint[foot])) ?? null);
-        this._restHeight = FEET.map((foot, s) => [canon(setup.joint[foot]).y, front(s)?.y ?? 0]);
+        const fronts = setup.footFront.map((p) => (p ? CanonicalPointToRef(setup, p, new Vector3()) : null));
+        const ankles = FEET.map((foot) => canon(setup.joint[foot]));
+        this._toeOffset = fronts.map((p, s) => p?.subtract(ankles[s]) ?? null);
+        this._restHeight = fronts.map((p, s) => [ankles[s].y, p?.y ?? 0]);
         this._scale = setup.scale;
     }
 
