@@ -3,7 +3,7 @@ import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
 import type { JointLimits } from "../ik/jointLimits.js";
-import { HumanoidLimbIK, LIMB_BONES, type ILimbIKStatus } from "../ik/limbIK.js";
+import { HumanoidLimbIK, type ILimbIKStatus } from "../ik/limbIK.js";
 import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
 import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_FOOT_LENGTH, CLIP_PROPORTION_FOOT_SHARE, ClipLayoutViews } from "../clip/clipProportions.js";
@@ -12,14 +12,7 @@ import { HasLegProportions } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
 import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
-import {
-    QuaternionConjugateToRef,
-    QuaternionFromUnitVectorsToRef,
-    QuaternionMultiplyToRef,
-    QuaternionSlerpToRef,
-    Vector3DirectionToRef,
-    Vector3LerpToRef,
-} from "../math/hotMath.js";
+import { QuaternionMultiplyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 import { MissingShoulderFold } from "../muscle/shoulderFold.js";
 import { CollarboneShake } from "../muscle/collarboneShake.js";
 import { TrunkPlaceLowPass } from "../muscle/trunkMatch.js";
@@ -30,6 +23,7 @@ import { HumanoidStrideCarry } from "./strideCarry.js";
 import { HumanoidFootSole, SoleUprightShare } from "./footSole.js";
 import { HumanoidFootRotations } from "./footRotations.js";
 import { HumanoidPelvisStance } from "./pelvisStance.js";
+import { AimLimitedLimbs } from "./limitedLimbs.js";
 
 /** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
 export const DEFAULT_LIMB_STRETCH = 0.05;
@@ -45,9 +39,6 @@ export const DEFAULT_LIMB_STRETCH = 0.05;
  */
 export type ProportionMode = "legs" | "com";
 
-/** After joint limits, a limb's end this share of the limb's length or more from its target counts as out of reach (as the limb IK's own test). */
-const LIMITED_REACH_SHARE = 1e-4;
-
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
@@ -57,10 +48,6 @@ const tmpQ = new Quaternion();
  * the cache every frame.
  */
 const scratch = {
-    /** Per limb, whether `applyJointLimits` aims it again. */
-    relimb: new Uint8Array(HUMAN_IK_GOAL_COUNT),
-    /** The swing `applyJointLimits` gives an upper bone. */
-    limitTurn: new Quaternion(),
     /** A goal's target position and rotation (rig space). */
     target: new Vector3(),
     targetRot: new Quaternion(),
@@ -479,71 +466,7 @@ export class HumanoidRigSolver {
     public applyJointLimits(): boolean {
         const limits = this.jointLimits;
         if (!limits || !limits.clampRigPoseInPlace(this.pose)) return false;
-        // A limb the limits turned is aimed again: its upper bone swings (shortest rotation) so the
-        // end is back on the line to its target, the limited joints below kept as they are (a
-        // knee's bend, hence the reach, barely changes), and the end turned back to its goal's
-        // rotation; then the limits once more (a held upper bone may have left its own).
-        const pw = this.positionWeights;
-        const rw = this.rotationWeights;
-        const changed = limits.changed;
-        let any = false;
-        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            const bones = LIMB_BONES[g];
-            scratch.relimb[g] = (pw[g] > 0 || rw[g] > 0) && (changed[bones[0]] || changed[bones[1]] || changed[bones[2]]) ? 1 : 0;
-            if (scratch.relimb[g]) any = true;
-        }
-        if (!any) return true;
-        this._forwardKinematics();
-        const world = this.world;
-        const pos = this.positions;
-        const rot = this.pose.rotations;
-        const parent = this._setup.rigParent;
-        const turn = scratch.limitTurn;
-        const endRot = scratch.targetRot;
-        const from = scratch.footFrom;
-        const to = scratch.target;
-        const weights = scratch.weights;
-        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            if (!scratch.relimb[g]) continue;
-            const upper = this.ik.upperJoint(g);
-            const end = this.ik.endJoint(g);
-            // The end's world rotation the IK gave it: its goal's, by the rotation weight.
-            this.goalToRig(g, to, endRot);
-            weights[0] = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
-            QuaternionSlerpToRef(world[end], endRot, weights, 0, endRot);
-            turn.x = 0;
-            turn.y = 0;
-            turn.z = 0;
-            turn.w = 1;
-            if (pw[g] > 0) {
-                Vector3DirectionToRef(pos[upper], pos[end], from);
-                Vector3DirectionToRef(pos[upper], this.targets[g], to);
-                QuaternionFromUnitVectorsToRef(from, to, turn);
-                // upper local = P^-1 * turn * W
-                QuaternionConjugateToRef(world[parent[upper]], tmpQ);
-                QuaternionMultiplyToRef(tmpQ, turn, tmpQ);
-                QuaternionMultiplyToRef(tmpQ, world[upper], rot[upper]);
-            }
-            // end local = (turn * W_parent)^-1 * endRotation
-            QuaternionMultiplyToRef(turn, world[parent[end]], tmpQ);
-            QuaternionConjugateToRef(tmpQ, tmpQ);
-            QuaternionMultiplyToRef(tmpQ, endRot, rot[end]);
-        }
-        limits.clampRigPoseInPlace(this.pose);
-        // What is left between each aimed end and its target (the limits may keep it off): the status.
-        this._forwardKinematics();
-        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            if (!scratch.relimb[g] || !(pw[g] > 0)) continue;
-            const e = pos[this.ik.endJoint(g)];
-            const t = this.targets[g];
-            const dx = e.x - t.x;
-            const dy = e.y - t.y;
-            const dz = e.z - t.z;
-            const error = Math.sqrt(dx * dx + dy * dy + dz * dz);
-            const status = this.status[g];
-            status.error = error;
-            status.unreachable = error > LIMITED_REACH_SHARE * this.ik.limbLengths[g];
-        }
+        AimLimitedLimbs(this, limits, this._setup);
         return true;
     }
 
