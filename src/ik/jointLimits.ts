@@ -10,6 +10,8 @@ import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { JointLimitShapes } from "./jointLimitShapes.js";
 import { BONE_STRIDE, JointLimitTables, SOFT_LIMIT_KNEE, TWIST_EPSILON, TWO_PI } from "./jointLimitTables.js";
+import { angleSlots, BoneDirectionToRef, NearerEndOfTwist, TwistOnRange } from "./jointLimitSwingTwist.js";
+import { SoftLimitSwingTwist } from "./softLimit.js";
 
 export { SOFT_LIMIT_KNEE };
 
@@ -60,22 +62,12 @@ const scratchSide = new Quaternion();
 /** The same for {@link JointLimits.clampLocalToRef}'s local rotation. */
 const scratchLocalSide = new Quaternion();
 /**
- * Numbers of the bone being limited, in an array (no number crosses a call): [0] its twist
- * (radians), [1] the twist to rebuild with (`_rebuildToRef`), [2] the nearer end of its range and
- * [3] the twist on that end's turn (`_nearerEndOfTwist`).
- */
-const angleSlots = new Float64Array(4);
-/** The polygon's reach toward a direction (`softLimitCanonicalToRef`; an array: no number crosses a call). */
-const reachSlot = new Float64Array(1);
-/**
  * How a direction past its polygon is limited (an array: no number crosses a call), radians: [0]
  * above 0, the give `h` (`_pastPolygonInPlace`: `h tanh(e / h)` past); [0] below 0, the give's reach
  * `-h` (a direction within it is kept as it is, one beyond it moved onto it: the pass after IK);
  * 0, the clamp.
  */
 const overshootSlot = new Float64Array(1);
-/** A share of the way to a range's end, eased in place (`_easeShareInPlace`). */
-const easeSlot = new Float64Array(1);
 
 /**
  * Joint limits without Euler angles, for one avatar (docs/runtime.md, joint limits). A bone's
@@ -127,6 +119,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
     public readonly shapes: JointLimitShapes;
     private readonly _setup: MuscleSetup;
     // The avatar's tables, shared by every instance (see `JointLimitTables`, fields of the same names).
+    private readonly _tables: JointLimitTables;
     private readonly _twist: Float64Array;
     private readonly _bone: Float64Array;
     private readonly _fromCanonical: readonly Quaternion[];
@@ -150,6 +143,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         // The avatar's tables, shared by every instance (each animator has one): only which bones
         // are held and what each last returned are its own.
         const tables = JointLimitTables.For(avatar, this._setup, this.shapes);
+        this._tables = tables;
         this._twist = tables.twist;
         this._bone = tables.bone;
         this._fromCanonical = tables.fromCanonical;
@@ -220,7 +214,7 @@ export class JointLimits implements ICanonicalRotationLimiter {
         const p = qx * tx + qy * ty + qz * tz;
         const twistInside = p * p <= f[o + 3] * (p * p + qw * qw);
         const d = scratchDir;
-        JointLimits._directionToRef(q, this._setup.twistAxis[bone], d);
+        BoneDirectionToRef(q, this._setup.twistAxis[bone], d);
         // Within the polygon's inner cap: inside, without its tables (most poses, most bones).
         const inCap = d.x * f[o + 4] + d.y * f[o + 5] + d.z * f[o + 6] >= f[o + 7];
         let twist = 0;
@@ -232,8 +226,8 @@ export class JointLimits implements ICanonicalRotationLimiter {
             // Twist: to the nearer end of its range when outside (a range of a turn or more: free).
             const lo = this._twist[2 * bone] - TWIST_EPSILON;
             const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
-            if (hi - lo < TWO_PI && !this._twistOnRange(bone)) {
-                this._nearerEndOfTwist(bone);
+            if (hi - lo < TWO_PI && !TwistOnRange(this._twist, bone)) {
+                NearerEndOfTwist(this._twist, bone);
                 twist = angleSlots[2];
                 twistMoved = true;
             }
@@ -253,16 +247,6 @@ export class JointLimits implements ICanonicalRotationLimiter {
         angleSlots[1] = twist;
         this._rebuildToRef(bone, swingMoved ? scratchDirOut : d, q, out);
         return true;
-    }
-
-    /**
-     * A share of the way to a range's end past {@link SOFT_LIMIT_KNEE}, eased in place in `e[0]`:
-     * `K + (1 - K) tanh((r - K) / (1 - K))`. In an array: a number a call returns or is handed may
-     * be boxed (V8's choice), 16 bytes of garbage a call.
-     */
-    private static _easeShareInPlace(e: Float64Array): void {
-        const k = SOFT_LIMIT_KNEE;
-        e[0] = k + (1 - k) * Math.tanh((e[0] - k) / (1 - k));
     }
 
     /**
@@ -290,57 +274,6 @@ export class JointLimits implements ICanonicalRotationLimiter {
         out.y = out.y * ck + uy * sk;
         out.z = out.z * ck + uz * sk;
         return true;
-    }
-
-    /** The bone's direction `d = q t q^-1 = t + 2 w (v x t) + 2 v x (v x t)` (either sign of q), written out. */
-    private static _directionToRef(q: Quaternion, t: Vector3, d: Vector3): void {
-        const qx = q.x;
-        const qy = q.y;
-        const qz = q.z;
-        const qw = q.w;
-        const cx = qy * t.z - qz * t.y;
-        const cy = qz * t.x - qx * t.z;
-        const cz = qx * t.y - qy * t.x;
-        d.x = t.x + 2 * (qw * cx + (qy * cz - qz * cy));
-        d.y = t.y + 2 * (qw * cy + (qz * cx - qx * cz));
-        d.z = t.z + 2 * (qw * cz + (qx * cy - qy * cx));
-    }
-
-    /**
-     * Whether the twist `angleSlots[0]` lies in the bone's twist range (its ends widened by
-     * `TWIST_EPSILON`), as it is or a whole turn either way; that turn of it into `angleSlots[3]` when it does.
-     */
-    private _twistOnRange(bone: HumanBone): boolean {
-        const a = angleSlots;
-        const lo = this._twist[2 * bone] - TWIST_EPSILON;
-        const hi = this._twist[2 * bone + 1] + TWIST_EPSILON;
-        const twist = a[0];
-        for (let k = -1; k <= 1; k++) {
-            const t = k === 0 ? twist : twist + k * TWO_PI;
-            if (t >= lo && t <= hi) {
-                a[3] = t;
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The end of the bone's twist range nearer to the twist `angleSlots[0]` (either way round) into
-     * `angleSlots[2]`, and the twist on that end's turn (a whole turn off, when nearer so) into `angleSlots[3]`.
-     */
-    private _nearerEndOfTwist(bone: HumanBone): void {
-        const a = angleSlots;
-        const twist = a[0];
-        const lo = this._twist[2 * bone];
-        const hi = this._twist[2 * bone + 1];
-        let dl = lo - twist;
-        dl -= TWO_PI * Math.round(dl / TWO_PI);
-        let dh = hi - twist;
-        dh -= TWO_PI * Math.round(dh / TWO_PI);
-        const low = (dl < 0 ? -dl : dl) <= (dh < 0 ? -dh : dh);
-        a[2] = low ? lo : hi;
-        a[3] = low ? lo - dl : hi - dh;
     }
 
     /**
@@ -391,89 +324,13 @@ export class JointLimits implements ICanonicalRotationLimiter {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        const f = this._bone;
-        const o = BONE_STRIDE * bone;
-        const t = this._setup.twistAxis[bone];
-        // The fast tests of the clamp, on the eased zone's bounds.
-        const p = q.x * t.x + q.y * t.y + q.z * t.z;
-        const twistEasy = p * p <= this._soft[2 * bone + 1] * (p * p + q.w * q.w);
-        const d = scratchDir;
-        JointLimits._directionToRef(q, t, d);
-        const dc = d.x * f[o + 4] + d.y * f[o + 5] + d.z * f[o + 6];
-        const swingEasy = dc >= this._soft[2 * bone];
-        if (twistEasy && swingEasy) {
+        // The eased direction and twist (`angleSlots[1]`), or null when nothing needs easing.
+        const dir = SoftLimitSwingTwist(this._tables, polygon, bone, this._setup.twistAxis[bone], q);
+        if (!dir) {
             if (out !== q) out.copyFrom(q);
             return false;
         }
-        // Twist (only past the eased zone's fast bound): its share of the way from 0 to the end of
-        // the range on its side, on the range's own turn (a range may reach past a half turn); past
-        // the range, from its nearer end's side (the clamp's choice); an end at 0 has no way to ease
-        // along: a twist past it stops there.
-        let twistMoved = false;
-        if (!twistEasy) {
-            SwingTwistDecomposeToRef(q, t, null, null, angleSlots, 0);
-            const lo = this._twist[2 * bone];
-            const hi = this._twist[2 * bone + 1];
-            const a = angleSlots;
-            a[1] = a[0];
-            if (hi - lo < TWO_PI) {
-                let end: number;
-                let along: number;
-                if (this._twistOnRange(bone)) {
-                    along = a[3];
-                    end = along >= 0 ? hi : lo;
-                } else {
-                    this._nearerEndOfTwist(bone);
-                    end = a[2];
-                    along = a[3];
-                    if (end === 0) a[1] = 0;
-                }
-                if (end !== 0) {
-                    const e = easeSlot;
-                    e[0] = along / end;
-                    if (e[0] > SOFT_LIMIT_KNEE) {
-                        JointLimits._easeShareInPlace(e);
-                        a[1] = end * e[0];
-                    }
-                }
-            }
-            twistMoved = a[1] !== a[0];
-        }
-        // Swing: along the great circle from the polygon's centre through d.
-        const dOut = scratchDirOut;
-        let swingMoved = false;
-        if (swingEasy) reachSlot[0] = NaN;
-        else polygon.boundaryAngleTowardsToRef(d, reachSlot);
-        const reach = reachSlot[0];
-        if (reach === reach) {
-            const ux = d.x - dc * f[o + 4];
-            const uy = d.y - dc * f[o + 5];
-            const uz = d.z - dc * f[o + 6];
-            const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
-            const angle = Math.atan2(ul, dc);
-            const e = easeSlot;
-            e[0] = angle / reach;
-            if (e[0] > SOFT_LIMIT_KNEE) {
-                JointLimits._easeShareInPlace(e);
-                const a = e[0] * reach;
-                const cs = Math.cos(a);
-                const sn = Math.sin(a) / ul;
-                dOut.x = cs * f[o + 4] + sn * ux;
-                dOut.y = cs * f[o + 5] + sn * uy;
-                dOut.z = cs * f[o + 6] + sn * uz;
-                swingMoved = true;
-            }
-        } else if (!swingEasy) {
-            // At the centre (nothing to ease) or opposite it (the nearest direction inside).
-            swingMoved = polygon.clampDirectionToRef(d, dOut);
-        }
-        if (!swingMoved && !twistMoved) {
-            if (out !== q) out.copyFrom(q);
-            return false;
-        }
-        // The twist as it is when it needs no easing (decomposed only now, as the clamp does).
-        if (twistEasy) SwingTwistDecomposeToRef(q, t, null, null, angleSlots, 1);
-        this._rebuildToRef(bone, swingMoved ? dOut : d, q, out);
+        this._rebuildToRef(bone, dir, q, out);
         return true;
     }
 
