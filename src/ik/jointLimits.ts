@@ -81,7 +81,7 @@ const overshootSlot = new Float64Array(1);
  * Which bones are held: {@link enabled}, from the avatar's `jointLimits.bones` (default the knees
  * and elbows) or the set given here. The shapes (ranges and polygons) are the avatar's, made once
  * and shared ({@link JointLimitShapes}). Every clamp is allocation-free, never throws and never
- * returns NaN for a unit quaternion; not re-entrant (scratch is per instance).
+ * returns NaN for a unit quaternion; not re-entrant (its scratch is shared by every instance, module-level: the per-frame path is single-threaded).
  *
  * Per-frame path, math written out by hand (no number crosses a call, which V8 may box): the
  * per-bone numbers sit side by side in one Float64Array (`BONE_STRIDE`); a direction within
