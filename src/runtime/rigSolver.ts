@@ -51,7 +51,6 @@ const scratch = {
     /** A goal's target position and rotation (rig space). */
     target: new Vector3(),
     targetRot: new Quaternion(),
-    footFrom: new Vector3(),
     /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
     weights: new Float64Array(3),
     /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
