@@ -124,7 +124,6 @@ export class JointLimits implements ICanonicalRotationLimiter {
     private readonly _bone: Float64Array;
     private readonly _fromCanonical: readonly Quaternion[];
     private readonly _polygon: readonly (SphericalPolygon | null)[];
-    private readonly _soft: Float64Array;
     /** Per bone: the last rotation its canonical clamp returned (x y z w; NaN for none), inside its limits (see {@link KNOWN_INSIDE_EPSILON}). */
     private readonly _knownInside = new Float64Array(4 * HUMAN_BONE_COUNT).fill(NaN);
 
@@ -148,7 +147,6 @@ export class JointLimits implements ICanonicalRotationLimiter {
         this._bone = tables.bone;
         this._fromCanonical = tables.fromCanonical;
         this._polygon = tables.polygon;
-        this._soft = tables.soft;
         for (let b = 0; b < HUMAN_BONE_COUNT; b++) if (!this.shapes.bones[b]) this.enabled[b] = 0;
         this.overshoot[HumanBone.LeftLowerArm] = this.overshoot[HumanBone.RightLowerArm] = (ELBOW_OVERSHOOT_DEG * Math.PI) / 180;
         this.overshoot[HumanBone.LeftLowerLeg] = this.overshoot[HumanBone.RightLowerLeg] = (KNEE_OVERSHOOT_DEG * Math.PI) / 180;
