@@ -26,7 +26,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { ArrangeBenchScene, CHARACTERS } from "./runtime.js";
+import { ArrangeBenchScene, CHARACTERS } from "./runtimeScene.js";
 
 /** The library's surface this harness uses, as either checkout exports it. */
 type Library = typeof import("../src/index.js") & typeof import("../src/node/index.js");
