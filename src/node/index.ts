@@ -19,16 +19,16 @@ export {
     type ClipFileFormat,
     type INamedClip,
 } from "./convertFile.js";
+export { RetargetWithAnimatorAvatarAsync } from "./animatorAvatarBaseline.js";
 export {
-    RetargetWithAnimatorAvatarAsync,
     DEFAULT_ANIMATOR_AVATAR_ROOT_FIX,
     DEFAULT_ANIMATOR_AVATAR_REST_POSE,
-    SOURCE_NODE_PREFIX,
     type AnimatorAvatarRootFix,
     type AnimatorAvatarRestPose,
     type IAnimatorAvatarBaselineOptions,
     type IBaselineRetarget,
-} from "./animatorAvatarBaseline.js";
+} from "./animatorAvatarBaselineOptions.js";
+export { SOURCE_NODE_PREFIX } from "./animatorAvatarBaselineScene.js";
 export {
     RetargetFileToGlbAsync,
     ReadSourceClipsAsync,

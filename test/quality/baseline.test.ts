@@ -24,7 +24,8 @@ import {
 } from "../../src/index.js";
 import { SampleWalkSource } from "../../src/samples/sampleMotion.js";
 import { CreateAnimationGroupFromRigPoses, CreateTransformNodesFromRig, RigPoseFrameCount } from "../../src/io/rigNodes.js";
-import { RetargetWithAnimatorAvatarAsync, type IBaselineRetarget } from "../../src/node/animatorAvatarBaseline.js";
+import { RetargetWithAnimatorAvatarAsync } from "../../src/node/animatorAvatarBaseline.js";
+import type { IBaselineRetarget } from "../../src/node/animatorAvatarBaselineOptions.js";
 import { CombineFootSkates, ComputeLegLength, MeasureFootSkate, REFERENCE_LEG_LENGTH, SLIDING_SPEED, type IFootSkate } from "../../src/quality/footSkate.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 import { errorOfAsync } from "../helpers/errors.js";
