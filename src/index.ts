@@ -114,11 +114,14 @@ export { TranslationDofBones, TRANSLATION_DOF_COUNT, TranslationDofNames, Transl
 export { EncodeHumanPose, GOAL_BONES } from "./muscle/encode.js";
 export { MirrorHumanPoseInPlace, MirrorRootInPlace, MirrorContacts } from "./muscle/mirror.js";
 export { MirrorMuscleClip } from "./clip/mirrorClip.js";
-export { DecodeHumanPose, CreateReferenceRigPose, type ICanonicalRotationLimiter } from "./muscle/decode.js";
+export { DecodeHumanPose, CreateReferenceRigPose } from "./muscle/decode.js";
+export { type ICanonicalRotationLimiter } from "./muscle/decodeLimits.js";
 export { MissingShoulderFold, SHOULDER_FAST_SECONDS, ShoulderLowPass } from "./muscle/shoulderFold.js";
 export { CollarboneShake } from "./muscle/collarboneShake.js";
 export { TrunkPlaceLowPass, TRUNK_PLACE_SECONDS } from "./muscle/trunkMatch.js";
-export { MuscleSetup, HINGE_BLEND_BEND_DEG, CheckMuscleSettings, type IMuscleSettings } from "./muscle/setup.js";
+export { MuscleSetup } from "./muscle/setup.js";
+export { CheckMuscleSettings, type IMuscleSettings } from "./muscle/muscleSettings.js";
+export { HINGE_BLEND_BEND_DEG } from "./muscle/encodeLimb.js";
 export { HIERARCHY_MASS } from "./muscle/massModel.js";
 export {
     SwingTwistDecompose,

@@ -5,7 +5,7 @@ import { AngleBetweenDeg, type IBodyFrame } from "./bodyFrame.js";
 import { ApplyHumanBoneMapOverrides, ParseHumanBoneMap, SerializeHumanBoneMap, type HumanBoneMapJson } from "./boneMap.js";
 import { HumanBone, HumanBoneNames, HumanBoneParents, HumanBoneRequired, HUMAN_BONE_COUNT, RequiredHumanBones } from "./humanBones.js";
 import { ComputeRigWorldPose, GetRigJointLabel, GetRigRestPose, ValidateRig, type IRig, type IRigPose, type IRigWorldPose } from "./rig.js";
-import { CheckMuscleSettings } from "../muscle/setup.js";
+import { CheckMuscleSettings } from "../muscle/muscleSettings.js";
 import { CheckJointLimitSettings, type IJointLimitSettings } from "./jointLimitSettings.js";
 import { MakeReferenceTPose, type ITPoseCorrection, type TPoseMode } from "./tpose.js";
 

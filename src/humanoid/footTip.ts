@@ -1,6 +1,8 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
+import type { HumanoidAvatar } from "./avatar.js";
 import type { IBodyFrame } from "./bodyFrame.js";
-import { RigJointKind, type IRig, type IRigWorldPose } from "./rig.js";
+import { HumanBone } from "./humanBones.js";
+import { ComputeRigWorldPose, GetRigRestPose, RigJointKind, type IRig, type IRigWorldPose } from "./rig.js";
 
 /**
  * Most a foot's tip may point up, as a share of its length (the sine of about 17 degrees above
@@ -110,4 +112,58 @@ export function SurfaceFootFront(
     const below = Math.max(0, reach(up.negate()));
     if (!(ahead > 0 && ahead < Infinity && below < Infinity)) return null;
     return reference.positions[foot].add(frame.forward.scale(FOOT_BALL_SHARE * ahead)).subtract(frame.up.scale(below));
+}
+
+/** The fronts of an avatar's feet in its T-pose, per foot (left, right): what `MuscleSetup` keeps of them. */
+export interface IFootFronts {
+    /** The joint at the front of the foot: its toes', else its tip joint (`FootTipChild`), else -1 (`MuscleSetup.footTip`). */
+    readonly tip: readonly [number, number];
+    /** The front in the T-pose (rig space, metres): the tip's position, else read from the foot's surface (`SurfaceFootFront`), else null (`MuscleSetup.footFront`). */
+    readonly front: readonly [Vector3 | null, Vector3 | null];
+    /** A front read from the surface in the foot joint's own frame (metres), null for a foot whose front is a joint or that has none (`MuscleSetup.footFrontLocal`). */
+    readonly frontLocal: readonly [Vector3 | null, Vector3 | null];
+    /** From the ankle joint to the front in the T-pose (metres), 0 for a foot without a front (`MuscleSetup.footLength`). */
+    readonly length: readonly [number, number];
+}
+
+/**
+ * The front of each of an avatar's feet, which it stands on when its heel is up: its toes when they
+ * are mapped, else its own tip joint (`FootTipChild`), else, for a foot that ends at its ankle, the
+ * point of its sole under its ball read from its surface where the rig knows it
+ * (`SurfaceFootFront`); with that front in the foot joint's own frame and the foot's length.
+ * @param avatar the avatar (its rig, T-pose and frame)
+ * @param joint the rig joint of each human bone, -1 when unmapped
+ * @param boneOfJoint the human bone carried by each joint, -1 for none
+ * @param children each joint's children (`GetRigChildren`)
+ */
+export function BuildFootFronts(avatar: HumanoidAvatar, joint: Int32Array, boneOfJoint: Int32Array, children: readonly (readonly number[])[]): IFootFronts {
+    const rig = avatar.rig;
+    const ref = avatar.referenceWorld;
+    const f = avatar.frame;
+    // The front of each foot: its toes, or where none are mapped its own tip joint (`FootTipChild`).
+    const tipJoint = (foot: HumanBone, toes: HumanBone): number =>
+        joint[toes] >= 0 ? joint[toes] : joint[foot] >= 0 ? FootTipChild(rig, children, ref.positions, joint[foot], f, (c) => boneOfJoint[c] >= 0) : -1;
+    const tip: [number, number] = [tipJoint(HumanBone.LeftFoot, HumanBone.LeftToes), tipJoint(HumanBone.RightFoot, HumanBone.RightToes)];
+    // A foot that ends at its ankle: its front read from its surface, where the rig knows it
+    // (the rest pose's world made only for such a foot).
+    const restWorld = rig.surfaceBounds && tip.some((t) => t < 0) ? ComputeRigWorldPose(rig, GetRigRestPose(rig)) : null;
+    const frontOf = (foot: HumanBone, s: number): Vector3 | null =>
+        tip[s] >= 0 ? ref.positions[tip[s]].clone() : restWorld && joint[foot] >= 0 ? SurfaceFootFront(rig, restWorld, ref, joint[foot], f) : null;
+    const front: [Vector3 | null, Vector3 | null] = [frontOf(HumanBone.LeftFoot, 0), frontOf(HumanBone.RightFoot, 1)];
+    const localOf = (foot: HumanBone, s: number): Vector3 | null => {
+        const j = joint[foot];
+        const at = front[s];
+        if (j < 0 || tip[s] >= 0 || !at) return null;
+        return at.subtract(ref.positions[j]).applyRotationQuaternionInPlace(Quaternion.Inverse(ref.rotations[j]));
+    };
+    const lengthOf = (foot: HumanBone, s: number): number => {
+        const at = front[s];
+        return joint[foot] >= 0 && at ? Vector3.Distance(ref.positions[joint[foot]], at) : 0;
+    };
+    return {
+        tip,
+        front,
+        frontLocal: [localOf(HumanBone.LeftFoot, 0), localOf(HumanBone.RightFoot, 1)],
+        length: [lengthOf(HumanBone.LeftFoot, 0), lengthOf(HumanBone.RightFoot, 1)],
+    };
 }

@@ -6,7 +6,7 @@ import type { IRigPose } from "../humanoid/rig.js";
 import { QuaternionFromUnitVectorsToRef, QuaternionMultiplyToRef, QuaternionToSideOfInPlace } from "../math/hotMath.js";
 import type { SphericalPolygon } from "../math/sphericalPolygon.js";
 import { SwingTwistDecomposeToRef } from "../math/swingTwist.js";
-import type { ICanonicalRotationLimiter } from "../muscle/decode.js";
+import type { ICanonicalRotationLimiter } from "../muscle/decodeLimits.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { JointLimitShapes } from "./jointLimitShapes.js";
 import { BONE_STRIDE, JointLimitTables, SOFT_LIMIT_KNEE, TWIST_EPSILON, TWO_PI } from "./jointLimitTables.js";

@@ -19,6 +19,7 @@ import { MatchTrunkToSource, TRUNK_NUMBERS, type TrunkPlaceLowPass } from "./tru
 import { FoldMissingShouldersFastInPlace, type MissingShoulderFold } from "./shoulderFold.js";
 import { MatchShoulderLine, SHOULDER_NUMBERS } from "./shoulderLine.js";
 import { MatchCollarboneShakeInPlace, type CollarboneShake } from "./collarboneShake.js";
+import { LimitBonesInPlace, type ICanonicalRotationLimiter } from "./decodeLimits.js";
 
 const B = HumanBone;
 const tmpQ = new Quaternion();
@@ -137,109 +138,12 @@ function shareLimbTwist(setup: MuscleSetup, q: Quaternion[], angles: Float64Arra
     QuaternionMultiplyToRef(QuaternionRotationAxisToRef(tl, slot, 0, tmpQ), q[end], q[end]);
 }
 
-/**
- * The bones whose rotation, as far as their limits take it off, goes on to their human children
- * (the spine's bones, the neck and the shoulders): the children keep the world rotation the
- * unlimited pose gave them, within their own limits. Mocap often puts a motion into a bone that a
- * humanoid's ranges give partly to its neighbour (a shoulder shrugged 45 degrees, a chest bent
- * further than its range while the spine stays straight); held bone by bone, the arm or head above
- * would point elsewhere than the source's (with every bone held, the right arm of a child's jump
- * onto the X Bot was 0.88 degrees off the source's, 0.19 with the hand-on as without limits). Limbs
- * hand nothing on: a limited knee or elbow is a different pose, not a different split of the same
- * one. Only here, as decode builds the pose: the pass after IK (`JointLimits.clampRigPoseInPlace`)
- * clamps each bone on its own.
- */
-const HANDS_ON_EXCESS: Uint8Array = (() => {
-    const m = new Uint8Array(HUMAN_BONE_COUNT);
-    for (const b of [B.Spine, B.Chest, B.UpperChest, B.Neck, B.LeftShoulder, B.RightShoulder]) m[b] = 1;
-    return m;
-})();
-/** Per bone, while limits are applied: the rotation its limits took off it (`Q'^-1 Q`), and whether there is one. */
-const excess: Quaternion[] = Array.from({ length: HUMAN_BONE_COUNT }, () => new Quaternion());
-const hasExcess = new Uint8Array(HUMAN_BONE_COUNT);
-const unlimited = new Quaternion();
-
-/**
- * Limits every held bone's canonical rotation `q[b]` (parents first), and hands what a
- * {@link HANDS_ON_EXCESS} bone's limits took off on to its children: with `L_b` the limited
- * rotation of such a bone b, each child c's `Q_c` becomes `L_b^-1 Q_b Q_c`, so that
- * `Dc_c = Dc(parent of b) L_b (L_b^-1 Q_b Q_c) = Dc(parent of b) Q_b Q_c` is what the unlimited pose
- * gave it; then the child's own limit applies (and a child that hands on passes the sum on).
- */
-function limitBones(setup: MuscleSetup, q: Quaternion[], limits: ICanonicalRotationLimiter): void {
-    const held = limits.enabled;
-    const joint = setup.joint;
-    const parent = setup.parentBone;
-    hasExcess.fill(0);
-    for (let b = 1; b < HUMAN_BONE_COUNT; b++) {
-        if (joint[b] < 0) continue;
-        const p = parent[b];
-        if (p >= 0 && hasExcess[p]) QuaternionMultiplyToRef(excess[p], q[b], q[b]);
-        if (held && !held[b]) continue;
-        if (!HANDS_ON_EXCESS[b]) {
-            if (limits.giveCanonicalToRef) limits.giveCanonicalToRef(b, q[b], q[b]);
-            else limits.clampCanonicalToRef(b, q[b], q[b]);
-            continue;
-        }
-        unlimited.copyFrom(q[b]);
-        if (limits.softLimitCanonicalToRef ? limits.softLimitCanonicalToRef(b, q[b], q[b]) : limits.clampCanonicalToRef(b, q[b], q[b])) {
-            QuaternionConjugateToRef(q[b], excess[b]);
-            QuaternionMultiplyToRef(excess[b], unlimited, excess[b]);
-            hasExcess[b] = 1;
-        }
-    }
-}
-
 /** Trunk bones' rotations from their muscles before missing bones fold in (`TRUNK_BONES` order): what the source's own trunk did. */
 const trunkRaw: Quaternion[] = TRUNK_BONES.map(() => new Quaternion());
 /** The left and right shoulders' decoded rotations before the trunk's step, and the source's trunk below them (`MatchShoulderLine` reads the source's line from them). */
 const shoulderRaw: Quaternion[] = [new Quaternion(), new Quaternion(), new Quaternion()];
 /** The shoulders' turns after the trunk's step, for `MatchCollarboneShakeInPlace` (left, right). */
 const shakeTurns: Quaternion[] = [new Quaternion(), new Quaternion()];
-
-/**
- * What limits bone rotations as decode builds them (`JointLimits` implements it): called once per
- * mapped bone below the hips, parents first, after the twist shares and missing bones are settled
- * and before the body is placed. What it takes off a spine bone, the neck or a shoulder is handed
- * on to that bone's children before they are limited (see `DecodeHumanPose`), so a child's `q` may
- * differ from its muscles' rotation. Must not allocate or throw.
- */
-export interface ICanonicalRotationLimiter {
-    /**
-     * Per human bone, 0 where {@link clampCanonicalToRef} leaves the rotation as it is (returns
-     * false, writes `out` only when it is not `q`): decode then does not call it for that bone.
-     * Optional: without it, every mapped bone is handed over.
-     */
-    readonly enabled?: Uint8Array;
-    /**
-     * Writes the bone's rotation within its limits into `out` (may be `q`); returns whether it changed.
-     * @param bone the human bone
-     * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
-     * @param out receives the limited rotation
-     */
-    clampCanonicalToRef(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
-    /**
-     * Optional: a softer limit for the bones that hand what their limits take off on to their
-     * children (spine, chest, upper chest, neck, shoulders): a rotation within its limits that
-     * eases in before it reaches them (as `JointLimits.softLimitCanonicalToRef`), so that a
-     * motion running into a limit does not stop on it in one frame. Without it, those bones are
-     * clamped too. Same arguments and result as {@link clampCanonicalToRef}.
-     * @param bone the human bone
-     * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
-     * @param out receives the limited rotation
-     */
-    softLimitCanonicalToRef?(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
-    /**
-     * Optional: the limit for every other bone (limbs, head, hands, feet...), which may let a bone
-     * go a little past its limits, easing into them (as `JointLimits.giveCanonicalToRef`: an
-     * elbow past straight), so that a motion running past a limit has no kink where it crosses.
-     * Without it, those bones are clamped. Same arguments and result as {@link clampCanonicalToRef}.
-     * @param bone the human bone
-     * @param q its rotation from its T-pose relative to its mapped human parent, canonical axes
-     * @param out receives the limited rotation
-     */
-    giveCanonicalToRef?(bone: HumanBone, q: Quaternion, out: Quaternion): boolean;
-}
 
 /**
  * Decodes a {@link HumanPose} onto an avatar's rig: local rotations of every mapped bone and of the
@@ -337,8 +241,8 @@ export function DecodeHumanPose(
     }
     // Joint limits, before the body is placed (so the centre of mass is the limited pose's). What
     // the limits take off a spine bone, the neck or a shoulder goes on to its children (see
-    // `HANDS_ON_EXCESS`), as a missing bone's rotation does above.
-    if (limits) limitBones(setup, q, limits);
+    // `LimitBonesInPlace`), as a missing bone's rotation does above.
+    if (limits) LimitBonesInPlace(setup, q, limits);
     // World rotations of mapped bones with the hips in their T-pose orientation:
     // Dc = Dc(parent) * Q, W = c0 * Dc * c0^-1 * W0.
     // The three products of each bone written out (`QuaternionMultiplyToRef`'s arithmetic, in one

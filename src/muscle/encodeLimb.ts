@@ -5,7 +5,7 @@ import { HumanBone } from "../humanoid/humanBones.js";
 import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionRotationAxisToRef } from "../math/hotMath.js";
 import { QuaternionToRotationVectorToRef, SwingTwistDecomposeToRef, TwistAngleNearInPlace } from "../math/swingTwist.js";
 import { BoneMuscles } from "./muscles.js";
-import { HINGE_BLEND_BEND_DEG, type MuscleSetup } from "./setup.js";
+import type { MuscleSetup } from "./setup.js";
 
 const B = HumanBone;
 const swing = new Quaternion();
@@ -16,6 +16,14 @@ const HINGE_STEPS = 8;
 /** Trial turns of the hinge split's fallback scan. */
 const HINGE_SCAN = 72;
 const turned = new Quaternion();
+/**
+ * How an elbow or knee is read (degrees): a limb bent well past this flexes as a pure hinge (its
+ * sideways bend is read as twist of the bone above), a straighter one keeps its twist on the upper
+ * bone; at this bend the two weigh the same. Encoding blends them continuously (docs/muscles.md,
+ * step 5), so no muscle jumps as a limb straightens: the old reading, a hinge from 25 degrees of
+ * bend and none below 10, turned a knee's thigh twist by 20 degrees in one frame.
+ */
+export const HINGE_BLEND_BEND_DEG = 30;
 /** {@link HINGE_BLEND_BEND_DEG} in radians. */
 const HINGE_BLEND = (HINGE_BLEND_BEND_DEG * Math.PI) / 180;
 

@@ -3,9 +3,10 @@ import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { ComputeBodyFrame } from "../humanoid/bodyFrame.js";
 import { HumanBone, HumanBoneParents, HUMAN_BONE_COUNT } from "../humanoid/humanBones.js";
-import { FootTipChild, SurfaceFootFront } from "../humanoid/footTip.js";
-import { ComputeRigWorldPose, GetRigChildren, GetRigRestPose, RigJointKind } from "../humanoid/rig.js";
-import { ALL_MUSCLE_COUNT, MuscleIndexFromName, Muscles } from "./muscles.js";
+import { BuildFootFronts } from "../humanoid/footTip.js";
+import { GetRigChildren, RigJointKind } from "../humanoid/rig.js";
+import { ALL_MUSCLE_COUNT } from "./muscles.js";
+import { CheckMuscleSettings, type IMuscleSettings } from "./muscleSettings.js";
 import { BuildBoneAxes } from "./boneAxes.js";
 import { BuildMassModel } from "./massModel.js";
 import { TranslationDofUnits } from "./translationDof.js";
@@ -13,63 +14,7 @@ import { TranslationDofUnits } from "./translationDof.js";
 /** The trunk's bones from the hips up, as `MuscleSetup.trunkOffsets` and a clip's `trunkOffsets` list them (the spine and head always mapped; the others may not be). */
 export const TRUNK_BONES: readonly HumanBone[] = [HumanBone.Spine, HumanBone.Chest, HumanBone.UpperChest, HumanBone.Neck, HumanBone.Head];
 
-/**
- * How an elbow or knee is read (degrees): a limb bent well past this flexes as a pure hinge (its
- * sideways bend is read as twist of the bone above), a straighter one keeps its twist on the upper
- * bone; at this bend the two weigh the same. Encoding blends them continuously (docs/muscles.md,
- * step 5), so no muscle jumps as a limb straightens: the old reading, a hinge from 25 degrees of
- * bend and none below 10, turned a knee's thigh twist by 20 degrees in one frame.
- */
-export const HINGE_BLEND_BEND_DEG = 30;
-
-/** Per-avatar muscle settings (see {@link IHumanoidAvatarOptions}). */
-export interface IMuscleSettings {
-    /** Range overrides by muscle name: `{"Left Arm Down-Up": [-80, 90]}` (degrees, min < 0 < max). */
-    readonly muscleRanges?: Readonly<Record<string, readonly [number, number]>>;
-    /** Twist shares (0..1) of the upper arm, forearm, upper leg and lower leg; default 0.5 each. */
-    readonly twist?: Readonly<Partial<Record<"upperArm" | "lowerArm" | "upperLeg" | "lowerLeg", number>>>;
-}
-
 const B = HumanBone;
-
-/**
- * Checks muscle settings and returns the muscle ranges they give (degrees). Throws a
- * {@link HumanoidError} `BAD_OPTION` naming the avatar and the field: unknown muscle, a range
- * that is not `[min < 0, max > 0]`, a twist share outside 0..1. Called when an avatar is built, so
- * encoding and decoding never meet bad settings.
- */
-export function CheckMuscleSettings(
-    avatarName: string,
-    settings: IMuscleSettings,
-): {
-    /** Low end of every muscle's range, degrees, indexed by muscle (value -1). */
-    minDeg: Float32Array;
-    /** High end of every muscle's range, degrees (value +1). */
-    maxDeg: Float32Array;
-} {
-    const minDeg = Float32Array.from(Muscles.map((m) => m.minDeg));
-    const maxDeg = Float32Array.from(Muscles.map((m) => m.maxDeg));
-    for (const [name, range] of Object.entries(settings.muscleRanges ?? {})) {
-        const i = MuscleIndexFromName(name);
-        if (i < 0) throw new HumanoidError("BAD_OPTION", `${avatarName}: muscleRanges: unknown muscle '${name}'`);
-        const [lo, hi] = Array.isArray(range) ? (range as [number, number]) : [NaN, NaN];
-        if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo < 0 && hi > 0)) {
-            throw new HumanoidError(
-                "BAD_OPTION",
-                `${avatarName}: muscleRanges['${name}'] must be [min, max] degrees with min < 0 < max, got ${JSON.stringify(range)}`,
-            );
-        }
-        minDeg[i] = lo;
-        maxDeg[i] = hi;
-    }
-    for (const [k, v] of Object.entries(settings.twist ?? {})) {
-        if (!["upperArm", "lowerArm", "upperLeg", "lowerLeg"].includes(k)) {
-            throw new HumanoidError("BAD_OPTION", `${avatarName}: twist: unknown share '${k}' (upperArm, lowerArm, upperLeg or lowerLeg)`);
-        }
-        if (!(typeof v === "number" && v >= 0 && v <= 1)) throw new HumanoidError("BAD_OPTION", `${avatarName}: twist.${k} must be between 0 and 1, got ${v}`);
-    }
-    return { minDeg, maxDeg };
-}
 
 /**
  * Everything muscle space needs about one avatar, computed once from its T-pose: the canonical
@@ -319,36 +264,12 @@ export class MuscleSetup {
         }
 
         const children = GetRigChildren(rig);
-        // The front of each foot: its toes, or where none are mapped its own tip joint (`FootTipChild`).
-        const tipJoint = (foot: HumanBone, toes: HumanBone): number =>
-            this.joint[toes] >= 0
-                ? this.joint[toes]
-                : this.joint[foot] >= 0
-                  ? FootTipChild(rig, children, ref.positions, this.joint[foot], f, (c) => this.boneOfJoint[c] >= 0)
-                  : -1;
-        this.footTip = [tipJoint(B.LeftFoot, B.LeftToes), tipJoint(B.RightFoot, B.RightToes)];
-        // A foot that ends at its ankle: its front read from its surface, where the rig knows it
-        // (the rest pose's world made only for such a foot).
-        const restWorld = rig.surfaceBounds && this.footTip.some((t) => t < 0) ? ComputeRigWorldPose(rig, GetRigRestPose(rig)) : null;
-        const frontOf = (foot: HumanBone, s: number): Vector3 | null =>
-            this.footTip[s] >= 0
-                ? ref.positions[this.footTip[s]].clone()
-                : restWorld && this.joint[foot] >= 0
-                  ? SurfaceFootFront(rig, restWorld, avatar.referenceWorld, this.joint[foot], f)
-                  : null;
-        this.footFront = [frontOf(B.LeftFoot, 0), frontOf(B.RightFoot, 1)];
-        const localOf = (foot: HumanBone, s: number): Vector3 | null => {
-            const j = this.joint[foot];
-            const front = this.footFront[s];
-            if (j < 0 || this.footTip[s] >= 0 || !front) return null;
-            return front.subtract(ref.positions[j]).applyRotationQuaternionInPlace(Quaternion.Inverse(ref.rotations[j]));
-        };
-        this.footFrontLocal = [localOf(B.LeftFoot, 0), localOf(B.RightFoot, 1)];
-        const lengthOf = (foot: HumanBone, s: number): number => {
-            const front = this.footFront[s];
-            return this.joint[foot] >= 0 && front ? Vector3.Distance(ref.positions[this.joint[foot]], front) : 0;
-        };
-        this.footLength = [lengthOf(B.LeftFoot, 0), lengthOf(B.RightFoot, 1)];
+        // The front of each foot: its toes, its own tip joint, or a point of its sole (`BuildFootFronts`).
+        const feet = BuildFootFronts(avatar, this.joint, this.boneOfJoint, children);
+        this.footTip = feet.tip;
+        this.footFront = feet.front;
+        this.footFrontLocal = feet.frontLocal;
+        this.footLength = feet.length;
         // Twist axes: the bone's T-pose direction (limbs, fingers, feet, toes), the canonical up
         // (trunk, neck, head) or forward (eyes, jaw), or the forearm's for the hand; swing axes from
         // the muscle table (boneAxes.ts).
