@@ -203,11 +203,14 @@ export {
 } from "./humanoid/jointLimitSettings.js";
 export { SphericalPolygon, SPHERICAL_POLYGON_INSIDE_EPSILON } from "./math/sphericalPolygon.js";
 export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH, type ProportionMode } from "./runtime/rigSolver.js";
-export { HumanoidClipPlayer, MAX_LOOPS_PER_STEP, type IClipPlayOptions } from "./runtime/clipPlayer.js";
+export { HumanoidClipPlayer } from "./runtime/clipPlayer.js";
+export { MAX_LOOPS_PER_STEP } from "./runtime/clipClock.js";
+export { type IClipPlayOptions } from "./runtime/clipPlayOptions.js";
 export { ROOT_MOTION_MODES, type RootMotionMode } from "./runtime/clipRoot.js";
 export { HumanBodyPart, HUMAN_BODY_PART_COUNT, GetHumanBodyPart } from "./runtime/bodyParts.js";
 export { HumanoidClipState, HumanoidLayer, MAX_CLIPS_PER_LAYER } from "./runtime/clipLayer.js";
-export { HumanoidFootPlanting, DEFAULT_CONTACT_BLEND_SECONDS, DEFAULT_TOUCHDOWN_SECONDS } from "./runtime/footPlanting.js";
+export { HumanoidFootPlanting } from "./runtime/footPlanting.js";
+export { DEFAULT_CONTACT_BLEND_SECONDS, DEFAULT_TOUCHDOWN_SECONDS } from "./runtime/plantingEases.js";
 export { HumanoidRigWriter, type HumanoidJointTarget, type HumanoidTargets } from "./plugin/rigTargets.js";
 export { HumanoidAnimator, HumanoidScenePlugin, RegisterHumanoidPlugin, type IHumanoidRootMotion } from "./plugin/humanoidAnimator.js";
 export type { IHumanoidAnimatorOptions } from "./plugin/animatorOptions.js";

@@ -13,62 +13,11 @@ import { CheckRootMotion, RootAtInto, TakeRootStep, TurnAboutUpInPlace, type Roo
 import { GroundSharesToRef, NextContactToRef, PreviousContactToRef } from "./clipContacts.js";
 import { BlendLayerProportionsToRef } from "./proportionBlend.js";
 import { QuaternionSlerpToRef, Vector3LerpToRef } from "../math/hotMath.js";
-
-/** How to play a clip. */
-export interface IClipPlayOptions {
-    /** Loop the clip. Default: the clip's own `loop` flag. */
-    loop?: boolean;
-    /** Playback speed (1 = as recorded, negative plays backwards). Default 1. */
-    speed?: number;
-    /** Weight among the layer's clips (they are normalized). Default 1. */
-    weight?: number;
-    /** Where to start, seconds from the clip's start. Default 0. */
-    startSeconds?: number;
-    /**
-     * Play the clip's mirror image (left and right swapped across the body's middle plane, in
-     * muscle space: muscles, body, goals, root motion and foot contacts; see `MirrorHumanPoseInPlace`).
-     * Default false.
-     */
-    mirror?: boolean;
-}
+import { CheckPlayOptions, type IClipPlayOptions } from "./clipPlayOptions.js";
+import { HumanPoseLerpToRef } from "./poseBlend.js";
+import { AdvanceClipClock } from "./clipClock.js";
 
 const TWO_PI = 2 * Math.PI;
-
-/**
- * Most loops one update counts (loop events and root motion alike): a step that crosses more
- * (a speed of millions, a step of hours) counts this many. One event and one root segment per
- * loop crossed, uncapped, hung the update (an infinite speed never returned).
- */
-export const MAX_LOOPS_PER_STEP = 100;
-
-/** Throws when a play option is not a finite number (a weight below 0 too): a clear error at the call, not NaN in the pose. */
-function checkPlayOptions(clip: MuscleClip, options: IClipPlayOptions): void {
-    const bad = (name: string, value: unknown, rule: string): never => {
-        throw new HumanoidError("BAD_OPTION", `${clip.name}: ${name} must be ${rule} (got ${String(value)})`);
-    };
-    if (options.speed !== undefined && !Number.isFinite(options.speed)) bad("speed", options.speed, "a finite number");
-    if (options.startSeconds !== undefined && !Number.isFinite(options.startSeconds)) bad("startSeconds", options.startSeconds, "a finite number");
-    if (options.weight !== undefined && !(Number.isFinite(options.weight) && options.weight >= 0))
-        bad("weight", options.weight, "a finite number of at least 0");
-}
-
-/** `HumanPose.LerpToRef(a, b, amounts[index], result)`, the amount read from an array. */
-function lerpPoses(a: HumanPose, b: HumanPose, amounts: Float64Array, index: number, result: HumanPose): void {
-    const amount = amounts[index];
-    const av = a.values;
-    const bv = b.values;
-    const rv = result.values;
-    for (let i = 0; i < ALL_MUSCLE_COUNT; i++) rv[i] = av[i] + (bv[i] - av[i]) * amount;
-    Vector3LerpToRef(a.bodyPosition, b.bodyPosition, amounts, index, result.bodyPosition);
-    QuaternionSlerpToRef(a.bodyRotation, b.bodyRotation, amounts, index, result.bodyRotation);
-    for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-        Vector3LerpToRef(a.goalPositions[g], b.goalPositions[g], amounts, index, result.goalPositions[g]);
-        QuaternionSlerpToRef(a.goalRotations[g], b.goalRotations[g], amounts, index, result.goalRotations[g]);
-    }
-    Vector3LerpToRef(a.hipsPosition, b.hipsPosition, amounts, index, result.hipsPosition);
-    QuaternionSlerpToRef(a.hipsRotation, b.hipsRotation, amounts, index, result.hipsRotation);
-    for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) Vector3LerpToRef(a.translations[t], b.translations[t], amounts, index, result.translations[t]);
-}
 
 /**
  * Plays {@link MuscleClip}s on layers and blends them in muscle space, with root motion and foot
@@ -224,7 +173,7 @@ export class HumanoidClipPlayer {
      */
     public play(clip: MuscleClip, options: IClipPlayOptions = {}, layer = 0): HumanoidClipState {
         // Before anything changes: a bad option leaves the layer playing what it played.
-        checkPlayOptions(clip, options);
+        CheckPlayOptions(clip, options);
         const l = this._layer(layer);
         for (const s of l.states) s.clip = null;
         const s = this._start(l, clip, options);
@@ -241,7 +190,7 @@ export class HumanoidClipPlayer {
      * @throws HumanoidError (`BAD_OPTION`) as {@link play}
      */
     public crossFade(clip: MuscleClip, seconds: number, options: IClipPlayOptions = {}, layer = 0): HumanoidClipState {
-        checkPlayOptions(clip, options);
+        CheckPlayOptions(clip, options);
         const l = this._layer(layer);
         const rate = 1 / seconds;
         // A fade too short to take a step (or none) is a play.
@@ -336,7 +285,7 @@ export class HumanoidClipPlayer {
         // Clocks first (time, fades, events), then the poses: a lone clip of the base layer is
         // sampled straight into the player's pose, not through its own and the layer's (two
         // copies of a pose, and two more poses of each animator brought into the cache a frame).
-        for (const l of this.layers) for (const s of l.states) if (s.clip) this._advanceClock(s);
+        for (const l of this.layers) for (const s of l.states) if (s.clip) AdvanceClipClock(this, s);
         const direct = this._loneBaseState();
         for (let li = 0; li < this.layers.length; li++) {
             const l = this.layers[li];
@@ -355,7 +304,7 @@ export class HumanoidClipPlayer {
                     l.pose.copyFrom(s.pose);
                 } else {
                     num[1] = w / l.total;
-                    lerpPoses(l.pose, s.pose, num, 1, l.pose);
+                    HumanPoseLerpToRef(l.pose, s.pose, num, 1, l.pose);
                 }
                 any = true;
             }
@@ -516,61 +465,6 @@ export class HumanoidClipPlayer {
             }
         }
         return lone;
-    }
-
-    /** Advances one state's clock by the time step `_num[0]`: time, fade and events (loops, the end); the loops crossed go to `wraps`. */
-    private _advanceClock(s: HumanoidClipState): void {
-        const num = this._num;
-        const dt = num[0];
-        const clip = s.clip!;
-        const duration = clip.durationSeconds;
-        const before = s.timeSeconds;
-        // A speed that is not a number or infinite (a state's field set so) plays as 0.
-        const speed = s.speed;
-        if (!s.fresh && speed > -Infinity && speed < Infinity) s.timeSeconds += dt * speed;
-        // Fades.
-        // A fade ends only in its own direction: over an update of no time a clip fading in is
-        // still at 0 and one fading out still at 1 (a cross-fade followed by such an update
-        // freed the incoming clip and kept the outgoing one for good).
-        if (s.fadeRate !== 0) {
-            s.fade += s.fadeRate * dt;
-            if (s.fadeRate > 0 && s.fade >= 1) {
-                s.fade = 1;
-                s.fadeRate = 0;
-            } else if (s.fadeRate < 0 && s.fade <= 0) {
-                s.fade = 0;
-                s.clip = null;
-                return;
-            }
-        }
-        // Loops and the end.
-        let wraps = 0;
-        if (duration > 0 && !s.fresh) {
-            if (s.loop) {
-                wraps = Math.floor(s.timeSeconds / duration) - Math.floor(before / duration);
-                // A step crossing more loops than anyone watches (a speed of millions) counts
-                // MAX_LOOPS_PER_STEP of them, events and root motion alike: one each was a hang.
-                if (wraps > MAX_LOOPS_PER_STEP) wraps = MAX_LOOPS_PER_STEP;
-                else if (wraps < -MAX_LOOPS_PER_STEP) wraps = -MAX_LOOPS_PER_STEP;
-                s.wraps = wraps;
-                // One event per loop, even when a long step crosses several; none more once a
-                // handler has put another clip (or this one afresh) in the state.
-                for (let k = wraps < 0 ? -wraps : wraps; k > 0 && s.clip === clip && !s.fresh; k--) this.onLoopObservable.notifyObservers(s);
-                if (s.clip !== clip || s.fresh) {
-                    // The state now plays what the handler started, from its start: no loop of its own.
-                    s.wraps = 0;
-                    return;
-                }
-            } else if (!s.ended && (s.speed >= 0 ? s.timeSeconds >= duration : s.timeSeconds <= 0)) {
-                s.ended = true;
-                this.onEndObservable.notifyObservers(s);
-            }
-        } else if (duration <= 0 && !s.fresh && !s.loop && !s.ended && dt > 0) {
-            // A clip of one frame ends as soon as it has been shown.
-            s.ended = true;
-            this.onEndObservable.notifyObservers(s);
-        }
-        s.wraps = wraps;
     }
 
     /**

@@ -1,5 +1,6 @@
 import { LoadHumanoidAvatarFromFileAsync } from "../../src/node/loadAvatar.js";
-import { FLOOR_EASE_SECONDS, HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
+import { HumanoidFootPlanting } from "../../src/runtime/footPlanting.js";
+import { FLOOR_EASE_SECONDS } from "../../src/runtime/plantingEases.js";
 import { HumanoidRigSolver } from "../../src/runtime/rigSolver.js";
 import { dataFile, describeWithData } from "../helpers/data.js";
 import { PlantingPlayerStub } from "../helpers/plantingPlayer.js";
