@@ -6,16 +6,10 @@ import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
 import { SoftAtLeastOneInPlace } from "../math/softAtLeastOne.js";
 import { QuaternionConjugateToRef, Vector3CopyToRef, Vector3LerpToRef } from "../math/hotMath.js";
 import { HumanoidCommonHold } from "./commonHold.js";
+import { FootGroundWeightsToRef } from "./footGroundWeight.js";
 import type { HumanoidLegShape } from "./legShape.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
 
-/**
- * With `"legs"` proportions a foot goal weighs fully while the ankle is within this height above its
- * T-pose height (source avatar scales; a contact is within 0.05) ...
- */
-const FOOT_IK_GROUND = 0.05;
-/** ... and not at all from this height up (smootherstep between: continuous to the acceleration). */
-const FOOT_IK_AIR = 0.25;
 /**
  * The trunk's steady point (see `seatBodyOnLegs`) is kept as the source's above this frequency
  * (Hz): above the motion's own band (a walk's pelvis moves at 1 to 3 Hz), where mocap's jitter is.
@@ -75,7 +69,7 @@ const scratch = {
  * `proportions`). With `"legs"`: the body seated on the clip's hips scaled by the legs, with the
  * trunk's steady point ({@link seatBodyOnLegs}); then up or down, and the foot goals across, by
  * what the legs' shape needs of them (`HumanoidLegShape`; {@link prepareLegs}); each foot goal's
- * weight by its height ({@link groundWeights}); and the body carried along with what the planted
+ * weight by its height (`FootGroundWeightsToRef`); and the body carried along with what the planted
  * feet hold in common ({@link followCommonHold}). With `"com"`: the body lowered for feet beyond
  * the legs' length ({@link lowerBody}). Owned by its solver, which calls it from `decode` and
  * `solveIK`; it reads and writes the solver's public state (its pose, forward kinematics, goals,
@@ -84,7 +78,7 @@ const scratch = {
 export class HumanoidBodyPlacement {
     /** The clip's hips of the last decode (canonical, pose units); the solver's `decode` writes them, {@link seatBodyOnLegs} seats the body on them. */
     public readonly clipHips = new Vector3();
-    /** Per foot, how much its goal holds by its height ({@link groundWeights}). */
+    /** Per foot, how much its goal holds by its height (`FootGroundWeightsToRef`). */
     public readonly ground = new Float64Array(2);
     /**
      * The last time step kept ({@link noteStep}, {@link noteFrameStep}; seconds, 0 when none): the
@@ -307,7 +301,7 @@ export class HumanoidBodyPlacement {
             // foot then gave up its leg shape's slack and floated (KayKit's crouch onto six
             // characters 0.03-0.08 leg over the floor, more than its source's own; pure contacts
             // kept the lift 0.2 s into a child's jump, the twenty-eighth session).
-            this.groundWeights();
+            FootGroundWeightsToRef(this._solver, this.ground);
             const w = this.ground;
             const pw = this._solver.positionWeights;
             const gs = this._solver.footGroundShare;
@@ -394,22 +388,6 @@ export class HumanoidBodyPlacement {
         }
         const lag = BODY_DROP_LAG * this._solver.stretch[0] * this._solver.ik.limbLengths[0];
         s[3] = lag > 0 ? need + lag * Math.tanh((s[0] - need) / lag) : need;
-    }
-
-    /**
-     * `"legs"`: per foot, how much its goal holds by its height above the source's ankle height
-     * (1 within `FOOT_IK_GROUND`, 0 from `FOOT_IK_AIR`, a smootherstep between), into
-     * {@link ground}; the height less what decode moved the goal by for the feet's soles (the
-     * solver's `soleGoalShift`: the whole figure moved, not the foot within it; the part a foot
-     * partly off the ground takes with the body's lift is not taken off).
-     */
-    public groundWeights(): void {
-        for (let g = 0; g < 2; g++) {
-            // (Less the feet's soles' move of the goal: the whole figure moved, not the foot within it.)
-            const height = this._solver.goalPositions[g].y - this._solver.soleGoalShift[g] - this._solver.positionScale[1];
-            const x = height <= FOOT_IK_GROUND ? 0 : height >= FOOT_IK_AIR ? 1 : (height - FOOT_IK_GROUND) / (FOOT_IK_AIR - FOOT_IK_GROUND);
-            this.ground[g] = 1 - x * x * x * (x * (6 * x - 15) + 10);
-        }
     }
 
     /**

@@ -17,6 +17,7 @@ import { MissingShoulderFold } from "../muscle/shoulderFold.js";
 import { CollarboneShake } from "../muscle/collarboneShake.js";
 import { TrunkPlaceLowPass } from "../muscle/trunkMatch.js";
 import { HumanoidBodyPlacement } from "./bodyPlacement.js";
+import { FootGroundWeightsToRef } from "./footGroundWeight.js";
 import { PlantedFootHeight } from "./plantedHeight.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
@@ -531,7 +532,7 @@ export class HumanoidRigSolver {
         this.bodyDrop = 0;
         if (!this._legs && this.lowerBodyForFeet) this._body.lowerBody();
         if (this._legs) {
-            this._body.groundWeights();
+            FootGroundWeightsToRef(this, this._body.ground);
             this._body.followCommonHold();
         }
         // Numbers go to the limb solver in an array (see `hotMath`).

@@ -7,16 +7,17 @@ import { LIMB_REACHED_SHARE, type ILimbIKStatus } from "../ik/limbIK.js";
 import {
     QuaternionConjugateToRef,
     QuaternionMultiplyToRef,
-    QuaternionNormalizeInPlace,
     QuaternionSlerpToRef,
     Vector3CopyToRef,
     Vector3LerpToRef,
     Vector3TransformAffineToRef,
 } from "../math/hotMath.js";
+import { MatrixTurnToRef } from "../math/matrixTurn.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal } from "../muscle/humanPose.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import type { HumanoidLookAt } from "./lookAt.js";
+import { TurnLimbTowardHint } from "./limbHint.js";
 import { HumanoidPoseKinematics } from "./poseKinematics.js";
 import type { HumanoidRigSolver } from "./rigSolver.js";
 
@@ -90,7 +91,8 @@ function finiteOrThrow(call: string, what: string, sum: number): void {
  *   (spine, chest, upper chest, shoulder) with the arm toward it, by {@link ChainIKSolver}, within
  *   {@link clamp}'s limits ({@link bodyAdjust});
  * - the limb is solved by the two-bone IK (squash-and-stretch as the solver's), and then turned
- *   about the line from its root to its end toward the hint by the hint weight (the end stays).
+ *   about the line from its root to its end toward the hint by the hint weight (the end stays;
+ *   `TurnLimbTowardHint`).
  * Hands the clip's IK pinned (solver hand weights above 0) are solved again onto where the clip
  * put them when the trunk moved (body adjustment or look-at), so they stay pinned.
  *
@@ -134,9 +136,8 @@ export class HumanoidWorldGoals {
     private readonly _targetRotation = new Quaternion();
     private readonly _hint = new Vector3();
     private readonly _shift = new Vector3();
-    /** The turn of {@link goalSpaceToRig} (see {@link _linearPart}) and its normalized rows. */
+    /** The turn of {@link goalSpaceToRig} (see `MatrixTurnToRef`): its linear part, scale and mirror off. */
     private readonly _linearTurn = new Quaternion();
-    private readonly _rows = new Float64Array(9);
     /** Numbers handed to the limb solver and the lerps: [0] position weight, [1] rotation weight, [2] stretch. */
     private readonly _weights = new Float64Array(3);
     private readonly _num = new Float64Array(2);
@@ -229,7 +230,7 @@ export class HumanoidWorldGoals {
             trunkMoved = lookAt.bodyTurned;
         }
         const own = this.active;
-        if (own) this._linearPart();
+        if (own) MatrixTurnToRef(this.goalSpaceToRig, this._linearTurn);
         // Which limbs to solve: those with a goal, and pinned hands once the trunk moves.
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
             this._solve[g] = own && (this.positionWeights[g] > 0 || this.rotationWeights[g] > 0 || this.hintWeights[g] > 0) ? 1 : 0;
@@ -287,7 +288,14 @@ export class HumanoidWorldGoals {
             ik.solveWeighted(g, fk.world, fk.positions, pose.rotations, pose.positions, this._target, this._targetRotation, weights, this.status[g]);
             if (own && this.hintWeights[g] > 0) {
                 fk.updateBelow(pose, ik.upperJoint(g));
-                this._turnTowardHint(g, solver);
+                TurnLimbTowardHint(
+                    g,
+                    solver,
+                    fk,
+                    setup.rigParent,
+                    Vector3TransformAffineToRef(this.hintPositions[g], this.goalSpaceToRig, this._hint),
+                    this.hintWeights,
+                );
             }
         }
         for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) if (this._solve[g]) fk.updateBelow(pose, ik.upperJoint(g));
@@ -434,141 +442,4 @@ export class HumanoidWorldGoals {
         }
         Vector3LerpToRef(this._clipEnd[g], t, num, 0, t);
     }
-
-    /**
-     * The turn of {@link goalSpaceToRig} into `_linearTurn`: its linear part with the rows
-     * normalized (scale off), negated when it mirrors (a mirror -I commutes with every rotation, so
-     * conjugating by the proper rotation left is the same), as a quaternion (column-vector form:
-     * the transpose of Babylon's row-vector matrix).
-     */
-    private _linearPart(): void {
-        const m = this.goalSpaceToRig.m;
-        const r = this._num;
-        const n = this._rows;
-        for (let row = 0; row < 3; row++) {
-            const x = m[4 * row];
-            const y = m[4 * row + 1];
-            const z = m[4 * row + 2];
-            r[0] = Math.sqrt(x * x + y * y + z * z);
-            r[1] = r[0] > 1e-12 ? 1 / r[0] : 0;
-            n[3 * row] = x * r[1];
-            n[3 * row + 1] = y * r[1];
-            n[3 * row + 2] = z * r[1];
-        }
-        // det < 0: a mirror; negate to a proper rotation.
-        const det = n[0] * (n[4] * n[8] - n[5] * n[7]) - n[1] * (n[3] * n[8] - n[5] * n[6]) + n[2] * (n[3] * n[7] - n[4] * n[6]);
-        if (det < 0) for (let i = 0; i < 9; i++) n[i] = -n[i];
-        // Column form c[i][j] = row-form n[j][i].
-        const m00 = n[0];
-        const m01 = n[3];
-        const m02 = n[6];
-        const m10 = n[1];
-        const m11 = n[4];
-        const m12 = n[7];
-        const m20 = n[2];
-        const m21 = n[5];
-        const m22 = n[8];
-        const q = this._linearTurn;
-        const trace = m00 + m11 + m22;
-        if (trace > 0) {
-            const s = 0.5 / Math.sqrt(trace + 1);
-            q.w = 0.25 / s;
-            q.x = (m21 - m12) * s;
-            q.y = (m02 - m20) * s;
-            q.z = (m10 - m01) * s;
-        } else if (m00 > m11 && m00 > m22) {
-            const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
-            q.w = (m21 - m12) / s;
-            q.x = 0.25 * s;
-            q.y = (m01 + m10) / s;
-            q.z = (m02 + m20) / s;
-        } else if (m11 > m22) {
-            const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
-            q.w = (m02 - m20) / s;
-            q.x = (m01 + m10) / s;
-            q.y = 0.25 * s;
-            q.z = (m12 + m21) / s;
-        } else {
-            const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
-            q.w = (m10 - m01) / s;
-            q.x = (m02 + m20) / s;
-            q.y = (m12 + m21) / s;
-            q.z = 0.25 * s;
-        }
-        QuaternionNormalizeInPlace(q);
-    }
-
-    /**
-     * Turns limb `g` about the line from its root to its end so that its middle joint moves toward
-     * the hint by the hint weight; the end keeps its place and world rotation. Needs the forward
-     * kinematics of the solved limb (`kinematics`).
-     */
-    private _turnTowardHint(g: number, solver: HumanoidRigSolver): void {
-        const fk = this.kinematics;
-        const ik = solver.ik;
-        const pose = solver.pose;
-        const parent = this._setup.rigParent;
-        const upper = ik.upperJoint(g);
-        const middle = ik.middleJoint(g);
-        const end = ik.endJoint(g);
-        const a = fk.positions[upper];
-        const b = fk.positions[middle];
-        const c = fk.positions[end];
-        const h = Vector3TransformAffineToRef(this.hintPositions[g], this.goalSpaceToRig, this._hint);
-        // axis: root -> end; u, v: the middle joint and the hint across it.
-        let ax = c.x - a.x;
-        let ay = c.y - a.y;
-        let az = c.z - a.z;
-        const al = Math.sqrt(ax * ax + ay * ay + az * az);
-        if (!(al > 1e-9)) return;
-        ax /= al;
-        ay /= al;
-        az /= al;
-        let ux = b.x - a.x;
-        let uy = b.y - a.y;
-        let uz = b.z - a.z;
-        let d = ux * ax + uy * ay + uz * az;
-        ux -= ax * d;
-        uy -= ay * d;
-        uz -= az * d;
-        let vx = h.x - a.x;
-        let vy = h.y - a.y;
-        let vz = h.z - a.z;
-        d = vx * ax + vy * ay + vz * az;
-        vx -= ax * d;
-        vy -= ay * d;
-        vz -= az * d;
-        const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
-        const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
-        // A straight limb has no plane to turn; a hint on the line gives no direction.
-        if (!(ul > 1e-6 * al && vl > 1e-6 * al)) return;
-        // Signed angle from u to v about the axis.
-        const cx = uy * vz - uz * vy;
-        const cy = uz * vx - ux * vz;
-        const cz = ux * vy - uy * vx;
-        const hw = this.hintWeights[g];
-        const angle = Math.atan2(cx * ax + cy * ay + cz * az, ux * vx + uy * vy + uz * vz) * (hw > 0 ? (hw < 1 ? hw : 1) : 0);
-        const s = Math.sin(angle * 0.5);
-        // S: the turn about the axis (world, rig space)
-        tmpQ.x = ax * s;
-        tmpQ.y = ay * s;
-        tmpQ.z = az * s;
-        tmpQ.w = Math.cos(angle * 0.5);
-        // The end's world rotation before the turn, and its parent's after it.
-        tmpQ2.copyFrom(fk.world[end]);
-        // upper local' = P^-1 * S * W_upper
-        const pu = parent[upper];
-        QuaternionMultiplyToRef(tmpQ, fk.world[upper], pose.rotations[upper]);
-        if (pu >= 0) {
-            QuaternionConjugateToRef(fk.world[pu], mQ);
-            QuaternionMultiplyToRef(mQ, pose.rotations[upper], pose.rotations[upper]);
-        }
-        // end local' = (S * W_endParent)^-1 * W_end (the end keeps its world rotation)
-        const pe = parent[end];
-        QuaternionMultiplyToRef(tmpQ, fk.world[pe], mQ);
-        QuaternionConjugateToRef(mQ, mQ);
-        QuaternionMultiplyToRef(mQ, tmpQ2, pose.rotations[end]);
-    }
 }
-
-const mQ = new Quaternion();
