@@ -202,7 +202,8 @@ export {
     type IBoneLimitSettings,
 } from "./humanoid/jointLimitSettings.js";
 export { SphericalPolygon, SPHERICAL_POLYGON_INSIDE_EPSILON } from "./math/sphericalPolygon.js";
-export { HumanoidRigSolver, DEFAULT_LIMB_STRETCH, type ProportionMode } from "./runtime/rigSolver.js";
+export { HumanoidRigSolver } from "./runtime/rigSolver.js";
+export { DEFAULT_LIMB_STRETCH, type ProportionMode } from "./runtime/rigSolverSettings.js";
 export { HumanoidClipPlayer } from "./runtime/clipPlayer.js";
 export { MAX_LOOPS_PER_STEP } from "./runtime/clipClock.js";
 export { type IClipPlayOptions } from "./runtime/clipPlayOptions.js";
@@ -271,9 +272,9 @@ export {
     CHAIN_IK_DAMPING,
     CHAIN_IK_MAX_STEP,
     CHAIN_IK_MAX_ESCAPES,
-    type IJointClamp,
     type IChainIKStatus,
 } from "./ik/chainIK.js";
+export type { IJointClamp } from "./ik/jointClamp.js";
 export { HumanoidPoseKinematics } from "./runtime/poseKinematics.js";
 export { HumanoidWorldGoals, BODY_ADJUST_REACH, MAX_HIP_SHIFT } from "./runtime/worldGoals.js";
 export { HumanoidLookAt, LOOK_AT_BODY_SHARE, LOOK_AT_SMOOTH_TIME } from "./runtime/lookAt.js";

@@ -1,22 +1,8 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { QuaternionConjugateToRef, QuaternionMultiplyToRef, QuaternionNormalizeInPlace, Vector3CopyToRef } from "../math/hotMath.js";
-
-/**
- * Joint limits as the chain solver sees them: anything that moves a joint's local rotation into its
- * allowed set. `JointLimits` (the swing-twist limits of issue 12) satisfies it; tests use a hinge
- * or a cone.
- */
-export interface IJointClamp {
-    /**
-     * Writes into `out` the allowed local rotation nearest `local` (rig space, relative to the
-     * joint's parent, as `IRigPose.rotations`); returns true when it had to move it. Must not
-     * allocate, throw or produce NaN for a unit `local`; `out` may be `local`.
-     * @param bone the id given for the joint in {@link ChainIKSolver.boneIds} (a `HumanBone` for humanoid chains)
-     * @param local the rotation to clamp
-     * @param out receives the clamped rotation
-     */
-    clampLocalToRef(bone: number, local: Quaternion, out: Quaternion): boolean;
-}
+import { EscapeChainIKStall } from "./chainIKEscape.js";
+import { ComputeChainIKStep } from "./chainIKStep.js";
+import type { IJointClamp } from "./jointClamp.js";
 
 /** What the last {@link ChainIKSolver.solve} did. */
 export interface IChainIKStatus {
@@ -44,16 +30,10 @@ export const CHAIN_IK_MAX_STEP = 0.35;
 const LINE_SEARCH_HALVINGS = 5;
 /** An iteration that takes less than this share off the error counts as a stall. */
 const STALL_PROGRESS = 1e-3;
-/** Share of the way a stalled, clamped joint eases toward its preferred rotation in the first escape. */
-const ESCAPE_EASE = 0.5;
-/** The ease of the first escape and of the second (all the way), in an array: a module constant joined with a number would be boxed. */
-const EASE_AMOUNTS = new Float64Array([ESCAPE_EASE, 1]);
 /** A blocked joint's weight in the least squares while the others take over after a stall (a share of its stiffness). */
 const BLOCKED_WEIGHT = 1e-3;
 /** Default {@link ChainIKSolver.maxEscapes}. */
 export const CHAIN_IK_MAX_ESCAPES = 6;
-/** How far an escape kicks each joint across the line to the target, radians. */
-const ESCAPE_KICK = 0.3;
 /** A clamped joint's weight in the least squares is multiplied by this each iteration it is clamped (the others take over its share). */
 const CLAMPED_WEIGHT_DECAY = 0.5;
 
@@ -112,30 +92,46 @@ export class ChainIKSolver {
     /** The chain's length at rest (sum of the offsets between consecutive joints), metres. */
     public readonly length: number;
 
-    private readonly _n: number;
+    // The working state below marked internal is shared with the step (chainIKStep.ts) and the
+    // escape (chainIKEscape.ts): free functions of the solver, not part of its API.
+    /** @internal The number of path elements. */
+    public readonly _n: number;
     /** Per path element: the scale applied to its local position (its parent's world scale), xyz. */
     private readonly _scale: Float64Array;
-    private readonly _local: Quaternion[];
+    /** @internal Per path element: the local rotations of the accepted pose. */
+    public readonly _local: Quaternion[];
     private readonly _candidate: Quaternion[];
     private readonly _best: Quaternion[];
-    private readonly _wq: Quaternion[];
-    private readonly _p: Vector3[];
+    /** @internal Per path element: the world rotations of the accepted pose. */
+    public readonly _wq: Quaternion[];
+    /** @internal Per path element: the world positions of the accepted pose. */
+    public readonly _p: Vector3[];
     /** World rotations and positions of the candidate of the line search. */
     private readonly _wqC: Quaternion[];
     private readonly _pC: Vector3[];
     private readonly _offset: Vector3[];
-    private readonly _w: Float64Array;
-    private readonly _step: Float64Array;
-    private readonly _bias: Float64Array;
-    private readonly _hit: Uint8Array;
-    private readonly _baseQ = new Quaternion();
+    /** @internal Per path element: its weight in the least squares this iteration (its stiffness, less while a limit blocks it). */
+    public readonly _w: Float64Array;
+    /** @internal Per path element: the step's world rotation vector, xyz. */
+    public readonly _step: Float64Array;
+    /** @internal Per path element: the nullspace bias's world rotation vector, xyz. */
+    public readonly _bias: Float64Array;
+    /** @internal Per path element: 1 when the last try's limit blocked the joint (took off more than half its turn). */
+    public readonly _hit: Uint8Array;
+    /** @internal World rotation of the chain root's parent. */
+    public readonly _baseQ = new Quaternion();
     private readonly _baseP = new Vector3();
-    private readonly _target = new Vector3();
-    private readonly _q = new Quaternion();
+    /** @internal Where the end is aimed (the target, brought within the chain's reach). */
+    public readonly _target = new Vector3();
+    /** @internal Scratch. */
+    public readonly _q = new Quaternion();
     private readonly _q2 = new Quaternion();
-    private readonly _v = new Vector3();
-    /** Numbers between the private methods (no number crosses a call): [0] the error of the last FK, [1] the step's scale, [2] λ², [3] the step's largest turn (in _computeStep), [4] the accepted error, [5] the best, [6] the tolerance, [7] the largest turn per iteration, [8] the rest length. */
-    private readonly _num = new Float64Array(9);
+    /** @internal Scratch; the rotation vector `_toParentFrame` turns. */
+    public readonly _v = new Vector3();
+    /**
+     * @internal Numbers between the solver's functions (no number crosses a call): [0] the error of the last FK, [1] the step's scale, [2] λ², [3] the step's largest turn (in `ComputeChainIKStep`), [4] the accepted error, [5] the best, [6] the tolerance, [7] the largest turn per iteration, [8] the rest length.
+     */
+    public readonly _num = new Float64Array(9);
 
     /**
      * @param path rig joints from the chain's root to its end, each the parent of the next (at least 2)
@@ -262,7 +258,7 @@ export class ChainIKSolver {
         const maxIterations = this.maxIterations > 0 ? this.maxIterations : 1;
         while (iterations < maxIterations && num[4] > num[6] && num[4] === num[4]) {
             iterations++;
-            this._computeStep();
+            ComputeChainIKStep(this);
             // Backtracking line search.
             num[1] = 1;
             let accepted = false;
@@ -300,7 +296,7 @@ export class ChainIKSolver {
             if (dropped) continue;
             if (!(escapes < this.maxEscapes)) break;
             escapes++;
-            this._escape(escapes - 1);
+            EscapeChainIKStall(this, escapes - 1);
             this._forward(this._local, this._wq, this._p);
             num[4] = num[0];
             for (let i = 0; i < n; i++) this._w[i] = this.stiffness[i] > 0 ? this.stiffness[i] : 0;
@@ -351,142 +347,6 @@ export class ChainIKSolver {
         this._num[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
     }
 
-    /** The damped least-squares step plus the nullspace bias, world rotation vectors per joint, into `_step` (from the accepted pose in `_wq`/`_p`). */
-    private _computeStep(): void {
-        const n = this._n;
-        const p = this._p;
-        const w = this._w;
-        const end = p[n - 1];
-        const t = this._target;
-        const l2 = this._num[2];
-        // M = Σ W_i (|r|² I - r r^T) + λ² I (symmetric)
-        let m00 = l2;
-        let m01 = 0;
-        let m02 = 0;
-        let m11 = l2;
-        let m12 = 0;
-        let m22 = l2;
-        for (let i = 0; i < n - 1; i++) {
-            const wi = w[i];
-            if (!(wi > 0)) continue;
-            const rx = end.x - p[i].x;
-            const ry = end.y - p[i].y;
-            const rz = end.z - p[i].z;
-            const rr = rx * rx + ry * ry + rz * rz;
-            m00 += wi * (rr - rx * rx);
-            m11 += wi * (rr - ry * ry);
-            m22 += wi * (rr - rz * rz);
-            m01 -= wi * rx * ry;
-            m02 -= wi * rx * rz;
-            m12 -= wi * ry * rz;
-        }
-        // M^-1 by cofactors (M is positive definite: λ² > 0).
-        const c00 = m11 * m22 - m12 * m12;
-        const c01 = m02 * m12 - m01 * m22;
-        const c02 = m01 * m12 - m02 * m11;
-        const c11 = m00 * m22 - m02 * m02;
-        const c12 = m01 * m02 - m00 * m12;
-        const c22 = m00 * m11 - m01 * m01;
-        const det = m00 * c00 + m01 * c01 + m02 * c02;
-        const inv = det > 0 ? 1 / det : 0;
-        const ex = t.x - end.x;
-        const ey = t.y - end.y;
-        const ez = t.z - end.z;
-        const yx = (c00 * ex + c01 * ey + c02 * ez) * inv;
-        const yy = (c01 * ex + c11 * ey + c12 * ez) * inv;
-        const yz = (c02 * ex + c12 * ey + c22 * ez) * inv;
-        // Nullspace bias: z_i toward the preferred rotation (world rotation vector), and J z.
-        const bias = this._bias;
-        let jx = 0;
-        let jy = 0;
-        let jz = 0;
-        let anyBias = false;
-        for (let i = 0; i < n - 1; i++) {
-            bias[3 * i] = bias[3 * i + 1] = bias[3 * i + 2] = 0;
-            const g = this.preferredWeight[i];
-            if (!(w[i] > 0 && g > 0)) continue;
-            this._towardPreferred(i, this._local[i]);
-            const k = g > 1 ? 1 : g;
-            const bx = this._v.x * k;
-            const by = this._v.y * k;
-            const bz = this._v.z * k;
-            bias[3 * i] = bx;
-            bias[3 * i + 1] = by;
-            bias[3 * i + 2] = bz;
-            const rx = end.x - p[i].x;
-            const ry = end.y - p[i].y;
-            const rz = end.z - p[i].z;
-            // end velocity of joint i's turn: z × r
-            jx += by * rz - bz * ry;
-            jy += bz * rx - bx * rz;
-            jz += bx * ry - by * rx;
-            anyBias = true;
-        }
-        let ux = 0;
-        let uy = 0;
-        let uz = 0;
-        if (anyBias) {
-            ux = (c00 * jx + c01 * jy + c02 * jz) * inv;
-            uy = (c01 * jx + c11 * jy + c12 * jz) * inv;
-            uz = (c02 * jx + c12 * jy + c22 * jz) * inv;
-        }
-        const dx = yx - ux;
-        const dy = yy - uy;
-        const dz = yz - uz;
-        const step = this._step;
-        const num = this._num;
-        const cap = num[7];
-        num[3] = 0;
-        for (let i = 0; i < n; i++) {
-            const wi = w[i];
-            if (!(wi > 0) || i === n - 1) {
-                step[3 * i] = step[3 * i + 1] = step[3 * i + 2] = 0;
-                continue;
-            }
-            const rx = end.x - p[i].x;
-            const ry = end.y - p[i].y;
-            const rz = end.z - p[i].z;
-            // ω = W (r × (y - u)) + z
-            const sx = wi * (ry * dz - rz * dy) + bias[3 * i];
-            const sy = wi * (rz * dx - rx * dz) + bias[3 * i + 1];
-            const sz = wi * (rx * dy - ry * dx) + bias[3 * i + 2];
-            const len = Math.sqrt(sx * sx + sy * sy + sz * sz);
-            if (len > num[3]) num[3] = len;
-            step[3 * i] = sx;
-            step[3 * i + 1] = sy;
-            step[3 * i + 2] = sz;
-        }
-        // The trust region: the whole step scaled (not joint by joint, which could turn it off the descent).
-        if (num[3] > cap) {
-            const k = cap / num[3];
-            for (let i = 0; i < 3 * n; i++) step[i] *= k;
-        }
-    }
-
-    /**
-     * The world rotation vector turning joint `i` from `local` to its preferred rotation, into `_v`
-     * (`log(preferred * local^-1)` in the parent's frame, turned into world axes by the parent's world rotation).
-     */
-    private _towardPreferred(i: number, local: Quaternion): void {
-        const q = this._q;
-        QuaternionConjugateToRef(local, q);
-        QuaternionMultiplyToRef(this.preferred[i], q, q);
-        if (q.w < 0) {
-            q.x = -q.x;
-            q.y = -q.y;
-            q.z = -q.z;
-            q.w = -q.w;
-        }
-        const s = Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
-        const angle = 2 * Math.atan2(s, q.w);
-        const k = s > 1e-12 ? angle / s : 2;
-        const v = this._v;
-        v.x = q.x * k;
-        v.y = q.y * k;
-        v.z = q.z * k;
-        v.applyRotationQuaternionInPlace(i > 0 ? this._wq[i - 1] : this._baseQ);
-    }
-
     /**
      * The step scaled by `_num[1]` applied to the accepted pose into `_candidate`, each joint
      * clamped; forward kinematics of the candidate (error into `_num[0]`). Marks clamped joints in
@@ -512,21 +372,14 @@ export class ChainIKSolver {
             v.x = sx;
             v.y = sy;
             v.z = sz;
-            QuaternionConjugateToRef(i > 0 ? this._wq[i - 1] : this._baseQ, this._q2);
-            v.applyRotationQuaternionInPlace(this._q2);
+            this._toParentFrame(i);
             const angle = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
             const k = angle > 1e-12 ? Math.sin(angle * 0.5) / angle : 0.5;
             q.x = v.x * k;
             q.y = v.y * k;
             q.z = v.z * k;
             q.w = Math.cos(angle * 0.5);
-            QuaternionMultiplyToRef(q, c, c);
-            QuaternionNormalizeInPlace(c);
-            const clamp = this.clamp;
-            const bone = this.boneIds[i];
-            if (clamp && bone >= 0 && clamp.clampLocalToRef(bone, c, this._q2)) {
-                c.copyFrom(this._q2);
-                QuaternionNormalizeInPlace(c);
+            if (this._turnJoint(i, c)) {
                 any = true;
                 // Blocked when the limit took off more than half the turn asked for: the angle
                 // actually turned, |log(c * L^-1)|, against the step's.
@@ -540,97 +393,24 @@ export class ChainIKSolver {
         return any;
     }
 
+    /** @internal Turns `_v` from world axes into the frame of path element `i`'s parent (the accepted pose's, `_wq`). */
+    public _toParentFrame(i: number): void {
+        QuaternionConjugateToRef(i > 0 ? this._wq[i - 1] : this._baseQ, this._q2);
+        this._v.applyRotationQuaternionInPlace(this._q2);
+    }
+
     /**
-     * A way out of a stall, the `k`-th of the solve (on the accepted pose `_local`, frames in
-     * `_wq`/`_p`): first the joints the last try clamped (all if none) ease {@link ESCAPE_EASE} of
-     * the way toward their preferred rotation (a knee eased forward); then every joint restarts
-     * from its preferred rotation; after that, or when neither moves anything, each joint is
-     * kicked by {@link ESCAPE_KICK} across the line to the target (a straight chain aimed along its
-     * own line has no gradient), its limit applied.
+     * @internal Turns `c`, a local rotation of path element `i`, by `_q` (`c = _q c`, normalized)
+     * and applies the joint's limit to it; returns whether the limit moved it.
      */
-    private _escape(k: number): void {
-        const n = this._n;
-        let anyHit = false;
-        for (let i = 0; i < n - 1; i++) if (this._hit[i] && this.stiffness[i] > 0) anyHit = true;
-        let moved = 0;
-        // Kicks alternate their side, so that a second one may find the other way round.
-        const kick = ESCAPE_KICK * ((k & 1) === 0 ? 1 : -1);
-        if (k < 2) {
-            const amount = EASE_AMOUNTS[k === 0 ? 0 : 1];
-            for (let i = 0; i < n - 1; i++) {
-                if (!(this.stiffness[i] > 0)) continue;
-                if (k === 0 && anyHit && !this._hit[i]) continue;
-                const a = this._local[i];
-                const b = this.preferred[i];
-                const dot = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-                const sign = dot < 0 ? -1 : 1;
-                if (dot * sign > 1 - 1e-12) continue;
-                a.x += (sign * b.x - a.x) * amount;
-                a.y += (sign * b.y - a.y) * amount;
-                a.z += (sign * b.z - a.z) * amount;
-                a.w += (sign * b.w - a.w) * amount;
-                QuaternionNormalizeInPlace(a);
-                moved++;
-            }
-            if (moved > 0) return;
-        }
-        const p = this._p;
-        const end = p[n - 1];
-        const t = this._target;
-        const ex = t.x - end.x;
-        const ey = t.y - end.y;
-        const ez = t.z - end.z;
-        const q = this._q;
-        const v = this._v;
-        for (let i = 0; i < n - 1; i++) {
-            if (!(this.stiffness[i] > 0)) continue;
-            const rx = end.x - p[i].x;
-            const ry = end.y - p[i].y;
-            const rz = end.z - p[i].z;
-            // axis = r × e, or r × (the world axis r leans on least) when e is along r
-            let ax = ry * ez - rz * ey;
-            let ay = rz * ex - rx * ez;
-            let az = rx * ey - ry * ex;
-            let l = Math.sqrt(ax * ax + ay * ay + az * az);
-            if (!(l > 1e-9)) {
-                const mx = Math.abs(rx);
-                const my = Math.abs(ry);
-                const mz = Math.abs(rz);
-                if (mx <= my && mx <= mz) {
-                    ax = 0;
-                    ay = rz;
-                    az = -ry;
-                } else if (my <= mz) {
-                    ax = -rz;
-                    ay = 0;
-                    az = rx;
-                } else {
-                    ax = ry;
-                    ay = -rx;
-                    az = 0;
-                }
-                l = Math.sqrt(ax * ax + ay * ay + az * az);
-                if (!(l > 1e-12)) continue;
-            }
-            v.x = ax / l;
-            v.y = ay / l;
-            v.z = az / l;
-            QuaternionConjugateToRef(i > 0 ? this._wq[i - 1] : this._baseQ, this._q2);
-            v.applyRotationQuaternionInPlace(this._q2);
-            const s = Math.sin(kick * 0.5);
-            q.x = v.x * s;
-            q.y = v.y * s;
-            q.z = v.z * s;
-            q.w = Math.cos(kick * 0.5);
-            const c = this._local[i];
-            QuaternionMultiplyToRef(q, c, c);
-            QuaternionNormalizeInPlace(c);
-            const clamp = this.clamp;
-            const bone = this.boneIds[i];
-            if (clamp && bone >= 0 && clamp.clampLocalToRef(bone, c, this._q2)) {
-                c.copyFrom(this._q2);
-                QuaternionNormalizeInPlace(c);
-            }
-        }
+    public _turnJoint(i: number, c: Quaternion): boolean {
+        QuaternionMultiplyToRef(this._q, c, c);
+        QuaternionNormalizeInPlace(c);
+        const clamp = this.clamp;
+        const bone = this.boneIds[i];
+        if (!(clamp && bone >= 0 && clamp.clampLocalToRef(bone, c, this._q2))) return false;
+        c.copyFrom(this._q2);
+        QuaternionNormalizeInPlace(c);
+        return true;
     }
 }

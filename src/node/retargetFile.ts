@@ -9,7 +9,7 @@ import { ConvertFileToMuscleClipsAsync } from "./convertFile.js";
 import { WriteCharacterGlbAsync } from "./writeGlb.js";
 import { AttachedFeetNotes } from "../io/detachedFeetGltf.js";
 import { LoadHumanoidAvatarFromFileAsync, type ILoadAvatarOptions } from "./loadAvatar.js";
-import type { ProportionMode } from "../runtime/rigSolver.js";
+import type { ProportionMode } from "../runtime/rigSolverSettings.js";
 
 /**
  * What happens to the clip's travel in the written file:

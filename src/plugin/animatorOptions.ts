@@ -4,7 +4,7 @@ import { HumanoidError } from "../errors.js";
 import type { HumanBone } from "../humanoid/humanBones.js";
 import type { JointLimitBoneSet } from "../humanoid/jointLimitSettings.js";
 import type { RootMotionMode } from "../runtime/clipRoot.js";
-import { DEFAULT_LIMB_STRETCH, type ProportionMode } from "../runtime/rigSolver.js";
+import { DEFAULT_LIMB_STRETCH, type ProportionMode } from "../runtime/rigSolverSettings.js";
 
 /** Options of a `HumanoidAnimator` (src/plugin/humanoidAnimator.ts). */
 export interface IHumanoidAnimatorOptions {

@@ -11,7 +11,8 @@ import { HumanPose } from "../muscle/humanPose.js";
 import { MuscleSetup } from "../muscle/setup.js";
 import { GOAL_BONES } from "../muscle/encode.js";
 import { LIMB_BONES } from "../ik/limbIK.js";
-import { HumanoidRigSolver, type ProportionMode } from "../runtime/rigSolver.js";
+import { HumanoidRigSolver } from "../runtime/rigSolver.js";
+import type { ProportionMode } from "../runtime/rigSolverSettings.js";
 import { CombineFootSkates, ComputeLegLength, MeasureFootSkate } from "./footSkate.js";
 
 const B = HumanBone;

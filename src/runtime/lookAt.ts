@@ -2,7 +2,7 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
-import type { IJointClamp } from "../ik/chainIK.js";
+import type { IJointClamp } from "../ik/jointClamp.js";
 import {
     QuaternionConjugateToRef,
     QuaternionMultiplyToRef,

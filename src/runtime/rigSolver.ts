@@ -25,44 +25,12 @@ import { HumanoidFootSole, SoleUprightShare } from "./footSole.js";
 import { HumanoidFootRotations } from "./footRotations.js";
 import { HumanoidPelvisStance } from "./pelvisStance.js";
 import { AimLimitedLimbs } from "./limitedLimbs.js";
-
-/** Default squash-and-stretch of every limb: 5% of its length, as Mecanim's arm and leg stretch. */
-export const DEFAULT_LIMB_STRETCH = 0.05;
-
-/**
- * How a clip's positions are scaled to the character (docs/runtime.md, proportions):
- * - `"legs"` (default): stride, foot goals and root travel scale by the legs (the character's leg
- *   length over the source's), and the body sits where the character's own legs put it under the
- *   feet, so a short-legged character walks with bent knees and planted feet;
- * - `"com"`: Mecanim's rule: everything scales by the centre-of-mass height (a foot goal's height
- *   from the ankle, the source's ankle height taken off and the character's put back, as with
- *   `"legs"`), and the body is lowered only when the feet could not reach otherwise.
- */
-export type ProportionMode = "legs" | "com";
+import { rigSolverScratch as scratch } from "./rigSolverScratch.js";
+import { DEFAULT_LIMB_STRETCH, type ProportionMode } from "./rigSolverSettings.js";
 
 const tmpV = new Vector3();
 const tmpQ = new Quaternion();
 
-/**
- * Scratch shared by every solver (the per-frame path is single-threaded and no solver call runs
- * inside another's): held per solver, it was a few more kilobytes of each animator to bring into
- * the cache every frame.
- */
-const scratch = {
-    /** A goal's target position and rotation (rig space). */
-    target: new Vector3(),
-    targetRot: new Quaternion(),
-    /** Numbers handed to the limb solver and the lerps: position weight, rotation weight, stretch. */
-    weights: new Float64Array(3),
-    /** The pose's body position across a decode that carries the body (x, z; put back exactly after). */
-    bodyKept: new Float64Array(2),
-    /** Handed to the feet's soles: the source's foot length over its leg's (NaN when not known) and the share of the pose from clips that give it. */
-    soleSource: new Float64Array(2),
-    /** The body's half tilt's cosine, then how upright it stands for the feet's soles (`SoleUprightShare`). */
-    soleUpright: new Float64Array(1),
-    /** The feet's soles' move (source leg lengths) and each foot goal's share of it (`HumanoidFootSole.update`). */
-    soleMove: new Float64Array(3),
-};
 /**
  * Turns {@link HumanPose}s into rig poses of one avatar, with limb IK: decode the muscles and the
  * body, then move feet and hands to the pose's IK goals (scaled to the avatar) with two-bone IK and

@@ -2,7 +2,8 @@ import { Matrix, Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.j
 import { HumanoidError } from "../errors.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
 import { HumanBone } from "../humanoid/humanBones.js";
-import { ChainIKSolver, type IChainIKStatus, type IJointClamp } from "../ik/chainIK.js";
+import { ChainIKSolver, type IChainIKStatus } from "../ik/chainIK.js";
+import type { IJointClamp } from "../ik/jointClamp.js";
 import { LIMB_REACHED_SHARE, type ILimbIKStatus } from "../ik/limbIK.js";
 import {
     QuaternionConjugateToRef,
