@@ -213,7 +213,8 @@ export { HumanoidClipState, HumanoidLayer, MAX_CLIPS_PER_LAYER } from "./runtime
 export { HumanoidFootPlanting } from "./runtime/footPlanting.js";
 export { DEFAULT_CONTACT_BLEND_SECONDS, DEFAULT_TOUCHDOWN_SECONDS } from "./runtime/plantingEases.js";
 export { HumanoidRigWriter, type HumanoidJointTarget, type HumanoidTargets } from "./plugin/rigTargets.js";
-export { HumanoidAnimator, HumanoidScenePlugin, RegisterHumanoidPlugin, type IHumanoidRootMotion } from "./plugin/humanoidAnimator.js";
+export { HumanoidAnimator, type IHumanoidRootMotion } from "./plugin/humanoidAnimator.js";
+export { HumanoidScenePlugin, RegisterHumanoidPlugin } from "./plugin/humanoidScenePlugin.js";
 export type { IHumanoidAnimatorOptions } from "./plugin/animatorOptions.js";
 export {
     CreateTransformNodesFromRig,
