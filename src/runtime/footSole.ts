@@ -1,4 +1,6 @@
+import { CLIP_PROPORTION_FOOT_LENGTH, CLIP_PROPORTION_FOOT_SHARE } from "../clip/clipProportions.js";
 import { CriticallyDampedStepInPlace } from "../math/dampedSpring.js";
+import type { HumanoidRigSolver } from "./rigSolver.js";
 
 /**
  * The feet's soles: where on the ground a foot stands, by the lower of its ankle and its front.
@@ -260,5 +262,50 @@ export class HumanoidFootSole {
         out[0] = (a * sl * (1 - sr) + b * sr * (1 - sl) + both * sl * sr) * upright[0];
         out[1] = out[0] * sl;
         out[2] = out[0] * sr;
+    }
+}
+
+// Scratch of the decode's step, shared by every solver (the per-frame path is single-threaded).
+/** Handed to {@link HumanoidFootSole.update}: the source's foot length over its leg's (NaN when not known) and the share of the pose from clips that give it. */
+const soleSource = new Float64Array(2);
+/** The body's half tilt's cosine, then how upright it stands for the feet's soles ({@link SoleUprightShare}). */
+const soleUpright = new Float64Array(1);
+/** The feet's soles' move (source leg lengths) and each foot goal's share of it ({@link HumanoidFootSole.update}). */
+const soleMove = new Float64Array(3);
+
+/**
+ * The decode's step for the feet's soles (`HumanoidRigSolver.decode`, after the feet's
+ * rotations wrote the fronts' rises into the solver's {@link HumanoidFootSole.rise}): with
+ * `"legs"` proportions, a clip that gives its source's proportions and a foot goal weighed, the
+ * whole figure's move along up into the solver's `soleShift` (metres; the body, and a foot off
+ * the ground with it, go by it in `HumanoidBodyPlacement.prepareLegs`) and each foot goal moved
+ * by its ground share of it (`soleGoalShift`, pose units, added to `goalPositions`); otherwise
+ * both 0 and the low-pass starts afresh. Allocation-free.
+ * @param solver the rig solver being decoded
+ * @param step the decode's time step (seconds) in `step[0]`, or undefined: the last `solveIK`'s
+ *   then (as the body's lift), and none when that was 0
+ */
+export function UpdateSoleShift(solver: HumanoidRigSolver, step: Float64Array | undefined): void {
+    const sp = solver.sourceProportions;
+    const sole = solver.soleShift;
+    sole[0] = 0;
+    solver.soleGoalShift[0] = 0;
+    solver.soleGoalShift[1] = 0;
+    if (solver._legs && sp[3] === sp[3] && (solver.positionWeights[0] > 0 || solver.positionWeights[1] > 0)) {
+        soleSource[0] = sp[CLIP_PROPORTION_FOOT_LENGTH] / sp[0];
+        soleSource[1] = sp[CLIP_PROPORTION_FOOT_SHARE];
+        soleUpright[0] = solver._footRotations.halfTiltCos[0];
+        SoleUprightShare(soleUpright, 0, soleUpright);
+        // Without the frame's step, the last solveIK's (as the body's lift), none when that was 0.
+        const kept = solver._body.keptStep;
+        solver._sole.update(soleSource, solver.footGroundShare, soleUpright, step ?? (kept[0] > 0 ? kept : null), soleMove);
+        const moved = solver.soleGoalShift;
+        moved[0] = soleMove[1] * sp[0];
+        moved[1] = soleMove[2] * sp[0];
+        solver.goalPositions[0].y += moved[0];
+        solver.goalPositions[1].y += moved[1];
+        sole[0] = soleMove[0] * solver._setup.legLength;
+    } else {
+        solver._sole.reset();
     }
 }

@@ -1,18 +1,15 @@
 import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import type { HumanoidAvatar } from "../humanoid/avatar.js";
-import { HumanBone } from "../humanoid/humanBones.js";
 import type { IRigPose } from "../humanoid/rig.js";
 import type { JointLimits } from "../ik/jointLimits.js";
 import { HumanoidLimbIK, type ILimbIKStatus } from "../ik/limbIK.js";
-import { CreateReferenceRigPose, DecodeHumanPose } from "../muscle/decode.js";
+import { CreateReferenceRigPose } from "../muscle/decode.js";
 import { HUMAN_IK_GOAL_COUNT, HumanIKGoal, type HumanPose } from "../muscle/humanPose.js";
-import { CLIP_PROPORTION_COUNT, CLIP_PROPORTION_FOOT_LENGTH, CLIP_PROPORTION_FOOT_SHARE, ClipLayoutViews } from "../clip/clipProportions.js";
+import { CLIP_PROPORTION_COUNT, ClipLayoutViews } from "../clip/clipProportions.js";
 import { MuscleSetup } from "../muscle/setup.js";
-import { HasLegProportions } from "../muscle/hipsTurn.js";
 import { ForwardKinematicsToRef } from "../muscle/kinematics.js";
-import { TRANSLATION_DOF_COUNT } from "../muscle/translationDof.js";
 import { GOAL_BONES } from "../muscle/encode.js";
-import { QuaternionMultiplyToRef, Vector3LerpToRef } from "../math/hotMath.js";
+import { QuaternionMultiplyToRef } from "../math/hotMath.js";
 import { MissingShoulderFold } from "../muscle/shoulderFold.js";
 import { CollarboneShake } from "../muscle/collarboneShake.js";
 import { TrunkPlaceLowPass } from "../muscle/trunkMatch.js";
@@ -21,11 +18,12 @@ import { FootGroundWeightsToRef } from "./footGroundWeight.js";
 import { PlantedFootHeight } from "./plantedHeight.js";
 import { HumanoidLegShape } from "./legShape.js";
 import { HumanoidStrideCarry } from "./strideCarry.js";
-import { HumanoidFootSole, SoleUprightShare } from "./footSole.js";
+import { HumanoidFootSole } from "./footSole.js";
 import { HumanoidFootRotations } from "./footRotations.js";
 import { HumanoidPelvisStance } from "./pelvisStance.js";
 import { AimLimitedLimbs } from "./limitedLimbs.js";
-import { rigSolverScratch as scratch } from "./rigSolverScratch.js";
+import { SolveLimbGoals } from "./limbGoals.js";
+import { DecodeIntoRigSolver } from "./rigSolverDecode.js";
 import { DEFAULT_LIMB_STRETCH, type ProportionMode } from "./rigSolverSettings.js";
 
 const tmpV = new Vector3();
@@ -166,8 +164,8 @@ export class HumanoidRigSolver {
      * every frame.
      */
     public readonly sourceProportions = new Float64Array(CLIP_PROPORTION_COUNT).fill(NaN);
-    /** The source's trunk and shoulder layouts within {@link sourceProportions} (views): what decode turns this trunk's segments and shoulders by. */
-    private readonly _sourceLayouts = ClipLayoutViews(this.sourceProportions);
+    /** @internal The source's trunk and shoulder layouts within {@link sourceProportions} (views): what decode turns this trunk's segments and shoulders by. */
+    public readonly _sourceLayouts = ClipLayoutViews(this.sourceProportions);
     /**
      * How the last {@link decode} maps the pose's feet and travel to the avatar: [0] metres per
      * avatar scale of the pose (the avatar's scale with `"com"`, its leg length over the source's
@@ -249,8 +247,8 @@ export class HumanoidRigSolver {
      * frame is the ground's).
      */
     public readonly groundYaw = new Float64Array(1);
-    /** The stride's carry's state: see `HumanoidStrideCarry`. */
-    private readonly _carry = new HumanoidStrideCarry();
+    /** @internal The stride's carry's state: see `HumanoidStrideCarry`. */
+    public readonly _carry = new HumanoidStrideCarry();
     /**
      * Joint limits, or null for none (default null; the animator sets its `jointLimits` here):
      * {@link decode} limits every held bone's rotation before placing the body, and
@@ -265,22 +263,24 @@ export class HumanoidRigSolver {
      */
     public readonly armGoalWeights = new Float32Array(2);
     private readonly _step = new Float64Array(1);
-    private readonly _setup: MuscleSetup;
-    /** Where the body goes over the feet by {@link proportions} (the "legs" seat, the "com" drop): see `HumanoidBodyPlacement`. */
-    private readonly _body: HumanoidBodyPlacement;
-    /** The feet's soles' move of the figure (footSole.ts); see {@link soleShift}. */
-    private readonly _sole: HumanoidFootSole;
-    /** The feet's rotations onto this avatar's feet (footRotations.ts). */
-    private readonly _footRotations: HumanoidFootRotations;
-    /** How the legs keep the source's shape ("legs"): see `HumanoidLegShape`. */
-    private readonly _legShape: HumanoidLegShape;
-    private readonly _plantedHeight: PlantedFootHeight;
-    /** Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
-    private _legs = false;
-    /** The pelvis's roll and the feet's stance under `"legs"` (pelvisStance.ts). */
-    private readonly _pelvis: HumanoidPelvisStance;
-    /** Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
-    private _seated = false;
+    /** @internal The avatar's muscle setup (`MuscleSetup.For(avatar)`). */
+    public readonly _setup: MuscleSetup;
+    /** @internal Where the body goes over the feet by {@link proportions} (the "legs" seat, the "com" drop): see `HumanoidBodyPlacement`. */
+    public readonly _body: HumanoidBodyPlacement;
+    /** @internal The feet's soles' move of the figure (footSole.ts); see {@link soleShift}. */
+    public readonly _sole: HumanoidFootSole;
+    /** @internal The feet's rotations onto this avatar's feet (footRotations.ts). */
+    public readonly _footRotations: HumanoidFootRotations;
+    /** @internal How the legs keep the source's shape ("legs"): see `HumanoidLegShape`. */
+    public readonly _legShape: HumanoidLegShape;
+    /** @internal A held foot's height kept still while its source's ankle stands still: see `PlantedFootHeight`. */
+    public readonly _plantedHeight: PlantedFootHeight;
+    /** @internal Whether the last decode scales by the legs (`"legs"` and the clip gives its source's proportions). */
+    public _legs = false;
+    /** @internal The pelvis's roll and the feet's stance under `"legs"` (pelvisStance.ts). */
+    public readonly _pelvis: HumanoidPelvisStance;
+    /** @internal Set by {@link decode} when it ran the forward kinematics and seated the body ("legs"), for the next {@link solveIK}. */
+    public _seated = false;
 
     /** @param avatar the avatar to solve for */
     constructor(avatar: HumanoidAvatar) {
@@ -321,109 +321,7 @@ export class HumanoidRigSolver {
      *   steps by it too; without it, that shoulder folds in as a rotation only.
      */
     public decode(human: HumanPose, step?: Float64Array): void {
-        if (step) this._body.noteFrameStep(step);
-        if (this.shoulderFold) this.shoulderFold.noteStep(step ?? null);
-        if (this.collarboneShake) this.collarboneShake.noteStep(step ?? null);
-        this.trunkPlace.noteStep(step ?? null);
-        const setup = this._setup;
-        this.footCorrections[0].setAll(0);
-        this.footCorrections[1].setAll(0);
-        const sp = this.sourceProportions;
-        const ps = this.positionScale;
-        this._legs = this.proportions === "legs" && HasLegProportions(sp);
-        if (this._legs) {
-            ps[0] = setup.legLength / sp[0];
-            ps[1] = sp[1];
-            ps[3] = (setup.hipWidth - sp[2] * ps[0]) / 2;
-        } else {
-            ps[0] = setup.scale;
-            // The ankle's height above the ground maps onto this avatar's own, as with "legs"
-            // (Mecanim's feet bottom height): scaled by the centre of mass, a source's ankle lower
-            // than this avatar's, for its scale, put the foot goals under the floor.
-            ps[1] = sp[1] >= 0 ? sp[1] : setup.ankleHeight / setup.scale;
-            ps[3] = 0;
-        }
-        this._footRotations.noteBody(human.bodyRotation);
-        this._carry.update(this, human, this._legs);
-        const carried = this.carryBody && (this.carry[2] !== 0 || this.carry[3] !== 0);
-        if (carried) {
-            scratch.bodyKept[0] = human.bodyPosition.x;
-            scratch.bodyKept[1] = human.bodyPosition.z;
-            human.bodyPosition.x += this.carry[2];
-            human.bodyPosition.z += this.carry[3];
-        }
-        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) this.ik.resetLengths(g, this.pose.positions);
-        if (!this.translationDoF) for (let t = 0; t < TRANSLATION_DOF_COUNT; t++) human.translations[t].setAll(0);
-        const limits = this.jointLimits;
-        if (limits) {
-            // An elbow past straight only where no IK solves its arm (see `armGoalWeights`).
-            for (let s = 0; s < 2; s++) {
-                const own = this.positionWeights[2 + s];
-                const goal = this.armGoalWeights[s];
-                const w = own > goal ? own : goal;
-                limits.overshootShare[s === 0 ? HumanBone.LeftLowerArm : HumanBone.RightLowerArm] = w > 0 ? (w < 1 ? 1 - w : 0) : 1;
-            }
-        }
-        DecodeHumanPose(
-            this.avatar,
-            human,
-            this.pose,
-            limits,
-            this._sourceLayouts.trunk,
-            this._sourceLayouts.shoulders,
-            this.shoulderFold,
-            this.collarboneShake,
-            this.trunkPlace,
-        );
-        // The pelvis's roll scaled to the source's, `"legs"` (pelvisStance.ts).
-        if (this._legs) this._pelvis.scaleRoll(human, step);
-        else this._pelvis.resetRoll();
-        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            human.goalPositions[g].applyRotationQuaternionToRef(human.bodyRotation, this.goalPositions[g]).addInPlace(human.bodyPosition);
-            QuaternionMultiplyToRef(human.bodyRotation, human.goalRotations[g], this.goalRotations[g]);
-        }
-        // The feet's rotations onto this avatar's feet (footRotations.ts), each foot's front's rise
-        // from its ankle for the feet's soles on the way.
-        this._footRotations.remapInPlace(human.bodyRotation, sp, this.footGoalHold, this.goalRotations, this._sole.rise);
-        // The feet's soles ("legs"): the whole figure down so that the lower end of each foot on
-        // the ground stands as high as the source's (footSole.ts). The foot goals go by their
-        // ground shares here; the body (and a foot off the ground with it) in `prepareLegs`.
-        const sole = this.soleShift;
-        sole[0] = 0;
-        this.soleGoalShift[0] = 0;
-        this.soleGoalShift[1] = 0;
-        if (this._legs && sp[3] === sp[3] && (this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
-            const src = scratch.soleSource;
-            src[0] = sp[CLIP_PROPORTION_FOOT_LENGTH] / sp[0];
-            src[1] = sp[CLIP_PROPORTION_FOOT_SHARE];
-            scratch.soleUpright[0] = this._footRotations.halfTiltCos[0];
-            SoleUprightShare(scratch.soleUpright, 0, scratch.soleUpright);
-            // Without the frame's step, the last solveIK's (as the body's lift), none when that was 0.
-            const kept = this._body.keptStep;
-            const move = scratch.soleMove;
-            this._sole.update(src, this.footGroundShare, scratch.soleUpright, step ?? (kept[0] > 0 ? kept : null), move);
-            const moved = this.soleGoalShift;
-            moved[0] = move[1] * sp[0];
-            moved[1] = move[2] * sp[0];
-            this.goalPositions[0].y += moved[0];
-            this.goalPositions[1].y += moved[1];
-            sole[0] = move[0] * setup.legLength;
-        } else {
-            this._sole.reset();
-        }
-        // Stance: each foot as far from its own hip joint as the source's was from its, scaled (pelvisStance.ts).
-        this._pelvis.placeFeet(human);
-        // The hips as the clip puts them (canonical, pose units): "legs" seats the body on them.
-        human.hipsPosition.applyRotationQuaternionToRef(human.bodyRotation, this._body.clipHips).addInPlace(human.bodyPosition);
-        this._seated = false;
-        if (this._legs && (this.positionWeights[0] > 0 || this.positionWeights[1] > 0)) {
-            this._body.prepareLegs();
-            this._seated = true;
-        }
-        if (carried) {
-            human.bodyPosition.x = scratch.bodyKept[0];
-            human.bodyPosition.z = scratch.bodyKept[1];
-        }
+        DecodeIntoRigSolver(this, human, step);
     }
 
     /**
@@ -486,10 +384,6 @@ export class HumanoidRigSolver {
             this.appliedPositionWeights.fill(0);
             return this.pose;
         }
-        const world = this.world;
-        const pos = this.positions;
-        const rot = this.pose.rotations;
-        const lp = this.pose.positions;
         // Forward kinematics and the body seated ("legs"), unless decode did both already.
         if (!this._seated) {
             this._forwardKinematics();
@@ -503,45 +397,8 @@ export class HumanoidRigSolver {
             FootGroundWeightsToRef(this, this._body.ground);
             this._body.followCommonHold();
         }
-        // Numbers go to the limb solver in an array (see `hotMath`).
-        const weights = scratch.weights;
-        for (let g = 0; g < HUMAN_IK_GOAL_COUNT; g++) {
-            let wp = pw[g] > 0 ? (pw[g] < 1 ? pw[g] : 1) : 0;
-            // "legs": a foot off the ground keeps the leg's own shape (its rotations, as the
-            // source's) and only a foot near the ground is moved onto its goal; nothing else forces
-            // where a foot in the air is, and legs of other segment lengths would bend otherwise.
-            if (this._legs && g < HumanIKGoal.LeftHand && wp > 0) {
-                const near = this._body.ground[g];
-                // A planted foot (footGoalHold, set by planting) is held whatever its ankle's height.
-                // Either holds it (1 - (1 - near)(1 - grounded)): smooth in both, where the larger of
-                // the two had a kink as the release's ease crossed the height's (the foot jerked).
-                const grounded = this.footGoalHold[g];
-                wp *= 1 - (1 - near) * (1 - grounded);
-            }
-            this.appliedPositionWeights[g] = wp;
-            const wr = rw[g] > 0 ? (rw[g] < 1 ? rw[g] : 1) : 0;
-            if (wp === 0 && wr === 0) {
-                const s = this.status[g];
-                s.stretch = 1;
-                s.error = 0;
-                s.unreachable = false;
-                continue;
-            }
-            this.goalToRig(g, scratch.target, scratch.targetRot);
-            // Hand goals are the body's: they move with it.
-            if (g >= HumanIKGoal.LeftHand) scratch.target.addInPlace(this.bodyOffset);
-            // "legs": what planting changed of a foot goal, too, within reach of the source's knee.
-            else if (this._legs) {
-                this._legShape.keepLegShape(g, scratch.target, true);
-                // A held foot whose source's ankle stands still: its height as still (`PlantedFootHeight`).
-                this._plantedHeight.filterInPlace(g, scratch.target, this.footGoalHold, this.footAnkleStill, step);
-            }
-            weights[0] = wp;
-            weights[1] = wr;
-            weights[2] = this.stretch[g] > 0 ? this.stretch[g] : 0;
-            this.ik.solveWeighted(g, world, pos, rot, lp, scratch.target, scratch.targetRot, weights, this.status[g]);
-            Vector3LerpToRef(pos[this.ik.endJoint(g)], scratch.target, weights, 0, this.targets[g]);
-        }
+        // Each goal onto its limb: its weight, its target, the limb solver (limbGoals.ts).
+        SolveLimbGoals(this, step);
         return this.pose;
     }
 
