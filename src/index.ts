@@ -253,7 +253,8 @@ export {
 export { JacobiEigenSymmetric, JACOBI_MAX_SWEEPS } from "./math/jacobiEigen.js";
 export { WeightedRigidFit, HORN_PRIOR_WEIGHT } from "./math/hornFit.js";
 export { SelectFitVertices, BoundingDiagonal, type ISurfaceFitRig } from "./skin/fitRig.js";
-export { SurfaceFitSolver, SURFACE_FIT_TOLERANCE, SURFACE_FIT_MAX_SWEEPS, type ISurfaceFitOptions, type ISurfaceFitFrameResult } from "./skin/surfaceFit.js";
+export { SurfaceFitSolver } from "./skin/surfaceFit.js";
+export { SURFACE_FIT_TOLERANCE, SURFACE_FIT_MAX_SWEEPS, type ISurfaceFitOptions, type ISurfaceFitFrameResult } from "./skin/surfaceFitOptions.js";
 export {
     FitSurfaceToRig,
     SurfaceFitRun,

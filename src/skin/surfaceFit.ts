@@ -1,6 +1,6 @@
-import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
-import { WeightedRigidFit } from "../math/hornFit.js";
 import { BoundingDiagonal, type ISurfaceFitRig } from "./fitRig.js";
+import { SURFACE_FIT_MAX_SWEEPS, SURFACE_FIT_TOLERANCE, type ISurfaceFitFrameResult, type ISurfaceFitOptions } from "./surfaceFitOptions.js";
+import { SweepSurfaceFit, SweepSurfaceFitRotationOnly } from "./surfaceFitSweeps.js";
 
 /**
  * Surface fit: the bone transforms of a linear-blend-skinned rig that best reproduce a given
@@ -24,40 +24,10 @@ import { BoundingDiagonal, type ISurfaceFitRig } from "./fitRig.js";
  * Rotation-only: every bone but the top one keeps its joint where its parent carries it
  * (`T_j(p_j) = T_parent(p_j)`, `p_j` the joint's rest position), so bone lengths are kept and only
  * the rotation about the joint is fitted.
+ *
+ * The sweeps themselves are in surfaceFitSweeps.ts; the options and their defaults in
+ * surfaceFitOptions.ts.
  */
-
-/** Options of {@link SurfaceFitSolver}. */
-export interface ISurfaceFitOptions {
-    /** Fit rotations only, keeping every bone's length (see {@link SurfaceFitSolver}). Default false. */
-    rotationOnly?: boolean;
-    /**
-     * Stop the sweeps of a frame when the RMS residual improves by less than this fraction of the
-     * model's diagonal. Default {@link SURFACE_FIT_TOLERANCE}.
-     */
-    tolerance?: number;
-    /** Most sweeps per frame. Default {@link SURFACE_FIT_MAX_SWEEPS}. */
-    maxSweeps?: number;
-    /** Vertices used by the fit (indices into the rig's vertices); default all. See {@link SelectFitVertices}. */
-    vertices?: Int32Array;
-}
-
-/**
- * Default sweep tolerance: 1e-7 of the diagonal (0.2 micrometres on a 1.9 m character), well
- * below the control run's 1e-4 mean error target, so the sweeps only stop once further ones would
- * change nothing measurable.
- */
-export const SURFACE_FIT_TOLERANCE = 1e-7;
-
-/** Default cap of sweeps per frame; a frame started from the previous one needs a handful. */
-export const SURFACE_FIT_MAX_SWEEPS = 200;
-
-/** What one frame's solve did. */
-export interface ISurfaceFitFrameResult {
-    /** Sweeps run. */
-    readonly sweeps: number;
-    /** RMS residual over the fitted vertices after the last sweep (metres). */
-    readonly rms: number;
-}
 
 /**
  * Fits a rig's bone transforms to target surfaces, one frame after another (see the file's
@@ -78,36 +48,44 @@ export class SurfaceFitSolver {
     private readonly _rotationOnly: boolean;
     private readonly _tolerance: number;
     private readonly _maxSweeps: number;
-    private readonly _order: Int32Array;
+    // The working state below marked internal is shared with the sweeps (surfaceFitSweeps.ts):
+    // free functions of the solver, not part of its API.
+    /** @internal The bones, parents first. */
+    public readonly _order: Int32Array;
     // Per bone, its fitted vertices (positions in `vertices`) and weights, CSR.
-    private readonly _start: Int32Array;
-    private readonly _sample: Int32Array;
-    private readonly _weight: Float64Array;
-    private readonly _x: Float64Array; // rest positions of the fitted vertices
-    private readonly _p: Float64Array; // current prediction of the fitted vertices
+    /** @internal Per bone, where its entries start in `_sample` / `_weight` (boneCount + 1 numbers). */
+    public readonly _start: Int32Array;
+    /** @internal Per entry, the fitted vertex (its position in `vertices`). */
+    public readonly _sample: Int32Array;
+    /** @internal Per entry, the bone's normalized weight on that vertex. */
+    public readonly _weight: Float64Array;
+    /** @internal Rest positions of the fitted vertices, x y z each. */
+    public readonly _x: Float64Array;
+    /** @internal Current prediction of the fitted vertices (their skinned positions), x y z each. */
+    public readonly _p: Float64Array;
     // Rotation-only: bones in depth-first order (a subtree is a range), each bone's range, and per
     // bone the fitted vertices its subtree moves with their summed subtree weight (CSR).
-    private readonly _euler: Int32Array;
-    private readonly _tin: Int32Array;
-    private readonly _tout: Int32Array;
-    private readonly _subStart: Int32Array;
-    private readonly _subSample: Int32Array;
-    private readonly _subWeight: Float64Array;
-    private readonly _subOld: Float64Array;
-    /** One vertex's subtree part after a rotation-only update ({@link _subtreePartInto}). */
-    private readonly _subNow = new Float64Array(3);
+    /** @internal Rotation-only: the bones in depth-first order. */
+    public readonly _euler: Int32Array;
+    /** @internal Rotation-only: per bone, where its subtree starts in `_euler`. */
+    public readonly _tin: Int32Array;
+    /** @internal Rotation-only: per bone, where its subtree ends in `_euler` (exclusive). */
+    public readonly _tout: Int32Array;
+    /** @internal Rotation-only: per bone, where its entries start in `_subSample` / `_subWeight` (boneCount + 1 numbers). */
+    public readonly _subStart: Int32Array;
+    /** @internal Rotation-only: per entry, a fitted vertex the bone's subtree moves. */
+    public readonly _subSample: Int32Array;
+    /** @internal Rotation-only: per entry, the subtree's summed weight on that vertex. */
+    public readonly _subWeight: Float64Array;
+    /** @internal Rotation-only scratch: the subtree parts of one bone's vertices before its update, x y z each. */
+    public readonly _subOld: Float64Array;
     // Influences of every fitted vertex (normalized weights).
-    private readonly _vb: Int32Array;
-    private readonly _vw: Float64Array;
-    private readonly _identity = Quaternion.Identity();
+    /** @internal Bone of every influence of every fitted vertex (`rig.influences` each; -1 for none). */
+    public readonly _vb: Int32Array;
+    /** @internal Normalized weight of every influence of every fitted vertex. */
+    public readonly _vw: Float64Array;
     // Rotation-only: a free solver on the same vertices, the start of every frame.
     private readonly _free: SurfaceFitSolver | null;
-    private readonly _fit = new WeightedRigidFit();
-    private readonly _q = new Quaternion();
-    private readonly _prior = new Quaternion();
-    private readonly _t = new Vector3();
-    private readonly _pivot = new Vector3();
-    private readonly _image = new Vector3();
 
     /**
      * @param rig the rig to fit (never written)
@@ -265,8 +243,8 @@ export class SurfaceFitSolver {
         }
         const stop = this._tolerance * this.diagonal;
         while (sweeps < this._maxSweeps) {
-            if (this._rotationOnly) this._sweepRotationOnly(targets);
-            else this._sweep(targets);
+            if (this._rotationOnly) SweepSurfaceFitRotationOnly(this, targets);
+            else SweepSurfaceFit(this, targets);
             sweeps++;
             const next = Math.sqrt(this._predict(targets) / Math.max(1, s));
             const gain = rms - next;
@@ -332,177 +310,11 @@ export class SurfaceFitSolver {
         return e2;
     }
 
-    private _sweep(targets: Float64Array): void {
-        const rig = this.rig;
-        const p = this._p;
-        const x = this._x;
-        const fit = this._fit;
-        for (let oi = 0; oi < this._order.length; oi++) {
-            const j = this._order[oi];
-            const parent = rig.boneParents[j];
-            const e0 = this._start[j];
-            const e1 = this._start[j + 1];
-            if (e0 === e1) {
-                // No vertex: the bone follows its parent rigidly (or stays as it is at the top).
-                if (parent >= 0) {
-                    this.rotations.copyWithin(4 * j, 4 * parent, 4 * parent + 4);
-                    this.translations.copyWithin(3 * j, 3 * parent, 3 * parent + 3);
-                }
-                continue;
-            }
-            fit.reset();
-            for (let e = e0; e < e1; e++) {
-                const i3 = 3 * this._sample[e];
-                const w = this._weight[e];
-                const xx = x[i3];
-                const xy = x[i3 + 1];
-                const xz = x[i3 + 2];
-                // What this bone must supply: target minus every other bone's contribution, per unit weight.
-                const ox = p[i3] - w * this._applyX(j, xx, xy, xz);
-                const oy = p[i3 + 1] - w * this._applyY(j, xx, xy, xz);
-                const oz = p[i3 + 2] - w * this._applyZ(j, xx, xy, xz);
-                fit.add(xx, xy, xz, (targets[i3] - ox) / w, (targets[i3 + 1] - oy) / w, (targets[i3 + 2] - oz) / w, w * w);
-            }
-            const r = this.rotations;
-            this._prior.set(r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]);
-            fit.solveToRef(this._q, this._t, this._prior);
-            // Take the old contribution off, store the new transform, put the new one on.
-            for (let e = e0; e < e1; e++) {
-                const i3 = 3 * this._sample[e];
-                const w = this._weight[e];
-                p[i3] -= w * this._applyX(j, x[i3], x[i3 + 1], x[i3 + 2]);
-                p[i3 + 1] -= w * this._applyY(j, x[i3], x[i3 + 1], x[i3 + 2]);
-                p[i3 + 2] -= w * this._applyZ(j, x[i3], x[i3 + 1], x[i3 + 2]);
-            }
-            r[4 * j] = this._q.x;
-            r[4 * j + 1] = this._q.y;
-            r[4 * j + 2] = this._q.z;
-            r[4 * j + 3] = this._q.w;
-            this.translations[3 * j] = this._t.x;
-            this.translations[3 * j + 1] = this._t.y;
-            this.translations[3 * j + 2] = this._t.z;
-            for (let e = e0; e < e1; e++) {
-                const i3 = 3 * this._sample[e];
-                const w = this._weight[e];
-                p[i3] += w * this._applyX(j, x[i3], x[i3 + 1], x[i3 + 2]);
-                p[i3 + 1] += w * this._applyY(j, x[i3], x[i3 + 1], x[i3 + 2]);
-                p[i3 + 2] += w * this._applyZ(j, x[i3], x[i3 + 1], x[i3 + 2]);
-            }
-        }
-    }
-
     /**
-     * One rotation-only sweep. The unknowns are the joints' rotations (forward kinematics), so a
-     * bone's update turns its whole subtree rigidly about the joint (held where the parent puts
-     * it): vertex v's subtree part `A_v = sum_{k in subtree} w_vk T_k(x_v)` moves to
-     * `W_v * D(A_v / W_v)`, with `W_v` the subtree's total weight on v and `D` the rotation about
-     * the joint's current position `c`. Fitting `D` to `(y_v - (P_v - A_v)) / W_v`
-     * with weights `W_v^2` is the exact minimizer over that rotation, so no sweep makes the
-     * residual worse. The top bone's update is a free rigid motion of the whole body.
+     * @internal x of `T_j(x) = R_j x + t_j` (bind space, metres): one coordinate at a time (no
+     * allocation). Same formula as Babylon's applyRotationQuaternionToRef.
      */
-    private _sweepRotationOnly(targets: Float64Array): void {
-        const rig = this.rig;
-        const p = this._p;
-        const fit = this._fit;
-        const old = this._subOld;
-        const r = this.rotations;
-        const tr = this.translations;
-        for (let oi = 0; oi < this._order.length; oi++) {
-            const j = this._order[oi];
-            const e0 = this._subStart[j];
-            const e1 = this._subStart[j + 1];
-            if (e0 === e1) continue;
-            const lo = this._tin[j];
-            const hi = this._tout[j];
-            fit.reset();
-            for (let e = e0; e < e1; e++) {
-                const i = this._subSample[e];
-                const wsub = this._subWeight[e];
-                const i3 = 3 * i;
-                const o3 = 3 * (e - e0);
-                this._subtreePartInto(i, lo, hi, old, o3);
-                const ax = old[o3];
-                const ay = old[o3 + 1];
-                const az = old[o3 + 2];
-                fit.add(
-                    ax / wsub,
-                    ay / wsub,
-                    az / wsub,
-                    (targets[i3] - (p[i3] - ax)) / wsub,
-                    (targets[i3 + 1] - (p[i3 + 1] - ay)) / wsub,
-                    (targets[i3 + 2] - (p[i3 + 2] - az)) / wsub,
-                    wsub * wsub,
-                );
-            }
-            if (rig.boneParents[j] >= 0) {
-                // The joint stays where it is now: D turns about it.
-                const bp = rig.boneRestPositions;
-                this._pivot.set(
-                    this._applyX(j, bp[3 * j], bp[3 * j + 1], bp[3 * j + 2]),
-                    this._applyY(j, bp[3 * j], bp[3 * j + 1], bp[3 * j + 2]),
-                    this._applyZ(j, bp[3 * j], bp[3 * j + 1], bp[3 * j + 2]),
-                );
-                fit.solveToRef(this._q, this._t, this._identity, this._pivot, this._pivot);
-            } else {
-                fit.solveToRef(this._q, this._t, this._identity);
-            }
-            // T_k <- D o T_k for the whole subtree: R_k = R_D R_k, t_k = R_D t_k + t_D.
-            const q = this._q;
-            for (let at = lo; at < hi; at++) {
-                const k = this._euler[at];
-                this._prior.set(r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]);
-                q.multiplyToRef(this._prior, this._prior);
-                r[4 * k] = this._prior.x;
-                r[4 * k + 1] = this._prior.y;
-                r[4 * k + 2] = this._prior.z;
-                r[4 * k + 3] = this._prior.w;
-                this._image
-                    .set(tr[3 * k], tr[3 * k + 1], tr[3 * k + 2])
-                    .applyRotationQuaternionInPlace(q)
-                    .addInPlace(this._t);
-                tr[3 * k] = this._image.x;
-                tr[3 * k + 1] = this._image.y;
-                tr[3 * k + 2] = this._image.z;
-            }
-            // P_v += A_v(new) - A_v(old)
-            const now = this._subNow;
-            for (let e = e0; e < e1; e++) {
-                const i3 = 3 * this._subSample[e];
-                const o3 = 3 * (e - e0);
-                this._subtreePartInto(this._subSample[e], lo, hi, now, 0);
-                p[i3] += now[0] - old[o3];
-                p[i3 + 1] += now[1] - old[o3 + 1];
-                p[i3 + 2] += now[2] - old[o3 + 2];
-            }
-        }
-    }
-
-    /**
-     * The part of fitted vertex i's skinned position that the bones of one subtree give (Euler-tour
-     * range [lo, hi)), `sum_k w_ik T_k(x_i)`, into `out[at..at + 2]`.
-     */
-    private _subtreePartInto(i: number, lo: number, hi: number, out: Float64Array, at: number): void {
-        const inf = this.rig.influences;
-        const x = this._x;
-        const i3 = 3 * i;
-        let ax = 0;
-        let ay = 0;
-        let az = 0;
-        for (let k = 0; k < inf; k++) {
-            const bk = this._vb[i * inf + k];
-            if (bk < 0 || this._tin[bk] < lo || this._tin[bk] >= hi) continue;
-            const w = this._vw[i * inf + k];
-            ax += w * this._applyX(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-            ay += w * this._applyY(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-            az += w * this._applyZ(bk, x[i3], x[i3 + 1], x[i3 + 2]);
-        }
-        out[at] = ax;
-        out[at + 1] = ay;
-        out[at + 2] = az;
-    }
-
-    // T_j(x) = R_j x + t_j, one coordinate at a time (no allocation). Same formula as Babylon's applyRotationQuaternionToRef.
-    private _applyX(j: number, x: number, y: number, z: number): number {
+    public _applyX(j: number, x: number, y: number, z: number): number {
         const r = this.rotations;
         const qx = r[4 * j];
         const qy = r[4 * j + 1];
@@ -514,7 +326,8 @@ export class SurfaceFitSolver {
         return x + qw * tx + qy * tz - qz * ty + this.translations[3 * j];
     }
 
-    private _applyY(j: number, x: number, y: number, z: number): number {
+    /** @internal y of `T_j(x)` (see `_applyX`). */
+    public _applyY(j: number, x: number, y: number, z: number): number {
         const r = this.rotations;
         const qx = r[4 * j];
         const qy = r[4 * j + 1];
@@ -525,7 +338,8 @@ export class SurfaceFitSolver {
         return y + qw * (2 * (qz * x - qx * z)) + qz * tx - qx * tz + this.translations[3 * j + 1];
     }
 
-    private _applyZ(j: number, x: number, y: number, z: number): number {
+    /** @internal z of `T_j(x)` (see `_applyX`). */
+    public _applyZ(j: number, x: number, y: number, z: number): number {
         const r = this.rotations;
         const qx = r[4 * j];
         const qy = r[4 * j + 1];

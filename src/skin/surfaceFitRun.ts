@@ -1,6 +1,7 @@
 import { AlignRestPoses, MatchNearestVertices, type IRestAlignment } from "./vertexMatch.js";
 import { SelectFitVertices, type ISurfaceFitRig } from "./fitRig.js";
-import { SurfaceFitSolver, type ISurfaceFitOptions } from "./surfaceFit.js";
+import { SurfaceFitSolver } from "./surfaceFit.js";
+import type { ISurfaceFitOptions } from "./surfaceFitOptions.js";
 
 /**
  * A whole clip's surface fit: the source surface played frame by frame, matched to the rig's
