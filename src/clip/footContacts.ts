@@ -35,11 +35,11 @@ export interface IFootTracks {
  * the lowest foot points within {@link GROUND_WINDOW_SECONDS} either side, so a take on a raised,
  * sloping or drifting floor works. Runs shorter than {@link CONTACT_MIN_SECONDS} are then
  * dropped and gaps that short filled, each run starts where its foot has landed, a run whose foot
- * is never slower than a quarter of {@link CONTACT_SPEED} is dropped (the foot passed low), (given
- * the legs' length) a run whose foot slides further than {@link CONTACT_DRAG_SHARE} of a leg is
- * dropped (the foot is dragged, not planted), and each run left is held only between its foot's
- * first and last frames no faster than a quarter of {@link CONTACT_SPEED} (where it has landed
- * and where it starts to leave).
+ * is never slower than a quarter of {@link CONTACT_SPEED} is dropped (the foot passed low), each
+ * run ends at its foot's last frame no faster than that (where it starts to leave), (given the
+ * legs' length) a run whose foot slides further than {@link CONTACT_DRAG_SHARE} of a leg before
+ * then is dropped (the foot is dragged, not planted), and each run left starts at its foot's first
+ * frame no faster than a quarter of {@link CONTACT_SPEED} (where it has landed).
  * Also the clip's floor as a whole (`MuscleClip.groundHeight`), avatar scales.
  * @param feet the foot points of every frame
  * @param frameCount frames
@@ -83,9 +83,10 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
         cleanRuns(flags, minRun);
         landedRuns(flags, speed, minRun);
         dropUnlanded(flags, speed);
+        leavingEnds(flags, speed, minRun);
         speeds.push(speed);
     }
-    // Dragged feet, each against the other foot's contacts as found (before either is dropped).
+    // Dragged feet, each against the other foot's contacts (ended where it starts to leave, before either is dropped).
     const dragged: Uint8Array[] = [feetFlags[0], feetFlags[1]];
     if (feet.legLength !== undefined && feet.legLength > 0) {
         const most = CONTACT_DRAG_SHARE * feet.legLength;
@@ -94,10 +95,11 @@ export function DetectFootContacts(feet: IFootTracks, frameCount: number, rate: 
         dragged[1] = dropDrags(feetFlags[1], feet.points[1], feetFlags[0], feet.points[0], body, most);
     }
     for (let s = 0; s < 2; s++) {
-        // Each contact held only between its foot's still frames, once the drags are weighed over
-        // the whole contact as found (the frames it lands and leaves over count in its slide, as
-        // before; the flags as found are not read again, so they are cut in place).
-        stillRuns(dragged[s], speeds[s], minRun);
+        // Each contact held only from its foot's first still frame, once the drags are weighed
+        // over the contact from where it was found to where its foot starts to leave (the
+        // frames it lands over count in its slide; the flags are not read again, so they are
+        // cut in place).
+        stillStarts(dragged[s], speeds[s], minRun);
         const bit = s === 0 ? FootContact.Left : FootContact.Right;
         for (let f = 0; f < frameCount; f++) if (dragged[s][f]) contacts[f] |= bit;
     }
@@ -161,8 +163,8 @@ function groundLevels(v: Float64Array, w: number, stride: number): Float64Array 
 /**
  * A foot in contact no faster than this has landed (avatar scales per second, a quarter of
  * {@link CONTACT_SPEED}): `landedRuns` does not move a contact's start past such a frame,
- * `dropUnlanded` drops a contact with none, and `stillRuns` holds a contact from its first such
- * frame to its last (within their caps).
+ * `dropUnlanded` drops a contact with none, and `leavingEnds` and `stillStarts` hold a contact
+ * from its first such frame to its last (within their caps).
  */
 const LANDED_SPEED = CONTACT_SPEED / 4;
 
@@ -207,31 +209,50 @@ function dropUnlanded(flags: Uint8Array, speed: Float64Array): void {
 }
 
 /**
- * Holds each contact only from its foot's first frame no faster than {@link LANDED_SPEED} to its
- * last: first its end, where the foot starts to leave (dropping at most half the run, as it is
- * after `landedRuns`, and leaving at least `minRun` frames), then its start in the same way
- * within what is left; where a cap stops a trim, the frame it ends on is still faster. The frames
- * need not speed up or slow down: a foot that slides steadily between the two speeds at an end
+ * Ends each contact at its foot's last frame no faster than {@link LANDED_SPEED}, where the foot
+ * starts to leave (dropping at most half the run, as it is after `landedRuns`, and leaving at
+ * least `minRun` frames; where the cap stops the trim, the frame it ends on is still faster).
+ * The frames need not speed up: a foot that slides steadily between the two speeds at its end
  * loses up to half of the contact there.
  *
  * A foot stays under {@link CONTACT_SPEED} for some frames as it leaves (a heel rising about its
  * toes, toes rolling off), and planting held it still to the last of them while the source's foot
  * already moved away (CMU's pick-up, 120 fps: its toes at 0.15 to 0.43 avatar scales a second over
  * the six frames before its contact ended), then let it go with a step in its acceleration (onto
- * a VRM, the knee 2.03 times the source's jerk, 1.53 ending so). At the start, `landedRuns` stops
- * where the foot's speed rises for a frame, and a foot that lands and glides on (a twirl's toes)
- * was held from there (the same pick-up 1.07 -> 1.00 with the start's trim too). Trimmed only
- * over frames each faster than the one before (as `landedRuns` does), a speed that dipped for a
- * frame kept the frames before the dip held: within 1% of the figures of this rule, a little worse
- * on every set.
+ * a VRM, the knee 2.03 times the source's jerk, 1.53 ending so).
+ *
+ * Before the drag check (`dropDrags`), so that what the foot moves as it leaves does not count in
+ * its slide: those frames are not held, and a foot rolling off its toes is not dragged. A child's
+ * twirl stands on its left foot for 1.6 s (its toes within 0.045 avatar scales of where they
+ * landed until it lifts) and rolls off it over 17 frames at 120 fps: weighed with them, its slide was
+ * 0.111 of a leg (0.1 allowed), the contact was dropped, and planting left the foot free, so that it swept
+ * 0.46 avatar scales across on RobotExpressive and 0.36 on the KayKit mannequin under a pelvis
+ * turning over it, where the source's moves 0.11.
  */
-function stillRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void {
+function leavingEnds(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {
         const most = Math.min(Math.floor((e - f) / 2), e - f - minRun);
         let end = e;
         while (e - end < most && speed[end - 1] > LANDED_SPEED) end--;
         flags.fill(0, end, e);
-        const first = Math.min(Math.floor((end - f) / 2), end - f - minRun);
+    });
+}
+
+/**
+ * Starts each contact at its foot's first frame no faster than {@link LANDED_SPEED}, within what
+ * `leavingEnds` left (dropping at most half of it and leaving at least `minRun` frames), after the
+ * drag check: at the start, `landedRuns` stops where the foot's speed rises for a frame, and a
+ * foot that lands and glides on (a twirl's toes) was held from there (CMU's pick-up onto the VRM
+ * 1.07 -> 1.00 times the source's jerk with this trim too). The frames it trims still count in the
+ * slide: a foot that lands gliding and pivots on (the same twirl's right foot, its toes drifting
+ * 0.12 avatar scales through a turn and a half) is dragged, and held as well, its legs leaned (the
+ * twirl onto the X Bot: limb directions 0.46 -> 0.94 degree). Trimmed only over frames each faster than the
+ * one before (as `landedRuns` does), a speed that dipped for a frame kept the frames before the
+ * dip held: within 1% of the figures of this rule, a little worse on every set.
+ */
+function stillStarts(flags: Uint8Array, speed: Float64Array, minRun: number): void {
+    ForEachFrameRun(flags, 1, (f, e) => {
+        const first = Math.min(Math.floor((e - f) / 2), e - f - minRun);
         let start = f;
         while (start - f < first && speed[start] > LANDED_SPEED) start++;
         flags.fill(0, f, start);
@@ -239,9 +260,9 @@ function stillRuns(flags: Uint8Array, speed: Float64Array, minRun: number): void
 }
 
 /**
- * A foot that slides over the floor further than this share of its leg within one contact (the
- * less moving of its ankle and toes, from where it was as the contact began, across the ground)
- * is dragged, not planted: that contact is dropped, so planting does not hold the foot (the leg
+ * A foot that slides over the floor further than this share of its leg within one contact, before
+ * it starts to leave (the less moving of its ankle and toes, from where it was as the contact
+ * began, across the ground), is dragged, not planted: that contact is dropped, so planting does not hold the foot (the leg
  * bent to hold it) and the report does not count its slide as skating. KayKit's throw drags a foot
  * 0.26 and 0.39 leg (held, its own mannequin's thigh was 9.4 degrees off), Bandai's spinning kick
  * its standing foot 0.16 in its last spin, its dance 0.10-0.17 in three slides; a walk's planted

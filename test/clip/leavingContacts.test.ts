@@ -109,19 +109,26 @@ describe("foot contacts are held from where the foot has landed to where it star
         expect(kept).toBeLessThan(still - 5);
     });
 
-    it("the frames a foot leaves over still count in its slide: the drag check weighs the whole contact as found", () => {
+    it("the frames a foot leaves over do not count in its slide: the drag check weighs the contact up to where the foot starts to leave", () => {
         const rate = 60;
         const leg = 0.8;
-        // Sliding at 0.05 scales a second for 1 s, then speeding up under the contact speed:
-        // 0.05 of its slide before it starts to leave, past CONTACT_DRAG_SHARE of a leg (0.08) with it.
-        const speed = (t: number): number => (t < 1 ? 0.05 : 0.05 + 1.2 * (t - 1));
-        const feet = { ...tracks(rate, 2, speed, 1.7), legLength: leg };
         expect(CONTACT_DRAG_SHARE * leg).toBeCloseTo(0.08, 9);
-        expect(leftRuns(DetectFootContacts(feet, 2 * rate, rate).contacts)).toEqual([]);
-        // Without the leg's length it is kept, and ends as it starts to leave.
-        const kept = leftRuns(DetectFootContacts({ ...feet, legLength: undefined }, 2 * rate, rate).contacts);
+        // Sliding at 0.05 scales a second for 1 s, then speeding up under the contact speed as it
+        // leaves: 0.05 of its slide before it starts to leave, past CONTACT_DRAG_SHARE of a leg
+        // (0.08) with the frames it leaves over (until 2026-12-08 dropped so, its foot left free).
+        const leaving = (t: number): number => (t < 1 ? 0.05 : 0.05 + 1.2 * (t - 1));
+        const feet = { ...tracks(rate, 2, leaving, 1.7), legLength: leg };
+        const kept = leftRuns(DetectFootContacts(feet, 2 * rate, rate).contacts);
         expect(kept.length).toBe(1);
-        expect(speed(kept[0][1] / rate)).toBeLessThanOrEqual(LEAVING + 1.2 / rate);
+        // ... held from its first frame to where it starts to leave, as without the leg's length.
+        expect(kept[0][0]).toBe(0);
+        expect(leaving(kept[0][1] / rate)).toBeLessThanOrEqual(LEAVING + 1.2 / rate);
+        expect(leftRuns(DetectFootContacts({ ...feet, legLength: undefined }, 2 * rate, rate).contacts)).toEqual(kept);
+        // Sliding twice as fast (0.1 before it starts to leave, still under a quarter of the
+        // contact speed): dragged, and dropped.
+        const dragged = (t: number): number => (t < 1 ? 0.1 : 0.1 + 1.2 * (t - 1));
+        expect(dragged(0.5)).toBeLessThan(LEAVING);
+        expect(leftRuns(DetectFootContacts({ ...tracks(rate, 2, dragged, 1.7), legLength: leg }, 2 * rate, rate).contacts)).toEqual([]);
     });
 });
 
