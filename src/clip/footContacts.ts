@@ -18,7 +18,7 @@ export interface IFootTracks {
     readonly points: (Float32Array | null)[][];
     /** [foot][point] -> T-pose height. */
     readonly restHeight: number[][];
-    /** Optional: the legs' length, avatar scales: a contact whose foot slides further than {@link CONTACT_DRAG_SHARE} of it is dropped (without it, no contact is dropped so). */
+    /** Optional: the legs' length, avatar scales: a contact whose foot slides further than {@link CONTACT_DRAG_SHARE} of it before it starts to leave is dropped (without it, no contact is dropped so). */
     readonly legLength?: number;
     /**
      * Optional: where the body is (the middle of the hip joints: x, y, z per frame, canonical avatar
@@ -221,13 +221,16 @@ function dropUnlanded(flags: Uint8Array, speed: Float64Array): void {
  * the six frames before its contact ended), then let it go with a step in its acceleration (onto
  * a VRM, the knee 2.03 times the source's jerk, 1.53 ending so).
  *
- * Before the drag check (`dropDrags`), so that what the foot moves as it leaves does not count in
- * its slide: those frames are not held, and a foot rolling off its toes is not dragged. A child's
- * twirl stands on its left foot for 1.6 s (its toes within 0.045 avatar scales of where they
- * landed until it lifts) and rolls off it over 17 frames at 120 fps: weighed with them, its slide was
- * 0.111 of a leg (0.1 allowed), the contact was dropped, and planting left the foot free, so that it swept
- * 0.46 avatar scales across on RobotExpressive and 0.36 on the KayKit mannequin under a pelvis
- * turning over it, where the source's moves 0.11.
+ * Before the drag check (`dropDrags`), so that the slide is weighed over what is held (and the
+ * frames the foot lands over), not what the foot moves as it leaves: those frames are not held,
+ * and a foot rolling off its toes is not dragged. A child's twirl stands on its left foot for 1.6 s
+ * (its toes within 0.045 avatar scales of where they landed until it lifts) and rolls off it over
+ * 17 frames at 120 fps: weighed with them, its slide was 0.111 of a leg (0.1 allowed), the contact
+ * was dropped, and planting left the foot free, so that it swept 0.46 avatar scales across on
+ * RobotExpressive and 0.36 on the KayKit mannequin under a pelvis turning over it, where the
+ * source's moves 0.11. So a foot that lands, then slides on steadily between the two speeds, is
+ * weighed over the part of it that is held (the first half, as the cap leaves it): held there if
+ * that part slides less than the drag allows, and let go where its trim ends, as before.
  */
 function leavingEnds(flags: Uint8Array, speed: Float64Array, minRun: number): void {
     ForEachFrameRun(flags, 1, (f, e) => {
@@ -245,9 +248,9 @@ function leavingEnds(flags: Uint8Array, speed: Float64Array, minRun: number): vo
  * foot that lands and glides on (a twirl's toes) was held from there (CMU's pick-up onto the VRM
  * 1.07 -> 1.00 times the source's jerk with this trim too). The frames it trims still count in the
  * slide: a foot that lands gliding and pivots on (the same twirl's right foot, its toes drifting
- * 0.12 avatar scales through a turn and a half) is dragged, and held as well, its legs leaned (the
- * twirl onto the X Bot: limb directions 0.46 -> 0.94 degree). Trimmed only over frames each faster than the
- * one before (as `landedRuns` does), a speed that dipped for a frame kept the frames before the
+ * 0.12 avatar scales through a turn and a half) is dragged and dropped; with this trim before the
+ * check too it was held, and its legs leaned (the twirl onto the X Bot: limb directions 0.46 ->
+ * 0.94 degree). Trimmed only over frames each faster than the one before (as `landedRuns` does), a speed that dipped for a frame kept the frames before the
  * dip held: within 1% of the figures of this rule, a little worse on every set.
  */
 function stillStarts(flags: Uint8Array, speed: Float64Array, minRun: number): void {

@@ -15,6 +15,8 @@ const ESCAPE_KICK = 0.3;
  * from its preferred rotation; after that, or when neither moves anything, each joint is
  * kicked by {@link ESCAPE_KICK} across the line to the target (a straight chain aimed along its
  * own line has no gradient), its limit applied.
+ * @param solver the chain solver in its solve: its accepted pose is changed
+ * @param k how many ways out this solve took before (0: the clamped joints eased, 1: the preferred rotations, then kicks on alternate sides)
  */
 export function EscapeChainIKStall(solver: ChainIKSolver, k: number): void {
     const n = solver._n;

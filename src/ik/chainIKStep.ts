@@ -8,6 +8,7 @@ import type { ChainIKSolver } from "./chainIK.js";
  * vectors per joint, into `_step` (from the accepted pose in `_wq`/`_p`), the whole step scaled down
  * to the largest turn per iteration (`_num[7]`; the step's own largest turn in `_num[3]`).
  * Allocation-free.
+ * @param solver the chain solver in its solve: its accepted pose, target, weights and damping read, its `_step` written
  */
 export function ComputeChainIKStep(solver: ChainIKSolver): void {
     const n = solver._n;
@@ -62,7 +63,7 @@ export function ComputeChainIKStep(solver: ChainIKSolver): void {
         bias[3 * i] = bias[3 * i + 1] = bias[3 * i + 2] = 0;
         const g = solver.preferredWeight[i];
         if (!(w[i] > 0 && g > 0)) continue;
-        TowardPreferred(solver, i, solver._local[i]);
+        towardPreferred(solver, i, solver._local[i]);
         const k = g > 1 ? 1 : g;
         const bx = solver._v.x * k;
         const by = solver._v.y * k;
@@ -124,7 +125,7 @@ export function ComputeChainIKStep(solver: ChainIKSolver): void {
  * The world rotation vector turning joint `i` from `local` to its preferred rotation, into `_v`
  * (`log(preferred * local^-1)` in the parent's frame, turned into world axes by the parent's world rotation).
  */
-function TowardPreferred(solver: ChainIKSolver, i: number, local: Quaternion): void {
+function towardPreferred(solver: ChainIKSolver, i: number, local: Quaternion): void {
     const q = solver._q;
     QuaternionConjugateToRef(local, q);
     QuaternionMultiplyToRef(solver.preferred[i], q, q);

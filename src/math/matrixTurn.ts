@@ -10,6 +10,8 @@ const rows = new Float64Array(9);
  * mirror -I commutes with every rotation, so conjugating by the proper rotation left is the
  * same), as a quaternion (column-vector form: the transpose of Babylon's row-vector matrix).
  * Allocation-free; no number passed to or returned from a call (see `hotMath`).
+ * @param matrix the affine matrix (Babylon's row-vector order)
+ * @param result the turn, a unit quaternion
  */
 export function MatrixTurnToRef(matrix: Matrix, result: Quaternion): void {
     const m = matrix.m;

@@ -2,13 +2,11 @@ import { Quaternion, Vector3 } from "@babylonjs/core/Maths/math.vector.js";
 import { WeightedRigidFit } from "../math/hornFit.js";
 import type { SurfaceFitSolver } from "./surfaceFit.js";
 
-/**
- * The coordinate-descent sweeps of a {@link SurfaceFitSolver} (the method is in its file's
- * overview): one pass over the bones, parents first, each bone's transform (or, rotation-only, its
- * joint's rotation) set to the exact minimizer of the residual with every other one held, and the
- * solver's prediction of the fitted vertices kept up to date. Free functions of the solver: they
- * read and write its working state (marked internal) where its methods did.
- */
+// The coordinate-descent sweeps of a `SurfaceFitSolver` (the method is in its file's overview):
+// one pass over the bones, parents first, each bone's transform (or, rotation-only, its joint's
+// rotation) set to the exact minimizer of the residual with every other one held, and the
+// solver's prediction of the fitted vertices kept up to date. Free functions of the solver: they
+// read and write its working state (marked internal) where its methods did.
 
 // Scratch shared by every solver (a sweep runs to its end before another starts).
 const fit = new WeightedRigidFit();

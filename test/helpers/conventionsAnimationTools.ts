@@ -3,6 +3,7 @@ import { RigFromPoints } from "./rigs.js";
 
 // Convention rigs of a game engine and two 3D packages: UE5 (Unreal), 3ds Max Biped, Rigify (Blender).
 
+/** Unreal Engine 5's mannequin skeleton: its bone names and layout. */
 export function ue5(): IConventionRig {
     const j: J[] = [
         ["root", null, 0, 0, 0],
@@ -67,6 +68,7 @@ export function ue5(): IConventionRig {
     return { name: "UE5 Manny", rig: RigFromPoints("ue5", j), expected, nameOnly: [] };
 }
 
+/** 3ds Max's Biped: its bone names and layout. */
 export function biped(): IConventionRig {
     const j: J[] = [
         ["Bip01", null, 0, 0.95, 0],
@@ -118,6 +120,7 @@ export function biped(): IConventionRig {
     return { name: "3ds Max Biped", rig: RigFromPoints("biped", j), expected, nameOnly: ["neck", "spine", "chest", "upperChest"] };
 }
 
+/** Blender's Rigify (its deform bones): names and layout. */
 export function rigify(): IConventionRig {
     const j: J[] = [
         ["root", null, 0, 0, 0],

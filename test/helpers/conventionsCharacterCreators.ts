@@ -3,6 +3,7 @@ import { RigFromPoints } from "./rigs.js";
 
 // Convention rigs of character creators: Daz Genesis 8, VRoid, Character Creator (and ActorCore).
 
+/** Daz Genesis 8: its bone names and layout. */
 export function daz(): IConventionRig {
     const j: J[] = [
         ["hip", null, 0, 1.0, 0],
@@ -60,6 +61,7 @@ export function daz(): IConventionRig {
     return { name: "Daz Genesis 8", rig: RigFromPoints("daz", j), expected, nameOnly: ["leftToes", "rightToes"] };
 }
 
+/** VRoid Studio's export: its bone names and layout. */
 export function vroid(): IConventionRig {
     const j: J[] = [
         ["Root", null, 0, 0, 0],
