@@ -93,7 +93,7 @@ export class HumanoidClipPlayer {
     private _contactState: HumanoidClipState | null = null;
     /** The layer the contacts of the last update came from (the base, or the first playing), or null. */
     private _contactLayer: HumanoidLayer | null = null;
-    /** Numbers of the update: [0] the time step, [1] a blend amount, [2] a state's local time. */
+    /** Numbers of the update: [1] a blend amount, [2] a state's local time (`TakeRootStep` reads it there); [0] unused (the time step is {@link step}, which the clocks read). */
     private readonly _num = new Float64Array(3);
 
     /** @param rootMotion what happens to the clips' travel (default `"in-place"`) */
@@ -277,8 +277,7 @@ export class HumanoidClipPlayer {
      */
     public update(deltaSeconds: number): boolean {
         const num = this._num;
-        num[0] = Number.isFinite(deltaSeconds) && deltaSeconds > 0 ? deltaSeconds : 0;
-        this.step[0] = num[0];
+        this.step[0] = Number.isFinite(deltaSeconds) && deltaSeconds > 0 ? deltaSeconds : 0;
         let any = false;
         const base = this.layers[0];
         const hadRoot = this._hadRoot;
